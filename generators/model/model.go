@@ -1,0 +1,367 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// API is everything one `apigen generate` run sees: the API groups found under the
+// patterns it was given and every named type reachable from them.
+type API struct {
+	// Groups are sorted by Name.
+	Groups []*Group
+	// Types holds every named type the groups reach, local and external (metav1.ObjectMeta,
+	// resource.Quantity, ...), keyed by TypeName.String().
+	Types map[string]*Type
+	// Packages holds every loaded API package (hub and versions), sorted by Path.
+	Packages []*Package
+}
+
+// Group is one API group, e.g. db.example.com.
+type Group struct {
+	// Name is the group name from the +groupName marker, e.g. "db.example.com".
+	Name string
+	// Hub is the internal ("hub") package apis/<group>/. When a group has a single version and
+	// no internal package, Hub is that version's package and HubIsVersion is true.
+	Hub          *Package
+	HubIsVersion bool
+	// Versions are sorted by Kubernetes version priority, most preferred first
+	// (v1 > v1beta2 > v1beta1 > v1alpha1), as apimachinery's version.CompareKubeAwareVersionStrings.
+	Versions []*Version
+	// StorageVersion is the version objects are written to etcd in: the one marked
+	// +kubebuilder:storageversion, else the most preferred stable version, else Versions[0].
+	StorageVersion *Version
+	// InstallPath is the import path of the generated install package (<hub path>/install) and
+	// InstallDir its directory; generators/install writes there.
+	InstallPath string
+	InstallDir  string
+}
+
+// Version is one served version of a group, e.g. v1 of db.example.com.
+type Version struct {
+	// Name is the version string, e.g. "v1alpha1".
+	Name    string
+	Package *Package
+	// Kinds are the root kinds (+kubebuilder:object:root or +genclient with a List type) of
+	// this version, sorted by Name.
+	Kinds []*Kind
+}
+
+// Package is one loaded Go package holding API types.
+type Package struct {
+	// Path is the import path, Dir the absolute directory, Name the package name.
+	Path string
+	Dir  string
+	Name string
+	// Types are the named types declared in the package, sorted by Name.
+	Types []*Type
+	// Funcs names every top-level function declared in non-generated files: hand-written
+	// hooks such as SetDefaults_Database or Convert_v1alpha1_DatabaseSpec_To_db_DatabaseSpec.
+	Funcs map[string]Position
+	// Markers are the package-level markers (doc.go and detached comments).
+	Markers Markers
+}
+
+// HasFunc reports whether the package declares a top-level function called name.
+func (p *Package) HasFunc(name string) bool {
+	_, ok := p.Funcs[name]
+	return ok
+}
+
+// Type returns the named type called name declared in p, or nil.
+func (p *Package) Type(name string) *Type {
+	for _, t := range p.Types {
+		if t.Name.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Kind is a top-level resource type with its list type and REST metadata.
+type Kind struct {
+	// Name is the kind, e.g. "Database"; Type its struct and List the <Kind>List struct.
+	Name string
+	Type *Type
+	List *Type
+	// Plural is the resource name ("databases"); Singular the lower-case kind ("database").
+	Plural     string
+	Singular   string
+	ShortNames []string
+	Categories []string
+	// Namespaced is false for +genclient:nonNamespaced or +kubebuilder:resource:scope=Cluster.
+	Namespaced bool
+	// StatusSubresource is set by +kubebuilder:subresource:status (or +genclient with a Status field).
+	StatusSubresource bool
+	// Scale is set by +kubebuilder:subresource:scale; nil otherwise.
+	Scale *Scale
+	// PrinterColumns come from +kubebuilder:printcolumn markers, in marker order.
+	PrinterColumns []PrinterColumn
+	// Pos is where the kind's type is declared.
+	Pos Position
+}
+
+// Scale is the scale subresource's mapping, as CustomResourceSubresourceScale: JSON paths
+// such as ".spec.replicas".
+type Scale struct {
+	SpecReplicasPath   string
+	StatusReplicasPath string
+	LabelSelectorPath  string
+}
+
+// PrinterColumn is one additional printer column, as apiextensions' CustomResourceColumnDefinition.
+type PrinterColumn struct {
+	Name        string
+	Type        string // integer, number, string, boolean, date
+	Format      string
+	Description string
+	Priority    int32
+	JSONPath    string
+}
+
+// TypeName names a Go named type by import path and name.
+type TypeName struct {
+	Package string // import path, e.g. "k8s.io/apimachinery/pkg/apis/meta/v1"
+	Name    string // e.g. "ObjectMeta"
+}
+
+// String returns "<package>.<Name>", the key of API.Types and the OpenAPI definition name
+// kube-openapi uses ("k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta").
+func (n TypeName) String() string { return n.Package + "." + n.Name }
+
+// TypeKind classifies a type's underlying shape.
+type TypeKind int
+
+// The shapes a type or type reference can have.
+const (
+	Basic     TypeKind = iota // bool, string, int32, float64, ... (TypeRef.Basic names it)
+	Struct                    // a struct; Type.Fields lists its fields
+	Named                     // a reference to a named type (TypeRef.Named)
+	Pointer                   // *Elem
+	Slice                     // []Elem
+	Map                       // map[Key]Elem
+	Interface                 // an interface (only interface{} / any is accepted in API types)
+	Array                     // [Len]Elem
+)
+
+var typeKindNames = [...]string{"Basic", "Struct", "Named", "Pointer", "Slice", "Map", "Interface", "Array"}
+
+func (k TypeKind) String() string {
+	if int(k) < len(typeKindNames) {
+		return typeKindNames[k]
+	}
+	return fmt.Sprintf("TypeKind(%d)", int(k))
+}
+
+// Type is a named Go type: one declared in an API package (Local) or one it reaches in
+// another package (metav1.ObjectMeta, resource.Quantity, ...).
+type Type struct {
+	Name TypeName
+	// Kind is Struct, Basic, Slice, Map, Pointer or Array: the shape of the underlying type.
+	Kind TypeKind
+	// Underlying describes the underlying type when Kind is not Struct (e.g. string for
+	// `type Engine string`, []string for `type Names []string`).
+	Underlying *TypeRef
+	// Fields are the struct fields in declaration order when Kind is Struct.
+	Fields []*Field
+	// Doc is the doc comment with marker lines removed, trimmed.
+	Doc string
+	// Markers are the markers on the type's doc comment.
+	Markers Markers
+	// Local is true for types declared in a loaded API package; generators emit code only
+	// for local types.
+	Local bool
+	// Methods names the type's methods (value and pointer receivers), e.g. "DeepCopyInto",
+	// "OpenAPISchemaType"; generators use it to call existing methods instead of emitting code.
+	Methods map[string]bool
+	Pos     Position
+}
+
+// HasMethod reports whether the type or its pointer declares a method called name.
+func (t *Type) HasMethod(name string) bool { return t.Methods[name] }
+
+// Field returns the struct field called name, or nil.
+func (t *Type) Field(name string) *Field {
+	for _, f := range t.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// TypeRef is a type expression: a basic type, a named type, or a composite of them.
+type TypeRef struct {
+	Kind TypeKind
+	// Basic is the basic type's name when Kind is Basic ("string", "int32", "bool", ...).
+	Basic string
+	// Named is the referenced type when Kind is Named.
+	Named *Type
+	// Elem is the element type of Pointer, Slice, Array and Map; Key the key type of Map.
+	Elem *TypeRef
+	Key  *TypeRef
+	// Len is an Array's length.
+	Len int64
+}
+
+// String renders the reference as Go source would, with package paths in full
+// ("*[]k8s.io/apimachinery/pkg/apis/meta/v1.Condition"); used in messages and tests.
+func (r *TypeRef) String() string {
+	switch r.Kind {
+	case Basic:
+		return r.Basic
+	case Named:
+		return r.Named.Name.String()
+	case Pointer:
+		return "*" + r.Elem.String()
+	case Slice:
+		return "[]" + r.Elem.String()
+	case Array:
+		return fmt.Sprintf("[%d]%s", r.Len, r.Elem.String())
+	case Map:
+		return "map[" + r.Key.String() + "]" + r.Elem.String()
+	case Interface:
+		return "interface{}"
+	}
+	return r.Kind.String()
+}
+
+// Field is one struct field.
+type Field struct {
+	// Name is the Go field name; for an embedded field, the type's name.
+	Name string
+	Type *TypeRef
+	// JSONName is the json tag's name ("" for inline, "-" for skipped); OmitEmpty and Inline
+	// come from the same tag. Embedded is true for an anonymous field.
+	JSONName  string
+	OmitEmpty bool
+	Inline    bool
+	Embedded  bool
+	// Doc is the field's doc comment with marker lines removed, trimmed.
+	Doc string
+	// Markers are the field's markers, merged from every grammar onto one set.
+	Markers Markers
+	Pos     Position
+}
+
+// Markers is the typed result of parsing every marker grammar on one declaration (DESIGN.md
+// section 4). Synonyms across grammars land on the same field.
+type Markers struct {
+	// Package level.
+	GroupName   string // +groupName=
+	VersionName string // +versionName=
+	// Type level.
+	Root           bool // +kubebuilder:object:root=true, or a +genclient type
+	GenClient      bool // +genclient
+	NonNamespaced  bool // +genclient:nonNamespaced
+	Resource       *ResourceMarker
+	StatusSub      bool   // +kubebuilder:subresource:status
+	Scale          *Scale // +kubebuilder:subresource:scale:specpath=...,statuspath=...,selectorpath=...
+	PrinterColumns []PrinterColumn
+	StorageVersion bool // +kubebuilder:storageversion
+	// Field level (Enum also on a named string type).
+	Optional   bool    // +optional, +kubebuilder:validation:Optional
+	Required   bool    // +required, +kubebuilder:validation:Required, +k8s:required
+	Default    *string // +default=<json> or +kubebuilder:default=<value>, normalised to JSON
+	Validation Validation
+	ListType   string   // +listType=atomic|set|map
+	ListMapKey []string // +listMapKey=
+}
+
+// ResourceMarker is +kubebuilder:resource:path=...,scope=...,shortName=...,categories=...,singular=...
+type ResourceMarker struct {
+	Path       string
+	Scope      string // "Namespaced" or "Cluster"
+	ShortNames []string
+	Categories []string
+	Singular   string
+}
+
+// Validation holds the value constraints of DESIGN.md section 4; nil or empty means unset.
+type Validation struct {
+	Minimum          *float64
+	Maximum          *float64
+	ExclusiveMinimum bool
+	ExclusiveMaximum bool
+	MinLength        *int64
+	MaxLength        *int64
+	MinItems         *int64
+	MaxItems         *int64
+	UniqueItems      bool
+	Pattern          string
+	Format           string
+	Enum             []string // JSON values, e.g. `"postgres"`, `3`
+}
+
+// Position is a place in a source file. File is the path as the user would type it
+// (relative to the working directory when below it).
+type Position struct {
+	File string
+	Line int
+	Col  int
+}
+
+// String formats the position as "file:line:col", or "file:line" when Col is 0.
+func (p Position) String() string {
+	if p.Col == 0 {
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Diagnostic is one positioned problem found while loading or generating.
+type Diagnostic struct {
+	Pos     Position
+	Message string
+	// Warning marks a diagnostic that does not fail the run.
+	Warning bool
+}
+
+func (d Diagnostic) String() string {
+	if d.Warning {
+		return d.Pos.String() + ": warning: " + d.Message
+	}
+	return d.Pos.String() + ": " + d.Message
+}
+
+// Diagnostics is every problem of a run; as an error it prints one per line, sorted by position.
+type Diagnostics []Diagnostic
+
+// Error formats the diagnostics compiler-style, sorted by file, line and column.
+func (ds Diagnostics) Error() string {
+	sorted := append(Diagnostics(nil), ds...)
+	sorted.Sort()
+	lines := make([]string, len(sorted))
+	for i, d := range sorted {
+		lines[i] = d.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Sort orders the diagnostics by file, line, column and message.
+func (ds Diagnostics) Sort() {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Pos, ds[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return ds[i].Message < ds[j].Message
+	})
+}
+
+// HasErrors reports whether any diagnostic is not a warning.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if !d.Warning {
+			return true
+		}
+	}
+	return false
+}

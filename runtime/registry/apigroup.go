@@ -1,0 +1,40 @@
+package registry
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/kube-openapi/pkg/common"
+
+	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/storage"
+)
+
+// APIGroupInfo is one API group as generated install code hands it to the server, as
+// k8s.io/apiserver's genericapiserver.APIGroupInfo.
+type APIGroupInfo struct {
+	// Group is the group name, e.g. "db.example.com".
+	Group string
+	// PrioritizedVersions lists the served versions, most preferred first; the first is the
+	// preferred version in discovery.
+	PrioritizedVersions []schema.GroupVersion
+	// VersionedResourcesStorageMap maps version -> resource path -> storage. Paths are
+	// "databases", "databases/status", "databases/scale". A resource missing from a version
+	// is not served in it.
+	VersionedResourcesStorageMap map[string]map[string]rest.Storage
+	// Scheme knows the group's internal and versioned types, conversions and defaulters.
+	Scheme *runtime.Scheme
+	// OpenAPIDefinitions returns the OpenAPI schemas of every versioned type the group serves
+	// and of every type they reach, keyed by Go type name
+	// ("github.com/.../apis/db/v1.Database", "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta").
+	OpenAPIDefinitions common.GetOpenAPIDefinitions
+}
+
+// StorageFactory creates the storage.Interface for one resource. The server implements it
+// over its etcd client; generated install code calls it once per resource.
+type StorageFactory interface {
+	// NewStorage returns storage for resource, keyed under
+	// <etcd-prefix>/<resource.Group>/<resource.Resource>, that encodes objects as
+	// storageVersion through scheme and decodes them (defaulted) into objects from newFunc.
+	NewStorage(resource schema.GroupResource, storageVersion schema.GroupVersion, scheme *runtime.Scheme,
+		newFunc func() runtime.Object) (storage.Interface, error)
+}

@@ -1,0 +1,37 @@
+package registry
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/storage"
+)
+
+// Store serves one resource from a storage.Interface with Kubernetes semantics: it
+// implements rest.Getter, Lister, Creater, Updater, GracefulDeleter, CollectionDeleter,
+// Watcher and TableConvertor, as k8s.io/apiserver's generic registry.Store. Generated install
+// code builds one per resource; a Store is safe for concurrent use once built.
+//
+// Storage keys are relative to the resource's prefix (see StorageFactory): "/<namespace>/<name>"
+// for namespaced kinds, "/<name>" for cluster-scoped ones, and "/<namespace>/" or "/" for lists.
+type Store struct {
+	// NewFunc returns a new empty internal object (e.g. &db.Database{}); NewListFunc a new
+	// empty internal list (e.g. &db.DatabaseList{}).
+	NewFunc     func() runtime.Object
+	NewListFunc func() runtime.Object
+	// DefaultQualifiedResource names the resource in errors ("databases.db.example.com");
+	// SingularQualifiedResource is its singular form ("database.db.example.com").
+	DefaultQualifiedResource  schema.GroupResource
+	SingularQualifiedResource schema.GroupResource
+	// Strategy applies the kind's create and update rules and validation.
+	Strategy Strategy
+	// Storage holds the objects.
+	Storage storage.Interface
+	// ShortNameList and CategoryList are published in discovery ("db"; "all").
+	ShortNameList []string
+	CategoryList  []string
+	// TableConvertor renders `kubectl get` tables; nil means NAME and AGE columns
+	// (runtime/tableconvertor.New(nil)).
+	TableConvertor rest.TableConvertor
+}

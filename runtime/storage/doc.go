@@ -1,0 +1,6 @@
+// Package storage defines storage.Interface, the contract between apigen's registry.Store
+// and a key-value backend, with its options and error classes. It mirrors
+// k8s.io/apiserver/pkg/storage.Interface in shape and semantics (DESIGN.md section 6);
+// storage/etcd3 implements it on etcd's clientv3 and storagetest holds the conformance
+// suite every implementation runs.
+package storage

@@ -1,0 +1,101 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrorCode classifies a storage error; the registry maps each to an HTTP status.
+type ErrorCode int
+
+// The storage error classes, as k8s.io/apiserver/pkg/storage's ErrCode*.
+const (
+	ErrCodeKeyNotFound ErrorCode = iota + 1 // 404 NotFound
+	ErrCodeKeyExists                        // 409 AlreadyExists
+	ErrCodeConflict                         // 409 Conflict (resourceVersion or precondition)
+	ErrCodeInvalidObj                       // 400/422: undecodable object, bad continue token
+	ErrCodeExpired                          // 410 Expired: compacted revision or continue token
+	ErrCodeUnreachable                      // 503/504: the backend does not answer
+	ErrCodeInternal                         // 500
+)
+
+// StatusError is the error every storage.Interface method returns for a storage condition.
+type StatusError struct {
+	Code ErrorCode
+	// Key is the storage key concerned; ResourceVersion the revision involved, if any.
+	Key             string
+	ResourceVersion int64
+	// Message is a human-readable description suitable for a metav1.Status message.
+	Message string
+	// Err is the underlying cause, if any.
+	Err error
+}
+
+func (e *StatusError) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the underlying cause.
+func (e *StatusError) Unwrap() error { return e.Err }
+
+// NewKeyNotFoundError reports that nothing is stored at key.
+func NewKeyNotFoundError(key string, rv int64) error {
+	return &StatusError{Code: ErrCodeKeyNotFound, Key: key, ResourceVersion: rv, Message: fmt.Sprintf("key not found: %s", key)}
+}
+
+// NewKeyExistsError reports that Create found key taken.
+func NewKeyExistsError(key string, rv int64) error {
+	return &StatusError{Code: ErrCodeKeyExists, Key: key, ResourceVersion: rv, Message: fmt.Sprintf("key exists: %s", key)}
+}
+
+// NewConflictError reports a resourceVersion or precondition mismatch on key; msg says which.
+func NewConflictError(key string, rv int64, msg string) error {
+	return &StatusError{Code: ErrCodeConflict, Key: key, ResourceVersion: rv, Message: msg}
+}
+
+// NewInvalidObjError reports an object or token that cannot be decoded or is not allowed.
+func NewInvalidObjError(key, msg string) error {
+	return &StatusError{Code: ErrCodeInvalidObj, Key: key, Message: msg}
+}
+
+// NewExpiredError reports a resourceVersion older than the backend's compacted revision;
+// msg is the Kubernetes wording, e.g. "The provided continue parameter is too old ...".
+func NewExpiredError(rv int64, msg string) error {
+	return &StatusError{Code: ErrCodeExpired, ResourceVersion: rv, Message: msg}
+}
+
+// NewUnreachableError reports that the backend did not answer for key.
+func NewUnreachableError(key string, err error) error {
+	return &StatusError{Code: ErrCodeUnreachable, Key: key, Message: "storage is unreachable", Err: err}
+}
+
+// NewInternalError reports a fault inside the storage layer.
+func NewInternalError(msg string) error {
+	return &StatusError{Code: ErrCodeInternal, Message: msg}
+}
+
+func hasCode(err error, code ErrorCode) bool {
+	var se *StatusError
+	return errors.As(err, &se) && se.Code == code
+}
+
+// IsNotFound reports whether err is ErrCodeKeyNotFound.
+func IsNotFound(err error) bool { return hasCode(err, ErrCodeKeyNotFound) }
+
+// IsExists reports whether err is ErrCodeKeyExists.
+func IsExists(err error) bool { return hasCode(err, ErrCodeKeyExists) }
+
+// IsConflict reports whether err is ErrCodeConflict.
+func IsConflict(err error) bool { return hasCode(err, ErrCodeConflict) }
+
+// IsInvalidObj reports whether err is ErrCodeInvalidObj.
+func IsInvalidObj(err error) bool { return hasCode(err, ErrCodeInvalidObj) }
+
+// IsExpired reports whether err is ErrCodeExpired.
+func IsExpired(err error) bool { return hasCode(err, ErrCodeExpired) }
+
+// IsUnreachable reports whether err is ErrCodeUnreachable.
+func IsUnreachable(err error) bool { return hasCode(err, ErrCodeUnreachable) }
