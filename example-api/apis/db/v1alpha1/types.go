@@ -1,0 +1,137 @@
+package v1alpha1
+
+import (
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Engine is a database engine.
+// +kubebuilder:validation:Enum=postgres;mysql
+type Engine string
+
+// DatabasePhase is a coarse summary of where a Database is in its life cycle.
+type DatabasePhase string
+
+// Database is a managed database instance.
+//
+// +genclient
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:shortName=db,categories=all
+// +kubebuilder:subresource:status
+// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.readyReplicas
+// +kubebuilder:printcolumn:name="Engine",type=string,JSONPath=`.spec.engine`
+// +kubebuilder:printcolumn:name="Version",type=string,JSONPath=`.spec.version`
+// +kubebuilder:printcolumn:name="Replicas",type=integer,JSONPath=`.spec.replicas`
+// +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+type Database struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   DatabaseSpec   `json:"spec"`
+	Status DatabaseStatus `json:"status,omitempty"`
+}
+
+// DatabaseSpec is the desired state of a Database.
+type DatabaseSpec struct {
+	// Engine is the database engine.
+	// +required
+	Engine Engine `json:"engine"`
+	// Version is the engine version, e.g. "16.2".
+	// +optional
+	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]+)*$`
+	Version string `json:"version,omitempty"`
+	// Replicas is the number of instances, 0 to 9.
+	// +optional
+	// +default=1
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=9
+	Replicas *int32 `json:"replicas,omitempty"`
+	// SizeGiB is the volume size of each instance in whole gibibytes.
+	// +optional
+	// +default=10
+	// +kubebuilder:validation:Minimum=1
+	SizeGiB int32 `json:"sizeGiB,omitempty"`
+	// Parameters are engine configuration parameters.
+	// +optional
+	Parameters map[string]string `json:"parameters,omitempty"`
+	// Backup schedules backups; unset means no backups.
+	// +optional
+	Backup *BackupPolicy `json:"backup,omitempty"`
+}
+
+// BackupPolicy says when backups are taken and how long they are kept.
+type BackupPolicy struct {
+	// Schedule is a cron expression, e.g. "0 3 * * *".
+	// +optional
+	Schedule string `json:"schedule,omitempty"`
+	// RetentionDays is how many days a backup is kept.
+	// +optional
+	// +default=7
+	// +kubebuilder:validation:Minimum=1
+	RetentionDays int32 `json:"retentionDays,omitempty"`
+}
+
+// DatabaseStatus is the observed state of a Database.
+type DatabaseStatus struct {
+	// Phase summarises the database's state.
+	// +optional
+	Phase DatabasePhase `json:"phase,omitempty"`
+	// ReadyReplicas is the number of instances serving.
+	// +optional
+	ReadyReplicas int32 `json:"readyReplicas,omitempty"`
+	// ObservedGeneration is the generation the status describes.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// Conditions are the latest observations, one per type.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// DatabaseList is a list of Databases.
+//
+// +kubebuilder:object:root=true
+type DatabaseList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Database `json:"items"`
+}
+
+// DatabaseClass is a cluster-wide template for Databases.
+//
+// +genclient
+// +genclient:nonNamespaced
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Cluster
+type DatabaseClass struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec DatabaseClassSpec `json:"spec"`
+}
+
+// DatabaseClassSpec is the desired state of a DatabaseClass.
+type DatabaseClassSpec struct {
+	// Engine is the engine of Databases of this class.
+	// +required
+	Engine Engine `json:"engine"`
+	// DefaultVersion is the engine version used when a Database gives none.
+	// +optional
+	DefaultVersion string `json:"defaultVersion,omitempty"`
+	// MaxStorage caps the storage of Databases of this class.
+	// +optional
+	MaxStorage resource.Quantity `json:"maxStorage,omitempty"`
+}
+
+// DatabaseClassList is a list of DatabaseClasses.
+//
+// +kubebuilder:object:root=true
+type DatabaseClassList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []DatabaseClass `json:"items"`
+}

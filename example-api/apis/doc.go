@@ -1,0 +1,5 @@
+// Package apis holds the example API's groups; `go generate ./...` regenerates every
+// zz_generated file below it.
+package apis
+
+//go:generate go run github.com/apigen-dev/apigen/cmd/apigen generate ./...
