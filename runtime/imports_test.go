@@ -1,0 +1,58 @@
+package runtime
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// forbidden lists import-path prefixes no runtime package may depend on, directly or not
+// (DESIGN.md section 2): generated servers must not drag the generator in.
+var forbidden = []string{
+	"github.com/apigen-dev/apigen/generators",
+	"github.com/apigen-dev/apigen/example-api",
+	"github.com/apigen-dev/apigen/cmd",
+	"github.com/dave/jennifer",
+	"k8s.io/gengo",
+	"golang.org/x/tools/go/packages",
+	"k8s.io/apiserver",
+}
+
+// TestRuntimeImports checks the dependency closure of every runtime package, as Go's own
+// go/build deps_test does for the standard library.
+func TestRuntimeImports(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "-test", "-json=ImportPath,Deps", "github.com/apigen-dev/apigen/runtime/...")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	checked := 0
+	for {
+		var pkg struct {
+			ImportPath string
+			Deps       []string
+		}
+		if err := dec.Decode(&pkg); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(pkg.ImportPath, "github.com/apigen-dev/apigen/runtime") {
+			continue
+		}
+		checked++
+		for _, dep := range pkg.Deps {
+			for _, bad := range forbidden {
+				if dep == bad || strings.HasPrefix(dep, bad+"/") {
+					t.Errorf("%s depends on %s, which the runtime must not import", pkg.ImportPath, dep)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("go list returned no runtime packages")
+	}
+}
