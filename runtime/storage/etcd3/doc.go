@@ -1,0 +1,16 @@
+// Package etcd3 implements storage.Interface on etcd's clientv3, with kube-apiserver's
+// semantics (DESIGN.md section 6; k8s.io/apiserver/pkg/storage/etcd3 is the anchor):
+//
+//   - an object's metadata.resourceVersion is the etcd ModRevision of its key, a list's is
+//     the revision of the read; resourceVersion is never stored inside the value;
+//   - Create, GuaranteedUpdate and Delete are transactions comparing the key's ModRevision
+//     (go.etcd.io/etcd/client/v3/kubernetes's OptimisticPut and OptimisticDelete);
+//   - lists page with Kubernetes-shaped continue tokens read at one revision;
+//   - watches turn etcd events into ADDED/MODIFIED/DELETED/BOOKMARK/ERROR watch events,
+//     applying the selection predicate server-side;
+//   - errors are storage.StatusError values: a compacted revision is Expired, an etcd that
+//     does not answer within the caller's context is Unreachable.
+//
+// StartCompactor compacts old revisions periodically, as kube-apiserver's
+// --etcd-compaction-interval.
+package etcd3

@@ -1,0 +1,192 @@
+package etcd3
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"reflect"
+	"strconv"
+	"strings"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/kubernetes"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/apigen-dev/apigen/runtime/storage"
+)
+
+// store is storage.Interface for one resource on etcd.
+type store struct {
+	client  *clientv3.Client
+	kv      kubernetes.Client
+	codec   runtime.Codec
+	newFunc func() runtime.Object
+	// prefix is the resource's key prefix without a trailing "/", e.g.
+	// "/registry/db.example.com/databases".
+	prefix string
+	gr     schema.GroupResource
+}
+
+var _ storage.Interface = (*store)(nil)
+
+// New returns storage for one resource whose keys live under prefix (e.g.
+// "/registry/db.example.com/databases"). Keys given to its methods are relative to prefix:
+// "/<ns>/<name>", "/<name>", or list prefixes "/<ns>/" and "/". codec encodes the internal
+// object to the storage version and decodes (defaulting) back to internal; newFunc returns an
+// empty internal object; gr names the resource in errors. The client stays owned by the caller.
+func New(client *clientv3.Client, codec runtime.Codec, newFunc func() runtime.Object, prefix string, gr schema.GroupResource) storage.Interface {
+	return &store{
+		client:  client,
+		kv:      kubernetes.Client{Client: client},
+		codec:   codec,
+		newFunc: newFunc,
+		prefix:  strings.TrimSuffix(path.Clean("/"+prefix), "/"),
+		gr:      gr,
+	}
+}
+
+// fullKey maps a relative key to its etcd key. A key with a "." or ".." segment is rejected
+// (InvalidObj), so no key can leave the prefix; a trailing "/" (a list prefix) is kept.
+func (s *store) fullKey(key string) (string, error) {
+	for _, seg := range strings.Split(key, "/") {
+		if seg == "." || seg == ".." {
+			return "", storage.NewInvalidObjError(key, fmt.Sprintf("invalid key %q for %s: it may not contain %q", key, s.gr, seg))
+		}
+	}
+	cleaned := path.Clean("/" + key)
+	if strings.HasSuffix(key, "/") && cleaned != "/" {
+		cleaned += "/"
+	}
+	return s.prefix + cleaned, nil
+}
+
+// decode decodes data into out (replacing all of out) and sets out's resourceVersion to rev.
+func (s *store) decode(data []byte, out runtime.Object, rev int64) error {
+	obj, err := s.decodeNew(data, rev)
+	if err != nil {
+		return err
+	}
+	return setInto(out, obj)
+}
+
+// decodeNew decodes data into a new object from newFunc with resourceVersion rev.
+// Errors: Internal, wrapping the codec's error, for bytes that do not decode.
+func (s *store) decodeNew(data []byte, rev int64) (runtime.Object, error) {
+	obj, _, err := s.codec.Decode(data, nil, s.newFunc())
+	if err != nil {
+		return nil, &storage.StatusError{Code: storage.ErrCodeInternal, Message: fmt.Sprintf("cannot decode stored %s", s.gr), Err: err}
+	}
+	if err := setResourceVersion(obj, rev); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// encode encodes obj for storage. obj's resourceVersion must already be empty.
+// Errors: Internal, wrapping the codec's error (e.g. no conversion to the storage version).
+func (s *store) encode(obj runtime.Object) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := s.codec.Encode(obj, &buf); err != nil {
+		return nil, &storage.StatusError{Code: storage.ErrCodeInternal, Message: fmt.Sprintf("cannot encode %s for storage", s.gr), Err: err}
+	}
+	return buf.Bytes(), nil
+}
+
+// setInto copies *src into *dst; both must be pointers to the same struct type.
+func setInto(dst, src runtime.Object) error {
+	dv, sv := reflect.ValueOf(dst), reflect.ValueOf(src)
+	if dv.Kind() != reflect.Pointer || dv.IsNil() || dv.Type() != sv.Type() {
+		return storage.NewInternalError(fmt.Sprintf("cannot decode into %T: storage decodes %T", dst, src))
+	}
+	dv.Elem().Set(sv.Elem())
+	return nil
+}
+
+// setResourceVersion sets obj's metadata.resourceVersion to rev as a decimal string ("" for 0).
+func setResourceVersion(obj runtime.Object, rev int64) error {
+	acc, err := meta.Accessor(obj)
+	if err != nil {
+		return storage.NewInternalError(fmt.Sprintf("cannot set resourceVersion on %T: %v", obj, err))
+	}
+	v := ""
+	if rev != 0 {
+		v = strconv.FormatInt(rev, 10)
+	}
+	acc.SetResourceVersion(v)
+	return nil
+}
+
+// parseResourceVersion parses a client-given resourceVersion; "" is 0.
+// Errors: InvalidObj for anything but a non-negative decimal.
+func parseResourceVersion(rv string) (int64, error) {
+	if rv == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(rv, 10, 64)
+	if err != nil || n < 0 {
+		return 0, storage.NewInvalidObjError("", fmt.Sprintf("invalid resource version %q", rv))
+	}
+	return n, nil
+}
+
+// Create implements storage.Interface, as kube-apiserver's etcd3 store.Create.
+func (s *store) Create(ctx context.Context, key string, obj, out runtime.Object) error {
+	k, err := s.fullKey(key)
+	if err != nil {
+		return err
+	}
+	acc, err := meta.Accessor(obj)
+	if err != nil {
+		return storage.NewInternalError(fmt.Sprintf("cannot create %T: %v", obj, err))
+	}
+	if acc.GetResourceVersion() != "" {
+		return storage.NewInvalidObjError(key, "resourceVersion should not be set on objects to be created")
+	}
+	data, err := s.encode(obj)
+	if err != nil {
+		return err
+	}
+	resp, err := s.kv.OptimisticPut(ctx, k, data, 0, kubernetes.PutOptions{})
+	if err != nil {
+		return interpretError(err, key, listExpiredMessage, 0)
+	}
+	if !resp.Succeeded {
+		return storage.NewKeyExistsError(key, 0)
+	}
+	return s.decode(data, out, resp.Revision)
+}
+
+// Get implements storage.Interface: ResourceVersion "" is a linearizable read, "0" may be
+// served from the member's local state, N must not be newer than etcd's revision.
+func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, out runtime.Object) error {
+	k, err := s.fullKey(key)
+	if err != nil {
+		return err
+	}
+	minRV, err := parseResourceVersion(opts.ResourceVersion)
+	if err != nil {
+		return err
+	}
+	var ops []clientv3.OpOption
+	if opts.ResourceVersion == "0" {
+		ops = append(ops, clientv3.WithSerializable())
+	}
+	resp, err := s.client.Get(ctx, k, ops...)
+	if err != nil {
+		return interpretError(err, key, listExpiredMessage, 0)
+	}
+	if minRV > resp.Header.Revision {
+		return tooLargeResourceVersion(minRV, resp.Header.Revision)
+	}
+	if len(resp.Kvs) == 0 {
+		if opts.IgnoreNotFound {
+			return setInto(out, s.newFunc())
+		}
+		return storage.NewKeyNotFoundError(key, 0)
+	}
+	kv := resp.Kvs[0]
+	return s.decode(kv.Value, out, kv.ModRevision)
+}

@@ -1,0 +1,173 @@
+package etcd3_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/apigen-dev/apigen/runtime/storage"
+	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
+	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
+	"github.com/apigen-dev/apigen/runtime/storage/storagetest"
+	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
+)
+
+// TestConformance runs the storage conformance suite against one embedded etcd, each
+// subtest under its own key prefix.
+func TestConformance(t *testing.T) {
+	client, _ := etcdtest.Run(t)
+	var n atomic.Int64
+	storagetest.RunTests(t, storagetest.Backend{
+		New: func(t *testing.T) storage.Interface {
+			prefix := fmt.Sprintf("/registry/test.apigen.dev/widgets-%d", n.Add(1))
+			return etcd3.New(client, testapi.Codec(), testapi.NewWidget, prefix, testapi.Resource)
+		},
+		Compact:          func(t *testing.T) { compactNow(t, client) },
+		BookmarkInterval: etcdtest.ProgressNotifyInterval,
+	})
+}
+
+// compactNow compacts etcd at its current revision.
+func compactNow(t *testing.T, client *clientv3.Client) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := client.Get(ctx, "compact-probe")
+	if err != nil {
+		t.Fatalf("cannot read etcd revision: %v", err)
+	}
+	if _, err := client.Compact(ctx, resp.Header.Revision, clientv3.WithCompactPhysical()); err != nil {
+		t.Fatalf("cannot compact etcd: %v", err)
+	}
+}
+
+// TestValueHasNoResourceVersion checks that the stored value never holds a resourceVersion
+// and is the storage version's JSON.
+func TestValueHasNoResourceVersion(t *testing.T) {
+	client, _ := etcdtest.Run(t)
+	s := etcd3.New(client, testapi.Codec(), testapi.NewWidget, "/registry/test.apigen.dev/widgets", testapi.Resource)
+	ctx := context.Background()
+	in := &testapi.Widget{}
+	in.Name, in.Namespace = "a", "ns"
+	out := &testapi.Widget{}
+	if err := s.Create(ctx, "/ns/a", in, out); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	resp, err := client.Get(ctx, "/registry/test.apigen.dev/widgets/ns/a")
+	if err != nil || len(resp.Kvs) != 1 {
+		t.Fatalf("raw Get: %v, %d kvs", err, len(resp.Kvs))
+	}
+	value := string(resp.Kvs[0].Value)
+	if strings.Contains(value, "resourceVersion") || !strings.Contains(value, `"apiVersion":"test.apigen.dev/v1"`) {
+		t.Errorf("stored value %s; want test.apigen.dev/v1 JSON without a resourceVersion", value)
+	}
+	if want := fmt.Sprint(resp.Kvs[0].ModRevision); out.ResourceVersion != want {
+		t.Errorf("resourceVersion %s, want the ModRevision %s", out.ResourceVersion, want)
+	}
+}
+
+// TestUnreachable checks that calls against a stopped etcd end with the caller's context and
+// are classified Unreachable.
+func TestUnreachable(t *testing.T) {
+	client, srv := etcdtest.Run(t)
+	s := etcd3.New(client, testapi.Codec(), testapi.NewWidget, "/registry/test.apigen.dev/widgets", testapi.Resource)
+	if err := srv.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := s.Get(ctx, "/ns/a", storage.GetOptions{}, &testapi.Widget{})
+	if !storage.IsUnreachable(err) {
+		t.Errorf("Get against a stopped etcd: got %v, want Unreachable", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Get against a stopped etcd took %v; want it bounded by its 300ms context", d)
+	}
+}
+
+// newStore returns a widget store on a fresh etcd, and its client.
+func newStore(t *testing.T) (storage.Interface, *clientv3.Client) {
+	client, _ := etcdtest.Run(t)
+	return etcd3.New(client, testapi.Codec(), testapi.NewWidget, "/registry/test.apigen.dev/widgets", testapi.Resource), client
+}
+
+func TestResourceVersionTooLarge(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	if err := s.Get(ctx, "/ns/a", storage.GetOptions{ResourceVersion: "1000000"}, &testapi.Widget{}); err == nil ||
+		!strings.Contains(err.Error(), "Too large resource version") {
+		t.Errorf("Get at a future resourceVersion: got %v, want a Too large resource version error", err)
+	}
+	for _, match := range []metav1.ResourceVersionMatch{metav1.ResourceVersionMatchNotOlderThan, metav1.ResourceVersionMatchExact} {
+		opts := storage.ListOptions{Recursive: true, ResourceVersion: "1000000", ResourceVersionMatch: match}
+		if err := s.GetList(ctx, "/", opts, &testapi.WidgetList{}); err == nil || !strings.Contains(err.Error(), "Too large resource version") {
+			t.Errorf("%s list at a future resourceVersion: got %v, want a Too large resource version error", match, err)
+		}
+	}
+	if err := s.Get(ctx, "/ns/a", storage.GetOptions{ResourceVersion: "x"}, &testapi.Widget{}); !storage.IsInvalidObj(err) {
+		t.Errorf("Get at resourceVersion x: got %v, want InvalidObj", err)
+	}
+}
+
+func TestListExactCompacted(t *testing.T) {
+	s, client := newStore(t)
+	ctx := context.Background()
+	w := &testapi.Widget{}
+	w.Name, w.Namespace = "a", "ns"
+	if err := s.Create(ctx, "/ns/a", w, &testapi.Widget{}); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	old := &testapi.WidgetList{}
+	if err := s.GetList(ctx, "/", storage.ListOptions{Recursive: true}, old); err != nil {
+		t.Fatalf("GetList: %v", err)
+	}
+	if _, err := client.Put(ctx, "unrelated", "x"); err != nil {
+		t.Fatalf("Put: %v", err)
+	}
+	compactNow(t, client)
+	opts := storage.ListOptions{Recursive: true, ResourceVersion: old.ResourceVersion, ResourceVersionMatch: metav1.ResourceVersionMatchExact}
+	err := s.GetList(ctx, "/", opts, &testapi.WidgetList{})
+	if !storage.IsExpired(err) || !strings.Contains(err.Error(), "too old") {
+		t.Errorf("Exact list at a compacted revision: got %v, want Expired", err)
+	}
+}
+
+func TestWatchEndsWithContext(t *testing.T) {
+	s, _ := newStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	w, err := s.Watch(ctx, "/", storage.ListOptions{Recursive: true})
+	if err != nil {
+		t.Fatalf("Watch: %v", err)
+	}
+	t.Cleanup(w.Stop)
+	cancel()
+	select {
+	case _, ok := <-w.ResultChan():
+		if ok {
+			t.Errorf("event after the context ended")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("result channel still open 5s after the context ended")
+	}
+	w.Stop() // idempotent
+}
+
+func TestKeysCannotEscapePrefix(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	for _, key := range []string{"/../other/a", "/ns/../../a", "/ns/./a", ".."} {
+		if err := s.Get(ctx, key, storage.GetOptions{}, &testapi.Widget{}); !storage.IsInvalidObj(err) {
+			t.Errorf("Get %q: got %v, want InvalidObj", key, err)
+		}
+		if _, err := s.Watch(ctx, key, storage.ListOptions{}); !storage.IsInvalidObj(err) {
+			t.Errorf("Watch %q: got %v, want InvalidObj", key, err)
+		}
+	}
+}

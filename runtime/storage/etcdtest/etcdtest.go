@@ -1,0 +1,50 @@
+package etcdtest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+
+	"github.com/apigen-dev/apigen/runtime/storage/embedded"
+)
+
+// ProgressNotifyInterval is the etcd progress-notify interval of a Run member: a watch that
+// asks for bookmarks sees one at least this often when nothing else happens.
+const ProgressNotifyInterval = 200 * time.Millisecond
+
+// LogLevel is the etcd log level of a Run member: "fatal", because etcd logs harmless
+// errors at level "error" whenever a member stops.
+const LogLevel = "fatal"
+
+// Run starts embedded etcd on free loopback ports in t.TempDir() with quiet logs, registers
+// cleanup, and returns a connected client (closed in cleanup) and the server (so fault tests
+// can stop it). Run fails the test (t.Fatal) when etcd cannot start.
+func Run(t testing.TB) (*clientv3.Client, *embedded.Server) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	srv, err := embedded.Start(ctx, embedded.Config{
+		DataDir:                     t.TempDir(),
+		WatchProgressNotifyInterval: ProgressNotifyInterval,
+		UnsafeNoFsync:               true,
+		LogLevel:                    LogLevel,
+	})
+	if err != nil {
+		t.Fatalf("cannot start etcd: %v", err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	client, err := clientv3.New(clientv3.Config{
+		Endpoints:   srv.Endpoints(),
+		DialTimeout: 5 * time.Second,
+		Logger:      zap.NewNop(),
+	})
+	if err != nil {
+		t.Fatalf("cannot connect to etcd at %v: %v", srv.Endpoints(), err)
+	}
+	// Cleanups run last-registered first: the client closes before the server stops.
+	t.Cleanup(func() { _ = client.Close() })
+	return client, srv
+}
