@@ -1,0 +1,153 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/apigen-dev/apigen/runtime/registry"
+	"github.com/apigen-dev/apigen/runtime/server"
+	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
+)
+
+// GroupBuilder builds one API group over the server's shared scheme and storage; a generated
+// install package's NewAPIGroupInfo is one.
+type GroupBuilder func(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.APIGroupInfo, error)
+
+// Main runs the API server named name with args (flags below) until SIGINT/SIGTERM; returns the exit code.
+// It is Run with a context that those signals end.
+func Main(name string, args []string, stdout, stderr io.Writer, groups ...GroupBuilder) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, name, args, stdout, stderr, groups...)
+}
+
+// Run runs the API server named name with args until ctx ends, then shuts it down
+// gracefully. It returns the process exit code: 0 after a clean shutdown or --help, 1 when
+// the server fails, 2 for bad flags. Errors are written to stderr, the readiness line to
+// stdout.
+func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writer, groups ...GroupBuilder) int {
+	opts := NewOptions()
+	var runErr error
+	cmd := &cobra.Command{
+		Use:   name,
+		Short: name + " serves its API groups, backed by etcd, to kubectl and client-go",
+		Long: name + ` serves its API groups, backed by an embedded etcd in --data-dir or by --etcd-servers.
+
+It serves plain HTTP on a loopback address without authentication (TLS comes with a later
+release) and writes a kubeconfig for kubectl to <data-dir>/kubeconfig.`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := opts.Validate(); err != nil {
+				return err
+			}
+			runErr = serve(cmd.Context(), name, opts, stdout, stderr, groups)
+			return nil
+		},
+	}
+	opts.AddFlags(cmd.Flags())
+	cmd.SetArgs(args)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
+	if err := cmd.ExecuteContext(ctx); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 2
+	}
+	if runErr != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, runErr)
+		return 1
+	}
+	return 0
+}
+
+// serve runs the server as the package doc describes until ctx ends.
+func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Writer, groups []GroupBuilder) (err error) {
+	level, _ := opts.level()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	dataDir, err := filepath.Abs(opts.DataDir)
+	if err != nil {
+		return fmt.Errorf("cannot resolve --data-dir: %w", err)
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return fmt.Errorf("cannot create data directory: %w", err)
+	}
+	etcd, err := connectEtcd(ctx, opts.EtcdServers, filepath.Join(dataDir, "etcd"))
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, etcd.Close()) }()
+
+	srv, err := buildServer(name, log, opts, etcd, groups)
+	if err != nil {
+		return err
+	}
+	prepared, err := srv.PrepareRun()
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(opts.BindAddress, strconv.Itoa(opts.SecurePort)))
+	if err != nil {
+		return fmt.Errorf("cannot listen: %w", err)
+	}
+	serveCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- prepared.Serve(serveCtx, ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-prepared.Ready():
+	}
+	url := "http://" + ln.Addr().String()
+	kubeconfig := filepath.Join(dataDir, "kubeconfig")
+	if err := writeKubeconfig(kubeconfig, name, url); err != nil {
+		stop()
+		return errors.Join(err, <-done)
+	}
+	fmt.Fprintf(stdout, "%s: serving on %s (plain HTTP, no TLS yet; etcd: %s); kubectl: export KUBECONFIG=%s\n",
+		name, url, etcd.describe, kubeconfig)
+	return <-done
+}
+
+// buildServer builds every group over one scheme and installs them in a server whose
+// post-start hook starts the etcd compactor.
+func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, groups []GroupBuilder) (*server.Server, error) {
+	scheme := runtime.NewScheme()
+	factory := &EtcdStorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix}
+	infos := make([]*registry.APIGroupInfo, 0, len(groups))
+	for _, build := range groups {
+		info, err := build(scheme, factory)
+		if err != nil {
+			return nil, fmt.Errorf("cannot build API group: %w", err)
+		}
+		infos = append(infos, info)
+	}
+	srv := server.New(server.Config{Name: name, Logger: log}, server.NewEmptyDelegate())
+	if err := srv.InstallAPIGroups(infos...); err != nil {
+		return nil, err
+	}
+	if err := srv.AddHealthChecks(server.EtcdHealthCheck(etcd.client, 0)); err != nil {
+		return nil, err
+	}
+	interval := opts.EtcdCompactionInterval
+	if err := srv.AddPostStartHook("start-etcd-compactor", func(ctx context.Context) error {
+		etcd3.StartCompactor(ctx, etcd.client, interval)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return srv, nil
+}

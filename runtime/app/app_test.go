@@ -1,0 +1,224 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	utilversion "k8s.io/apimachinery/pkg/util/version"
+	"k8s.io/apimachinery/pkg/version"
+)
+
+const kubectl = "/usr/bin/kubectl"
+
+// syncBuffer is a bytes.Buffer safe for the server's writes and the test's reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+var readyLine = regexp.MustCompile(`^test-apiserver: serving on (http://127\.0\.0\.1:\d+) \(plain HTTP, no TLS yet; etcd: embedded, (.+)\); kubectl: export KUBECONFIG=(.+)\n$`)
+
+// start runs the server in-process with Run on a free port with a temporary data directory
+// and returns its URL and kubeconfig path once it printed its readiness line. The server is
+// stopped, and its exit code checked, when the test ends.
+func start(t *testing.T, groups ...GroupBuilder) (url, kubeconfig string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	return startWith(t, cancel, func(args []string, stdout, stderr io.Writer) int {
+		return Run(ctx, "test-apiserver", args, stdout, stderr, groups...)
+	})
+}
+
+// startWith runs run in a goroutine as start describes; stop must make it return.
+func startWith(t *testing.T, stop func(), run func(args []string, stdout, stderr io.Writer) int) (url, kubeconfig string) {
+	t.Helper()
+	dataDir := t.TempDir()
+	var stdout, stderr syncBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- run([]string{"--secure-port=0", "--data-dir=" + dataDir}, &stdout, &stderr)
+	}()
+	t.Cleanup(func() {
+		stop()
+		select {
+		case c := <-code:
+			if c != 0 {
+				t.Errorf("server exited %d; stderr:\n%s", c, stderr.String())
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("server did not return after stop")
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.HasSuffix(stdout.String(), "\n") {
+		select {
+		case c := <-code:
+			code <- c
+			t.Fatalf("server exited %d before ready; stderr:\n%s", c, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no readiness line after 30s; stderr:\n%s", stderr.String())
+		}
+	}
+	m := readyLine.FindStringSubmatch(stdout.String())
+	if m == nil {
+		t.Fatalf("readiness line %q does not match %s", stdout.String(), readyLine)
+	}
+	if want := filepath.Join(dataDir, "kubeconfig"); m[3] != want || m[2] != filepath.Join(dataDir, "etcd") {
+		t.Errorf("readiness line names kubeconfig %q, etcd %q; want %q and %s/etcd", m[3], m[2], want, dataDir)
+	}
+	if _, err := os.Stat(m[3]); err != nil {
+		t.Fatalf("kubeconfig: %v", err)
+	}
+	return m[1], m[3]
+}
+
+func httpGet(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(body)
+}
+
+func runKubectl(t *testing.T, kubeconfig string, args ...string) string {
+	t.Helper()
+	if _, err := os.Stat(kubectl); err != nil {
+		t.Skipf("kubectl not installed: %v", err)
+	}
+	cmd := exec.Command(kubectl, append([]string{"--kubeconfig", kubeconfig}, args...)...)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("kubectl %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
+	}
+	return string(out)
+}
+
+func TestRunServesKubectl(t *testing.T) {
+	url, kubeconfig := start(t, testGroup)
+
+	if code, body := httpGet(t, url+"/readyz"); code != http.StatusOK || body != "ok" {
+		t.Errorf("/readyz: %d %q", code, body)
+	}
+	code, body := httpGet(t, url+"/version")
+	var info version.Info
+	if err := json.Unmarshal([]byte(body), &info); code != http.StatusOK || err != nil {
+		t.Fatalf("/version: %d %q %v", code, body, err)
+	}
+	if _, err := utilversion.ParseSemantic(info.GitVersion); err != nil {
+		t.Errorf("/version gitVersion %q: %v", info.GitVersion, err)
+	}
+
+	out := runKubectl(t, kubeconfig, "version", "-o", "json")
+	var versions struct {
+		ServerVersion *version.Info `json:"serverVersion"`
+	}
+	if err := json.Unmarshal([]byte(out), &versions); err != nil || versions.ServerVersion == nil || versions.ServerVersion.GitVersion != info.GitVersion {
+		t.Errorf("kubectl version: %v\n%s", err, out)
+	}
+	out = runKubectl(t, kubeconfig, "api-resources")
+	if !strings.Contains(out, "widgets") || !strings.Contains(out, "test.apigen.dev/v1") {
+		t.Errorf("kubectl api-resources lacks widgets:\n%s", out)
+	}
+	out = runKubectl(t, kubeconfig, "get", "--raw", "/openapi/v3")
+	if !strings.Contains(out, `"apis/test.apigen.dev/v1"`) {
+		t.Errorf("kubectl get --raw /openapi/v3 lacks the group version:\n%s", out)
+	}
+}
+
+// TestRunApplyStrict runs kubectl apply --validate=strict, which finds the kind's PATCH
+// operation in /openapi/v3 by x-kubernetes-group-version-kind and, since it lists the
+// fieldValidation parameter, leaves validation to the server.
+func TestRunApplyStrict(t *testing.T) {
+	_, kubeconfig := start(t, testGroup)
+	dir := t.TempDir()
+	valid := filepath.Join(dir, "valid.yaml")
+	unknown := filepath.Join(dir, "unknown.yaml")
+	manifest := "apiVersion: test.apigen.dev/v1\nkind: Widget\nmetadata:\n  name: a\n  namespace: default\nspec:\n  color: red\n"
+	if err := os.WriteFile(valid, []byte(manifest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(unknown, []byte(manifest+"  shade: dark\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := runKubectl(t, kubeconfig, "apply", "--validate=strict", "-f", valid); !strings.Contains(out, "widget.test.apigen.dev/a created") {
+		t.Errorf("kubectl apply: %s", out)
+	}
+	if out := runKubectl(t, kubeconfig, "get", "widgets", "-n", "default", "-o", "name"); strings.TrimSpace(out) != "widget.test.apigen.dev/a" {
+		t.Errorf("kubectl get widgets: %q", out)
+	}
+	cmd := exec.Command(kubectl, "--kubeconfig", kubeconfig, "apply", "--validate=strict", "-f", unknown)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "shade") {
+		t.Errorf("kubectl apply --validate=strict with an unknown field: %v\n%s", err, out)
+	}
+}
+
+func TestRunFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{args: []string{"--help"}, code: 0, want: "--etcd-servers"},
+		{args: []string{"--bind-address=0.0.0.0"}, code: 2, want: "must be a loopback IP"},
+		{args: []string{"--secure-port=-1", "--etcd-prefix=registry"}, code: 2, want: "--etcd-prefix"},
+		{args: []string{"--no-such-flag"}, code: 2, want: "unknown flag"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Run(context.Background(), "test-apiserver", tc.args, &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
+			t.Errorf("Run %v = %d, output %q; want %d containing %q", tc.args, code, stdout.String()+stderr.String(), tc.code, tc.want)
+		}
+	}
+}
+
+// TestMainSIGTERM runs Main as a binary's main does and stops it with SIGTERM: the signal
+// must end it with exit code 0 (checked by startWith's cleanup), not kill the process.
+func TestMainSIGTERM(t *testing.T) {
+	url, _ := startWith(t, func() {
+		if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+			t.Errorf("cannot send SIGTERM: %v", err)
+		}
+	}, func(args []string, stdout, stderr io.Writer) int {
+		return Main("test-apiserver", args, stdout, stderr)
+	})
+	if code, body := httpGet(t, url+"/healthz"); code != http.StatusOK {
+		t.Errorf("/healthz: %d %q", code, body)
+	}
+}

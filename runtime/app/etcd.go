@@ -1,0 +1,58 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/apigen-dev/apigen/runtime/storage/embedded"
+)
+
+// etcdDialTimeout bounds connecting to etcd.
+const etcdDialTimeout = 10 * time.Second
+
+// etcdConn is the server's etcd: a client, and the embedded member when one was started.
+type etcdConn struct {
+	client   *clientv3.Client
+	embedded *embedded.Server
+	// describe says which etcd is used in the readiness line: "embedded, <dir>" or the URLs.
+	describe string
+}
+
+// connectEtcd connects to servers, or, when servers is empty, starts the embedded etcd in
+// dir and connects to it.
+func connectEtcd(ctx context.Context, servers []string, dir string) (*etcdConn, error) {
+	conn := &etcdConn{describe: strings.Join(servers, ",")}
+	if len(servers) == 0 {
+		member, err := embedded.Start(ctx, embedded.Config{DataDir: dir})
+		if err != nil {
+			return nil, fmt.Errorf("cannot start embedded etcd: %w", err)
+		}
+		conn.embedded, servers, conn.describe = member, member.Endpoints(), "embedded, "+dir
+	}
+	client, err := clientv3.New(clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout})
+	if err != nil {
+		if conn.embedded != nil {
+			_ = conn.embedded.Close()
+		}
+		return nil, fmt.Errorf("cannot connect to etcd %s: %w", strings.Join(servers, ","), err)
+	}
+	conn.client = client
+	return conn, nil
+}
+
+// Close closes the client, then stops the embedded member if there is one.
+func (c *etcdConn) Close() error {
+	err := c.client.Close()
+	if c.embedded != nil {
+		err = errors.Join(err, c.embedded.Close())
+	}
+	if err != nil {
+		return fmt.Errorf("cannot close etcd: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package app
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// Options are the server's flags, named as kube-apiserver's where one exists.
+type Options struct {
+	// DataDir holds the embedded etcd's data (<DataDir>/etcd) and the kubeconfig
+	// (<DataDir>/kubeconfig). Default "./apiserver-data".
+	DataDir string
+	// BindAddress is the loopback IP to listen on. Default "127.0.0.1".
+	BindAddress string
+	// SecurePort is the port to listen on; 0 picks a free one. Default 6443. (Named as
+	// kube-apiserver's flag; serving is plain HTTP until TLS lands.)
+	SecurePort int
+	// EtcdServers are etcd client URLs; empty starts the embedded etcd.
+	EtcdServers []string
+	// EtcdPrefix is the root of every key. Default "/registry".
+	EtcdPrefix string
+	// EtcdCompactionInterval is how often old revisions are compacted; 0 disables
+	// compaction. Default 5m.
+	EtcdCompactionInterval time.Duration
+	// LogLevel is "debug", "info", "warn" or "error"; debug logs every request. Default "info".
+	LogLevel string
+}
+
+// NewOptions returns the defaults.
+func NewOptions() *Options {
+	return &Options{
+		DataDir:                "apiserver-data",
+		BindAddress:            "127.0.0.1",
+		SecurePort:             6443,
+		EtcdPrefix:             "/registry",
+		EtcdCompactionInterval: 5 * time.Minute,
+		LogLevel:               "info",
+	}
+}
+
+// AddFlags registers the options on fs.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.DataDir, "data-dir", o.DataDir, "directory of the embedded etcd's data (<dir>/etcd) and of the kubeconfig written for kubectl (<dir>/kubeconfig)")
+	fs.StringVar(&o.BindAddress, "bind-address", o.BindAddress, "loopback IP address to listen on; serving is plain HTTP without authentication until TLS lands, so other addresses are refused")
+	fs.IntVar(&o.SecurePort, "secure-port", o.SecurePort, "port to listen on (plain HTTP for now: TLS comes later); 0 picks a free port")
+	fs.StringSliceVar(&o.EtcdServers, "etcd-servers", o.EtcdServers, "comma-separated etcd client URLs; empty starts an embedded single-member etcd in <data-dir>/etcd")
+	fs.StringVar(&o.EtcdPrefix, "etcd-prefix", o.EtcdPrefix, "prefix of every etcd key")
+	fs.DurationVar(&o.EtcdCompactionInterval, "etcd-compaction-interval", o.EtcdCompactionInterval, "interval between compactions of old etcd revisions; 0 disables compaction")
+	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
+}
+
+// Validate reports every invalid option together.
+func (o *Options) Validate() error {
+	var errs []string
+	if o.DataDir == "" {
+		errs = append(errs, "--data-dir must not be empty")
+	}
+	if ip := net.ParseIP(o.BindAddress); ip == nil || !ip.IsLoopback() {
+		errs = append(errs, fmt.Sprintf("--bind-address %q must be a loopback IP: serving is plain HTTP without authentication until TLS lands", o.BindAddress))
+	}
+	if o.SecurePort < 0 || o.SecurePort > 65535 {
+		errs = append(errs, fmt.Sprintf("--secure-port %d must be between 0 and 65535", o.SecurePort))
+	}
+	if o.EtcdPrefix == "" || !strings.HasPrefix(o.EtcdPrefix, "/") {
+		errs = append(errs, fmt.Sprintf("--etcd-prefix %q must start with /", o.EtcdPrefix))
+	}
+	if o.EtcdCompactionInterval < 0 {
+		errs = append(errs, "--etcd-compaction-interval must not be negative")
+	}
+	if _, err := o.level(); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("invalid flags: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func (o *Options) level() (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(o.LogLevel)); err != nil {
+		return 0, fmt.Errorf("--log-level %q must be debug, info, warn or error", o.LogLevel)
+	}
+	return l, nil
+}

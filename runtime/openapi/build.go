@@ -1,0 +1,143 @@
+package openapi
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	restful "github.com/emicklei/go-restful/v3"
+	"k8s.io/kube-openapi/pkg/builder"
+	"k8s.io/kube-openapi/pkg/builder3"
+	"k8s.io/kube-openapi/pkg/common"
+	"k8s.io/kube-openapi/pkg/common/restfuladapter"
+	"k8s.io/kube-openapi/pkg/spec3"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+)
+
+// Config says how to build a server's documents.
+type Config struct {
+	// Title and Version fill the documents' info object, e.g. "example-apiserver", "v0.1.0";
+	// both are required by OpenAPI, so "" means "apigen API server" and "unversioned".
+	Title   string
+	Version string
+	// Namer names definitions; nil keeps kube-openapi's ToRESTFriendlyName for every type and
+	// adds no group-version-kind extensions.
+	Namer *DefinitionNamer
+	// Definitions returns the schema of every Go type the routes read or write and of every
+	// type those reach, keyed by Go type name (see MergeDefinitions to combine groups').
+	Definitions common.GetOpenAPIDefinitions
+}
+
+// Documents are a server's OpenAPI documents.
+type Documents struct {
+	// V2 is the Swagger 2.0 document of every route.
+	V2 *spec.Swagger
+	// V3 holds one OpenAPI 3.0 document per group version, keyed by the path the /openapi/v3
+	// index lists: "apis/<group>/<version>" ("api/<version>" for the legacy core group).
+	V3 map[string]*spec3.OpenAPI
+}
+
+// Build builds the documents of webServices, as kube-apiserver does once its groups are
+// installed. The V3 documents cover the WebServices rooted at a group version
+// ("/apis/<group>/<version>" or "/api/<version>"); WebServices rooted elsewhere appear in V2
+// only. It returns an error when a route reads or writes a type Definitions does not describe.
+func Build(webServices []*restful.WebService, cfg Config) (*Documents, error) {
+	if cfg.Definitions == nil {
+		return nil, fmt.Errorf("cannot build OpenAPI documents: no definitions")
+	}
+	namer := cfg.Namer
+	if namer == nil {
+		namer = &DefinitionNamer{}
+	}
+	getName := namer.GetDefinitionName
+	info := &spec.Info{InfoProps: spec.InfoProps{Title: cfg.Title, Version: cfg.Version}}
+	if info.Title == "" {
+		info.Title = "apigen API server"
+	}
+	if info.Version == "" {
+		info.Version = "unversioned"
+	}
+	v2, err := builder.BuildOpenAPISpecFromRoutes(restfuladapter.AdaptWebServices(webServices), &common.Config{
+		Info:                           info,
+		GetDefinitions:                 cfg.Definitions,
+		GetDefinitionName:              getName,
+		GetOperationIDAndTagsFromRoute: operationIDAndTags,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot build OpenAPI v2 document: %w", err)
+	}
+	docs := &Documents{V2: v2, V3: map[string]*spec3.OpenAPI{}}
+	byGV := map[string][]*restful.WebService{}
+	for _, ws := range webServices {
+		if key, ok := groupVersionPath(ws.RootPath()); ok {
+			byGV[key] = append(byGV[key], ws)
+		}
+	}
+	for key, wss := range byGV {
+		doc, err := builder3.BuildOpenAPISpecFromRoutes(restfuladapter.AdaptWebServices(wss), &common.OpenAPIV3Config{
+			Info:                           info,
+			GetDefinitions:                 cfg.Definitions,
+			GetDefinitionName:              getName,
+			GetOperationIDAndTagsFromRoute: operationIDAndTags,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("cannot build OpenAPI v3 document of %s: %w", key, err)
+		}
+		docs.V3[key] = doc
+	}
+	return docs, nil
+}
+
+// MergeDefinitions returns the union of the definitions each of fns returns; for a type
+// several describe, the last wins (the schemas of a shared type, such as metav1.ObjectMeta,
+// are identical).
+func MergeDefinitions(fns ...common.GetOpenAPIDefinitions) common.GetOpenAPIDefinitions {
+	return func(ref common.ReferenceCallback) map[string]common.OpenAPIDefinition {
+		out := map[string]common.OpenAPIDefinition{}
+		for _, fn := range fns {
+			if fn == nil {
+				continue
+			}
+			for name, def := range fn(ref) {
+				out[name] = def
+			}
+		}
+		return out
+	}
+}
+
+// operationIDAndTags names an operation after its route ("createDBExampleComV1Database" is
+// endpoints' business) and tags it with the route's WebService root path without the leading
+// slash, so tools group a version's operations together.
+func operationIDAndTags(r common.Route) (string, []string, error) {
+	path := strings.TrimPrefix(r.Path(), "/")
+	segments := strings.Split(path, "/")
+	tag := path
+	if len(segments) >= 3 && segments[0] == "apis" {
+		tag = strings.Join(segments[:3], "/")
+	}
+	return r.OperationName(), []string{tag}, nil
+}
+
+// groupVersionPath returns the /openapi/v3 key of a WebService root path that is a group
+// version: "/apis/g/v" -> "apis/g/v", "/api/v1" -> "api/v1".
+func groupVersionPath(root string) (string, bool) {
+	segments := strings.Split(strings.Trim(root, "/"), "/")
+	switch {
+	case len(segments) == 3 && segments[0] == "apis":
+	case len(segments) == 2 && segments[0] == "api":
+	default:
+		return "", false
+	}
+	return strings.Join(segments, "/"), true
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

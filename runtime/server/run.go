@@ -1,0 +1,232 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/kube-openapi/pkg/common"
+
+	"github.com/apigen-dev/apigen/runtime/discovery"
+	"github.com/apigen-dev/apigen/runtime/openapi"
+	"github.com/apigen-dev/apigen/runtime/version"
+)
+
+// PreparedServer is a Server ready to run, as k8s.io/apiserver's preparedGenericAPIServer.
+type PreparedServer struct {
+	*Server
+	hooks        map[string]PostStartHookFunc
+	hooksDone    map[string]*atomic.Bool
+	ready        chan struct{}
+	shuttingDown atomic.Bool
+	stopping     chan struct{}
+}
+
+// PrepareRun freezes the server: it builds the OpenAPI documents of the installed groups and
+// serves them, merges the health checks and post-start hooks of the whole delegation chain,
+// and serves /healthz, /livez, /readyz and the root path index. It fails when a route uses a
+// type no group's OpenAPI definitions describe, when two links register a hook of the same
+// name, or when called twice.
+func (s *Server) PrepareRun() (*PreparedServer, error) {
+	if err := s.markPrepared(); err != nil {
+		return nil, err
+	}
+	if err := s.installOpenAPI(); err != nil {
+		return nil, err
+	}
+	hooks, err := chainHooks(s)
+	if err != nil {
+		return nil, err
+	}
+	p := &PreparedServer{Server: s, hooks: hooks, hooksDone: map[string]*atomic.Bool{},
+		ready: make(chan struct{}), stopping: make(chan struct{})}
+	checks := append([]HealthChecker{PingHealthz}, chainChecks(s)...)
+	installHealthEndpoint(s.mux, "/healthz", s.log, checks)
+	installHealthEndpoint(s.mux, "/livez", s.log, checks)
+	installHealthEndpoint(s.mux, "/readyz", s.log, append(checks, p.readinessChecks()...))
+	s.paths = append(s.paths, "/healthz", "/livez", "/readyz")
+	s.installIndex()
+	return p, nil
+}
+
+func (s *Server) markPrepared() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.prepared {
+		return errors.New("cannot prepare the server: it is already prepared")
+	}
+	s.prepared = true
+	return nil
+}
+
+// installOpenAPI builds and serves the OpenAPI documents of the container's WebServices.
+func (s *Server) installOpenAPI() error {
+	var defs []common.GetOpenAPIDefinitions
+	var schemes []*runtime.Scheme
+	seen := map[*runtime.Scheme]bool{}
+	for _, g := range s.groups {
+		defs = append(defs, g.OpenAPIDefinitions)
+		if g.Scheme != nil && !seen[g.Scheme] {
+			seen[g.Scheme] = true
+			schemes = append(schemes, g.Scheme)
+		}
+	}
+	docs, err := openapi.Build(s.container.RegisteredWebServices(), openapi.Config{
+		Title:       s.cfg.Name,
+		Version:     version.Get().GitVersion,
+		Namer:       openapi.NewDefinitionNamer(schemes...),
+		Definitions: openapi.MergeDefinitions(defs...),
+	})
+	if err != nil {
+		return fmt.Errorf("cannot prepare the server: %w", err)
+	}
+	svc, err := openapi.NewService(docs)
+	if err != nil {
+		return fmt.Errorf("cannot prepare the server: %w", err)
+	}
+	svc.Install(s.mux)
+	s.paths = append(s.paths, openapi.PathV2, openapi.PathV3)
+	return nil
+}
+
+// installIndex serves "/" with {"paths": [...]}, every path the chain lists, as
+// kube-apiserver's index.
+func (s *Server) installIndex() {
+	set := map[string]bool{}
+	for d := DelegationTarget(s); d != nil; d = d.NextDelegate() {
+		for _, p := range d.ListedPaths() {
+			set[p] = true
+		}
+	}
+	paths := make([]string, 0, len(set))
+	for p := range set {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	s.mux.Handle("/{$}", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		discovery.WriteJSON(w, http.StatusOK, map[string][]string{"paths": paths})
+	}))
+}
+
+// readinessChecks are the checks only /readyz runs: "shutdown", failing once shutdown began,
+// and "poststarthook/<name>" per hook, failing until the hook returned nil.
+func (p *PreparedServer) readinessChecks() []HealthChecker {
+	checks := []HealthChecker{NamedCheck("shutdown", func(*http.Request) error {
+		if p.shuttingDown.Load() {
+			return errors.New("the server is shutting down")
+		}
+		return nil
+	})}
+	names := make([]string, 0, len(p.hooks))
+	for name := range p.hooks {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		done := &atomic.Bool{}
+		p.hooksDone[name] = done
+		checks = append(checks, NamedCheck("poststarthook/"+name, func(*http.Request) error {
+			if !done.Load() {
+				return errors.New("not finished")
+			}
+			return nil
+		}))
+	}
+	return checks
+}
+
+// Ready returns a channel closed once every post-start hook has returned nil.
+func (p *PreparedServer) Ready() <-chan struct{} { return p.ready }
+
+// Run listens on addr ("127.0.0.1:6443"; port 0 picks a free one) and serves as Serve does.
+func (p *PreparedServer) Run(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w", addr, err)
+	}
+	return p.Serve(ctx, ln)
+}
+
+// Serve serves plain HTTP on ln (and closes it) until ctx ends or a post-start hook fails. It
+// runs the post-start hooks once serving. When ctx ends it shuts down gracefully, as
+// kube-apiserver: /readyz fails, long-running requests are told to end, no new connections
+// are accepted, and in-flight requests drain for up to Config.ShutdownTimeout before the
+// remaining connections are closed. It returns nil after a shutdown that ctx caused, and the
+// error otherwise.
+func (p *PreparedServer) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           withLongRunningStop(p.Handler(), p.stopping),
+		ReadHeaderTimeout: 30 * time.Second,
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	hookCtx, cancelHooks := context.WithCancel(ctx)
+	defer cancelHooks()
+	hookErr := make(chan error, 1)
+	go func() { hookErr <- p.runHooks(hookCtx) }()
+
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-serveErr:
+		return fmt.Errorf("cannot serve: %w", err)
+	case err = <-hookErr:
+	}
+	cancelHooks()
+	if shutdownErr := p.shutdown(srv); err == nil {
+		err = shutdownErr
+	}
+	return err
+}
+
+// shutdown drains srv, as described at Serve.
+func (p *PreparedServer) shutdown(srv *http.Server) error {
+	p.shuttingDown.Store(true)
+	close(p.stopping)
+	timeout := p.cfg.ShutdownTimeout
+	if timeout <= 0 {
+		timeout = DefaultShutdownTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	p.log.Info("shutting down", "timeout", timeout)
+	if err := srv.Shutdown(ctx); err != nil {
+		p.log.Warn("in-flight requests did not drain in time; closing connections", "timeout", timeout)
+		_ = srv.Close()
+	}
+	return nil
+}
+
+// runHooks runs every post-start hook concurrently and closes Ready once all returned nil. It
+// returns the first hook error, or nil.
+func (p *PreparedServer) runHooks(ctx context.Context) error {
+	var wg sync.WaitGroup
+	errs := make(chan error, len(p.hooks))
+	for name, hook := range p.hooks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := hook(ctx); err != nil {
+				errs <- fmt.Errorf("cannot run post-start hook %q: %w", name, err)
+				return
+			}
+			p.hooksDone[name].Store(true)
+			p.log.Debug("post-start hook finished", "hook", name)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	close(p.ready)
+	<-ctx.Done()
+	return nil
+}

@@ -1,0 +1,219 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	restful "github.com/emicklei/go-restful/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/apigen-dev/apigen/runtime/discovery"
+	"github.com/apigen-dev/apigen/runtime/endpoints"
+	"github.com/apigen-dev/apigen/runtime/registry"
+	"github.com/apigen-dev/apigen/runtime/version"
+)
+
+// DefaultShutdownTimeout bounds the drain of in-flight requests when Config.ShutdownTimeout
+// is zero.
+const DefaultShutdownTimeout = 30 * time.Second
+
+// APIGroupInstaller registers one restful.WebService per served version of info on container
+// (paths /apis/<group>/<version>/...) and returns each version's discovery list, in
+// info.PrioritizedVersions order; runtime/endpoints.InstallAPIGroup is the implementation.
+type APIGroupInstaller func(container *restful.Container, info *registry.APIGroupInfo) ([]*metav1.APIResourceList, error)
+
+// Config configures a Server.
+type Config struct {
+	// Name names the server in logs and as the OpenAPI title, e.g. "example-apiserver".
+	Name string
+	// Logger receives the server's logs; nil discards them. Requests are logged at debug level.
+	Logger *slog.Logger
+	// InstallAPIGroup installs a group's REST routes; nil means endpoints.InstallAPIGroup.
+	// Tests replace it to serve hand-made routes.
+	InstallAPIGroup APIGroupInstaller
+	// ShutdownTimeout bounds how long Run waits for in-flight requests once its context ends;
+	// then the remaining connections are closed. Zero means DefaultShutdownTimeout.
+	// Long-running requests (watches) are told to end as soon as shutdown begins.
+	ShutdownTimeout time.Duration
+}
+
+// Server serves API groups, discovery, OpenAPI, health and /version, and hands every other
+// request to its delegate, as k8s.io/apiserver's GenericAPIServer. Build it with New, add
+// groups, checks and hooks, then call PrepareRun. Its methods are safe for concurrent use.
+type Server struct {
+	cfg       Config
+	log       *slog.Logger
+	delegate  DelegationTarget
+	container *restful.Container
+	mux       *http.ServeMux
+	rootAPIs  *discovery.RootAPIs
+
+	mu       sync.Mutex
+	prepared bool
+	groups   []*registry.APIGroupInfo
+	checks   []HealthChecker
+	hooks    map[string]PostStartHookFunc
+	paths    []string
+}
+
+// New returns a Server that delegates what it does not serve to delegate (NewEmptyDelegate()
+// when nil). It serves /version, /api and /apis from the start.
+func New(cfg Config, delegate DelegationTarget) *Server {
+	if delegate == nil {
+		delegate = NewEmptyDelegate()
+	}
+	if cfg.InstallAPIGroup == nil {
+		cfg.InstallAPIGroup = endpoints.InstallAPIGroup
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	container := restful.NewContainer()
+	container.Router(restful.CurlyRouter{})
+	container.ServiceErrorHandler(func(serr restful.ServiceError, _ *restful.Request, resp *restful.Response) {
+		writeStatus(resp.ResponseWriter, serviceErrorStatus(serr))
+	})
+	s := &Server{
+		cfg: cfg, log: log, delegate: delegate, container: container,
+		mux: http.NewServeMux(), rootAPIs: &discovery.RootAPIs{}, hooks: map[string]PostStartHookFunc{},
+	}
+	s.mux.Handle("/", delegate.UnprotectedHandler())
+	s.handle("/version", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		info := version.Get()
+		discovery.WriteJSON(w, http.StatusOK, &info)
+	}))
+	s.handle("/api", discovery.APIVersionsHandler())
+	s.handle("/apis", s.rootAPIs)
+	s.mux.Handle("/apis/{$}", s.rootAPIs)
+	return s
+}
+
+// handle registers h for path on the server's own mux and lists path.
+func (s *Server) handle(path string, h http.Handler) {
+	s.mux.Handle(path, h)
+	s.paths = append(s.paths, path)
+}
+
+// InstallAPIGroups installs each group's REST routes with Config.InstallAPIGroup and serves
+// its discovery documents (/apis/<group> and /apis/<group>/<version>, and an entry in /apis).
+// It fails when the installer fails, when a group has no versions, and after PrepareRun.
+func (s *Server) InstallAPIGroups(infos ...*registry.APIGroupInfo) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.prepared {
+		return errors.New("cannot install API groups: the server is already prepared")
+	}
+	for _, info := range infos {
+		if len(info.PrioritizedVersions) == 0 {
+			return fmt.Errorf("cannot install API group %q: it has no versions", info.Group)
+		}
+		lists, err := s.cfg.InstallAPIGroup(s.container, info)
+		if err != nil {
+			return fmt.Errorf("cannot install API group %q: %w", info.Group, err)
+		}
+		for _, list := range lists {
+			discovery.InstallResourceList(s.container, list)
+		}
+		group := discovery.NewAPIGroup(info.Group, info.PrioritizedVersions)
+		s.container.Add(discovery.NewGroupWebService(group))
+		s.rootAPIs.AddGroup(group)
+		s.groups = append(s.groups, info)
+	}
+	return nil
+}
+
+// AddHealthChecks adds checks to /healthz, /livez and /readyz. It fails after PrepareRun and
+// for a name that is invalid (see validName), reserved ("ping", "shutdown",
+// "poststarthook/...") or already added to the server.
+func (s *Server) AddHealthChecks(checks ...HealthChecker) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.prepared {
+		return errors.New("cannot add health checks: the server is already prepared")
+	}
+	for _, c := range checks {
+		name := c.Name()
+		if err := validName(name); err != nil {
+			return fmt.Errorf("cannot add health check: %w", err)
+		}
+		if name == PingHealthz.Name() || name == "shutdown" || strings.HasPrefix(name, "poststarthook/") {
+			return fmt.Errorf("cannot add health check %q: the name is reserved", name)
+		}
+		for _, have := range s.checks {
+			if have.Name() == name {
+				return fmt.Errorf("cannot add health check %q: a check of that name exists", name)
+			}
+		}
+		s.checks = append(s.checks, c)
+	}
+	return nil
+}
+
+// namePattern is what a check or hook name may look like: it becomes part of a URL path.
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9._-]+)*$`)
+
+// validName fails unless name is letters, digits, ".", "_" and "-" in "/"-separated segments,
+// starting with a letter or digit ("etcd", "informer-sync/widgets").
+func validName(name string) error {
+	if !namePattern.MatchString(name) {
+		return fmt.Errorf("invalid name %q: want letters, digits, '.', '_', '-' and '/'", name)
+	}
+	return nil
+}
+
+// UnprotectedHandler returns the director without the handler chain's filters.
+func (s *Server) UnprotectedHandler() http.Handler {
+	return director{container: s.container, mux: s.mux}
+}
+
+// Handler returns the server's full handler: BuildHandlerChain around UnprotectedHandler.
+func (s *Server) Handler() http.Handler {
+	return BuildHandlerChain(s.UnprotectedHandler(), s.log)
+}
+
+// HealthzChecks returns the server's own health checks.
+func (s *Server) HealthzChecks() []HealthChecker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]HealthChecker{}, s.checks...)
+}
+
+// PostStartHooks returns the server's own post-start hooks by name.
+func (s *Server) PostStartHooks() map[string]PostStartHookFunc {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	hooks := make(map[string]PostStartHookFunc, len(s.hooks))
+	for name, hook := range s.hooks {
+		hooks[name] = hook
+	}
+	return hooks
+}
+
+// ListedPaths returns the paths the server serves (its WebServices' roots and its own
+// paths), sorted.
+func (s *Server) ListedPaths() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	paths := append([]string{}, s.paths...)
+	for _, ws := range s.container.RegisteredWebServices() {
+		paths = append(paths, ws.RootPath())
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+// NextDelegate returns the server's delegate.
+func (s *Server) NextDelegate() DelegationTarget { return s.delegate }
+
+// Container returns the server's go-restful container, for installers that add WebServices
+// of their own. WebServices must be added before PrepareRun to appear in OpenAPI.
+func (s *Server) Container() *restful.Container { return s.container }
