@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/generators"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+func TestGenerateTwiceIsByteIdentical(t *testing.T) {
+	useGenerators(t, fakeGenerator{})
+	dir := setupFixture(t, "basic")
+	code, stdout, stderr := run(t, "generate", "-v", "./...")
+	if code != 0 {
+		t.Fatalf("generate exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"wrote      apis/shop/v1/zz_generated.fake.go (fake)",
+		"deleted    apis/shop/zz_generated.deepcopy.go",
+		"apigen: generated 4 files (4 changed) for 3 packages, 3 kinds in ",
+		"; deleted 1 stale files",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("generate stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stderr, "apis/shop/v1/types.go:83:6: warning: root type Orphan") {
+		t.Errorf("generate stderr lacks the Orphan warning:\n%s", stderr)
+	}
+	first := snapshot(t, dir)
+	if len(first) != 4 {
+		t.Fatalf("after generate: %d zz_generated files, want 4: %v", len(first), first)
+	}
+	code, stdout, _ = run(t, "generate", "./...")
+	if code != 0 || !strings.Contains(stdout, "generated 4 files (0 changed)") {
+		t.Fatalf("second generate exit %d, stdout:\n%s", code, stdout)
+	}
+	if diff := cmp.Diff(first, snapshot(t, dir)); diff != "" {
+		t.Errorf("second generate changed files (-first +second):\n%s", diff)
+	}
+	code, stdout, stderr = run(t, "verify", "./...")
+	if code != 0 || !strings.Contains(stdout, "apigen: 4 generated files up to date") {
+		t.Errorf("verify after generate exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+func TestVerifyReportsEditedType(t *testing.T) {
+	useGenerators(t, fakeGenerator{})
+	dir := setupFixture(t, "basic")
+	if code, _, stderr := run(t, "generate"); code != 0 {
+		t.Fatalf("generate exit %d: %s", code, stderr)
+	}
+	types := filepath.Join(dir, "apis/shop/v1/types.go")
+	src, err := os.ReadFile(types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "type OrderStatus struct {\n", "type OrderStatus struct {\n\tMessage string `json:\"message\"`\n", 1)
+	if err := os.WriteFile(types, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	code, stdout, stderr := run(t, "verify")
+	if code != 1 {
+		t.Fatalf("verify after edit exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"--- a/apis/shop/v1/zz_generated.fake.go\n+++ b/apis/shop/v1/zz_generated.fake.go\n",
+		"-// OrderStatus: replicas\n+// OrderStatus: message replicas\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("verify stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stderr, "apis/shop/v1/zz_generated.fake.go (stale)") {
+		t.Errorf("verify stderr does not name the stale file:\n%s", stderr)
+	}
+	if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
+		t.Errorf("verify wrote files (-before +after):\n%s", diff)
+	}
+}
+
+func TestVerifyReportsMissingAndExtraFiles(t *testing.T) {
+	useGenerators(t, fakeGenerator{})
+	setupFixture(t, "single")
+	code, stdout, stderr := run(t, "verify", "./...")
+	if code != 1 || !strings.Contains(stdout, "--- /dev/null\n+++ b/v1alpha1/zz_generated.fake.go") ||
+		!strings.Contains(stderr, "v1alpha1/zz_generated.fake.go (missing)") {
+		t.Errorf("verify before generate exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if code, _, stderr := run(t, "generate"); code != 0 {
+		t.Fatalf("generate exit %d: %s", code, stderr)
+	}
+	if err := os.WriteFile("v1alpha1/zz_generated.gone.go", []byte("package v1alpha1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = run(t, "verify")
+	if code != 1 || !strings.Contains(stdout, "+++ /dev/null") || !strings.Contains(stderr, "v1alpha1/zz_generated.gone.go (extra)") {
+		t.Errorf("verify with an extra file exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+func TestBadMarkerFailsWithPosition(t *testing.T) {
+	useGenerators(t, fakeGenerator{})
+	dir := setupFixture(t, "badmarker")
+	for _, cmd := range []string{"generate", "verify"} {
+		code, stdout, stderr := run(t, cmd, "./...")
+		if code != 1 {
+			t.Errorf("%s exit %d, want 1\nstdout:\n%s", cmd, code, stdout)
+		}
+		want := "v1/types.go:5:2: unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)\n" +
+			"v1/types.go:7:2: +kubebuilder:validation:Minimum=abc: cannot parse abc as a number\n" +
+			"apigen: 2 error(s); nothing written\n"
+		if diff := cmp.Diff(want, stderr); diff != "" {
+			t.Errorf("%s stderr mismatch (-want +got):\n%s", cmd, diff)
+		}
+	}
+	if files := snapshot(t, dir); len(files) != 0 {
+		t.Errorf("files written despite errors: %v", files)
+	}
+}
+
+func TestGeneratorDiagnosticsWriteNothing(t *testing.T) {
+	useGenerators(t, fakeGenerator{diags: model.Diagnostics{
+		{Pos: model.Position{File: "v1alpha1/types.go", Line: 9, Col: 2}, Message: "cannot convert field"},
+		{Pos: model.Position{File: "v1alpha1/types.go", Line: 3, Col: 1}, Message: "first by position"},
+	}})
+	dir := setupFixture(t, "single")
+	code, _, stderr := run(t, "generate")
+	want := "v1alpha1/types.go:3:1: first by position\nv1alpha1/types.go:9:2: cannot convert field\napigen: 2 error(s); nothing written\n"
+	if code != 1 || stderr != want {
+		t.Errorf("generate exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+	if files := snapshot(t, dir); len(files) != 0 {
+		t.Errorf("files written despite errors: %v", files)
+	}
+}
+
+// TestGenerateWithAllGenerators runs the real generators on a fixture: two runs give the
+// same bytes and verify agrees.
+func TestGenerateWithAllGenerators(t *testing.T) {
+	if len(generators.All()) == 0 {
+		t.Fatal("generators.All() is empty")
+	}
+	dir := setupFixture(t, "single")
+	code, stdout, stderr := run(t, "generate", "-v")
+	if code != 0 {
+		t.Fatalf("generate exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	first := snapshot(t, dir)
+	if len(first) == 0 {
+		t.Fatalf("generate wrote no files:\n%s", stdout)
+	}
+	if code, _, stderr := run(t, "generate"); code != 0 {
+		t.Fatalf("second generate exit %d: %s", code, stderr)
+	}
+	if diff := cmp.Diff(first, snapshot(t, dir)); diff != "" {
+		t.Errorf("second generate changed files (-first +second):\n%s", diff)
+	}
+	if code, stdout, stderr := run(t, "verify"); code != 0 {
+		t.Errorf("verify exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+func TestHelpShowsExamples(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"generate", "--help"}, {"verify", "--help"}, {"version", "--help"}} {
+		code, stdout, _ := run(t, args...)
+		if code != 0 || !strings.Contains(stdout, "Examples:\n  ") {
+			t.Errorf("apigen %v exit %d, output lacks examples:\n%s", args, code, stdout)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, stdout, _ := run(t, "version")
+	if code != 0 || !strings.HasPrefix(stdout, "apigen ") {
+		t.Errorf("version exit %d, stdout %q", code, stdout)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"frobnicate"}, {"generate", "--nope"}, {"version", "extra"}} {
+		code, _, stderr := run(t, args...)
+		if code != 2 || !strings.Contains(stderr, "apigen --help") {
+			t.Errorf("apigen %v exit %d, stderr %q; want 2 and a usage hint", args, code, stderr)
+		}
+	}
+}

@@ -1,0 +1,184 @@
+package load
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+	"k8s.io/apimachinery/pkg/version"
+
+	"github.com/apigen-dev/apigen/generators/markers"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// versionRE matches package names that are API versions: v1, v1beta2, v2alpha1.
+var versionRE = regexp.MustCompile(`^v\d+((alpha|beta)\d+)?$`)
+
+// apiPackage is one loaded API package before grouping.
+type apiPackage struct {
+	pkg   *packages.Package
+	model *model.Package
+	// pos is where +groupName is written, for group-level errors.
+	pos model.Position
+}
+
+// build assembles the model from the loaded packages.
+func (b *builder) build(pkgs []*packages.Package) *model.API {
+	var apiPkgs []*apiPackage
+	for _, pkg := range pkgs {
+		if ap := b.apiPackage(pkg); ap != nil {
+			apiPkgs = append(apiPkgs, ap)
+			b.local[pkg.PkgPath] = true
+		}
+	}
+	api := &model.API{Types: b.types}
+	for _, ap := range apiPkgs {
+		b.addPackageTypes(ap.model, ap.pkg.Types)
+		ap.model.Funcs = b.funcs(ap.pkg.Syntax)
+		api.Packages = append(api.Packages, ap.model)
+	}
+	b.addMetaTypes()
+	b.addGeneratedMethods()
+	sort.Slice(api.Packages, func(i, j int) bool { return api.Packages[i].Path < api.Packages[j].Path })
+	api.Groups = b.groups(apiPkgs)
+	return api
+}
+
+// apiPackage returns pkg as an API package when a package comment carries +groupName, else nil.
+func (b *builder) apiPackage(pkg *packages.Package) *apiPackage {
+	if pkg.Types == nil {
+		return nil
+	}
+	var lines []markers.Line
+	for _, f := range pkg.Syntax {
+		b.idx.add(f)
+		lines = append(lines, commentLines(b.fset, b.pos, packageComments(b.fset, f)...)...)
+	}
+	if !markers.Has(lines, "groupName") {
+		return nil
+	}
+	ap := &apiPackage{pkg: pkg, model: &model.Package{Path: pkg.PkgPath, Name: pkg.Name, Dir: packageDir(pkg)}}
+	ap.model.Markers = b.parseMarkers(true, lines)
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l.Text), "+groupName") {
+			ap.pos = l.Pos
+		}
+	}
+	return ap
+}
+
+// packageDir returns the absolute directory of pkg.
+func packageDir(pkg *packages.Package) string {
+	if pkg.Dir != "" {
+		return pkg.Dir
+	}
+	if len(pkg.GoFiles) > 0 {
+		return filepath.Dir(pkg.GoFiles[0])
+	}
+	return ""
+}
+
+// groups groups the API packages by +groupName into hub and versions.
+func (b *builder) groups(apiPkgs []*apiPackage) []*model.Group {
+	byName := map[string][]*apiPackage{}
+	for _, ap := range apiPkgs {
+		byName[ap.model.Markers.GroupName] = append(byName[ap.model.Markers.GroupName], ap)
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var groups []*model.Group
+	for _, n := range names {
+		if g := b.group(n, byName[n]); g != nil {
+			groups = append(groups, g)
+		}
+	}
+	return groups
+}
+
+// group builds one group from its packages, or returns nil after reporting why it cannot.
+func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
+	g := &model.Group{Name: name}
+	var hubs []*apiPackage
+	for _, ap := range pkgs {
+		if !versionRE.MatchString(ap.model.Name) {
+			hubs = append(hubs, ap)
+			continue
+		}
+		v := &model.Version{Name: ap.model.Name, Package: ap.model}
+		if vn := ap.model.Markers.VersionName; vn != "" {
+			v.Name = vn
+		}
+		v.Kinds = b.kinds(ap.model)
+		g.Versions = append(g.Versions, v)
+	}
+	slices.SortStableFunc(g.Versions, func(a, c *model.Version) int {
+		return -version.CompareKubeAwareVersionStrings(a.Name, c.Name)
+	})
+	for i := 1; i < len(g.Versions); i++ {
+		if prev, v := g.Versions[i-1], g.Versions[i]; prev.Name == v.Name {
+			b.errorf(b.groupPos(pkgs, v.Package), "group %s serves version %s twice, from %s and %s", name, v.Name, prev.Package.Path, v.Package.Path)
+			return nil
+		}
+	}
+	switch {
+	case len(hubs) > 1:
+		for _, h := range hubs[1:] {
+			b.errorf(h.pos, "group %s has two internal (hub) packages, %s and %s", name, hubs[0].model.Path, h.model.Path)
+		}
+		return nil
+	case len(hubs) == 1:
+		g.Hub = hubs[0].model
+	case len(g.Versions) == 1:
+		g.Hub, g.HubIsVersion = g.Versions[0].Package, true
+	default:
+		b.errorf(pkgs[0].pos, "group %s has %d versions and no internal (hub) package; add apis/<group>/doc.go with +groupName=%s", name, len(g.Versions), name)
+		return nil
+	}
+	if len(g.Versions) == 0 {
+		b.errorf(pkgs[0].pos, "group %s has no version package (a package named like v1, v1beta1, v1alpha1)", name)
+		return nil
+	}
+	g.InstallPath = g.Hub.Path + "/install"
+	g.InstallDir = filepath.Join(g.Hub.Dir, "install")
+	g.StorageVersion = b.storageVersion(g)
+	return g
+}
+
+// storageVersion is the version with a +kubebuilder:storageversion kind, else the most
+// preferred one; two marked versions are an error.
+func (b *builder) storageVersion(g *model.Group) *model.Version {
+	var marked []*model.Version
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			if k.Type.Markers.StorageVersion {
+				marked = append(marked, v)
+				break
+			}
+		}
+	}
+	if len(marked) > 1 {
+		for _, v := range marked[1:] {
+			b.errorf(v.Kinds[0].Pos, "group %s has two storage versions, %s and %s: mark kinds of one version only with +kubebuilder:storageversion", g.Name, marked[0].Name, v.Name)
+		}
+	}
+	if len(marked) > 0 {
+		return marked[0]
+	}
+	return g.Versions[0]
+}
+
+// groupPos returns the +groupName position of p among pkgs.
+func (b *builder) groupPos(pkgs []*apiPackage, p *model.Package) model.Position {
+	for _, ap := range pkgs {
+		if ap.model == p {
+			return ap.pos
+		}
+	}
+	return model.Position{}
+}

@@ -1,0 +1,88 @@
+package load
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// kinds returns the kinds of a version package, sorted by name: root struct types that
+// embed metav1.ObjectMeta and have a sibling <Name>List type. A root type that looks like a
+// kind but has no list type gets a warning.
+func (b *builder) kinds(p *model.Package) []*model.Kind {
+	var kinds []*model.Kind
+	for _, t := range p.Types {
+		if t.Kind != model.Struct || !t.Markers.Root || !embedsObjectMeta(t) {
+			continue
+		}
+		list := p.Type(t.Name.Name + "List")
+		if list == nil {
+			b.diags = append(b.diags, model.Diagnostic{Pos: t.Pos, Warning: true,
+				Message: "root type " + t.Name.Name + " has no " + t.Name.Name + "List type; it is not served as a kind"})
+			continue
+		}
+		kinds = append(kinds, b.kind(t, list))
+	}
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i].Name < kinds[j].Name })
+	return kinds
+}
+
+// kind builds the REST metadata of one kind from its markers.
+func (b *builder) kind(t, list *model.Type) *model.Kind {
+	m := t.Markers
+	k := &model.Kind{
+		Name:              t.Name.Name,
+		Type:              t,
+		List:              list,
+		Plural:            Plural(strings.ToLower(t.Name.Name)),
+		Singular:          strings.ToLower(t.Name.Name),
+		Namespaced:        !m.NonNamespaced,
+		StatusSubresource: m.StatusSub,
+		Scale:             m.Scale,
+		PrinterColumns:    m.PrinterColumns,
+		Pos:               t.Pos,
+	}
+	if r := m.Resource; r != nil {
+		if r.Path != "" {
+			k.Plural = r.Path
+		}
+		if r.Singular != "" {
+			k.Singular = r.Singular
+		}
+		k.ShortNames, k.Categories = r.ShortNames, r.Categories
+		if r.Scope == "Cluster" {
+			k.Namespaced = false
+		}
+	}
+	if m.GenClient && !k.StatusSubresource && t.Field("Status") != nil && !b.noStatus[t.Name.String()] {
+		k.StatusSubresource = true
+	}
+	return k
+}
+
+// embedsObjectMeta reports whether t embeds metav1.ObjectMeta.
+func embedsObjectMeta(t *model.Type) bool {
+	for _, f := range t.Fields {
+		if f.Embedded && f.Type.Kind == model.Named && f.Type.Named.Name == (model.TypeName{Package: metav1Path, Name: "ObjectMeta"}) {
+			return true
+		}
+	}
+	return false
+}
+
+// Plural returns the lower-case English plural of a lower-case kind, as kubebuilder's
+// resource names are formed: database -> databases, class -> classes, policy -> policies,
+// status -> statuses, index -> indexes, leaf stays regular (leafs).
+func Plural(singular string) string {
+	switch {
+	case singular == "":
+		return ""
+	case strings.HasSuffix(singular, "s"), strings.HasSuffix(singular, "x"), strings.HasSuffix(singular, "z"),
+		strings.HasSuffix(singular, "ch"), strings.HasSuffix(singular, "sh"):
+		return singular + "es"
+	case strings.HasSuffix(singular, "y") && len(singular) > 1 && !strings.ContainsRune("aeiou", rune(singular[len(singular)-2])):
+		return singular[:len(singular)-1] + "ies"
+	}
+	return singular + "s"
+}

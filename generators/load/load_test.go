@@ -1,0 +1,310 @@
+package load
+
+import (
+	"errors"
+	"flag"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+const fixtures = "../testdata/load"
+
+const shopPath = "github.com/apigen-dev/apigen/generators/testdata/load/basic/apis/shop"
+
+// loadOK loads a fixture case and fails on any error diagnostic, returning the warnings.
+func loadOK(t *testing.T, dir string) (*model.API, model.Diagnostics) {
+	t.Helper()
+	api, err := Load(dir, "./...")
+	var diags model.Diagnostics
+	if err != nil && (!errors.As(err, &diags) || diags.HasErrors()) {
+		t.Fatalf("Load(%s) error = %v", dir, err)
+	}
+	return api, diags
+}
+
+func TestLoadGroups(t *testing.T) {
+	api, warnings := loadOK(t, filepath.Join(fixtures, "basic"))
+	if len(warnings) != 1 || !strings.Contains(warnings.Error(), "v1/types.go:83:6: warning: root type Orphan has no OrphanList type") {
+		t.Errorf("warnings = %v, want the Orphan warning at types.go:83:6", warnings)
+	}
+	if len(api.Groups) != 1 {
+		t.Fatalf("got %d groups, want 1", len(api.Groups))
+	}
+	g := api.Groups[0]
+	var versions, kinds []string
+	for _, v := range g.Versions {
+		versions = append(versions, v.Name+"="+v.Package.Path)
+		for _, k := range v.Kinds {
+			kinds = append(kinds, v.Name+"/"+k.Name+"/"+k.List.Name.Name)
+		}
+	}
+	got := map[string]any{
+		"name": g.Name, "hub": g.Hub.Path, "hubIsVersion": g.HubIsVersion, "storage": g.StorageVersion.Name,
+		"installPath": g.InstallPath, "installDir": g.InstallDir, "versions": versions, "kinds": kinds,
+		"packages": len(api.Packages),
+	}
+	abs, _ := filepath.Abs(filepath.Join(fixtures, "basic/apis/shop/install"))
+	want := map[string]any{
+		"name": "shop.example.com", "hub": shopPath, "hubIsVersion": false, "storage": "v1",
+		"installPath": shopPath + "/install", "installDir": abs,
+		"versions": []string{"v1=" + shopPath + "/v1", "v1beta1=" + shopPath + "/v1beta1"},
+		"kinds":    []string{"v1/Order/OrderList", "v1/Policy/PolicyList", "v1beta1/Order/OrderList"},
+		"packages": 3,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("group mismatch (-want +got):\n%s", diff)
+	}
+	if g.Hub.Type("Validator") != nil || g.Hub.Type("ValidateFunc") != nil {
+		t.Error("hub types include the helper interface or func type")
+	}
+	if hubOrder := g.Hub.Type("Order"); hubOrder == nil || !hubOrder.Markers.Root || !hubOrder.Local {
+		t.Errorf("hub Order = %+v, want a local root type", hubOrder)
+	}
+	if g.Versions[1].Package.Markers.VersionName != "v1beta1" {
+		t.Errorf("v1beta1 package markers = %+v", g.Versions[1].Package.Markers)
+	}
+}
+
+func TestLoadKinds(t *testing.T) {
+	api, _ := loadOK(t, filepath.Join(fixtures, "basic"))
+	var got []model.Kind
+	for _, v := range api.Groups[0].Versions {
+		for _, k := range v.Kinds {
+			c := *k
+			c.Type, c.List, c.Pos = nil, nil, model.Position{}
+			got = append(got, c)
+		}
+	}
+	want := []model.Kind{
+		{Name: "Order", Plural: "orders", Singular: "order", ShortNames: []string{"ord", "o"}, Categories: []string{"all", "shop"},
+			Namespaced: true, StatusSubresource: true, Scale: &model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"},
+			PrinterColumns: []model.PrinterColumn{{Name: "Size", Type: "string", JSONPath: ".spec.size", Priority: 1}}},
+		{Name: "Policy", Plural: "policies", Singular: "policy", StatusSubresource: true},
+		// v1beta1: +genclient with +genclient:noStatus has no status subresource.
+		{Name: "Order", Plural: "orders", Singular: "order", Namespaced: true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kinds mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadTypes(t *testing.T) {
+	api, _ := loadOK(t, filepath.Join(fixtures, "basic"))
+	order := api.Types[shopPath+"/v1.Order"]
+	if order == nil {
+		t.Fatal("v1.Order missing from API.Types")
+	}
+	if want := "Order is a customer order.\n\nIt has a spec and a status."; order.Doc != want {
+		t.Errorf("Order.Doc = %q, want %q", order.Doc, want)
+	}
+	if !order.Markers.GenClient || order.Markers.Resource == nil {
+		t.Errorf("Order markers from the detached block missing: %+v", order.Markers)
+	}
+	if order.HasMethod("DeepCopyInto") {
+		t.Error("Order has DeepCopyInto: the stale generated file was loaded")
+	}
+	type fieldSummary struct {
+		Name, Type, JSON      string
+		OmitEmpty, Inline, Em bool
+		Doc                   string
+	}
+	var fields []fieldSummary
+	for _, f := range append(order.Fields, api.Types[shopPath+"/v1.OrderSpec"].Fields...) {
+		fields = append(fields, fieldSummary{f.Name, f.Type.String(), f.JSONName, f.OmitEmpty, f.Inline, f.Embedded, f.Doc})
+	}
+	want := []fieldSummary{
+		{"TypeMeta", "k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta", "", false, true, true, ""},
+		{"ObjectMeta", "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta", "metadata", true, false, true, ""},
+		{"Spec", shopPath + "/v1.OrderSpec", "spec", false, false, false, "Spec is the desired state."},
+		{"Status", shopPath + "/v1.OrderStatus", "status", true, false, false, ""},
+		{"Size", shopPath + "/v1.Size", "size", true, false, false, "Size of the order."},
+		{"Replicas", "*int32", "replicas", true, false, false, ""},
+		{"Storage", "k8s.io/apimachinery/pkg/api/resource.Quantity", "storage", false, false, false, ""},
+		{"Conditions", "[]k8s.io/apimachinery/pkg/apis/meta/v1.Condition", "conditions", true, false, false, ""},
+		{"Labels", "map[string]string", "Labels", false, false, false, ""},
+		{"Skipped", "string", "-", false, false, false, ""},
+	}
+	if diff := cmp.Diff(want, fields); diff != "" {
+		t.Errorf("fields mismatch (-want +got):\n%s", diff)
+	}
+	spec := api.Types[shopPath+"/v1.OrderSpec"]
+	one, ten := 1.0, 10.0
+	small, gi := `"small"`, `"1Gi"`
+	gotMarkers := []model.Markers{spec.Field("Size").Markers, spec.Field("Replicas").Markers, spec.Field("Storage").Markers, spec.Field("Conditions").Markers}
+	wantMarkers := []model.Markers{
+		{Default: &small},
+		{Validation: model.Validation{Minimum: &one, Maximum: &ten}},
+		{Default: &gi},
+		{ListType: "map", ListMapKey: []string{"type"}},
+	}
+	if diff := cmp.Diff(wantMarkers, gotMarkers); diff != "" {
+		t.Errorf("field markers mismatch (-want +got):\n%s", diff)
+	}
+	size := api.Types[shopPath+"/v1.Size"]
+	if size.Kind != model.Basic || size.Underlying.Basic != "string" || len(size.Markers.Validation.Enum) != 2 {
+		t.Errorf("Size = kind %v underlying %v markers %+v", size.Kind, size.Underlying, size.Markers)
+	}
+}
+
+func TestLoadExternalTypes(t *testing.T) {
+	api, _ := loadOK(t, filepath.Join(fixtures, "basic"))
+	for _, name := range []string{"ObjectMeta", "ListMeta", "TypeMeta", "Time", "Condition", "OwnerReference", "ManagedFieldsEntry",
+		"Status", "StatusDetails", "StatusCause", "DeleteOptions", "Preconditions", "WatchEvent", "Patch"} {
+		typ := api.Types["k8s.io/apimachinery/pkg/apis/meta/v1."+name]
+		if typ == nil {
+			t.Errorf("metav1.%s missing from API.Types", name)
+			continue
+		}
+		if typ.Local || typ.Doc == "" {
+			t.Errorf("metav1.%s: Local=%v Doc=%q, want external with a doc", name, typ.Local, typ.Doc)
+		}
+	}
+	om := api.Types["k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta"]
+	if f := om.Field("Name"); f == nil || f.JSONName != "name" || !strings.Contains(f.Doc, "Name must be unique within a namespace") {
+		t.Errorf("ObjectMeta.Name = %+v, want json name and doc from the apimachinery source", f)
+	}
+	q := api.Types["k8s.io/apimachinery/pkg/api/resource.Quantity"]
+	if q == nil || !q.HasMethod("OpenAPISchemaType") || !q.HasMethod("DeepCopyInto") {
+		t.Errorf("resource.Quantity = %+v, want methods OpenAPISchemaType and DeepCopyInto", q)
+	}
+}
+
+func TestLoadFuncs(t *testing.T) {
+	api, _ := loadOK(t, filepath.Join(fixtures, "basic"))
+	want := map[string][]string{
+		shopPath:              {"addKnownTypes"},
+		shopPath + "/v1":      {"SetDefaults_Order"},
+		shopPath + "/v1beta1": {"Convert_v1beta1_OrderSpec_To_shop_OrderSpec"},
+	}
+	for _, p := range api.Packages {
+		for _, f := range want[p.Path] {
+			if !p.HasFunc(f) {
+				t.Errorf("%s: HasFunc(%s) = false; funcs %v", p.Path, f, p.Funcs)
+			}
+		}
+		if len(p.Funcs) != len(want[p.Path]) {
+			t.Errorf("%s: funcs = %v, want %v", p.Path, p.Funcs, want[p.Path])
+		}
+	}
+}
+
+func TestLoadSingleVersionIsHub(t *testing.T) {
+	api, _ := loadOK(t, filepath.Join(fixtures, "single"))
+	g := api.Groups[0]
+	if !g.HubIsVersion || g.Hub != g.Versions[0].Package || g.StorageVersion != g.Versions[0] {
+		t.Fatalf("group = %+v, want the single version as hub and storage version", g)
+	}
+	k := g.Versions[0].Kinds[0]
+	if k.Plural != "widgetz" || k.Singular != "wid" {
+		t.Errorf("kind = %s/%s, want widgetz/wid from +kubebuilder:resource", k.Plural, k.Singular)
+	}
+}
+
+func TestLoadVersionOrder(t *testing.T) {
+	api, _ := loadOK(t, filepath.Join(fixtures, "order"))
+	g := api.Groups[0]
+	var got []string
+	for _, v := range g.Versions {
+		got = append(got, v.Name)
+	}
+	if diff := cmp.Diff([]string{"v1beta1", "v2alpha1", "v1alpha1"}, got); diff != "" {
+		t.Errorf("versions mismatch (-want +got):\n%s", diff)
+	}
+	if g.StorageVersion.Name != "v1beta1" || g.HubIsVersion || g.Hub.Name != "order" {
+		t.Errorf("storage version %s, hub %s (is version %v); want v1beta1 and the order package", g.StorageVersion.Name, g.Hub.Name, g.HubIsVersion)
+	}
+}
+
+func TestLoadRelativePositions(t *testing.T) {
+	t.Chdir(filepath.Join(fixtures, "basic"))
+	api, _ := loadOK(t, ".")
+	got := api.Groups[0].Versions[0].Kinds[0].Pos
+	if want := (model.Position{File: "apis/shop/v1/types.go", Line: 22, Col: 6}); got != want {
+		t.Errorf("Order position = %v, want %v", got, want)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		dir       string
+		wantError []string
+	}{
+		{"nohub", []string{"nohub/v1/doc.go:1:1: group nohub.example.com has 2 versions and no internal (hub) package"}},
+		{"badmarker", []string{
+			"badmarker/v1/types.go:5:2: unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)",
+			"badmarker/v1/types.go:7:2: +kubebuilder:validation:Minimum=abc: cannot parse abc as a number"}},
+		{"syntax", []string{"syntax/v1/types.go:5:8: raw string literal not terminated"}},
+		{"dupversion", []string{"dupversion/apis/dup/v1beta1/doc.go:1:1: group dup.example.com serves version v1 twice"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dir, func(t *testing.T) {
+			api, err := Load(filepath.Join(fixtures, tt.dir), "./...")
+			var diags model.Diagnostics
+			if !errors.As(err, &diags) || !diags.HasErrors() {
+				t.Fatalf("Load() error = %v, want error diagnostics", err)
+			}
+			if api != nil {
+				t.Error("Load() returned an API with error diagnostics")
+			}
+			for _, w := range tt.wantError {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("Load() error =\n%v\nwant substring %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), "# ") {
+				t.Errorf("Load() error repeats the compiler's report:\n%v", err)
+			}
+		})
+	}
+}
+
+func TestLoadMissingPackage(t *testing.T) {
+	_, err := Load(fixtures, "./doesnotexist")
+	if err == nil || !strings.Contains(err.Error(), "doesnotexist") {
+		t.Errorf("Load(missing) error = %v, want one naming the directory", err)
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for in, want := range map[string]string{
+		"database": "databases", "class": "classes", "policy": "policies", "status": "statuses",
+		"index": "indexes", "key": "keys", "match": "matches", "": "",
+	} {
+		if got := Plural(in); got != want {
+			t.Errorf("Plural(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// benchDir is the module directory the benchmarks load ./... from, e.g.
+// go test -bench Load -load.dir=$PWD/../../example-api ./generators/load
+var benchDir = flag.String("load.dir", filepath.Join(fixtures, "basic"), "directory the load benchmarks load ./... from")
+
+// BenchmarkLoad and BenchmarkBarePackagesLoad compare Load with a bare go/packages load
+// (syntax and types of the same packages, same build tag); the target is a ratio of at most
+// 1.5 between their ns/op.
+func BenchmarkLoad(b *testing.B) {
+	for b.Loop() {
+		_, err := Load(*benchDir, "./...")
+		var diags model.Diagnostics
+		if err != nil && (!errors.As(err, &diags) || diags.HasErrors()) {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBarePackagesLoad(b *testing.B) {
+	for b.Loop() {
+		cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedSyntax,
+			Dir: *benchDir, BuildFlags: []string{"-tags=" + BuildTag}}
+		if _, err := packages.Load(cfg, "./..."); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package markers
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// argSetter sets one named argument of a multi-argument marker from its raw value.
+type argSetter func(raw string) error
+
+// applyArgs parses raw as "k=v,..." and calls the setter of each key; an unknown key is an
+// error naming the known ones.
+func applyArgs(raw string, setters map[string]argSetter) error {
+	args, err := parseArgs(raw)
+	if err != nil {
+		return err
+	}
+	for _, a := range args {
+		set, ok := setters[a.key]
+		if !ok {
+			known := make([]string, 0, len(setters))
+			for k := range setters {
+				known = append(known, k)
+			}
+			sort.Strings(known)
+			return fmt.Errorf("unknown argument %q (known: %v)", a.key, known)
+		}
+		if err := set(a.raw); err != nil {
+			return fmt.Errorf("argument %s: %w", a.key, err)
+		}
+	}
+	return nil
+}
+
+func str(dst *string) argSetter {
+	return func(raw string) (err error) {
+		*dst, err = unquote(raw)
+		return err
+	}
+}
+
+func list(dst *[]string) argSetter {
+	return func(raw string) (err error) {
+		*dst, err = parseList(raw)
+		return err
+	}
+}
+
+// resource is +kubebuilder:resource:path=...,scope=...,shortName=...,categories=...,singular=...
+func resource(s *state, raw string) error {
+	r := &model.ResourceMarker{}
+	err := applyArgs(raw, map[string]argSetter{
+		"path":       str(&r.Path),
+		"scope":      str(&r.Scope),
+		"shortName":  list(&r.ShortNames),
+		"categories": list(&r.Categories),
+		"singular":   str(&r.Singular),
+	})
+	if err != nil {
+		return err
+	}
+	if r.Scope != "" && r.Scope != "Namespaced" && r.Scope != "Cluster" {
+		return fmt.Errorf("scope must be Namespaced or Cluster, not %q", r.Scope)
+	}
+	if err := s.record("resource", fmt.Sprintf("%+v", *r)); err != nil {
+		return err
+	}
+	s.m.Resource = r
+	return nil
+}
+
+// scale is +kubebuilder:subresource:scale:specpath=...,statuspath=...,selectorpath=...
+func scale(s *state, raw string) error {
+	sc := &model.Scale{}
+	err := applyArgs(raw, map[string]argSetter{
+		"specpath":     str(&sc.SpecReplicasPath),
+		"statuspath":   str(&sc.StatusReplicasPath),
+		"selectorpath": str(&sc.LabelSelectorPath),
+	})
+	if err != nil {
+		return err
+	}
+	if sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "" {
+		return fmt.Errorf("specpath and statuspath are required")
+	}
+	if err := s.record("scale", fmt.Sprintf("%+v", *sc)); err != nil {
+		return err
+	}
+	s.m.Scale = sc
+	return nil
+}
+
+// printColumn is +kubebuilder:printcolumn:name=...,type=...,JSONPath=...,description=...,format=...,priority=...
+func printColumn(s *state, raw string) error {
+	var c model.PrinterColumn
+	err := applyArgs(raw, map[string]argSetter{
+		"name":        str(&c.Name),
+		"type":        str(&c.Type),
+		"JSONPath":    str(&c.JSONPath),
+		"description": str(&c.Description),
+		"format":      str(&c.Format),
+		"priority": func(raw string) error {
+			p, err := strconv.ParseInt(raw, 10, 32)
+			if err != nil {
+				return fmt.Errorf("cannot parse %s as an integer", raw)
+			}
+			c.Priority = int32(p)
+			return nil
+		},
+	})
+	if err != nil {
+		return err
+	}
+	switch c.Type {
+	case "integer", "number", "string", "boolean", "date":
+	default:
+		return fmt.Errorf("type must be one of integer, number, string, boolean, date, not %q", c.Type)
+	}
+	if c.Name == "" || c.JSONPath == "" {
+		return fmt.Errorf("name and JSONPath are required")
+	}
+	s.m.PrinterColumns = append(s.m.PrinterColumns, c)
+	return nil
+}

@@ -1,0 +1,292 @@
+package markers
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// applyFunc applies one marker's raw value (the text after "=" or ":", "" for a bare flag)
+// to the parse state.
+type applyFunc func(s *state, raw string) error
+
+// defs maps every marker name apigen understands to how it sets model.Markers. A nil
+// applyFunc marks a marker that is known and accepted but carries nothing apigen models
+// (+k8s:deepcopy-gen=package, +kubebuilder:object:generate=true, ...).
+var defs = map[string]applyFunc{
+	// gengo, package and type level.
+	"groupName":               stringField("groupName", func(m *model.Markers) *string { return &m.GroupName }),
+	"versionName":             stringField("versionName", func(m *model.Markers) *string { return &m.VersionName }),
+	"genclient":               genclient,
+	"genclient:nonNamespaced": flagField("nonNamespaced", func(m *model.Markers) *bool { return &m.NonNamespaced }),
+	"genclient:noStatus":      nil,
+	"genclient:noVerbs":       nil,
+	"genclient:onlyVerbs":     nil,
+	"genclient:skipVerbs":     nil,
+	"genclient:method":        nil,
+	"genclient:readonly":      nil,
+	// gengo, field level.
+	"optional":      flagField("optional", func(m *model.Markers) *bool { return &m.Optional }),
+	"required":      flagField("required", func(m *model.Markers) *bool { return &m.Required }),
+	"default":       jsonDefault,
+	"listType":      stringField("listType", func(m *model.Markers) *string { return &m.ListType }),
+	"listMapKey":    listMapKey,
+	"nullable":      nil,
+	"enum":          nil,
+	"patchStrategy": nil,
+	"patchMergeKey": nil,
+	"structType":    nil,
+	"mapType":       nil,
+	"union":         nil,
+
+	// controller-tools.
+	"kubebuilder:object:root":                   flagField("root", func(m *model.Markers) *bool { return &m.Root }),
+	"kubebuilder:object:generate":               nil,
+	"kubebuilder:resource":                      resource,
+	"kubebuilder:subresource:status":            flagField("statusSubresource", func(m *model.Markers) *bool { return &m.StatusSub }),
+	"kubebuilder:subresource:scale":             scale,
+	"kubebuilder:printcolumn":                   printColumn,
+	"kubebuilder:storageversion":                flagField("storageVersion", func(m *model.Markers) *bool { return &m.StorageVersion }),
+	"kubebuilder:default":                       markerDefault,
+	"kubebuilder:skip":                          nil,
+	"kubebuilder:skipversion":                   nil,
+	"kubebuilder:unservedversion":               nil,
+	"kubebuilder:deprecatedversion":             nil,
+	"kubebuilder:metadata":                      nil,
+	"kubebuilder:selectablefield":               nil,
+	"kubebuilder:title":                         nil,
+	"kubebuilder:example":                       nil,
+	"kubebuilder:pruning:PreserveUnknownFields": nil,
+
+	// kube-openapi.
+	"k8s:openapi-gen": nil,
+	// code-generator and declarative validation codetags that carry nothing apigen models.
+	"k8s:deepcopy-gen":                       nil,
+	"k8s:deepcopy-gen:interfaces":            deepcopyInterfaces,
+	"k8s:deepcopy-gen:nonpointer-interfaces": nil,
+	"k8s:conversion-gen":                     nil,
+	"k8s:conversion-gen-external-types":      nil,
+	"k8s:conversion-fn":                      nil,
+	"k8s:defaulter-gen":                      nil,
+	"k8s:defaulter-gen-input":                nil,
+	"k8s:openapi-model-package":              nil,
+	"k8s:enum":                               nil,
+	"k8s:alpha":                              nil,
+	"k8s:beta":                               nil,
+	"k8s:subresource":                        nil,
+	"k8s:supportsSubresource":                nil,
+	"k8s:isSubresource":                      nil,
+	"k8s:opaqueType":                         nil,
+	"k8s:eachVal":                            nil,
+	"k8s:eachKey":                            nil,
+	"k8s:item":                               nil,
+	"k8s:zeroOrOneOfMember":                  nil,
+	"k8s:unionMember":                        nil,
+	"k8s:unionDiscriminator":                 nil,
+	"k8s:immutable":                          nil,
+	"k8s:update":                             nil,
+	"k8s:neq":                                nil,
+	"k8s:forbidden":                          nil,
+	"k8s:validateFalse":                      nil,
+	"k8s:validateTrue":                       nil,
+	"k8s:declarativeValidationNative":        nil,
+	"k8s:unique":                             nil,
+	"k8s:customUnique":                       nil,
+	"k8s:maxBytes":                           nil,
+	"k8s:optional":                           flagField("optional", func(m *model.Markers) *bool { return &m.Optional }),
+	"k8s:required":                           flagField("required", func(m *model.Markers) *bool { return &m.Required }),
+	"k8s:listType":                           stringField("listType", func(m *model.Markers) *string { return &m.ListType }),
+	"k8s:listMapKey":                         listMapKey,
+}
+
+// ignoredPrefixes are marker families accepted wholesale: their names are open-ended.
+var ignoredPrefixes = []string{
+	"kubebuilder:validation:items:",
+	"kubebuilder:rbac",
+	"kubebuilder:webhook",
+	"kubebuilder:ac:",
+	"k8s:validation:cel",
+	"k8s:prerelease-lifecycle-gen",
+	"k8s:protobuf",
+}
+
+// validation lists the value constraints under their controller-tools names; each is also
+// known as +k8s:<lowerCamel> (codetags) and +k8s:validation:<lowerCamel> (kube-openapi).
+var validation = map[string]applyFunc{
+	"Minimum":          floatField("minimum", func(v *model.Validation) **float64 { return &v.Minimum }),
+	"Maximum":          floatField("maximum", func(v *model.Validation) **float64 { return &v.Maximum }),
+	"ExclusiveMinimum": vflagField("exclusiveMinimum", func(v *model.Validation) *bool { return &v.ExclusiveMinimum }),
+	"ExclusiveMaximum": vflagField("exclusiveMaximum", func(v *model.Validation) *bool { return &v.ExclusiveMaximum }),
+	"MinLength":        intField("minLength", func(v *model.Validation) **int64 { return &v.MinLength }),
+	"MaxLength":        intField("maxLength", func(v *model.Validation) **int64 { return &v.MaxLength }),
+	"MinItems":         intField("minItems", func(v *model.Validation) **int64 { return &v.MinItems }),
+	"MaxItems":         intField("maxItems", func(v *model.Validation) **int64 { return &v.MaxItems }),
+	"UniqueItems":      vflagField("uniqueItems", func(v *model.Validation) *bool { return &v.UniqueItems }),
+	"Pattern":          vstringField("pattern", func(v *model.Validation) *string { return &v.Pattern }),
+	"Format":           vstringField("format", func(v *model.Validation) *string { return &v.Format }),
+	"Enum":             enum,
+	"MultipleOf":       nil,
+	"MinProperties":    nil,
+	"MaxProperties":    nil,
+}
+
+func init() {
+	for name, fn := range validation {
+		lower := strings.ToLower(name[:1]) + name[1:]
+		defs["kubebuilder:validation:"+name] = fn
+		defs["k8s:validation:"+lower] = fn
+		if name != "Enum" && name != "UniqueItems" {
+			defs["k8s:"+lower] = fn
+		}
+	}
+	defs["kubebuilder:validation:Required"] = defs["required"]
+	defs["kubebuilder:validation:Optional"] = defs["optional"]
+	for _, name := range []string{"Type", "XValidation", "XIntOrString", "EmbeddedResource", "Schemaless",
+		"XEmbeddedResource", "Nullable", "AtMostOneOf", "ExactlyOneOf"} {
+		defs["kubebuilder:validation:"+name] = nil
+	}
+}
+
+func genclient(s *state, raw string) error {
+	if err := flagField("genclient", func(m *model.Markers) *bool { return &m.GenClient })(s, raw); err != nil {
+		return err
+	}
+	s.m.Root = s.m.Root || s.m.GenClient
+	return nil
+}
+
+// deepcopyInterfaces marks a type root when it asks deepcopy-gen for runtime.Object.
+func deepcopyInterfaces(s *state, raw string) error {
+	for _, iface := range strings.Split(raw, ",") {
+		if strings.TrimSpace(iface) == "k8s.io/apimachinery/pkg/runtime.Object" {
+			s.m.Root = true
+		}
+	}
+	return nil
+}
+
+func flagField(field string, get func(*model.Markers) *bool) applyFunc {
+	return func(s *state, raw string) error {
+		b, err := parseBool(raw)
+		if err != nil {
+			return err
+		}
+		if err := s.record(field, fmt.Sprint(b)); err != nil {
+			return err
+		}
+		*get(s.m) = b
+		return nil
+	}
+}
+
+func stringField(field string, get func(*model.Markers) *string) applyFunc {
+	return func(s *state, raw string) error {
+		v, err := unquote(raw)
+		if err != nil {
+			return err
+		}
+		if err := s.record(field, v); err != nil {
+			return err
+		}
+		*get(s.m) = v
+		return nil
+	}
+}
+
+func vflagField(field string, get func(*model.Validation) *bool) applyFunc {
+	return flagField(field, func(m *model.Markers) *bool { return get(&m.Validation) })
+}
+
+func vstringField(field string, get func(*model.Validation) *string) applyFunc {
+	return stringField(field, func(m *model.Markers) *string { return get(&m.Validation) })
+}
+
+func floatField(field string, get func(*model.Validation) **float64) applyFunc {
+	return func(s *state, raw string) error {
+		f, err := parseFloat(raw)
+		if err != nil {
+			return err
+		}
+		if err := s.record(field, fmt.Sprint(f)); err != nil {
+			return err
+		}
+		*get(&s.m.Validation) = &f
+		return nil
+	}
+}
+
+func intField(field string, get func(*model.Validation) **int64) applyFunc {
+	return func(s *state, raw string) error {
+		i, err := parseInt(raw)
+		if err != nil {
+			return err
+		}
+		if err := s.record(field, fmt.Sprint(i)); err != nil {
+			return err
+		}
+		*get(&s.m.Validation) = &i
+		return nil
+	}
+}
+
+func enum(s *state, raw string) error {
+	parts, err := parseRawList(raw)
+	if err != nil {
+		return err
+	}
+	values := make([]string, 0, len(parts))
+	for _, p := range parts {
+		j, err := markerValueJSON(p)
+		if err != nil {
+			return err
+		}
+		values = append(values, j)
+	}
+	if err := s.record("enum", strings.Join(values, ",")); err != nil {
+		return err
+	}
+	s.m.Validation.Enum = values
+	return nil
+}
+
+func listMapKey(s *state, raw string) error {
+	keys, err := parseList(raw)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if !contains(s.m.ListMapKey, k) {
+			s.m.ListMapKey = append(s.m.ListMapKey, k)
+		}
+	}
+	return nil
+}
+
+func jsonDefault(s *state, raw string) error {
+	if strings.HasPrefix(strings.TrimSpace(raw), "ref(") {
+		return fmt.Errorf("ref() defaults are not supported; write the JSON value")
+	}
+	j, err := compactJSON(raw)
+	if err != nil {
+		return err
+	}
+	return s.setDefault(j)
+}
+
+func markerDefault(s *state, raw string) error {
+	j, err := markerValueJSON(raw)
+	if err != nil {
+		return err
+	}
+	return s.setDefault(j)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

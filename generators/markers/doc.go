@@ -1,0 +1,49 @@
+// Package markers parses the comment markers of API types into model.Markers.
+//
+// Four grammars are accepted verbatim (DESIGN.md section 4), so API types written for
+// Kubernetes' code-generator or for kubebuilder work unchanged. A marker is a comment line
+// whose text, after "//" and spaces, begins with "+":
+//
+//	marker      = "+" body .
+//	body        = gengo | codetag | ctools | openapi .
+//	gengo       = ident [ "=" rawvalue ] .                      // +optional, +groupName=db.example.com, +default=1
+//	codetag     = "k8s:" ident [ "(" args ")" ] [ "=" value ] .  // +k8s:minimum=0, +k8s:ifEnabled(X)=+k8s:maxItems=10
+//	ctools      = ns { ":" ident } [ ( ":" | "=" ) arguments ] .  // +kubebuilder:validation:Minimum=0
+//	openapi     = "k8s:validation:" ident "=" value .             // +k8s:validation:maxLength=63
+//	ns          = "kubebuilder" | "k8s" | "genclient" .
+//	arguments   = value | arg { "," arg } .
+//	arg         = ident "=" value .                               // path=dbs,scope=Cluster
+//	value       = list | scalar .
+//	list        = "{" [ scalar { "," scalar } ] "}" | scalar { ";" scalar } .  // {a,b} or a;b
+//	scalar      = quoted | backquoted | bare .                    // "Engine", `.spec.engine`, 10Gi
+//
+// A marker's name is the longest known name that prefixes it (so
+// "+kubebuilder:subresource:scale:specpath=.spec.replicas" is the marker
+// kubebuilder:subresource:scale with the argument specpath). The wrappers
+// "+k8s:ifEnabled(Feature)=" and "+k8s:ifDisabled(Feature)=" are unwrapped: the inner
+// marker applies unconditionally, as apigen serves no feature gates.
+//
+// Synonyms land on one model field:
+//
+//	+kubebuilder:validation:Minimum=0, +k8s:minimum=0, +k8s:validation:minimum=0    -> Validation.Minimum
+//	+required, +kubebuilder:validation:Required, +k8s:required                      -> Required
+//	+optional, +kubebuilder:validation:Optional, +k8s:optional                      -> Optional
+//	+default=<json>, +kubebuilder:default=<marker value>                            -> Default (JSON)
+//	+listType=map, +k8s:listType=map; +listMapKey=type, +k8s:listMapKey=type         -> ListType, ListMapKey
+//
+// Defaults are normalised to JSON: +kubebuilder:default=10Gi and +kubebuilder:default="10Gi"
+// both give `"10Gi"`; 1 gives `1`; true gives `true`; {a,b} gives `["a","b"]`; {a: 1}
+// gives `{"a":1}`. +default= takes JSON as gengo's defaulter-gen does.
+//
+// Errors (each a model.Diagnostic at the marker's file:line):
+//
+//   - an unknown marker in the kubebuilder namespace, or one in the k8s and genclient
+//     namespaces or a bare marker that is a near miss of a known one, names the nearest
+//     known marker: "unknown marker +kubebuilder:validaton:Minimum (did you mean
+//     +kubebuilder:validation:Minimum?)";
+//   - a value of the wrong type: "+kubebuilder:validation:Minimum=abc: cannot parse abc as a number";
+//   - two different values for one field ("+kubebuilder:validation:Minimum=1 conflicts with +k8s:minimum=2");
+//   - a default on a required field.
+//
+// Markers of other namespaces (+protobuf, +patchStrategy, +x-kubernetes-...) are ignored.
+package markers

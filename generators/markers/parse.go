@@ -1,0 +1,243 @@
+package markers
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// Line is one comment line with its position: Text is the comment text without "//"
+// (leading spaces allowed), e.g. " +kubebuilder:validation:Minimum=0".
+type Line struct {
+	Text string
+	Pos  model.Position
+}
+
+// IsMarker reports whether a comment line (without "//") is a marker: its first non-space
+// character is "+" followed by a letter.
+func IsMarker(text string) bool {
+	t := strings.TrimSpace(text)
+	return len(t) > 1 && t[0] == '+' && isLetter(t[1])
+}
+
+// directiveRE matches a comment directive: "//" directly followed by a lower-case word and
+// a colon, as go/ast recognises them.
+var directiveRE = regexp.MustCompile(`^[a-z0-9]+:[a-z0-9]`)
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// Doc joins the non-marker lines of a comment into a doc string, trimmed: marker lines
+// and directives ("//go:generate ...", "//nolint:..."; as go/ast's CommentGroup.Text) are
+// dropped, and so are leading and trailing blank lines.
+func Doc(lines []Line) string {
+	var kept []string
+	for _, l := range lines {
+		if IsMarker(l.Text) || directiveRE.MatchString(l.Text) {
+			continue
+		}
+		kept = append(kept, strings.TrimRight(strings.TrimPrefix(l.Text, " "), " \t"))
+	}
+	return strings.TrimSpace(strings.Join(kept, "\n"))
+}
+
+// Has reports whether lines carry the marker name exactly (with or without a value), e.g.
+// Has(lines, "genclient:noStatus"); it serves the few markers model.Markers has no field for.
+func Has(lines []Line, name string) bool {
+	for _, l := range lines {
+		if !IsMarker(l.Text) {
+			continue
+		}
+		body := strings.TrimSpace(l.Text)[1:]
+		if body == name || strings.HasPrefix(body, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// Parse parses every marker among lines (non-marker lines are skipped) into one
+// model.Markers. Problems come back as diagnostics at the marker's position; a marker with
+// a problem sets nothing.
+func Parse(lines []Line) (model.Markers, model.Diagnostics) {
+	s := &state{m: &model.Markers{}, seen: map[string]seenValue{}}
+	for _, l := range lines {
+		if !IsMarker(l.Text) {
+			continue
+		}
+		s.line = l
+		s.parseOne(strings.TrimSpace(l.Text)[1:])
+	}
+	if s.m.Required && s.m.Default != nil {
+		s.line.Pos = s.defaultPos
+		s.errorf("%s: a required field cannot have a default", s.seen["default"].marker)
+	}
+	return *s.m, s.diags
+}
+
+// state accumulates one declaration's markers.
+type state struct {
+	m     *model.Markers
+	seen  map[string]seenValue
+	line  Line
+	diags model.Diagnostics
+	// defaultPos is where the default was set, for the required-with-default error.
+	defaultPos model.Position
+}
+
+// seenValue remembers which marker first set a model field, for conflict messages.
+type seenValue struct {
+	value  string
+	marker string
+}
+
+func (s *state) errorf(format string, args ...any) {
+	s.diags = append(s.diags, model.Diagnostic{Pos: s.line.Pos, Message: fmt.Sprintf(format, args...)})
+}
+
+// parseOne parses one marker body (the text after "+").
+func (s *state) parseOne(body string) {
+	name, rest, known := lookup(body)
+	if !known {
+		if msg := unknown(body); msg != "" {
+			s.errorf("%s", msg)
+		}
+		return
+	}
+	if name == "k8s:ifEnabled" || name == "k8s:ifDisabled" {
+		s.parseWrapped(body, rest)
+		return
+	}
+	fn := defs[name]
+	if fn == nil {
+		return
+	}
+	if err := fn(s, rest); err != nil {
+		s.errorf("+%s: %v", strings.TrimSpace(body), err)
+	}
+}
+
+// parseWrapped unwraps +k8s:ifEnabled(Feature)=+inner and parses the inner marker.
+func (s *state) parseWrapped(body, rest string) {
+	inner := strings.TrimSpace(rest)
+	if !strings.HasPrefix(inner, "+") {
+		s.errorf("+%s: the value must be a marker, as +k8s:ifEnabled(Feature)=+k8s:maxItems=10", body)
+		return
+	}
+	s.parseOne(inner[1:])
+}
+
+// record notes that field is set to value by the current marker; a different earlier value
+// is a conflict.
+func (s *state) record(field, value string) error {
+	marker := "+" + strings.TrimSpace(strings.TrimSpace(s.line.Text)[1:])
+	if prev, ok := s.seen[field]; ok && prev.value != value {
+		return fmt.Errorf("conflicts with %s", prev.marker)
+	}
+	s.seen[field] = seenValue{value: value, marker: marker}
+	return nil
+}
+
+// setDefault records a JSON default (Parse rejects one on a required field).
+func (s *state) setDefault(j string) error {
+	if err := s.record("default", j); err != nil {
+		return err
+	}
+	s.m.Default = &j
+	s.defaultPos = s.line.Pos
+	return nil
+}
+
+// lookup finds the known marker name body starts with and returns the rest: the value after
+// "=", the arguments after ":", or "" for a bare flag. Codetag arguments "(X)" stay on the
+// name only for ifEnabled/ifDisabled, which need none of them.
+func lookup(body string) (name, rest string, known bool) {
+	head := body
+	if i := strings.IndexAny(body, "=("); i >= 0 {
+		head = body[:i]
+	}
+	for _, p := range ignoredPrefixes {
+		if strings.HasPrefix(body, p) {
+			return p, "", true
+		}
+	}
+	if head == "k8s:ifEnabled" || head == "k8s:ifDisabled" {
+		_, after, _ := strings.Cut(body, ")=")
+		return head, after, true
+	}
+	// Longest known prefix of head that ends at a ":" boundary.
+	for cand := head; cand != ""; {
+		if _, ok := defs[cand]; ok {
+			return cand, valueAfter(body, len(cand)), true
+		}
+		i := strings.LastIndexByte(cand, ':')
+		if i < 0 {
+			break
+		}
+		cand = cand[:i]
+	}
+	return "", "", false
+}
+
+// valueAfter returns what follows the marker name at n: skipping codetag "(args)", then one
+// "=" or ":".
+func valueAfter(body string, n int) string {
+	rest := body[n:]
+	if strings.HasPrefix(rest, "(") {
+		if i := strings.Index(rest, ")"); i >= 0 {
+			rest = rest[i+1:]
+		}
+	}
+	if rest != "" && (rest[0] == '=' || rest[0] == ':') {
+		rest = rest[1:]
+	}
+	return strings.TrimSpace(rest)
+}
+
+// unknown returns the error for an unknown marker, or "" when it is to be ignored: any
+// unknown kubebuilder marker is an error; in the k8s and genclient namespaces and among bare
+// markers only a near miss of a known name is.
+func unknown(body string) string {
+	head := body
+	if i := strings.IndexAny(body, "=("); i >= 0 {
+		head = body[:i]
+	}
+	ns, _, _ := strings.Cut(head, ":")
+	best, dist := nearest(head)
+	switch {
+	case ns == "kubebuilder":
+	case dist <= max(1, len(head)/6) && best != "":
+	default:
+		return ""
+	}
+	if best == "" {
+		return fmt.Sprintf("unknown marker +%s", head)
+	}
+	return fmt.Sprintf("unknown marker +%s (did you mean +%s?)", head, best)
+}
+
+// nearest returns the known marker name closest to head by edit distance, also comparing
+// head's leading colon-separated segments (so arguments written as extra segments, as in
+// kubebuilder:resourse:path, still find kubebuilder:resource).
+func nearest(head string) (string, int) {
+	names := make([]string, 0, len(defs))
+	for n := range defs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	segs := strings.Split(head, ":")
+	best, bestDist := "", 1<<30
+	for _, n := range names {
+		nsegs := strings.Count(n, ":") + 1
+		cand := head
+		if nsegs < len(segs) {
+			cand = strings.Join(segs[:nsegs], ":")
+		}
+		if d := levenshtein(cand, n); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best, bestDist
+}

@@ -1,0 +1,120 @@
+package markers
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func lines(texts ...string) []Line {
+	out := make([]Line, len(texts))
+	for i, t := range texts {
+		out[i] = Line{Text: " " + t, Pos: model.Position{File: "types.go", Line: 10 + i, Col: 1}}
+	}
+	return out
+}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name      string
+		lines     []string
+		want      model.Markers
+		wantError string // substring of the joined diagnostics; "" means none
+	}{
+		{name: "gengo package", lines: []string{"Package doc.", "+groupName=db.example.com", "+k8s:deepcopy-gen=package", "+versionName=v1"},
+			want: model.Markers{GroupName: "db.example.com", VersionName: "v1"}},
+		{name: "bare flags", lines: []string{"+optional", "+listType=map", "+listMapKey=type", "+listMapKey=name"},
+			want: model.Markers{Optional: true, ListType: "map", ListMapKey: []string{"type", "name"}}},
+		{name: "minimum synonyms agree", lines: []string{"+kubebuilder:validation:Minimum=0", "+k8s:minimum=0", "+k8s:validation:minimum=0"},
+			want: model.Markers{Validation: model.Validation{Minimum: ptr(0.0)}}},
+		{name: "minimum conflict", lines: []string{"+kubebuilder:validation:Minimum=1", "+k8s:minimum=2"},
+			want: model.Markers{Validation: model.Validation{Minimum: ptr(1.0)}}, wantError: "types.go:11:1: +k8s:minimum=2: conflicts with +kubebuilder:validation:Minimum=1"},
+		{name: "wrong type", lines: []string{"+kubebuilder:validation:Minimum=abc"},
+			wantError: "types.go:10:1: +kubebuilder:validation:Minimum=abc: cannot parse abc as a number"},
+		{name: "wrong int", lines: []string{"+k8s:validation:maxLength=6.5"}, wantError: "cannot parse 6.5 as an integer"},
+		{name: "kube-openapi maxLength", lines: []string{"+k8s:validation:maxLength=63", "+k8s:validation:pattern=`^[a-z]+$`"},
+			want: model.Markers{Validation: model.Validation{MaxLength: ptr(int64(63)), Pattern: "^[a-z]+$"}}},
+		{name: "codetag ifEnabled", lines: []string{"+k8s:ifEnabled(MyFeature)=+k8s:maxItems=10"},
+			want: model.Markers{Validation: model.Validation{MaxItems: ptr(int64(10))}}},
+		{name: "codetag with args ignored", lines: []string{`+k8s:item(type: "Approved")=+k8s:zeroOrOneOfMember`}},
+		{name: "required synonyms", lines: []string{"+required", "+kubebuilder:validation:Required", "+k8s:required"},
+			want: model.Markers{Required: true}},
+		{name: "default json", lines: []string{"+default=1"}, want: model.Markers{Default: ptr("1")}},
+		{name: "default json object compacted", lines: []string{`+default={"a": [1, 2]}`}, want: model.Markers{Default: ptr(`{"a":[1,2]}`)}},
+		{name: "default ref", lines: []string{"+default=ref(DefaultEngine)"}, wantError: "ref() defaults are not supported"},
+		{name: "default invalid json", lines: []string{"+default=10Gi"}, wantError: "cannot parse 10Gi as JSON"},
+		{name: "kubebuilder default bare", lines: []string{"+kubebuilder:default=10Gi"}, want: model.Markers{Default: ptr(`"10Gi"`)}},
+		{name: "kubebuilder default quoted", lines: []string{`+kubebuilder:default="10Gi"`}, want: model.Markers{Default: ptr(`"10Gi"`)}},
+		{name: "kubebuilder default number", lines: []string{"+kubebuilder:default=1"}, want: model.Markers{Default: ptr(`1`)}},
+		{name: "kubebuilder default bool", lines: []string{"+kubebuilder:default=true"}, want: model.Markers{Default: ptr(`true`)}},
+		{name: "kubebuilder default list", lines: []string{"+kubebuilder:default={a,b}"}, want: model.Markers{Default: ptr(`["a","b"]`)}},
+		{name: "kubebuilder default map", lines: []string{`+kubebuilder:default={size: 1, name: "x,y"}`}, want: model.Markers{Default: ptr(`{"name":"x,y","size":1}`)}},
+		{name: "default conflict", lines: []string{"+default=1", "+kubebuilder:default=2"}, want: model.Markers{Default: ptr("1")},
+			wantError: "conflicts with +default=1"},
+		{name: "default on required", lines: []string{"+required", "+default=1"}, want: model.Markers{Required: true, Default: ptr("1")},
+			wantError: "types.go:11:1: +default=1: a required field cannot have a default"},
+		{name: "enum", lines: []string{"+kubebuilder:validation:Enum=postgres;mysql;3"},
+			want: model.Markers{Validation: model.Validation{Enum: []string{`"postgres"`, `"mysql"`, `3`}}}},
+		{name: "enum braces", lines: []string{`+kubebuilder:validation:Enum={"a b",c}`},
+			want: model.Markers{Validation: model.Validation{Enum: []string{`"a b"`, `"c"`}}}},
+		{name: "resource", lines: []string{"+kubebuilder:resource:path=dbs,scope=Cluster,shortName=db;dbs,categories={all,data},singular=db"},
+			want: model.Markers{Resource: &model.ResourceMarker{Path: "dbs", Scope: "Cluster", ShortNames: []string{"db", "dbs"}, Categories: []string{"all", "data"}, Singular: "db"}}},
+		{name: "resource bad scope", lines: []string{"+kubebuilder:resource:scope=Global"}, wantError: "scope must be Namespaced or Cluster"},
+		{name: "resource unknown arg", lines: []string{"+kubebuilder:resource:paht=x"}, wantError: `unknown argument "paht"`},
+		{name: "root and status", lines: []string{"+kubebuilder:object:root=true", "+kubebuilder:subresource:status", "+kubebuilder:storageversion"},
+			want: model.Markers{Root: true, StatusSub: true, StorageVersion: true}},
+		{name: "genclient", lines: []string{"+genclient", "+genclient:nonNamespaced", "+genclient:noStatus"},
+			want: model.Markers{Root: true, GenClient: true, NonNamespaced: true}},
+		{name: "deepcopy interfaces", lines: []string{"+k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object"},
+			want: model.Markers{Root: true}},
+		{name: "scale", lines: []string{"+kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector"},
+			want: model.Markers{Scale: &model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas", LabelSelectorPath: ".status.selector"}}},
+		{name: "scale missing path", lines: []string{"+kubebuilder:subresource:scale:specpath=.spec.replicas"}, wantError: "specpath and statuspath are required"},
+		{name: "printcolumns", lines: []string{
+			"+kubebuilder:printcolumn:name=\"Engine\",type=string,JSONPath=`.spec.engine`",
+			`+kubebuilder:printcolumn:name="Max, Storage",type=integer,JSONPath=".spec.max",priority=1,description="the max"`},
+			want: model.Markers{PrinterColumns: []model.PrinterColumn{
+				{Name: "Engine", Type: "string", JSONPath: ".spec.engine"},
+				{Name: "Max, Storage", Type: "integer", JSONPath: ".spec.max", Priority: 1, Description: "the max"}}}},
+		{name: "printcolumn bad type", lines: []string{"+kubebuilder:printcolumn:name=x,type=text,JSONPath=.a"}, wantError: "type must be one of"},
+		{name: "misspelt kubebuilder", lines: []string{"+kubebuilder:validaton:Minimum=0"},
+			wantError: "types.go:10:1: unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)"},
+		{name: "misspelt kubebuilder resource", lines: []string{"+kubebuilder:resourse:path=x"},
+			wantError: "did you mean +kubebuilder:resource?"},
+		{name: "misspelt bare", lines: []string{"+optinal"}, wantError: "did you mean +optional?"},
+		{name: "misspelt k8s", lines: []string{"+k8s:maxLenght=3"}, wantError: "did you mean +k8s:maxLength?"},
+		{name: "unknown namespaces ignored", lines: []string{"+protobuf=true", "+x-kubernetes-foo=bar", "+patchStrategy=merge", "+k8s:somethingNew=1"}},
+		{name: "ignored families", lines: []string{"+kubebuilder:validation:items:Minimum=1", "+kubebuilder:rbac:groups=x,resources=y,verbs=get", "+k8s:validation:cel[0]:rule>self > 0"}},
+		{name: "not markers", lines: []string{"+ a plus sign", "+1 is a number", "text"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, diags := Parse(lines(tt.lines...))
+			if tt.wantError == "" && len(diags) > 0 {
+				t.Fatalf("Parse() diagnostics:\n%v", diags)
+			}
+			if tt.wantError != "" && !strings.Contains(diags.Error(), tt.wantError) {
+				t.Fatalf("Parse() diagnostics = %q, want substring %q", diags.Error(), tt.wantError)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Parse() mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDocAndHas(t *testing.T) {
+	ls := lines("Database is a managed database.", "", "+genclient", "+genclient:noStatus", "It has a spec.")
+	ls = append(ls, Line{Text: "go:generate echo hi"}, Line{Text: "nolint:lll"})
+	if got, want := Doc(ls), "Database is a managed database.\n\nIt has a spec."; got != want {
+		t.Errorf("Doc() = %q, want %q", got, want)
+	}
+	if !Has(ls, "genclient:noStatus") || Has(ls, "genclient:nonNamespaced") {
+		t.Errorf("Has() wrong for %v", ls)
+	}
+}

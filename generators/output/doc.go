@@ -1,0 +1,14 @@
+// Package output writes, verifies and cleans the files generators return.
+//
+// Generators are pure functions returning map[absolute path][]byte (see emit.Generator);
+// this package is the only place that touches the disk for them, as sqlc's "generate" and
+// "diff" share one file set:
+//
+//   - Write writes every file whose bytes changed (atomically, via a temporary file and a
+//     rename) and deletes stale zz_generated.*.go files in the directories apigen owns that
+//     no generator produced this run;
+//   - Diff compares the same file set with the disk without writing and returns a unified
+//     diff for every stale, missing or extra file, for `apigen verify`.
+//
+// Both work on an FS: Disk for real runs and MemFS, an in-memory sink, for tests.
+package output

@@ -1,0 +1,161 @@
+package output
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+)
+
+// GeneratedGlob matches the files apigen owns in an owned directory; one of them that no
+// generator produced in a run is stale.
+const GeneratedGlob = "zz_generated.*.go"
+
+// Result says what Write did; every list holds absolute paths, sorted.
+type Result struct {
+	// Changed are the files written because they were missing or their bytes differed.
+	Changed []string
+	// Unchanged are the files whose bytes on disk already matched; they were not touched.
+	Unchanged []string
+	// Deleted are the stale zz_generated.*.go files removed from owned directories.
+	Deleted []string
+}
+
+// Status classifies a FileDiff.
+type Status string
+
+// The ways a generated file can differ from the disk.
+const (
+	// Stale: the file exists with different bytes.
+	Stale Status = "stale"
+	// Missing: a generator produced the file but it is not on disk.
+	Missing Status = "missing"
+	// Extra: a zz_generated.*.go file in an owned directory that no generator produced.
+	Extra Status = "extra"
+)
+
+// FileDiff is one file that differs from what the generators produced.
+type FileDiff struct {
+	// Path is the absolute path of the file.
+	Path   string
+	Status Status
+	// Unified is a unified diff (3 lines of context) from the disk ("a/") to the generated
+	// content ("b/"), naming the file by its display path (relative to the working
+	// directory when below it); /dev/null stands for the absent side.
+	Unified string
+}
+
+// Write writes files (absolute path -> content) to the disk, rewriting only files whose
+// bytes changed, and deletes every zz_generated.*.go file in the owned directories that is
+// not in files. It stops at the first error; files written before it stay written.
+func Write(files map[string][]byte, owned []string) (Result, error) {
+	return WriteFS(Disk{}, files, owned)
+}
+
+// WriteFS is Write on fsys.
+func WriteFS(fsys FS, files map[string][]byte, owned []string) (Result, error) {
+	var res Result
+	paths, err := sortedPaths(files)
+	if err != nil {
+		return res, err
+	}
+	for _, p := range paths {
+		old, err := fsys.ReadFile(p)
+		if err == nil && bytes.Equal(old, files[p]) {
+			res.Unchanged = append(res.Unchanged, p)
+			continue
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return res, fmt.Errorf("cannot read %s: %w", p, err)
+		}
+		if err := fsys.WriteFile(p, files[p]); err != nil {
+			return res, fmt.Errorf("cannot write %s: %w", p, err)
+		}
+		res.Changed = append(res.Changed, p)
+	}
+	extra, err := extraFiles(fsys, files, owned)
+	if err != nil {
+		return res, err
+	}
+	for _, p := range extra {
+		if err := fsys.Remove(p); err != nil {
+			return res, fmt.Errorf("cannot delete stale file %s: %w", p, err)
+		}
+		res.Deleted = append(res.Deleted, p)
+	}
+	return res, nil
+}
+
+// Diff compares files with the disk without writing and returns one FileDiff per stale,
+// missing or extra file, sorted by path; an empty result means everything is up to date.
+func Diff(files map[string][]byte, owned []string) ([]FileDiff, error) {
+	return DiffFS(Disk{}, files, owned)
+}
+
+// DiffFS is Diff on fsys.
+func DiffFS(fsys FS, files map[string][]byte, owned []string) ([]FileDiff, error) {
+	paths, err := sortedPaths(files)
+	if err != nil {
+		return nil, err
+	}
+	var diffs []FileDiff
+	for _, p := range paths {
+		old, err := fsys.ReadFile(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			diffs = append(diffs, FileDiff{Path: p, Status: Missing, Unified: UnifiedDiff("/dev/null", side("b", p), nil, files[p])})
+		case err != nil:
+			return nil, fmt.Errorf("cannot read %s: %w", p, err)
+		case !bytes.Equal(old, files[p]):
+			diffs = append(diffs, FileDiff{Path: p, Status: Stale, Unified: UnifiedDiff(side("a", p), side("b", p), old, files[p])})
+		}
+	}
+	extra, err := extraFiles(fsys, files, owned)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range extra {
+		old, err := fsys.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", p, err)
+		}
+		diffs = append(diffs, FileDiff{Path: p, Status: Extra, Unified: UnifiedDiff(side("a", p), "/dev/null", old, nil)})
+	}
+	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Path < diffs[j].Path })
+	return diffs, nil
+}
+
+// sortedPaths returns the keys of files sorted, rejecting relative paths.
+func sortedPaths(files map[string][]byte) ([]string, error) {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("cannot write %s: generated file paths must be absolute", p)
+		}
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// extraFiles lists the zz_generated.*.go files in the owned directories not in files.
+func extraFiles(fsys FS, files map[string][]byte, owned []string) ([]string, error) {
+	var extra []string
+	seen := map[string]bool{}
+	for _, dir := range owned {
+		matches, err := fsys.Glob(filepath.Join(dir, GeneratedGlob))
+		if err != nil {
+			return nil, fmt.Errorf("cannot list generated files in %s: %w", dir, err)
+		}
+		for _, m := range matches {
+			if _, ok := files[m]; !ok && !seen[m] {
+				seen[m] = true
+				extra = append(extra, m)
+			}
+		}
+	}
+	sort.Strings(extra)
+	return extra, nil
+}

@@ -1,0 +1,2 @@
+// +groupName=dup.example.com
+package dup

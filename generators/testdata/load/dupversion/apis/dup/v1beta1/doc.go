@@ -1,0 +1,3 @@
+// +groupName=dup.example.com
+// +versionName=v1
+package v1beta1

@@ -1,0 +1,2 @@
+// +groupName=nohub.example.com
+package v2

@@ -1,0 +1,4 @@
+// Package order is the hub.
+//
+// +groupName=order.example.com
+package order

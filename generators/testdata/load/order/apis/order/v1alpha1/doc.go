@@ -1,0 +1,2 @@
+// +groupName=order.example.com
+package v1alpha1

@@ -1,0 +1,2 @@
+// +groupName=syntax.example.com
+package v1
