@@ -1,0 +1,192 @@
+package defaulting
+
+import (
+	"path/filepath"
+	"sort"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/emit"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// Name is the generator's name; the file it writes is zz_generated.defaults.go, the name
+// defaulter-gen uses.
+const Name = "defaulting"
+
+// FileName is the base name of the file written in every version package.
+const FileName = "zz_generated.defaults.go"
+
+const runtimePkg = "k8s.io/apimachinery/pkg/runtime"
+
+// New returns the defaulting generator.
+func New() emit.Generator { return generator{} }
+
+type generator struct{}
+
+// Name implements emit.Generator.
+func (generator) Name() string { return Name }
+
+// Generate implements emit.Generator: one zz_generated.defaults.go per version package of
+// every group, keyed by absolute path. Errors: a model.Diagnostics naming every default that
+// is not valid JSON for its field's type, or a rendering failure.
+func (generator) Generate(api *model.API) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	var diags model.Diagnostics
+	for _, g := range api.Groups {
+		for _, v := range g.Versions {
+			pg := newPkgGen(v)
+			pg.validate()
+			if len(pg.diags) > 0 {
+				diags = append(diags, pg.diags...)
+				continue
+			}
+			out, err := emit.Render(pg.file(), "")
+			if err != nil {
+				return nil, err
+			}
+			files[filepath.Join(v.Package.Dir, FileName)] = out
+		}
+	}
+	if len(diags) > 0 {
+		diags.Sort()
+		return nil, diags
+	}
+	return files, nil
+}
+
+// pkgGen generates the defaulters of one version package.
+type pkgGen struct {
+	pkg *model.Package
+	// roots are the package's root types, sorted by name; withDefaults those of them that get
+	// a SetObjectDefaults_ function.
+	roots        []*model.Type
+	withDefaults map[*model.Type]bool
+	// memo holds the types hasDefaults found to have defaults.
+	memo  map[*model.Type]bool
+	diags model.Diagnostics
+}
+
+func newPkgGen(v *model.Version) *pkgGen {
+	g := &pkgGen{pkg: v.Package, withDefaults: map[*model.Type]bool{}, memo: map[*model.Type]bool{}}
+	seen := map[*model.Type]bool{}
+	add := func(t *model.Type) {
+		if t != nil && !seen[t] && t.Name.Package == g.pkg.Path && t.Kind == model.Struct {
+			seen[t] = true
+			g.roots = append(g.roots, t)
+		}
+	}
+	for _, k := range v.Kinds {
+		add(k.Type)
+		add(k.List)
+	}
+	for _, t := range v.Package.Types {
+		if t.Markers.Root {
+			add(t)
+		}
+	}
+	sort.Slice(g.roots, func(i, j int) bool { return g.roots[i].Name.Name < g.roots[j].Name.Name })
+	for _, t := range g.roots {
+		if g.hasDefaults(t, map[*model.Type]bool{}) {
+			g.withDefaults[t] = true
+		}
+	}
+	return g
+}
+
+// validate records a diagnostic for every default in the package that does not unmarshal
+// into its field's type.
+func (g *pkgGen) validate() {
+	for _, t := range g.pkg.Types {
+		for _, f := range t.Fields {
+			if f.Markers.Default == nil {
+				continue
+			}
+			if err := checkDefault(f.Type, *f.Markers.Default); err != nil {
+				g.diags = append(g.diags, model.Diagnostic{Pos: f.Pos, Message: defaultMessage(t, f, err)})
+			}
+		}
+	}
+}
+
+// hasDefaults reports whether defaulting a value of type t does anything: t is declared in
+// the package and has a SetDefaults_ hook, or a field with a default or with such a type, at
+// any depth. stack holds the types being walked, to break cycles.
+func (g *pkgGen) hasDefaults(t *model.Type, stack map[*model.Type]bool) bool {
+	if t.Name.Package != g.pkg.Path || stack[t] {
+		return false
+	}
+	if g.memo[t] {
+		return true
+	}
+	stack[t] = true
+	defer delete(stack, t)
+	has := g.pkg.HasFunc(hookName(t))
+	if t.Kind != model.Struct && t.Underlying != nil {
+		has = has || g.refHasDefaults(t.Underlying, stack)
+	}
+	for _, f := range t.Fields {
+		if has {
+			break
+		}
+		has = f.Markers.Default != nil || g.refHasDefaults(f.Type, stack)
+	}
+	if has {
+		g.memo[t] = true // a false result may depend on a cycle cut above, so only true is kept
+	}
+	return has
+}
+
+// refHasDefaults reports whether defaulting a value of type ref does anything.
+func (g *pkgGen) refHasDefaults(ref *model.TypeRef, stack map[*model.Type]bool) bool {
+	switch ref.Kind {
+	case model.Named:
+		return g.hasDefaults(ref.Named, stack)
+	case model.Pointer, model.Slice, model.Array, model.Map:
+		return g.refHasDefaults(ref.Elem, stack)
+	}
+	return false
+}
+
+// hookName is the name of t's hand-written defaulting function, as defaulter-gen looks for it.
+func hookName(t *model.Type) string { return "SetDefaults_" + t.Name.Name }
+
+// objectDefaultsName is the name of the generated defaulting function of root type t.
+func objectDefaultsName(t *model.Type) string { return "SetObjectDefaults_" + t.Name.Name }
+
+// file renders the package's defaults file.
+func (g *pkgGen) file() *jen.File {
+	f := emit.NewFile(g.pkg.Path, g.pkg.Name, nil)
+	f.Func().Id("init").Params().Block(jen.Id("localSchemeBuilder").Dot("Register").Call(jen.Id("RegisterDefaults")))
+	f.Line()
+	var regs []jen.Code
+	for _, t := range g.roots {
+		if !g.withDefaults[t] {
+			continue
+		}
+		name := t.Name.Name
+		regs = append(regs, jen.Id("scheme").Dot("AddTypeDefaultingFunc").Call(
+			jen.Op("&").Id(name).Values(),
+			jen.Func().Params(jen.Id("obj").Interface()).Block(
+				jen.Id(objectDefaultsName(t)).Call(jen.Id("obj").Assert(jen.Op("*").Id(name))),
+			),
+		))
+	}
+	regs = append(regs, jen.Return(jen.Nil()))
+	f.Comment("RegisterDefaults adds defaulters functions to the given scheme.")
+	f.Comment("Public to allow building arbitrary schemes.")
+	f.Comment("All generated defaulters are covering - they call all nested defaulters.")
+	f.Func().Id("RegisterDefaults").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(regs...)
+	for _, t := range g.roots {
+		if !g.withDefaults[t] {
+			continue
+		}
+		f.Line()
+		f.Commentf("%s sets the defaults of every field of in that has one, at any depth,", objectDefaultsName(t))
+		f.Comment("calling the package's SetDefaults_ functions on the way.")
+		w := &walker{g: g, root: t}
+		f.Func().Id(objectDefaultsName(t)).Params(jen.Id("in").Op("*").Id(t.Name.Name)).
+			Block(w.typeStmts(t, target{expr: "in", ptr: true}, map[*model.Type]bool{})...)
+	}
+	return f
+}

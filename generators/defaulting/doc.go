@@ -1,0 +1,29 @@
+// Package defaulting generates zz_generated.defaults.go in every version package (never the
+// hub), as k8s.io/code-generator's defaulter-gen does:
+//
+//	func init() { localSchemeBuilder.Register(RegisterDefaults) }
+//	func RegisterDefaults(scheme *runtime.Scheme) error
+//	func SetObjectDefaults_Database(in *Database)
+//	func SetObjectDefaults_DatabaseList(in *DatabaseList)
+//
+// A SetObjectDefaults_<Root> function is emitted for every root type (each kind, its list, and
+// types marked +kubebuilder:object:root) on whose fields, at any depth, a default applies;
+// RegisterDefaults registers exactly those with the scheme, and is emitted, possibly empty,
+// in every version package so that the scheme wiring is uniform.
+//
+// Walking a root type, for each type on the path it first calls the package's hand-written
+// SetDefaults_<Type>(in) when one exists, then, field by field, applies the field's
+// +default (or +kubebuilder:default) JSON value when the field is unset and recurses into
+// nested structs, non-nil pointers, slice and array elements and map values. A field holding
+// another root type calls that type's SetObjectDefaults_ function instead, as a list calls its
+// item's. How a default is applied depends on the field's type:
+//
+//	basic:            if in.Engine == "" { in.Engine = "postgres" }
+//	pointer to basic: if in.Replicas == nil { var ptrVar1 int32 = 1; in.Replicas = &ptrVar1 }
+//	anything else:    if reflect.ValueOf(in.Storage).IsZero() { json.Unmarshal the default into it }
+//
+// Every default is checked at generate time: a value that is not valid JSON for its field's
+// type is a diagnostic at the field, so the generated json.Unmarshal (which panics on error,
+// as defaulter-gen's does) cannot fail at run time. Defaults on a type that reaches itself
+// are applied once; the walk does not follow the cycle.
+package defaulting

@@ -1,0 +1,22 @@
+// Package register generates zz_generated.register.go in every API package (the hub and each
+// version), in the shape code-generator and kubebuilder projects write register.go by hand:
+//
+//	const GroupName = "db.example.com"
+//	var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1"}
+//	func Kind(kind string) schema.GroupKind
+//	func Resource(resource string) schema.GroupResource
+//	var (
+//		SchemeBuilder      = runtime.NewSchemeBuilder(addKnownTypes)
+//		localSchemeBuilder = &SchemeBuilder
+//		AddToScheme        = localSchemeBuilder.AddToScheme
+//	)
+//	func addKnownTypes(scheme *runtime.Scheme) error
+//
+// A version registers its kinds and their lists under its version and adds the meta types
+// with metav1.AddToGroupVersion; the hub registers the types named like a version's kinds and
+// lists under runtime.APIVersionInternal. The conversion and defaulting files register their
+// functions through localSchemeBuilder from init.
+//
+// A package that declares addKnownTypes by hand keeps its own register.go: no file is
+// generated for it.
+package register

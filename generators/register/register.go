@@ -1,0 +1,173 @@
+package register
+
+import (
+	"path/filepath"
+	"sort"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/emit"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// Name is the generator's name and the <name> of the zz_generated.<name>.go files it writes.
+const Name = "register"
+
+// FileName is the base name of the file written in every API package.
+const FileName = "zz_generated." + Name + ".go"
+
+const (
+	runtimePkg = "k8s.io/apimachinery/pkg/runtime"
+	schemaPkg  = "k8s.io/apimachinery/pkg/runtime/schema"
+	metav1Pkg  = "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// New returns the register generator.
+func New() emit.Generator { return generator{} }
+
+type generator struct{}
+
+// Name implements emit.Generator.
+func (generator) Name() string { return Name }
+
+// Generate implements emit.Generator: one zz_generated.register.go per hub and version package
+// of every group, keyed by absolute path, except for packages that declare addKnownTypes by
+// hand. Errors: a rendering failure only.
+func (generator) Generate(api *model.API) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	for _, g := range api.Groups {
+		for _, u := range units(g) {
+			if u.pkg.HasFunc("addKnownTypes") {
+				continue
+			}
+			out, err := emit.Render(u.file(g.Name), "")
+			if err != nil {
+				return nil, err
+			}
+			files[filepath.Join(u.pkg.Dir, FileName)] = out
+		}
+	}
+	return files, nil
+}
+
+// unit is one package to register: its version (empty for the hub) and the names of the
+// types it adds to the scheme, in registration order.
+type unit struct {
+	pkg     *model.Package
+	version string
+	types   []string
+}
+
+// units returns the group's hub (unless the hub is a version) and its versions, in that order.
+func units(g *model.Group) []unit {
+	var us []unit
+	if g.Hub != nil && !g.HubIsVersion {
+		us = append(us, unit{pkg: g.Hub, types: hubTypes(g)})
+	}
+	for _, v := range g.Versions {
+		var types []string
+		for _, k := range sortedKinds(v.Kinds) {
+			types = append(types, kindTypes(k)...)
+		}
+		us = append(us, unit{pkg: v.Package, version: v.Name, types: types})
+	}
+	return us
+}
+
+// sortedKinds returns the kinds sorted by name, as the model promises; sorting again keeps the
+// output deterministic whatever built the model.
+func sortedKinds(kinds []*model.Kind) []*model.Kind {
+	out := append([]*model.Kind(nil), kinds...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// kindTypes returns the kind's type name and its list's, when it has one.
+func kindTypes(k *model.Kind) []string {
+	if k.List == nil {
+		return []string{k.Name}
+	}
+	return []string{k.Name, k.List.Name.Name}
+}
+
+// hubTypes returns the hub's types named like a kind (or a kind's list) of some version,
+// sorted by kind, each kind followed by its list.
+func hubTypes(g *model.Group) []string {
+	seen := map[string]bool{}
+	var kinds []*model.Kind
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			if !seen[k.Name] && g.Hub.Type(k.Name) != nil {
+				seen[k.Name] = true
+				kinds = append(kinds, k)
+			}
+		}
+	}
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i].Name < kinds[j].Name })
+	var types []string
+	for _, k := range kinds {
+		for _, n := range kindTypes(k) {
+			if g.Hub.Type(n) != nil {
+				types = append(types, n)
+			}
+		}
+	}
+	return types
+}
+
+// file renders the unit's register file for group groupName.
+func (u unit) file(groupName string) *jen.File {
+	f := emit.NewFile(u.pkg.Path, u.pkg.Name, nil)
+	f.Comment("GroupName is the group name used in this package.")
+	f.Const().Id("GroupName").Op("=").Lit(groupName)
+	f.Line()
+	version := jen.Lit(u.version)
+	if u.version == "" {
+		version = jen.Qual(runtimePkg, "APIVersionInternal")
+	}
+	f.Comment("SchemeGroupVersion is group version used to register these objects.")
+	f.Var().Id("SchemeGroupVersion").Op("=").Qual(schemaPkg, "GroupVersion").Values(jen.Dict{
+		jen.Id("Group"):   jen.Id("GroupName"),
+		jen.Id("Version"): version,
+	})
+	f.Line()
+	f.Comment("Kind takes an unqualified kind and returns a group-qualified GroupKind.")
+	f.Func().Id("Kind").Params(jen.Id("kind").String()).Qual(schemaPkg, "GroupKind").Block(
+		jen.Return(jen.Id("SchemeGroupVersion").Dot("WithKind").Call(jen.Id("kind")).Dot("GroupKind").Call()),
+	)
+	f.Line()
+	f.Comment("Resource takes an unqualified resource and returns a group-qualified GroupResource.")
+	f.Func().Id("Resource").Params(jen.Id("resource").String()).Qual(schemaPkg, "GroupResource").Block(
+		jen.Return(jen.Id("SchemeGroupVersion").Dot("WithResource").Call(jen.Id("resource")).Dot("GroupResource").Call()),
+	)
+	f.Line()
+	f.Var().Defs(
+		jen.Comment("SchemeBuilder collects the functions that add this package's types, conversions"),
+		jen.Comment("and defaults to a scheme."),
+		jen.Id("SchemeBuilder").Op("=").Qual(runtimePkg, "NewSchemeBuilder").Call(jen.Id("addKnownTypes")),
+		jen.Comment("localSchemeBuilder lets the generated conversion and defaulting files register"),
+		jen.Comment("their functions from init."),
+		jen.Id("localSchemeBuilder").Op("=").Op("&").Id("SchemeBuilder"),
+		jen.Comment("AddToScheme adds this package's types, conversions and defaults to a scheme."),
+		jen.Id("AddToScheme").Op("=").Id("localSchemeBuilder").Dot("AddToScheme"),
+	)
+	f.Line()
+	u.addKnownTypes(f)
+	return f
+}
+
+// addKnownTypes emits the function registering the unit's types with the scheme.
+func (u unit) addKnownTypes(f *jen.File) {
+	objs := []jen.Code{jen.Id("SchemeGroupVersion")}
+	for _, n := range u.types {
+		objs = append(objs, jen.Line().Op("&").Id(n).Values())
+	}
+	objs = append(objs, jen.Line())
+	body := []jen.Code{jen.Id("scheme").Dot("AddKnownTypes").Call(objs...)}
+	if u.version != "" {
+		body = append(body, jen.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("scheme"), jen.Id("SchemeGroupVersion")))
+	}
+	body = append(body, jen.Return(jen.Nil()))
+	f.Comment("addKnownTypes adds the package's kinds and their lists to scheme.")
+	f.Func().Id("addKnownTypes").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(body...)
+}
