@@ -1,9 +1,25 @@
 // Package generators lists apigen's generators in the order `apigen generate` runs them.
 package generators
 
-import "github.com/apigen-dev/apigen/generators/emit"
+import (
+	"github.com/apigen-dev/apigen/generators/conversion"
+	"github.com/apigen-dev/apigen/generators/deepcopy"
+	"github.com/apigen-dev/apigen/generators/defaulting"
+	"github.com/apigen-dev/apigen/generators/emit"
+	"github.com/apigen-dev/apigen/generators/install"
+	"github.com/apigen-dev/apigen/generators/openapi"
+	"github.com/apigen-dev/apigen/generators/register"
+)
 
-// All returns every generator, in a fixed order.
+// All returns every generator, in the fixed order `apigen generate` runs them: deepcopy,
+// register, defaulting, conversion, openapi, install. Each call returns new values.
 func All() []emit.Generator {
-	return []emit.Generator{}
+	return []emit.Generator{
+		deepcopy.New(),
+		register.New(),
+		defaulting.New(),
+		conversion.New(),
+		openapi.New(),
+		install.New(),
+	}
 }

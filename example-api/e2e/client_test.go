@@ -55,7 +55,7 @@ func TestDynamicClientErrors(t *testing.T) {
 	if err != nil {
 		t.Fatalf("create: %v", err)
 	}
-	if created.GetResourceVersion() == "" || created.GetUID() == "" || created.GetCreationTimestamp().IsZero() {
+	if created.GetResourceVersion() == "" || created.GetUID() == "" || created.GetCreationTimestamp().Time.IsZero() {
 		t.Errorf("created object lacks resourceVersion, uid or creationTimestamp: %v", created.Object["metadata"])
 	}
 

@@ -15,6 +15,11 @@ import (
 // etcdDialTimeout bounds connecting to etcd.
 const etcdDialTimeout = 10 * time.Second
 
+// embeddedLogLevel is the embedded member's zap level. etcd 3.6 logs harmless "error" lines on
+// every start ("failed to update storage version") and stop ("setting up serving ... closed");
+// real failures still reach the user as errors from embedded.Start and the etcd health check.
+const embeddedLogLevel = "fatal"
+
 // etcdConn is the server's etcd: a client, and the embedded member when one was started.
 type etcdConn struct {
 	client   *clientv3.Client
@@ -28,7 +33,7 @@ type etcdConn struct {
 func connectEtcd(ctx context.Context, servers []string, dir string) (*etcdConn, error) {
 	conn := &etcdConn{describe: strings.Join(servers, ",")}
 	if len(servers) == 0 {
-		member, err := embedded.Start(ctx, embedded.Config{DataDir: dir})
+		member, err := embedded.Start(ctx, embedded.Config{DataDir: dir, LogLevel: embeddedLogLevel})
 		if err != nil {
 			return nil, fmt.Errorf("cannot start embedded etcd: %w", err)
 		}

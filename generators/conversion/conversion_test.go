@@ -1,0 +1,148 @@
+package conversion
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// checkGolden compares files (keyed by absolute path) with testdata/<name>/<package>.golden,
+// one per generated file, named after the directory the file is written to.
+func checkGolden(t *testing.T, name string, files map[string][]byte) {
+	t.Helper()
+	dir := filepath.Join("testdata", name)
+	if *update {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for path, content := range files {
+		golden := filepath.Join(dir, filepath.Base(filepath.Dir(path))+".golden")
+		got = append(got, filepath.Base(golden))
+		if *update {
+			if err := os.WriteFile(golden, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("cannot read golden file (run go test -update): %v", err)
+		}
+		if diff := cmp.Diff(string(want), string(content)); diff != "" {
+			t.Errorf("%s differs from %s (-want +got):\n%s", path, golden, diff)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, e := range entries {
+		want = append(want, e.Name())
+	}
+	sort.Strings(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("generated files differ from testdata/%s (-want +got):\n%s", name, diff)
+	}
+}
+
+func TestGenerateGolden(t *testing.T) {
+	files, err := New().Generate(testAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path := range files {
+		if filepath.Base(path) != "zz_generated.conversion.go" {
+			t.Errorf("unexpected output path %s", path)
+		}
+	}
+	if _, ok := files["/src/"+hubPath+"/zz_generated.conversion.go"]; ok {
+		t.Error("a conversion file was generated for the hub package")
+	}
+	checkGolden(t, "example", files)
+}
+
+func TestGenerateDeterministic(t *testing.T) {
+	first, err := New().Generate(testAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := New().Generate(testAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != len(second) {
+		t.Fatalf("generated %d files, then %d", len(first), len(second))
+	}
+	for path, content := range first {
+		if !bytes.Equal(content, second[path]) {
+			t.Errorf("%s differs between two runs", path)
+		}
+	}
+}
+
+// TestMissingManualConversion removes the hand-written DatabaseSpec conversions: the fields
+// without a peer must be reported at their positions with the function to write.
+func TestMissingManualConversion(t *testing.T) {
+	api := testAPI()
+	api.Groups[0].Versions[1].Package.Funcs = map[string]model.Position{}
+	_, err := New().Generate(api)
+	var diags model.Diagnostics
+	if !errors.As(err, &diags) {
+		t.Fatalf("want model.Diagnostics, got %v", err)
+	}
+	want := []string{
+		"types.go:22:2: cannot convert db.DatabaseSpec.Storage (resource.Quantity) to v1alpha1.DatabaseSpec: " +
+			"the v1alpha1 type has no field Storage; write func Convert_db_DatabaseSpec_To_v1alpha1_DatabaseSpec" +
+			"(in *db.DatabaseSpec, out *DatabaseSpec, s conversion.Scope) error in package v1alpha1 " +
+			"(it may call the generated autoConvert_db_DatabaseSpec_To_v1alpha1_DatabaseSpec)",
+		"types.go:22:2: cannot convert v1alpha1.DatabaseSpec.SizeGiB (int32) to db.DatabaseSpec: " +
+			"the hub type has no field SizeGiB; write func Convert_v1alpha1_DatabaseSpec_To_db_DatabaseSpec" +
+			"(in *DatabaseSpec, out *db.DatabaseSpec, s conversion.Scope) error in package v1alpha1 " +
+			"(it may call the generated autoConvert_v1alpha1_DatabaseSpec_To_db_DatabaseSpec)",
+	}
+	if diff := cmp.Diff(want, strings.Split(diags.Error(), "\n")); diff != "" {
+		t.Errorf("diagnostics differ (-want +got):\n%s", diff)
+	}
+}
+
+// TestTypeMismatch changes a field's type in one version: a difference conversion cannot
+// bridge is reported.
+func TestTypeMismatch(t *testing.T) {
+	api := testAPI()
+	spec := api.Groups[0].Versions[0].Package.Type("DatabaseSpec")
+	spec.Field("Replicas").Type = basic("int64")
+	_, err := New().Generate(api)
+	if err == nil || !strings.Contains(err.Error(), "cannot convert v1.DatabaseSpec.Replicas (int64) to db.DatabaseSpec: the hub field has type *int32") {
+		t.Fatalf("want a diagnostic about Replicas, got %v", err)
+	}
+}
+
+func TestHubIsVersionGeneratesNothing(t *testing.T) {
+	api := testAPI()
+	g := api.Groups[0]
+	g.Hub, g.HubIsVersion, g.Versions = g.Versions[0].Package, true, g.Versions[:1]
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 0 {
+		t.Errorf("want no files for a group whose hub is its only version, got %d", len(files))
+	}
+}

@@ -1,0 +1,103 @@
+package conversion
+
+import (
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+const (
+	metaPath     = "k8s.io/apimachinery/pkg/apis/meta/v1"
+	resourcePath = "k8s.io/apimachinery/pkg/api/resource"
+	hubPath      = "example.com/shop/apis/db"
+)
+
+// external returns an external named type.
+func external(pkg, name string) *model.Type {
+	return &model.Type{Name: model.TypeName{Package: pkg, Name: name}, Kind: model.Struct}
+}
+
+var (
+	typeMeta   = external(metaPath, "TypeMeta")
+	objectMeta = external(metaPath, "ObjectMeta")
+	listMeta   = external(metaPath, "ListMeta")
+	condition  = external(metaPath, "Condition")
+	quantity   = external(resourcePath, "Quantity")
+)
+
+func basic(name string) *model.TypeRef      { return &model.TypeRef{Kind: model.Basic, Basic: name} }
+func named(t *model.Type) *model.TypeRef    { return &model.TypeRef{Kind: model.Named, Named: t} }
+func ptr(r *model.TypeRef) *model.TypeRef   { return &model.TypeRef{Kind: model.Pointer, Elem: r} }
+func slice(r *model.TypeRef) *model.TypeRef { return &model.TypeRef{Kind: model.Slice, Elem: r} }
+func mapOf(k, v *model.TypeRef) *model.TypeRef {
+	return &model.TypeRef{Kind: model.Map, Key: k, Elem: v}
+}
+
+func field(name, json string, typ *model.TypeRef, line int) *model.Field {
+	return &model.Field{Name: name, JSONName: json, Type: typ, Pos: model.Position{File: "types.go", Line: line, Col: 2}}
+}
+
+func embedded(t *model.Type, json string) *model.Field {
+	return &model.Field{Name: t.Name.Name, JSONName: json, Inline: json == "", Embedded: true, Type: named(t)}
+}
+
+// pkg builds a package of local types; types are given sorted by name.
+func pkg(path, name string, types ...*model.Type) *model.Package {
+	p := &model.Package{Path: path, Dir: "/src/" + path, Name: name, Funcs: map[string]model.Position{}}
+	for _, t := range types {
+		t.Name.Package = path
+		t.Local = true
+		p.Types = append(p.Types, t)
+	}
+	return p
+}
+
+func local(name string, kind model.TypeKind, fields ...*model.Field) *model.Type {
+	return &model.Type{Name: model.TypeName{Name: name}, Kind: kind, Fields: fields}
+}
+
+// dbPackage builds one package of the example group: the hub (storage as a Quantity) or a
+// version (v1alpha1: sizeGiB in whole gibibytes; with extra a type the hub lacks).
+func dbPackage(path, name string, alpha bool) *model.Package {
+	engine := local("Engine", model.Basic)
+	engine.Underlying = basic("string")
+	policy := local("BackupPolicy", model.Struct,
+		field("Schedule", "schedule", basic("string"), 10),
+		field("RetentionDays", "retentionDays", basic("int32"), 11))
+	size := field("Storage", "storage", named(quantity), 22)
+	if alpha {
+		size = field("SizeGiB", "sizeGiB", basic("int32"), 22)
+	}
+	spec := local("DatabaseSpec", model.Struct,
+		field("Engine", "engine", named(engine), 20),
+		field("Replicas", "replicas", ptr(basic("int32")), 21),
+		size,
+		field("Parameters", "parameters", mapOf(basic("string"), basic("string")), 23),
+		field("Backup", "backup", ptr(named(policy)), 24),
+		field("Policies", "policies", mapOf(basic("string"), named(policy)), 25),
+		field("Engines", "engines", slice(named(engine)), 26))
+	status := local("DatabaseStatus", model.Struct,
+		field("ReadyReplicas", "readyReplicas", basic("int32"), 30),
+		field("Conditions", "conditions", slice(named(condition)), 31))
+	database := local("Database", model.Struct,
+		embedded(typeMeta, ""), embedded(objectMeta, "metadata"),
+		field("Spec", "spec", named(spec), 40), field("Status", "status", named(status), 41))
+	list := local("DatabaseList", model.Struct,
+		embedded(typeMeta, ""), embedded(listMeta, "metadata"),
+		field("Items", "items", slice(named(database)), 50))
+	return pkg(path, name, policy, database, list, spec, status, engine)
+}
+
+// testAPI is a group with hub db and versions v1 and v1alpha1; v1alpha1 has hand-written
+// DatabaseSpec conversions in both directions.
+func testAPI() *model.API {
+	hub := dbPackage(hubPath, "db", false)
+	v1 := dbPackage(hubPath+"/v1", "v1", false)
+	alpha := dbPackage(hubPath+"/v1alpha1", "v1alpha1", true)
+	alpha.Funcs["Convert_v1alpha1_DatabaseSpec_To_db_DatabaseSpec"] = model.Position{File: "conversion.go", Line: 10}
+	alpha.Funcs["Convert_db_DatabaseSpec_To_v1alpha1_DatabaseSpec"] = model.Position{File: "conversion.go", Line: 20}
+	g := &model.Group{
+		Name: "db.example.com", Hub: hub,
+		Versions: []*model.Version{{Name: "v1", Package: v1}, {Name: "v1alpha1", Package: alpha}},
+	}
+	g.StorageVersion = g.Versions[0]
+	return &model.API{Groups: []*model.Group{g}, Packages: []*model.Package{hub, v1, alpha}}
+}

@@ -1,0 +1,165 @@
+package install
+
+import (
+	"path/filepath"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/emit"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// Import paths generated install code refers to.
+const (
+	runtimePkg     = "k8s.io/apimachinery/pkg/runtime"
+	schemaPkg      = "k8s.io/apimachinery/pkg/runtime/schema"
+	utilruntimePkg = "k8s.io/apimachinery/pkg/util/runtime"
+	equalityPkg    = "k8s.io/apimachinery/pkg/api/equality"
+	fieldPkg       = "k8s.io/apimachinery/pkg/util/validation/field"
+	metav1Pkg      = "k8s.io/apimachinery/pkg/apis/meta/v1"
+	registryPkg    = emit.RuntimePath + "/registry"
+	restPkg        = emit.RuntimePath + "/rest"
+	tablePkg       = emit.RuntimePath + "/tableconvertor"
+)
+
+// The files written in every group's install package.
+const (
+	installFile  = "zz_generated.install.go"
+	strategyFile = "zz_generated.strategy.go"
+)
+
+// New returns the install generator. Generate returns zz_generated.install.go and
+// zz_generated.strategy.go per group. Errors: a model.Diagnostics naming every kind the hub
+// package has no type (or list type) for.
+func New() emit.Generator { return generator{} }
+
+type generator struct{}
+
+// Name returns "install".
+func (generator) Name() string { return "install" }
+
+// Generate emits the install and strategy files of every group.
+func (generator) Generate(api *model.API) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	var diags model.Diagnostics
+	for _, g := range api.Groups {
+		rs, ds := resources(g)
+		if len(ds) > 0 {
+			diags = append(diags, ds...)
+			continue
+		}
+		install, err := emit.Render(installFileFor(g, rs), "")
+		if err != nil {
+			return nil, err
+		}
+		strategies, err := emit.Render(strategyFileFor(g, rs), "")
+		if err != nil {
+			return nil, err
+		}
+		files[filepath.Join(g.InstallDir, installFile)] = install
+		files[filepath.Join(g.InstallDir, strategyFile)] = strategies
+	}
+	if len(diags) > 0 {
+		diags.Sort()
+		return nil, diags
+	}
+	return files, nil
+}
+
+// newFile returns a file of g's install package importing the group's packages by name.
+func newFile(g *model.Group) *jen.File {
+	names := map[string]string{g.Hub.Path: g.Hub.Name}
+	for _, v := range g.Versions {
+		names[v.Package.Path] = v.Package.Name
+	}
+	return emit.NewFile(g.InstallPath, "install", names)
+}
+
+// installFileFor renders Install, NewAPIGroupInfo and one store builder per resource.
+func installFileFor(g *model.Group, rs []*resource) *jen.File {
+	f := newFile(g)
+	installFunc(f, g)
+	f.Line()
+	apiGroupInfoFunc(f, g, rs)
+	for _, r := range rs {
+		f.Line()
+		storeFunc(f, g, r)
+	}
+	return f
+}
+
+// groupVersion is <version package>.SchemeGroupVersion, declared by the register generator.
+func groupVersion(v *model.Version) *jen.Statement {
+	return jen.Qual(v.Package.Path, "SchemeGroupVersion")
+}
+
+// installFunc emits Install.
+func installFunc(f *jen.File, g *model.Group) {
+	var body []jen.Code
+	must := func(c jen.Code) { body = append(body, jen.Qual(utilruntimePkg, "Must").Call(c)) }
+	if !g.HubIsVersion {
+		must(jen.Qual(g.Hub.Path, "AddToScheme").Call(jen.Id("scheme")))
+	}
+	priorities := make([]jen.Code, len(g.Versions))
+	for i, v := range g.Versions {
+		must(jen.Qual(v.Package.Path, "AddToScheme").Call(jen.Id("scheme")))
+		priorities[i] = groupVersion(v)
+	}
+	must(jen.Id("scheme").Dot("SetVersionPriority").Call(priorities...))
+	preferred := ""
+	if len(g.Versions) > 0 {
+		preferred = ", preferring " + g.Versions[0].Name
+	}
+	f.Commentf("Install registers the %s group's internal and versioned types, conversions and defaulters with scheme%s.", g.Name, preferred)
+	f.Comment("It panics only on a programming error in the generated registration code, as Kubernetes' install packages do.")
+	f.Func().Id("Install").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Block(body...)
+}
+
+// apiGroupInfoFunc emits NewAPIGroupInfo.
+func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
+	body := []jen.Code{jen.Id("Install").Call(jen.Id("scheme"))}
+	for _, r := range rs {
+		body = append(body,
+			jen.List(jen.Id(r.storeVar()), jen.Err()).Op(":=").Id(r.storeFunc()).Call(jen.Id("scheme"), jen.Id("storage")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+	}
+	priorities := make([]jen.Code, len(g.Versions))
+	versions := make([]jen.Code, len(g.Versions))
+	for i, v := range g.Versions {
+		priorities[i] = groupVersion(v)
+		versions[i] = jen.Lit(v.Name).Op(":").Custom(multi, versionStorage(v, rs)...)
+	}
+	body = append(body, jen.Return(jen.Op("&").Qual(registryPkg, "APIGroupInfo").Custom(multi,
+		jen.Id("Group").Op(":").Lit(g.Name),
+		jen.Id("PrioritizedVersions").Op(":").Index().Qual(schemaPkg, "GroupVersion").Values(priorities...),
+		jen.Id("VersionedResourcesStorageMap").Op(":").Map(jen.String()).Map(jen.String()).Qual(restPkg, "Storage").Custom(multi, versions...),
+		jen.Id("Scheme").Op(":").Id("scheme"),
+		jen.Id("OpenAPIDefinitions").Op(":").Id("GetOpenAPIDefinitions"),
+	), jen.Nil()))
+	f.Comment("NewAPIGroupInfo installs the group into scheme and builds one registry.Store per resource over storage,")
+	f.Comment("serving each resource (and its status subresource) in every version that declares its kind.")
+	f.Comment("Errors: the first resource whose storage or table convertor cannot be created.")
+	f.Func().Id("NewAPIGroupInfo").Params(
+		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
+		jen.Id("storage").Qual(registryPkg, "StorageFactory"),
+	).Params(jen.Op("*").Qual(registryPkg, "APIGroupInfo"), jen.Error()).Block(body...)
+}
+
+// multi renders a composite literal one element per line.
+var multi = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+
+// versionStorage lists the resource paths version v serves, sorted by path.
+func versionStorage(v *model.Version, rs []*resource) []jen.Code {
+	var items []jen.Code
+	for _, r := range rs {
+		if servedIn(v, r.kind.Name) == nil {
+			continue
+		}
+		items = append(items, jen.Lit(r.kind.Plural).Op(":").Id(r.storeVar()))
+		if r.kind.StatusSubresource {
+			items = append(items, jen.Lit(r.kind.Plural+"/status").Op(":").Qual(registryPkg, "NewStatusStore").Call(
+				jen.Id(r.storeVar()), jen.Id(r.statusStrategyName()).Values()))
+		}
+	}
+	return items
+}

@@ -1,0 +1,127 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// checkGolden compares files (keyed by absolute path) with testdata/<name>/<package>.golden,
+// one per generated file, named after the file.
+func checkGolden(t *testing.T, name string, files map[string][]byte) {
+	t.Helper()
+	dir := filepath.Join("testdata", name)
+	if *update {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for path, content := range files {
+		golden := filepath.Join(dir, filepath.Base(path)+".golden")
+		got = append(got, filepath.Base(golden))
+		if *update {
+			if err := os.WriteFile(golden, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("cannot read golden file (run go test -update): %v", err)
+		}
+		if diff := cmp.Diff(string(want), string(content)); diff != "" {
+			t.Errorf("%s differs from %s (-want +got):\n%s", path, golden, diff)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, e := range entries {
+		want = append(want, e.Name())
+	}
+	sort.Strings(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("generated files differ from testdata/%s (-want +got):\n%s", name, diff)
+	}
+}
+
+func TestGenerateGolden(t *testing.T) {
+	files, err := New().Generate(testAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "example", files)
+}
+
+func TestGenerateDeterministic(t *testing.T) {
+	first, err := New().Generate(testAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := New().Generate(testAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != 2 {
+		t.Fatalf("want 2 files, got %d", len(first))
+	}
+	for path, content := range first {
+		if !bytes.Equal(content, second[path]) {
+			t.Errorf("%s differs between two runs", path)
+		}
+	}
+}
+
+// TestHubIsVersion serves a single-version group whose version is its hub: objects are the
+// version's types and the version is not added twice to the scheme.
+func TestHubIsVersion(t *testing.T) {
+	api := testAPI()
+	g := api.Groups[0]
+	g.Hub, g.HubIsVersion, g.Versions = g.Versions[0].Package, true, g.Versions[:1]
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "hubisversion", files)
+}
+
+// TestMissingHubType reports a kind the hub package has no type for, at the kind.
+func TestMissingHubType(t *testing.T) {
+	api := testAPI()
+	hub := api.Groups[0].Hub
+	hub.Types = hub.Types[4:] // drop Backup, BackupSpec, BackupStatus, BackupList
+	_, err := New().Generate(api)
+	var diags model.Diagnostics
+	if !errors.As(err, &diags) {
+		t.Fatalf("want model.Diagnostics, got %v", err)
+	}
+	want := "v1/types.go:10: cannot serve kind Backup of group db.example.com: the hub package db " +
+		"(example.com/shop/apis/db) must declare struct types Backup and BackupList"
+	if diags.Error() != want {
+		t.Errorf("got %q, want %q", diags.Error(), want)
+	}
+}
+
+func TestLowerFirst(t *testing.T) {
+	for in, want := range map[string]string{"Database": "database", "DatabaseClass": "databaseClass", "APIService": "apiService", "DB": "db", "X": "x"} {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

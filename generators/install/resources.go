@@ -1,0 +1,115 @@
+package install
+
+import (
+	"fmt"
+	"sort"
+	"unicode"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// resource is one kind as the server serves it, merged over every version that has it.
+type resource struct {
+	// kind carries the REST metadata: the storage version's kind, else the most preferred.
+	kind *model.Kind
+	// obj and list are the types stored and handed to the strategy (hub types).
+	obj, list *model.Type
+	// storage is the version objects are encoded in for etcd.
+	storage *model.Version
+	// columns are the printer columns of the table convertor.
+	columns []model.PrinterColumn
+	// ident is the kind's name as the start of an unexported identifier ("databaseClass").
+	ident string
+}
+
+// strategyName is the kind's strategy type, statusStrategyName its status strategy's.
+func (r *resource) strategyName() string       { return r.ident + "Strategy" }
+func (r *resource) statusStrategyName() string { return r.ident + "StatusStrategy" }
+func (r *resource) storeFunc() string          { return "new" + r.kind.Name + "Store" }
+func (r *resource) storeVar() string           { return r.ident + "Store" }
+
+// servedIn reports whether version v serves the resource.
+func servedIn(v *model.Version, name string) *model.Kind {
+	for _, k := range v.Kinds {
+		if k.Name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// resources merges the kinds of every version of g, sorted by kind name. A kind whose object
+// package (the hub) lacks the kind's type or list type is a diagnostic at the kind.
+func resources(g *model.Group) ([]*resource, model.Diagnostics) {
+	var names []string
+	seen := map[string]bool{}
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			if !seen[k.Name] {
+				seen[k.Name] = true
+				names = append(names, k.Name)
+			}
+		}
+	}
+	sort.Strings(names)
+	var out []*resource
+	var diags model.Diagnostics
+	for _, name := range names {
+		r, d := newResource(g, name)
+		if d != nil {
+			diags = append(diags, *d)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out, diags
+}
+
+// newResource merges kind name over g's versions.
+func newResource(g *model.Group, name string) (*resource, *model.Diagnostic) {
+	r := &resource{ident: lowerFirst(name)}
+	if g.StorageVersion != nil {
+		if k := servedIn(g.StorageVersion, name); k != nil {
+			r.kind, r.storage = k, g.StorageVersion
+		}
+	}
+	for _, v := range g.Versions {
+		if k := servedIn(v, name); k != nil && r.kind == nil {
+			r.kind, r.storage = k, v
+		}
+	}
+	r.columns = r.kind.PrinterColumns
+	for _, v := range g.Versions {
+		if k := servedIn(v, name); k != nil && len(r.columns) == 0 {
+			r.columns = k.PrinterColumns
+		}
+	}
+	listName := name + "List"
+	if r.kind.List != nil {
+		listName = r.kind.List.Name.Name
+	}
+	r.obj, r.list = g.Hub.Type(name), g.Hub.Type(listName)
+	if r.obj == nil || r.list == nil || r.obj.Kind != model.Struct {
+		return nil, &model.Diagnostic{Pos: r.kind.Pos, Message: fmt.Sprintf(
+			"cannot serve kind %s of group %s: the hub package %s (%s) must declare struct types %s and %s",
+			name, g.Name, g.Hub.Name, g.Hub.Path, name, listName)}
+	}
+	return r, nil
+}
+
+// lowerFirst lower-cases the leading upper-case run of an identifier, keeping the last upper
+// letter of a run followed by a lower-case one: "DatabaseClass" -> "databaseClass",
+// "APIService" -> "apiService", "DB" -> "db".
+func lowerFirst(s string) string {
+	runes := []rune(s)
+	for i := range runes {
+		if !unicode.IsUpper(runes[i]) {
+			break
+		}
+		if i > 0 && i+1 < len(runes) && unicode.IsLower(runes[i+1]) {
+			break
+		}
+		runes[i] = unicode.ToLower(runes[i])
+	}
+	return string(runes)
+}

@@ -1,0 +1,102 @@
+package install
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// storeFunc emits new<Kind>Store: the resource's storage, table convertor and registry.Store.
+func storeFunc(f *jen.File, g *model.Group, r *resource) {
+	k := r.kind
+	qualified := k.Plural + "." + g.Name
+	newObj := jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(qual(r.obj)).Values()))
+	newList := jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(qual(r.list)).Values()))
+	groupResource := func(name string) jen.Code {
+		return jen.Qual(schemaPkg, "GroupResource").Values(
+			jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Resource").Op(":").Lit(name))
+	}
+	body := []jen.Code{
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("storage").Dot("NewStorage").Call(
+			groupResource(k.Plural), groupVersion(r.storage), jen.Id("scheme"), newObj),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(),
+			jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot create the storage of "+qualified+": %w"), jen.Err()))),
+	}
+	fields := []jen.Code{
+		jen.Id("NewFunc").Op(":").Add(newObj),
+		jen.Id("NewListFunc").Op(":").Add(newList),
+		jen.Id("DefaultQualifiedResource").Op(":").Add(groupResource(k.Plural)),
+		jen.Id("SingularQualifiedResource").Op(":").Add(groupResource(k.Singular)),
+		jen.Id("Strategy").Op(":").Id(r.strategyName()).Values(),
+		jen.Id("Storage").Op(":").Id("s"),
+	}
+	if len(k.ShortNames) > 0 {
+		fields = append(fields, jen.Id("ShortNameList").Op(":").Add(stringSlice(k.ShortNames)))
+	}
+	if len(k.Categories) > 0 {
+		fields = append(fields, jen.Id("CategoryList").Op(":").Add(stringSlice(k.Categories)))
+	}
+	if len(r.columns) > 0 {
+		body = append(body,
+			jen.List(jen.Id("table"), jen.Err()).Op(":=").Qual(tablePkg, "New").Call(columns(r.columns)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(),
+				jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot build the table convertor of "+qualified+": %w"), jen.Err()))))
+		fields = append(fields, jen.Id("TableConvertor").Op(":").Id("table"))
+	}
+	if k.Scale != nil {
+		body = append(body, jen.Comment(fmt.Sprintf("The scale subresource (%s) is not served yet.", scaleSummary(k.Scale))))
+	}
+	body = append(body, jen.Return(jen.Op("&").Qual(registryPkg, "Store").Custom(multi, fields...), jen.Nil()))
+	f.Commentf("%s builds the registry.Store of %s, storing %s objects as %s.",
+		r.storeFunc(), qualified, r.obj.Name.Name, r.storage.Name)
+	f.Func().Id(r.storeFunc()).Params(
+		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
+		jen.Id("storage").Qual(registryPkg, "StorageFactory"),
+	).Params(jen.Op("*").Qual(registryPkg, "Store"), jen.Error()).Block(body...)
+}
+
+// scaleSummary describes a scale mapping for the not-served-yet comment.
+func scaleSummary(s *model.Scale) string {
+	parts := []string{"spec replicas " + s.SpecReplicasPath, "status replicas " + s.StatusReplicasPath}
+	if s.LabelSelectorPath != "" {
+		parts = append(parts, "selector "+s.LabelSelectorPath)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// columns renders the printer columns as a []tableconvertor.Column literal, zero fields omitted.
+func columns(cs []model.PrinterColumn) jen.Code {
+	items := make([]jen.Code, len(cs))
+	for i, c := range cs {
+		var fields []jen.Code
+		add := func(name, v string) {
+			if v != "" {
+				fields = append(fields, jen.Id(name).Op(":").Lit(v))
+			}
+		}
+		add("Name", c.Name)
+		add("Type", c.Type)
+		add("Format", c.Format)
+		add("Description", c.Description)
+		if c.Priority != 0 {
+			fields = append(fields, jen.Id("Priority").Op(":").Lit(int(c.Priority)))
+		}
+		add("JSONPath", c.JSONPath)
+		items[i] = jen.Values(fields...)
+	}
+	return jen.Index().Qual(tablePkg, "Column").Custom(multi, items...)
+}
+
+func stringSlice(ss []string) jen.Code {
+	lits := make([]jen.Code, len(ss))
+	for i, s := range ss {
+		lits[i] = jen.Lit(s)
+	}
+	return jen.Index().String().Values(lits...)
+}
+
+// qual names a model type.
+func qual(t *model.Type) *jen.Statement { return jen.Qual(t.Name.Package, t.Name.Name) }

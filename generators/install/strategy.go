@@ -1,0 +1,198 @@
+package install
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// strategyFileFor renders the strategies of every resource.
+func strategyFileFor(g *model.Group, rs []*resource) *jen.File {
+	f := newFile(g)
+	for i, r := range rs {
+		if i > 0 {
+			f.Line()
+		}
+		strategy(f, g, r)
+		if r.kind.StatusSubresource {
+			f.Line()
+			statusStrategy(f, r)
+		}
+	}
+	return f
+}
+
+// objName is "db.Database" for comments.
+func objName(r *resource, g *model.Group) string { return g.Hub.Name + "." + r.obj.Name.Name }
+
+// ctxObj and ctxObjOld are the parameter lists of the Strategy methods.
+func ctxObj() jen.Code {
+	return jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("obj").Qual(runtimePkg, "Object"))
+}
+
+func ctxObjOld() jen.Code {
+	return jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("obj"), jen.Id("old")).Qual(runtimePkg, "Object"))
+}
+
+// assertBoth is `newObj, oldObj := obj.(*T), old.(*T)`.
+func assertBoth(r *resource) jen.Code {
+	ptr := jen.Op("*").Add(qual(r.obj))
+	return jen.List(jen.Id("newObj"), jen.Id("oldObj")).Op(":=").
+		List(jen.Id("obj").Assert(ptr.Clone()), jen.Id("old").Assert(ptr.Clone()))
+}
+
+// strategy emits <kind>Strategy.
+func strategy(f *jen.File, g *model.Group, r *resource) {
+	name := r.strategyName()
+	recv := jen.Params(jen.Id(name))
+	f.Commentf("%s implements registry.Strategy for %s.", name, objName(r, g))
+	f.Type().Id(name).Struct()
+	f.Line()
+	f.Var().Id("_").Qual(registryPkg, "Strategy").Op("=").Id(name).Values()
+	f.Line()
+	scope := "cluster-scoped"
+	if r.kind.Namespaced {
+		scope = "namespaced"
+	}
+	f.Commentf("NamespaceScoped returns %t: %s are %s.", r.kind.Namespaced, r.kind.Plural, scope)
+	f.Func().Add(recv.Clone()).Id("NamespaceScoped").Params().Bool().Block(jen.Return(jen.Lit(r.kind.Namespaced)))
+	f.Line()
+	prepareForCreate(f, r, recv)
+	f.Line()
+	prepareForUpdate(f, r, recv)
+	f.Line()
+	validate(f, g, r, recv)
+}
+
+// prepareForCreate emits PrepareForCreate: status cleared when the kind has a status
+// subresource, generation set to 1.
+func prepareForCreate(f *jen.File, r *resource, recv *jen.Statement) {
+	body := []jen.Code{jen.Id("o").Op(":=").Id("obj").Assert(jen.Op("*").Add(qual(r.obj)))}
+	doc := "PrepareForCreate sets generation to 1."
+	if status := statusField(r); status != nil {
+		body = append(body, jen.Id("o").Dot("Status").Op("=").Add(zero(status.Type)))
+		doc = "PrepareForCreate clears status (the kind has a status subresource) and sets generation to 1."
+	}
+	body = append(body, jen.Id("o").Dot("Generation").Op("=").Lit(1))
+	f.Comment(doc)
+	f.Func().Add(recv.Clone()).Id("PrepareForCreate").Add(ctxObj()).Block(body...)
+}
+
+// prepareForUpdate emits PrepareForUpdate: status kept from old when the kind has a status
+// subresource; generation kept, and bumped when spec changed.
+func prepareForUpdate(f *jen.File, r *resource, recv *jen.Statement) {
+	body := []jen.Code{assertBoth(r)}
+	var doc string
+	if statusField(r) != nil {
+		body = append(body, jen.Id("newObj").Dot("Status").Op("=").Id("oldObj").Dot("Status"))
+		doc = "PrepareForUpdate keeps status (written only through /status) and generation, bumping generation when spec changed."
+	} else {
+		doc = "PrepareForUpdate keeps generation, bumping it when spec changed."
+	}
+	body = append(body, jen.Id("newObj").Dot("Generation").Op("=").Id("oldObj").Dot("Generation"))
+	if r.obj.Field("Spec") != nil {
+		body = append(body, jen.If(jen.Op("!").Qual(equalityPkg, "Semantic").Dot("DeepEqual").Call(
+			jen.Id("newObj").Dot("Spec"), jen.Id("oldObj").Dot("Spec"),
+		)).Block(jen.Id("newObj").Dot("Generation").Op("=").Id("oldObj").Dot("Generation").Op("+").Lit(1)))
+	} else {
+		doc = "PrepareForUpdate keeps generation: the kind has no spec to compare."
+		if statusField(r) != nil {
+			doc = "PrepareForUpdate keeps status (written only through /status) and generation: the kind has no spec to compare."
+		}
+	}
+	f.Comment(doc)
+	f.Func().Add(recv.Clone()).Id("PrepareForUpdate").Add(ctxObjOld()).Block(body...)
+}
+
+// validate emits Validate and ValidateUpdate, calling the hub package's Validate<Kind> and
+// Validate<Kind>Update hooks when it declares them.
+func validate(f *jen.File, g *model.Group, r *resource, recv *jen.Statement) {
+	kind := r.obj.Name.Name
+	ptr := jen.Op("*").Add(qual(r.obj))
+	create, update := "Validate"+kind, "Validate"+kind+"Update"
+	var createBody, updateBody jen.Code
+	createDoc := fmt.Sprintf("Validate accepts every %s: the package %s declares no %s hook.", kind, g.Hub.Name, create)
+	updateDoc := fmt.Sprintf("ValidateUpdate accepts every update: the package %s declares neither %s nor %s.", g.Hub.Name, update, create)
+	createBody, updateBody = jen.Return(jen.Nil()), jen.Return(jen.Nil())
+	if g.Hub.HasFunc(create) {
+		createBody = jen.Return(jen.Qual(r.obj.Name.Package, create).Call(jen.Id("obj").Assert(ptr.Clone())))
+		createDoc = fmt.Sprintf("Validate checks a new object with %s.%s.", g.Hub.Name, create)
+		updateBody = createBody
+		updateDoc = fmt.Sprintf("ValidateUpdate checks the updated object with %s.%s (the package declares no %s).", g.Hub.Name, create, update)
+	}
+	if g.Hub.HasFunc(update) {
+		updateBody = jen.Return(jen.Qual(r.obj.Name.Package, update).Call(
+			jen.Id("obj").Assert(ptr.Clone()), jen.Id("old").Assert(ptr.Clone())))
+		updateDoc = fmt.Sprintf("ValidateUpdate checks an update with %s.%s.", g.Hub.Name, update)
+	}
+	errorList := jen.Qual(fieldPkg, "ErrorList")
+	f.Comment(createDoc)
+	f.Func().Add(recv.Clone()).Id("Validate").Add(ctxObj()).Add(errorList.Clone()).Block(createBody)
+	f.Line()
+	f.Comment(updateDoc)
+	f.Func().Add(recv.Clone()).Id("ValidateUpdate").Add(ctxObjOld()).Add(errorList.Clone()).Block(updateBody)
+}
+
+// statusStrategy emits <kind>StatusStrategy: the kind's strategy, except that an update
+// changes only status.
+func statusStrategy(f *jen.File, r *resource) {
+	name := r.statusStrategyName()
+	f.Commentf("%s implements registry.Strategy for the status subresource of %s: an update", name, r.obj.Name.Name)
+	f.Comment("changes status only. Everything else is the kind's strategy.")
+	f.Type().Id(name).Struct(jen.Id(r.strategyName()))
+	f.Line()
+	f.Var().Id("_").Qual(registryPkg, "Strategy").Op("=").Id(name).Values()
+	f.Line()
+	body := []jen.Code{assertBoth(r)}
+	for _, fld := range r.obj.Fields {
+		if fld.Name == "Status" || fld.Name == "TypeMeta" || fld.Name == "ObjectMeta" {
+			continue
+		}
+		body = append(body, jen.Id("newObj").Dot(fld.Name).Op("=").Id("oldObj").Dot(fld.Name))
+	}
+	body = append(body, jen.Qual(metav1Pkg, "ResetObjectMetaForStatus").Call(jen.Id("newObj"), jen.Id("oldObj")))
+	f.Comment("PrepareForUpdate keeps everything of old but status: every other field, and the metadata a status")
+	f.Comment("writer may not change (labels, annotations, finalizers, owner references, generation,")
+	f.Comment("deletion timestamp), as Kubernetes' status strategies do with metav1.ResetObjectMetaForStatus.")
+	f.Func().Params(jen.Id(name)).Id("PrepareForUpdate").Add(ctxObjOld()).Block(body...)
+}
+
+// statusField returns the object's Status field when the kind has a status subresource.
+func statusField(r *resource) *model.Field {
+	if !r.kind.StatusSubresource {
+		return nil
+	}
+	return r.obj.Field("Status")
+}
+
+// zero renders the zero value of a field type.
+func zero(t *model.TypeRef) jen.Code {
+	if t.Kind == model.Named && t.Named.Kind == model.Struct {
+		return qual(t.Named).Values()
+	}
+	if t.Kind == model.Pointer || t.Kind == model.Slice || t.Kind == model.Map || t.Kind == model.Interface {
+		return jen.Nil()
+	}
+	return jen.Op("*").New(typeOf(t))
+}
+
+// typeOf renders a type reference.
+func typeOf(r *model.TypeRef) jen.Code {
+	switch r.Kind {
+	case model.Basic:
+		return jen.Id(r.Basic)
+	case model.Named:
+		return qual(r.Named)
+	case model.Pointer:
+		return jen.Op("*").Add(typeOf(r.Elem))
+	case model.Slice:
+		return jen.Index().Add(typeOf(r.Elem))
+	case model.Array:
+		return jen.Index(jen.Lit(int(r.Len))).Add(typeOf(r.Elem))
+	case model.Map:
+		return jen.Map(typeOf(r.Key)).Add(typeOf(r.Elem))
+	}
+	return jen.Interface()
+}
