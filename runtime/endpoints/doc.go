@@ -1,0 +1,11 @@
+// Package endpoints installs an API group's storages as go-restful routes, as
+// kube-apiserver's APIInstaller and its handlers (k8s.io/apiserver/pkg/endpoints): one
+// WebService per served version at /apis/<group>/<version>, verbs derived from the rest
+// interfaces each storage implements, and the request path of DESIGN.md section 5:
+//
+//	body (json|yaml, strict/warn/ignore field validation) -> decode -> default -> internal
+//	  -> storage (registry.Store) -> internal -> the URL's version -> json|yaml|Table
+//
+// Every error reaches the client as a metav1.Status with the code and reason of its
+// apierrors class. Watches stream metav1.WatchEvent JSON frames.
+package endpoints

@@ -1,0 +1,108 @@
+package endpoints
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// fieldValidation returns the effective fieldValidation directive: Warn when absent (as
+// kube-apiserver's handlers), else Strict, Warn or Ignore.
+func fieldValidation(directive string) string {
+	if directive == "" {
+		return metav1.FieldValidationWarn
+	}
+	return directive
+}
+
+// validateWriteOptions checks dryRun (only "All") and fieldValidation (Strict, Warn, Ignore),
+// as kube's ValidateCreateOptions; kind names the options type in the 422 Invalid.
+func validateWriteOptions(kind string, dryRun []string, directive string) error {
+	var errs field.ErrorList
+	for i, v := range dryRun {
+		if v != metav1.DryRunAll {
+			errs = append(errs, field.NotSupported(field.NewPath("dryRun").Index(i), v, []string{metav1.DryRunAll}))
+		}
+	}
+	switch directive {
+	case "", metav1.FieldValidationIgnore, metav1.FieldValidationWarn, metav1.FieldValidationStrict:
+	default:
+		errs = append(errs, field.NotSupported(field.NewPath("fieldValidation"), directive,
+			[]string{metav1.FieldValidationIgnore, metav1.FieldValidationWarn, metav1.FieldValidationStrict}))
+	}
+	if len(errs) > 0 {
+		return apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: kind}, "", errs)
+	}
+	return nil
+}
+
+// decodeBody decodes a POST or PUT body (JSON or YAML by Content-Type) in the URL's version,
+// defaults it and converts it to the storage's version, as kube's create handler. directive
+// is the effective fieldValidation: unknown or duplicate fields fail the request (Strict,
+// 400 "strict decoding error: unknown field ..."), come back as warnings (Warn) or are
+// dropped (Ignore). The body's apiVersion and kind must be the URL's (400 otherwise).
+func (s *scope) decodeBody(req *http.Request, body []byte, directive string) (runtime.Object, []string, error) {
+	ser, err := s.inputSerializer(req, directive != metav1.FieldValidationIgnore)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.decodeWith(ser, body, directive)
+}
+
+// decodeWith is decodeBody with a chosen serializer: decode in the body's version, check
+// it is the URL's, default, then convert to the storage's version.
+func (s *scope) decodeWith(ser runtime.Serializer, body []byte, directive string) (runtime.Object, []string, error) {
+	defaultGVK := s.kind
+	obj, gvk, err := ser.Decode(body, &defaultGVK, nil)
+	var warnings []string
+	if err != nil {
+		strictErr, isStrict := runtime.AsStrictDecodingError(err)
+		switch {
+		case isStrict && obj != nil && directive == metav1.FieldValidationWarn:
+			for _, e := range strictErr.Errors() {
+				warnings = append(warnings, e.Error())
+			}
+		case isStrict && obj != nil && directive == metav1.FieldValidationIgnore:
+		default:
+			return nil, nil, apierrors.NewBadRequest(err.Error())
+		}
+	}
+	if gvk == nil || gvk.GroupVersion() != s.gv {
+		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf(
+			"the API version in the data (%s) does not match the expected API version (%s)", gvkVersion(gvk), s.gv))
+	}
+	if gvk.Kind != s.kind.Kind {
+		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf(
+			"the kind in the data (%s) does not match the expected kind (%s)", gvk.Kind, s.kind.Kind))
+	}
+	s.scheme.Default(obj)
+	if s.hubGV == s.gv {
+		return obj, warnings, nil
+	}
+	hub, err := s.scheme.ConvertToVersion(obj, s.hubGV)
+	if err != nil {
+		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("cannot convert %s to %s: %v", s.kind, s.hubGV, err))
+	}
+	return hub, warnings, nil
+}
+
+func gvkVersion(gvk *schema.GroupVersionKind) string {
+	if gvk == nil {
+		return ""
+	}
+	return gvk.GroupVersion().String()
+}
+
+// addWarnings adds one `Warning: 299 - "<text>"` header per warning, as kube's
+// warning.AddWarning; call it before the header is written.
+func addWarnings(w http.ResponseWriter, warnings []string) {
+	for _, text := range warnings {
+		w.Header().Add("Warning", "299 - "+strconv.Quote(text))
+	}
+}

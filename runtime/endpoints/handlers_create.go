@@ -1,0 +1,42 @@
+package endpoints
+
+import (
+	"context"
+	"net/http"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/apigen-dev/apigen/runtime/rest"
+)
+
+// create serves POST, as kube's CreateResource: 201 Created with the stored object.
+func (s *scope) create(creater rest.Creater) handlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, _ string) {
+		opts := &metav1.CreateOptions{}
+		if err := decodeQuery(req, opts); err != nil {
+			writeError(w, err)
+			return
+		}
+		if err := validateWriteOptions("CreateOptions", opts.DryRun, opts.FieldValidation); err != nil {
+			writeError(w, err)
+			return
+		}
+		body, err := readBody(req)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		obj, warnings, err := s.decodeBody(req, body, fieldValidation(opts.FieldValidation))
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		out, err := creater.Create(ctx, obj, opts)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		addWarnings(w, warnings)
+		s.writeObject(ctx, w, req, http.StatusCreated, out)
+	}
+}

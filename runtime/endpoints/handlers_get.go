@@ -1,0 +1,92 @@
+package endpoints
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+
+	"github.com/apigen-dev/apigen/runtime/rest"
+)
+
+// get serves GET of one object (?resourceVersion), as kube's GetResource.
+func (s *scope) get(getter rest.Getter) handlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
+		opts := &metav1.GetOptions{}
+		if err := decodeQuery(req, opts); err != nil {
+			writeError(w, err)
+			return
+		}
+		obj, err := getter.Get(ctx, name, opts)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		s.writeObject(ctx, w, req, http.StatusOK, obj)
+	}
+}
+
+// listOptions decodes a list's query parameters (labelSelector, fieldSelector, limit,
+// continue, resourceVersion, resourceVersionMatch, timeoutSeconds, watch,
+// allowWatchBookmarks, sendInitialEvents). Errors: 400.
+func listOptions(req *http.Request) (*metainternalversion.ListOptions, error) {
+	opts := &metainternalversion.ListOptions{}
+	if err := decodeQuery(req, opts); err != nil {
+		return nil, err
+	}
+	if opts.Limit < 0 {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("limit must be non-negative, got %d", opts.Limit))
+	}
+	return opts, nil
+}
+
+// list serves LIST, or WATCH when ?watch=true, as kube's ListResource.
+func (s *scope) list(lister rest.Lister, watcher rest.Watcher) handlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, _ string) {
+		opts, err := listOptions(req)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if opts.Watch {
+			if watcher == nil {
+				writeError(w, apierrors.NewMethodNotSupported(s.qualified, "watch"))
+				return
+			}
+			s.serveWatch(ctx, w, req, watcher, opts)
+			return
+		}
+		obj, err := lister.List(ctx, opts)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		s.writeObject(ctx, w, req, http.StatusOK, obj)
+	}
+}
+
+// legacyWatch serves the deprecated /watch/ paths: a list's, or one object's when the path
+// names it (a metadata.name field selector).
+func (s *scope) legacyWatch(watcher rest.Watcher) handlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
+		opts, err := listOptions(req)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if name != "" {
+			nameSelector := fields.OneTermEqualSelector("metadata.name", name)
+			if opts.FieldSelector == nil || opts.FieldSelector.Empty() {
+				opts.FieldSelector = nameSelector
+			} else {
+				opts.FieldSelector = fields.AndSelectors(opts.FieldSelector, nameSelector)
+			}
+		}
+		opts.Watch = true
+		s.serveWatch(ctx, w, req, watcher, opts)
+	}
+}

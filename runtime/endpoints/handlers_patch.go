@@ -1,0 +1,164 @@
+package endpoints
+
+import (
+	"context"
+	"fmt"
+	"mime"
+	"net/http"
+	"sync"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	"github.com/apigen-dev/apigen/runtime/rest"
+)
+
+// patchTypes are the PATCH media types, as kube-apiserver lists them for kubectl.
+var patchTypes = []string{
+	string(types.JSONPatchType), string(types.MergePatchType),
+	string(types.StrategicMergePatchType), string(types.ApplyYAMLPatchType),
+}
+
+// patcher is the rest.UpdatedObjectInfo of a PATCH: it applies the patch to the stored
+// object in the URL's version, then decodes, defaults and converts the result back.
+type patcher struct {
+	scope     *scope
+	patchType types.PatchType
+	patch     []byte
+	directive string
+	name      string
+
+	mu       sync.Mutex
+	warnings []string
+}
+
+// UpdatedObject applies the patch to old. Errors: 404 when nothing is stored, 400 for a
+// malformed patch, 422 when it does not apply, 400 for strict field validation.
+func (p *patcher) UpdatedObject(_ context.Context, old runtime.Object) (runtime.Object, error) {
+	if old == nil {
+		return nil, apierrors.NewNotFound(p.scope.qualified, p.name)
+	}
+	current, err := p.scope.encode(old, p.scope.json)
+	if err != nil {
+		return nil, err
+	}
+	patched, err := p.apply(current)
+	if err != nil {
+		return nil, err
+	}
+	strict := p.directive != metav1.FieldValidationIgnore
+	ser := p.scope.json
+	if strict {
+		ser = p.scope.strictJSON
+	}
+	obj, warnings, err := p.scope.decodeWith(ser, patched, p.directive)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	p.warnings = warnings
+	p.mu.Unlock()
+	return obj, nil
+}
+
+// apply applies the patch to the JSON document current.
+func (p *patcher) apply(current []byte) ([]byte, error) {
+	switch p.patchType {
+	case types.JSONPatchType:
+		patch, err := jsonpatch.DecodePatch(p.patch)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("cannot decode the JSON patch: %v", err))
+		}
+		out, err := patch.Apply(current)
+		if err != nil {
+			return nil, p.invalid(err)
+		}
+		return out, nil
+	case types.MergePatchType:
+		out, err := jsonpatch.MergePatch(current, p.patch)
+		if err != nil {
+			return nil, p.invalid(err)
+		}
+		return out, nil
+	case types.StrategicMergePatchType:
+		schema, err := p.scope.newVersioned()
+		if err != nil {
+			return nil, apierrors.NewInternalError(err)
+		}
+		out, err := strategicpatch.StrategicMergePatch(current, p.patch, schema)
+		if err != nil {
+			return nil, p.invalid(err)
+		}
+		return out, nil
+	}
+	return nil, newUnsupportedMediaType(string(p.patchType), patchTypes[:3])
+}
+
+// invalid is the 422 a patch that does not apply gets, as kube's patch handler.
+func (p *patcher) invalid(err error) error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status: metav1.StatusFailure, Code: http.StatusUnprocessableEntity, Reason: metav1.StatusReasonInvalid,
+		Message: fmt.Sprintf("cannot apply the patch to %s %q: %v", p.scope.qualified, p.name, err),
+		Details: &metav1.StatusDetails{Name: p.name, Group: p.scope.qualified.Group, Kind: p.scope.qualified.Resource},
+	}}
+}
+
+// patchType reads a PATCH's Content-Type. Server-side apply (application/apply-patch+yaml)
+// is not implemented yet: 415, as is any other type.
+func patchType(req *http.Request) (types.PatchType, error) {
+	mediaType, _, err := mime.ParseMediaType(req.Header.Get("Content-Type"))
+	if err != nil {
+		return "", newUnsupportedMediaType(req.Header.Get("Content-Type"), patchTypes[:3])
+	}
+	switch pt := types.PatchType(mediaType); pt {
+	case types.JSONPatchType, types.MergePatchType, types.StrategicMergePatchType:
+		return pt, nil
+	case types.ApplyYAMLPatchType:
+		return "", &apierrors.StatusError{ErrStatus: metav1.Status{
+			Status: metav1.StatusFailure, Code: http.StatusUnsupportedMediaType, Reason: metav1.StatusReasonUnsupportedMediaType,
+			Message: "server-side apply (application/apply-patch+yaml) is not supported by this server yet",
+		}}
+	}
+	return "", newUnsupportedMediaType(mediaType, patchTypes[:3])
+}
+
+// patch serves PATCH, as kube's PatchResource: the patch is applied inside the storage's
+// read-modify-write, so it always applies to the latest object.
+func (s *scope) patch(updater rest.Updater) handlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
+		pt, err := patchType(req)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		opts := &metav1.PatchOptions{}
+		if err := decodeQuery(req, opts); err != nil {
+			writeError(w, err)
+			return
+		}
+		if err := validateWriteOptions("PatchOptions", opts.DryRun, opts.FieldValidation); err != nil {
+			writeError(w, err)
+			return
+		}
+		body, err := readBody(req)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		p := &patcher{scope: s, patchType: pt, patch: body, directive: fieldValidation(opts.FieldValidation), name: name}
+		updateOpts := &metav1.UpdateOptions{DryRun: opts.DryRun, FieldManager: opts.FieldManager, FieldValidation: opts.FieldValidation}
+		out, _, err := updater.Update(ctx, name, p, false, updateOpts)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		p.mu.Lock()
+		addWarnings(w, p.warnings)
+		p.mu.Unlock()
+		s.writeObject(ctx, w, req, http.StatusOK, out)
+	}
+}

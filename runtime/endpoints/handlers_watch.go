@@ -1,0 +1,107 @@
+package endpoints
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/apigen-dev/apigen/runtime/rest"
+)
+
+// minWatchTimeout is the shortest server-chosen watch duration; a watch without
+// timeoutSeconds lasts between it and twice it, as kube-apiserver's --min-request-timeout.
+const minWatchTimeout = 30 * time.Minute
+
+// watchTimeout returns how long a watch runs: timeoutSeconds when positive, else a random
+// duration in [minWatchTimeout, 2*minWatchTimeout) so clients do not reconnect in lockstep.
+func watchTimeout(opts *metainternalversion.ListOptions) time.Duration {
+	if opts.TimeoutSeconds != nil && *opts.TimeoutSeconds > 0 {
+		return time.Duration(*opts.TimeoutSeconds) * time.Second
+	}
+	return time.Duration(float64(minWatchTimeout) * (1 + rand.Float64()))
+}
+
+// serveWatch streams the watch's events as newline-separated JSON metav1.WatchEvent frames
+// (objects in the URL's version, or Tables or PartialObjectMetadata when Accept asks for
+// them, as metadata informers do; an ERROR event's
+// object is a metav1.Status), flushing each, until timeoutSeconds, the client disconnects
+// or the watch ends, as kube's WatchServer.
+func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http.Request, watcher rest.Watcher,
+	opts *metainternalversion.ListOptions) {
+	out, err := negotiateOutput(req, false, s.tableConvertor() != nil)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, watchTimeout(opts))
+	defer cancel()
+	watcherIface, err := watcher.Watch(ctx, opts)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	defer watcherIface.Stop()
+	flusher := http.NewResponseController(w)
+	w.Header().Set("Content-Type", mediaJSON)
+	w.Header().Set("Transfer-Encoding", "chunked")
+	w.WriteHeader(http.StatusOK)
+	_ = flusher.Flush()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-watcherIface.ResultChan():
+			if !ok {
+				return
+			}
+			frame, err := s.watchFrame(ctx, req, out, ev)
+			if err != nil {
+				frame, _ = json.Marshal(metav1.WatchEvent{Type: string(watch.Error), Object: runtime.RawExtension{Raw: mustStatusJSON(err)}})
+			}
+			if _, err := w.Write(append(frame, '\n')); err != nil {
+				return
+			}
+			if err := flusher.Flush(); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// watchFrame encodes one event: its object in the negotiated form inside a WatchEvent.
+func (s *scope) watchFrame(ctx context.Context, req *http.Request, out output, ev watch.Event) ([]byte, error) {
+	var raw []byte
+	var err error
+	switch obj := ev.Object.(type) {
+	case *metav1.Status:
+		status := *obj
+		status.Kind, status.APIVersion = "Status", "v1"
+		raw, err = json.Marshal(&status)
+	default:
+		switch {
+		case out.as == asTable && ev.Type != watch.Bookmark:
+			raw, err = s.encodeTable(ctx, req, obj, out.metaVersion)
+		case out.as == asPartialObjectMetadata:
+			raw, err = encodePartial(obj, out.metaVersion)
+		default:
+			raw, err = s.encode(obj, s.json)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(metav1.WatchEvent{Type: string(ev.Type), Object: runtime.RawExtension{Raw: raw}})
+}
+
+// mustStatusJSON renders err as a Status JSON document; it cannot fail for a Status.
+func mustStatusJSON(err error) []byte {
+	data, _ := json.Marshal(statusFor(err))
+	return data
+}

@@ -1,0 +1,42 @@
+package endpoints
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metainternalversionscheme "k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// maxBodyBytes bounds a request body, as kube-apiserver's default MaxRequestBodyBytes (3 MiB).
+const maxBodyBytes = 3 << 20
+
+// readBody reads the whole request body. Errors: 413 RequestEntityTooLarge beyond
+// maxBodyBytes, 400 when it cannot be read.
+func readBody(req *http.Request) ([]byte, error) {
+	if req.Body == nil {
+		return nil, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(req.Body, maxBodyBytes+1))
+	if err != nil {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("cannot read the request body: %v", err))
+	}
+	if len(data) > maxBodyBytes {
+		return nil, apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", maxBodyBytes))
+	}
+	return data, nil
+}
+
+// decodeQuery decodes req's query parameters into into, a meta.k8s.io/v1 options type
+// (metav1.CreateOptions, ...) or the internal metainternalversion.ListOptions, through the
+// meta scheme's ParameterCodec. Errors: 400 BadRequest.
+func decodeQuery(req *http.Request, into runtime.Object) error {
+	err := metainternalversionscheme.ParameterCodec.DecodeParameters(req.URL.Query(), metav1.SchemeGroupVersion, into)
+	if err != nil {
+		return apierrors.NewBadRequest(err.Error())
+	}
+	return nil
+}

@@ -1,0 +1,149 @@
+package endpoints
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// writeObject writes obj, an internal object or list, with code in the format the request's
+// Accept header asks for: the URL's version as JSON or YAML, a Table, or partial metadata.
+// A nil obj is written as a Success Status.
+func (s *scope) writeObject(ctx context.Context, w http.ResponseWriter, req *http.Request, code int, obj runtime.Object) {
+	if obj == nil {
+		writeStatus(w, &metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+			Status: metav1.StatusSuccess, Code: int32(code)})
+		return
+	}
+	out, err := negotiateOutput(req, meta.IsListType(obj), s.tableConvertor() != nil)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	data, err := s.encodeOutput(ctx, req, out, obj)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	contentType := mediaJSON
+	if out.yaml {
+		contentType = mediaYAML
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(code)
+	_, _ = w.Write(data)
+}
+
+// encodeOutput renders obj in the negotiated format.
+func (s *scope) encodeOutput(ctx context.Context, req *http.Request, out output, obj runtime.Object) ([]byte, error) {
+	switch out.as {
+	case asTable:
+		return s.encodeTable(ctx, req, obj, out.metaVersion)
+	case asPartialObjectMetadata, asPartialObjectMetadataList:
+		return encodePartial(obj, out.metaVersion)
+	case "":
+		if out.yaml {
+			return s.encode(obj, s.yaml)
+		}
+		return s.encode(obj, s.json)
+	}
+	return nil, fmt.Errorf("cannot render as %q", out.as)
+}
+
+// encode converts obj to the URL's version and encodes it with ser.
+func (s *scope) encode(obj runtime.Object, ser runtime.Serializer) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := s.codecs.EncoderForVersion(ser, s.gv).Encode(obj, &buf); err != nil {
+		return nil, apierrors.NewInternalError(fmt.Errorf("cannot encode the response as %s: %w", s.gv, err))
+	}
+	return buf.Bytes(), nil
+}
+
+// tableOptions reads ?includeObject=None|Metadata|Object (default Metadata).
+func tableOptions(req *http.Request) (*metav1.TableOptions, error) {
+	opts := &metav1.TableOptions{IncludeObject: metav1.IncludeObjectPolicy(req.URL.Query().Get("includeObject"))}
+	switch opts.IncludeObject {
+	case "":
+		opts.IncludeObject = metav1.IncludeMetadata
+	case metav1.IncludeNone, metav1.IncludeMetadata, metav1.IncludeObject:
+	default:
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("includeObject: unsupported value %q: must be one of None, Metadata, Object",
+			opts.IncludeObject))
+	}
+	return opts, nil
+}
+
+// encodeTable renders obj as a meta.k8s.io/<version> Table, each row's object narrowed per
+// includeObject, as kube's transformResponseObject.
+func (s *scope) encodeTable(ctx context.Context, req *http.Request, obj runtime.Object, version string) ([]byte, error) {
+	opts, err := tableOptions(req)
+	if err != nil {
+		return nil, err
+	}
+	table, err := s.tableConvertor().ConvertToTable(ctx, obj, opts)
+	if err != nil {
+		return nil, apierrors.NewInternalError(fmt.Errorf("cannot convert to a table: %w", err))
+	}
+	for i := range table.Rows {
+		if table.Rows[i].Object, err = s.rowObject(table.Rows[i].Object.Object, opts.IncludeObject); err != nil {
+			return nil, err
+		}
+	}
+	table.Kind, table.APIVersion = "Table", "meta.k8s.io/"+version
+	return json.Marshal(table)
+}
+
+// rowObject is what a table row carries: nothing, the object's PartialObjectMetadata, or
+// the object in the URL's version.
+func (s *scope) rowObject(obj runtime.Object, include metav1.IncludeObjectPolicy) (runtime.RawExtension, error) {
+	if obj == nil || include == metav1.IncludeNone {
+		return runtime.RawExtension{}, nil
+	}
+	if include == metav1.IncludeObject {
+		raw, err := s.encode(obj, s.json)
+		return runtime.RawExtension{Raw: bytes.TrimSpace(raw)}, err
+	}
+	raw, err := encodePartial(obj, "v1")
+	return runtime.RawExtension{Raw: raw}, err
+}
+
+// encodePartial renders obj's metadata as meta.k8s.io/<version> PartialObjectMetadata, or a
+// list's as PartialObjectMetadataList.
+func encodePartial(obj runtime.Object, version string) ([]byte, error) {
+	gv := "meta.k8s.io/" + version
+	if !meta.IsListType(obj) {
+		m, err := meta.Accessor(obj)
+		if err != nil {
+			return nil, apierrors.NewInternalError(fmt.Errorf("cannot read the object's metadata: %w", err))
+		}
+		partial := meta.AsPartialObjectMetadata(m)
+		partial.Kind, partial.APIVersion = asPartialObjectMetadata, gv
+		return json.Marshal(partial)
+	}
+	list := &metav1.PartialObjectMetadataList{TypeMeta: metav1.TypeMeta{Kind: asPartialObjectMetadataList, APIVersion: gv}}
+	if l, err := meta.ListAccessor(obj); err == nil {
+		list.ResourceVersion, list.Continue, list.RemainingItemCount = l.GetResourceVersion(), l.GetContinue(), l.GetRemainingItemCount()
+	}
+	err := meta.EachListItem(obj, func(item runtime.Object) error {
+		m, err := meta.Accessor(item)
+		if err != nil {
+			return err
+		}
+		p := meta.AsPartialObjectMetadata(m)
+		p.Kind, p.APIVersion = asPartialObjectMetadata, gv
+		list.Items = append(list.Items, *p)
+		return nil
+	})
+	if err != nil {
+		return nil, apierrors.NewInternalError(fmt.Errorf("cannot read the list's metadata: %w", err))
+	}
+	return json.Marshal(list)
+}

@@ -1,0 +1,160 @@
+package endpoints
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	restful "github.com/emicklei/go-restful/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/apigen-dev/apigen/runtime/rest"
+)
+
+// watchMediaType is listed in Produces of routes that can stream, as kube lists it.
+const watchMediaType = "application/json;stream=watch"
+
+// routeSet builds the routes of one scope on one WebService, with the OpenAPI metadata
+// kube-openapi's builders read: operation ids as kube names them ("createNamespacedWidget"),
+// x-kubernetes-group-version-kind and x-kubernetes-action.
+type routeSet struct {
+	s                   *scope
+	ws                  *restful.WebService
+	versioned, listType runtime.Object
+	// collection is "/namespaces/{namespace}/widgets" or "/gadgets"; item adds "/{name}"
+	// and the subresource.
+	collection, item string
+	// opScope is "Namespaced" or ""; opKind "Widget" or "WidgetStatus".
+	opScope, opKind string
+}
+
+// registerRoutes adds the scope's routes to ws.
+func (s *scope) registerRoutes(ws *restful.WebService) error {
+	versioned, err := s.newVersioned()
+	if err != nil {
+		return fmt.Errorf("cannot create a %s: %w", s.kind, err)
+	}
+	rs := &routeSet{s: s, ws: ws, versioned: versioned, collection: "/" + s.resource, opKind: s.kind.Kind}
+	if s.namespaced {
+		rs.collection, rs.opScope = "/namespaces/{namespace}/"+s.resource, "Namespaced"
+	}
+	rs.item = rs.collection + "/{name}"
+	if s.subresource != "" {
+		rs.item += "/" + s.subresource
+		rs.opKind += strings.ToUpper(s.subresource[:1]) + s.subresource[1:]
+	}
+	if lister, ok := s.storage.(rest.Lister); ok && s.subresource == "" {
+		listKind := s.gv.WithKind(s.kind.Kind + "List")
+		if rs.listType, err = s.scheme.New(listKind); err != nil {
+			return fmt.Errorf("cannot create a %s: %w", listKind, err)
+		}
+		watcher, _ := s.storage.(rest.Watcher)
+		rs.addList(lister, watcher)
+	}
+	rs.addItem()
+	if s.subresource == "" {
+		rs.addCollectionWrites()
+		if watcher, ok := s.storage.(rest.Watcher); ok {
+			rs.addLegacyWatch(watcher)
+		}
+	}
+	return nil
+}
+
+// build starts a route with the metadata every route carries.
+func (rs *routeSet) build(b *restful.RouteBuilder, path, action, operation, doc string) *restful.RouteBuilder {
+	kind := rs.s.kind
+	b = b.Operation(operation).Doc(doc).
+		Metadata("x-kubernetes-action", action).
+		Metadata("x-kubernetes-group-version-kind", metav1.GroupVersionKind{Group: kind.Group, Version: kind.Version, Kind: kind.Kind}).
+		Param(rs.ws.QueryParameter("pretty", "If 'true', then the output is pretty printed.").DataType("string"))
+	if strings.Contains(path, "{namespace}") {
+		b = b.Param(rs.ws.PathParameter("namespace", "object name and auth scope, such as for teams and projects").DataType("string"))
+	}
+	if strings.Contains(path, "{name}") {
+		b = b.Param(rs.ws.PathParameter("name", "name of the "+kind.Kind).DataType("string"))
+	}
+	return b
+}
+
+// addList adds LIST (and watch=true) on the collection and, for namespaced kinds, across
+// namespaces.
+func (rs *routeSet) addList(lister rest.Lister, watcher rest.Watcher) {
+	kind := rs.s.kind.Kind
+	h := rs.s.route("list", rs.s.list(lister, watcher))
+	list := rs.build(rs.ws.GET(rs.collection).To(h), rs.collection, "list", "list"+rs.opScope+kind, "list or watch objects of kind "+kind)
+	rs.ws.Route(listParams(rs.ws, list).Produces(mediaJSON, mediaYAML, watchMediaType).
+		Writes(rs.listType).Returns(http.StatusOK, "OK", rs.listType))
+	if rs.s.namespaced {
+		all := rs.build(rs.ws.GET("/"+rs.s.resource).To(h), "/"+rs.s.resource, "list", "list"+kind+"ForAllNamespaces", "list or watch objects of kind "+kind)
+		rs.ws.Route(listParams(rs.ws, all).Produces(mediaJSON, mediaYAML, watchMediaType).
+			Writes(rs.listType).Returns(http.StatusOK, "OK", rs.listType))
+	}
+}
+
+// addItem adds GET, PUT, PATCH and DELETE on one object (or its subresource).
+func (rs *routeSet) addItem() {
+	s, kind := rs.s, rs.s.kind.Kind
+	if getter, ok := s.storage.(rest.Getter); ok {
+		b := rs.build(rs.ws.GET(rs.item).To(s.route("get", s.get(getter))), rs.item, "get", "read"+rs.opScope+rs.opKind,
+			"read the specified "+kind)
+		rs.ws.Route(b.Writes(rs.versioned).Returns(http.StatusOK, "OK", rs.versioned))
+	}
+	if updater, ok := s.storage.(rest.Updater); ok {
+		put := rs.build(rs.ws.PUT(rs.item).To(s.route("update", s.update(updater))), rs.item, "put", "replace"+rs.opScope+rs.opKind,
+			"replace the specified "+kind)
+		rs.ws.Route(writeParams(rs.ws, put).Reads(rs.versioned).Writes(rs.versioned).
+			Returns(http.StatusOK, "OK", rs.versioned).Returns(http.StatusCreated, "Created", rs.versioned))
+		patch := rs.build(rs.ws.PATCH(rs.item).To(s.route("patch", s.patch(updater))), rs.item, "patch", "patch"+rs.opScope+rs.opKind,
+			"partially update the specified "+kind)
+		patch = writeParams(rs.ws, patch).Param(rs.ws.QueryParameter("force",
+			"Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.").DataType("boolean"))
+		rs.ws.Route(patch.Consumes(patchTypes...).Reads(metav1.Patch{}).Writes(rs.versioned).
+			Returns(http.StatusOK, "OK", rs.versioned).Returns(http.StatusCreated, "Created", rs.versioned))
+	}
+	if deleter, ok := s.storage.(rest.GracefulDeleter); ok {
+		b := rs.build(rs.ws.DELETE(rs.item).To(s.route("delete", s.deleteOne(deleter))), rs.item, "delete", "delete"+rs.opScope+rs.opKind,
+			"delete a "+kind)
+		rs.ws.Route(deleteParams(rs.ws, b).Reads(metav1.DeleteOptions{}).Writes(metav1.Status{}).
+			Returns(http.StatusOK, "OK", metav1.Status{}).Returns(http.StatusAccepted, "Accepted", metav1.Status{}))
+	}
+}
+
+// addCollectionWrites adds POST and DELETE on the collection.
+func (rs *routeSet) addCollectionWrites() {
+	s, kind := rs.s, rs.s.kind.Kind
+	if creater, ok := s.storage.(rest.Creater); ok {
+		b := rs.build(rs.ws.POST(rs.collection).To(s.route("create", s.create(creater))), rs.collection, "post", "create"+rs.opScope+kind,
+			"create a "+kind)
+		rs.ws.Route(writeParams(rs.ws, b).Reads(rs.versioned).Writes(rs.versioned).
+			Returns(http.StatusOK, "OK", rs.versioned).Returns(http.StatusCreated, "Created", rs.versioned).
+			Returns(http.StatusAccepted, "Accepted", rs.versioned))
+	}
+	if deleter, ok := s.storage.(rest.CollectionDeleter); ok {
+		b := rs.build(rs.ws.DELETE(rs.collection).To(s.route("deletecollection", s.deleteCollection(deleter))), rs.collection,
+			"deletecollection", "deletecollection"+rs.opScope+kind, "delete collection of "+kind)
+		rs.ws.Route(deleteParams(rs.ws, listParams(rs.ws, b)).Reads(metav1.DeleteOptions{}).Writes(metav1.Status{}).
+			Returns(http.StatusOK, "OK", metav1.Status{}))
+	}
+}
+
+// addLegacyWatch adds the deprecated /watch/ paths kube still serves.
+func (rs *routeSet) addLegacyWatch(watcher rest.Watcher) {
+	s, kind := rs.s, rs.s.kind.Kind
+	h := s.route("watch", s.legacyWatch(watcher))
+	event := metav1.WatchEvent{}
+	add := func(path, action, operation, doc string) {
+		b := rs.build(rs.ws.GET(path).To(h), path, action, operation, doc)
+		rs.ws.Route(listParams(rs.ws, b).Produces(mediaJSON, mediaYAML, watchMediaType).
+			Writes(event).Returns(http.StatusOK, "OK", event))
+	}
+	add("/watch"+rs.collection, "watchlist", "watch"+rs.opScope+kind+"List",
+		"watch individual changes to a list of "+kind+". deprecated: use the 'watch' parameter with a list operation instead.")
+	add("/watch"+rs.item, "watch", "watch"+rs.opScope+kind,
+		"watch changes to an object of kind "+kind+". deprecated: use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter.")
+	if s.namespaced {
+		add("/watch/"+s.resource, "watchlist", "watch"+kind+"ListForAllNamespaces",
+			"watch individual changes to a list of "+kind+". deprecated: use the 'watch' parameter with a list operation instead.")
+	}
+}

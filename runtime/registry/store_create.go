@@ -1,0 +1,97 @@
+package registry
+
+import (
+	"context"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/uuid"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Create stores obj, a new internal object, as kube-apiserver's Store.Create: it checks the
+// namespace against the request's (400 on a mismatch or when a namespaced kind has none),
+// requires an empty resourceVersion (400), names the object from generateName when name is
+// empty (drawing again on AlreadyExists), sets uid and creationTimestamp, runs
+// Strategy.PrepareForCreate and validates metadata and Strategy.Validate (422 Invalid with
+// field causes). With opts.DryRun it returns the object as it would be stored without
+// storing it. Errors: 409 AlreadyExists, storage errors as apierrors.
+func (e *Store) Create(ctx context.Context, obj runtime.Object, opts *metav1.CreateOptions) (runtime.Object, error) {
+	if opts == nil {
+		opts = &metav1.CreateOptions{}
+	}
+	m, err := e.beforeCreate(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	generate := m.GetName() == "" && m.GetGenerateName() != ""
+	for attempt := 0; ; attempt++ {
+		if generate {
+			m.SetName(generateName(m.GetGenerateName()))
+		}
+		if err := e.validateCreate(ctx, obj, m); err != nil {
+			return nil, err
+		}
+		if isDryRun(opts.DryRun) {
+			return obj, nil
+		}
+		out, err := e.store(ctx, obj, m.GetName())
+		if generate && apierrors.IsAlreadyExists(err) && attempt+1 < generateNameAttempts {
+			continue
+		}
+		return out, err
+	}
+}
+
+// beforeCreate fills the metadata the server owns and runs PrepareForCreate, as
+// kube's rest.BeforeCreate.
+func (e *Store) beforeCreate(ctx context.Context, obj runtime.Object) (metav1.Object, error) {
+	m, err := accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	ns, err := e.namespace(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if e.NamespaceScoped() && m.GetNamespace() != "" && m.GetNamespace() != ns {
+		return nil, apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+	}
+	m.SetNamespace(ns)
+	if m.GetResourceVersion() != "" {
+		return nil, apierrors.NewBadRequest("resourceVersion should not be set on objects to be created")
+	}
+	m.SetUID(uuid.NewUUID())
+	m.SetCreationTimestamp(metav1.Now())
+	m.SetDeletionTimestamp(nil)
+	m.SetDeletionGracePeriodSeconds(nil)
+	m.SetManagedFields(nil)
+	e.Strategy.PrepareForCreate(ctx, obj)
+	return m, nil
+}
+
+// validateCreate checks the metadata (name a DNS-1123 subdomain, labels, annotations,
+// finalizers) and the kind's rules; 422 Invalid when any fails.
+func (e *Store) validateCreate(ctx context.Context, obj runtime.Object, m metav1.Object) error {
+	errs := validation.ValidateObjectMetaAccessor(m, e.NamespaceScoped(), validation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs = append(errs, e.Strategy.Validate(ctx, obj)...)
+	if len(errs) > 0 {
+		return apierrors.NewInvalid(e.kind(obj), m.GetName(), errs)
+	}
+	return nil
+}
+
+// store writes obj under name and returns the stored object.
+func (e *Store) store(ctx context.Context, obj runtime.Object, name string) (runtime.Object, error) {
+	key, err := e.keyFor(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	out := e.NewFunc()
+	if err := e.Storage.Create(ctx, key, obj, out); err != nil {
+		return nil, interpretError(err, e.DefaultQualifiedResource, name)
+	}
+	return out, nil
+}
