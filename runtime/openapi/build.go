@@ -106,17 +106,66 @@ func MergeDefinitions(fns ...common.GetOpenAPIDefinitions) common.GetOpenAPIDefi
 	}
 }
 
-// operationIDAndTags names an operation after its route ("createDBExampleComV1Database" is
-// endpoints' business) and tags it with the route's WebService root path without the leading
-// slash, so tools group a version's operations together.
+// operationIDAndTags makes operation IDs unique across groups and versions as kube-apiserver's
+// GetOperationIDAndTags does: the route's "readNamespacedDatabase" under
+// /apis/db.example.com/v1 becomes "readDbExampleComV1NamespacedDatabase", tagged
+// "dbExampleCom_v1". A name that starts with no known verb is kept as it is.
 func operationIDAndTags(r common.Route) (string, []string, error) {
-	path := strings.TrimPrefix(r.Path(), "/")
-	segments := strings.Split(path, "/")
-	tag := path
-	if len(segments) >= 3 && segments[0] == "apis" {
-		tag = strings.Join(segments[:3], "/")
+	op := r.OperationName()
+	segments := strings.Split(strings.TrimPrefix(r.Path(), "/"), "/")
+	var group, version string
+	switch {
+	case len(segments) >= 3 && segments[0] == "apis":
+		group, version = segments[1], segments[2]
+	case len(segments) >= 2 && segments[0] == "api":
+		group, version = "core", segments[1]
+	default:
+		return op, []string{strings.Join(segments, "/")}, nil
 	}
-	return r.OperationName(), []string{tag}, nil
+	tag := operationIDPart(group, false) + "_" + operationIDPart(version, false)
+	verb := operationVerb(op)
+	if verb == "" {
+		// Not a resource operation (a hand-made route): keep its name; the builder still
+		// rejects duplicates.
+		return op, []string{tag}, nil
+	}
+	return verb + operationIDPart(group, true) + operationIDPart(version, true) + op[len(verb):], []string{tag}, nil
+}
+
+// operationVerbs are the verbs operation names start with, longest first so that
+// "deletecollection" wins over "delete".
+var operationVerbs = []string{"deletecollection", "replace", "create", "delete", "watch", "patch", "read", "list", "get"}
+
+// operationVerb returns the verb op starts with, or "".
+func operationVerb(op string) string {
+	for _, v := range operationVerbs {
+		if strings.HasPrefix(op, v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// operationIDPart turns a group or version into an operation-ID fragment, as
+// k8s.io/apiserver's ToValidOperationID: "db.example.com" -> "DbExampleCom" (capitalised) or
+// "dbExampleCom", dropping every character that is not a letter or digit.
+func operationIDPart(s string, capitalize bool) string {
+	var b strings.Builder
+	upper := capitalize
+	for _, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+			if upper {
+				b.WriteString(strings.ToUpper(string(c)))
+				upper = false
+			} else {
+				b.WriteRune(c)
+			}
+		default:
+			upper = true
+		}
+	}
+	return b.String()
 }
 
 // groupVersionPath returns the /openapi/v3 key of a WebService root path that is a group
