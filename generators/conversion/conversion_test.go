@@ -4,62 +4,22 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// checkGolden compares files (keyed by absolute path) with testdata/<name>/<package>.golden,
-// one per generated file, named after the directory the file is written to.
+// checkGolden compares files with the golden files under testdata/<name>/.
 func checkGolden(t *testing.T, name string, files map[string][]byte) {
 	t.Helper()
-	dir := filepath.Join("testdata", name)
-	if *update {
-		if err := os.RemoveAll(dir); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var got []string
-	for path, content := range files {
-		golden := filepath.Join(dir, filepath.Base(filepath.Dir(path))+".golden")
-		got = append(got, filepath.Base(golden))
-		if *update {
-			if err := os.WriteFile(golden, content, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("cannot read golden file (run go test -update): %v", err)
-		}
-		if diff := cmp.Diff(string(want), string(content)); diff != "" {
-			t.Errorf("%s differs from %s (-want +got):\n%s", path, golden, diff)
-		}
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []string
-	for _, e := range entries {
-		want = append(want, e.Name())
-	}
-	sort.Strings(got)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("generated files differ from testdata/%s (-want +got):\n%s", name, diff)
-	}
+	golden.Check(t, filepath.Join("testdata", name), files, golden.ByPackageDir, *update)
 }
 
 func TestGenerateGolden(t *testing.T) {
