@@ -20,11 +20,11 @@ build:
 
 ## generate: regenerate every zz_generated file of the example API
 generate:
-	$(GO) run ./cmd/apigen generate ./example-api/...
+	$(GO) generate ./example-api/...
 
 ## verify: exit 1 with a diff when a generated file is stale or missing
 verify:
-	$(GO) run ./cmd/apigen verify ./example-api/...
+	$(GO) tool apigen verify ./example-api/...
 
 ## vet: go vet every package
 vet:
