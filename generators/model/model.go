@@ -147,6 +147,7 @@ const (
 
 var typeKindNames = [...]string{"Basic", "Struct", "Named", "Pointer", "Slice", "Map", "Interface", "Array"}
 
+// String returns the shape's name ("Struct", "Map", ...).
 func (k TypeKind) String() string {
 	if int(k) < len(typeKindNames) {
 		return typeKindNames[k]
@@ -318,6 +319,7 @@ type Diagnostic struct {
 	Warning bool
 }
 
+// String formats the diagnostic as "file:line:col: message", marking warnings.
 func (d Diagnostic) String() string {
 	if d.Warning {
 		return d.Pos.String() + ": warning: " + d.Message

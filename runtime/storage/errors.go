@@ -31,6 +31,7 @@ type StatusError struct {
 	Err error
 }
 
+// Error returns Message, followed by the cause when there is one.
 func (e *StatusError) Error() string {
 	if e.Err != nil {
 		return e.Message + ": " + e.Err.Error()
