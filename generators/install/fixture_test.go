@@ -63,6 +63,7 @@ func kinds(p *model.Package, names ...string) []*model.Kind {
 		case "Database":
 			k.Plural, k.Singular, k.ShortNames, k.Categories = "databases", "database", []string{"db"}, []string{"all"}
 			k.Scale = &model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.readyReplicas"}
+			k.SelectableFields = []string{".spec.engine"}
 			k.PrinterColumns = []model.PrinterColumn{
 				{Name: "Engine", Type: "string", JSONPath: ".spec.engine"},
 				{Name: "Replicas", Type: "integer", Priority: 1, Description: "Desired instances.", JSONPath: ".spec.replicas"},

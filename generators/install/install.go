@@ -17,7 +17,9 @@ const (
 	equalityPkg    = "k8s.io/apimachinery/pkg/api/equality"
 	fieldPkg       = "k8s.io/apimachinery/pkg/util/validation/field"
 	metav1Pkg      = "k8s.io/apimachinery/pkg/apis/meta/v1"
+	autoscalingPkg = "k8s.io/api/autoscaling/v1"
 	registryPkg    = emit.RuntimePath + "/registry"
+	openapiPkg     = emit.RuntimePath + "/openapi"
 	restPkg        = emit.RuntimePath + "/rest"
 	tablePkg       = emit.RuntimePath + "/tableconvertor"
 )
@@ -68,7 +70,7 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 
 // newFile returns a file of g's install package importing the group's packages by name.
 func newFile(g *model.Group) *jen.File {
-	names := map[string]string{g.Hub.Path: g.Hub.Name}
+	names := map[string]string{g.Hub.Path: g.Hub.Name, autoscalingPkg: "autoscalingv1"}
 	for _, v := range g.Versions {
 		names[v.Package.Path] = v.Package.Name
 	}
@@ -78,7 +80,7 @@ func newFile(g *model.Group) *jen.File {
 // installFileFor renders Install, NewAPIGroupInfo and one store builder per resource.
 func installFileFor(g *model.Group, rs []*resource) *jen.File {
 	f := newFile(g)
-	installFunc(f, g)
+	installFunc(f, g, rs)
 	f.Line()
 	apiGroupInfoFunc(f, g, rs)
 	for _, r := range rs {
@@ -94,7 +96,7 @@ func groupVersion(v *model.Version) *jen.Statement {
 }
 
 // installFunc emits Install.
-func installFunc(f *jen.File, g *model.Group) {
+func installFunc(f *jen.File, g *model.Group, rs []*resource) {
 	var body []jen.Code
 	must := func(c jen.Code) { body = append(body, jen.Qual(utilruntimePkg, "Must").Call(c)) }
 	if !g.HubIsVersion {
@@ -105,12 +107,19 @@ func installFunc(f *jen.File, g *model.Group) {
 		must(jen.Qual(v.Package.Path, "AddToScheme").Call(jen.Id("scheme")))
 		priorities[i] = groupVersion(v)
 	}
+	scaled := anyScale(rs)
+	if scaled {
+		must(jen.Qual(autoscalingPkg, "AddToScheme").Call(jen.Id("scheme")))
+	}
 	must(jen.Id("scheme").Dot("SetVersionPriority").Call(priorities...))
 	preferred := ""
 	if len(g.Versions) > 0 {
 		preferred = ", preferring " + g.Versions[0].Name
 	}
 	f.Commentf("Install registers the %s group's internal and versioned types, conversions and defaulters with scheme%s.", g.Name, preferred)
+	if scaled {
+		f.Comment("It also registers autoscaling/v1, whose Scale the scale subresources serve.")
+	}
 	f.Comment("It panics only on a programming error in the generated registration code, as Kubernetes' install packages do.")
 	f.Func().Id("Install").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Block(body...)
 }
@@ -122,6 +131,18 @@ func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 		body = append(body,
 			jen.List(jen.Id(r.storeVar()), jen.Err()).Op(":=").Id(r.storeFunc()).Call(jen.Id("scheme"), jen.Id("storage")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+		if sc := r.scale; sc != nil {
+			body = append(body,
+				jen.List(jen.Id(r.scaleVar()), jen.Err()).Op(":=").Qual(registryPkg, "NewScaleStore").Call(
+					jen.Id(r.storeVar()), scaleSpec(sc)),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(),
+					jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot serve "+r.kind.Plural+"."+g.Name+"/scale: %w"), jen.Err()))))
+		}
+	}
+	definitions := jen.Id("GetOpenAPIDefinitions")
+	if anyScale(rs) {
+		definitions = jen.Qual(openapiPkg, "MergeDefinitions").Call(jen.Id("GetOpenAPIDefinitions"),
+			jen.Qual(registryPkg, "ScaleOpenAPIDefinitions"))
 	}
 	priorities := make([]jen.Code, len(g.Versions))
 	versions := make([]jen.Code, len(g.Versions))
@@ -134,11 +155,11 @@ func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 		jen.Id("PrioritizedVersions").Op(":").Index().Qual(schemaPkg, "GroupVersion").Values(priorities...),
 		jen.Id("VersionedResourcesStorageMap").Op(":").Map(jen.String()).Map(jen.String()).Qual(restPkg, "Storage").Custom(multi, versions...),
 		jen.Id("Scheme").Op(":").Id("scheme"),
-		jen.Id("OpenAPIDefinitions").Op(":").Id("GetOpenAPIDefinitions"),
+		jen.Id("OpenAPIDefinitions").Op(":").Add(definitions),
 	), jen.Nil()))
 	f.Comment("NewAPIGroupInfo installs the group into scheme and builds one registry.Store per resource over storage,")
-	f.Comment("serving each resource (and its status subresource) in every version that declares its kind.")
-	f.Comment("Errors: the first resource whose storage or table convertor cannot be created.")
+	f.Comment("serving each resource (and its status and scale subresources) in every version that declares its kind.")
+	f.Comment("Errors: the first resource whose storage, table convertor or scale subresource cannot be created.")
 	f.Func().Id("NewAPIGroupInfo").Params(
 		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
 		jen.Id("storage").Qual(registryPkg, "StorageFactory"),
@@ -159,6 +180,9 @@ func versionStorage(v *model.Version, rs []*resource) []jen.Code {
 		if r.kind.StatusSubresource {
 			items = append(items, jen.Lit(r.kind.Plural+"/status").Op(":").Qual(registryPkg, "NewStatusStore").Call(
 				jen.Id(r.storeVar()), jen.Id(r.statusStrategyName()).Values()))
+		}
+		if k := servedIn(v, r.kind.Name); k.Scale != nil {
+			items = append(items, jen.Lit(r.kind.Plural+"/scale").Op(":").Id(r.scaleVar()))
 		}
 	}
 	return items

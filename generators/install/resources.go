@@ -16,6 +16,11 @@ type resource struct {
 	obj, list *model.Type
 	// storage is the version objects are encoded in for etcd.
 	storage *model.Version
+	// scale is the /scale mapping: the storage version's, else the first version's that has
+	// one; nil when no version serves /scale.
+	scale *model.Scale
+	// selectable are the +kubebuilder:selectablefield JSON paths, chosen as scale is.
+	selectable []string
 	// columns are the printer columns of the table convertor.
 	columns []model.PrinterColumn
 	// ident is the kind's name as the start of an unexported identifier ("databaseClass").
@@ -27,6 +32,17 @@ func (r *resource) strategyName() string       { return r.ident + "Strategy" }
 func (r *resource) statusStrategyName() string { return r.ident + "StatusStrategy" }
 func (r *resource) storeFunc() string          { return "new" + r.kind.Name + "Store" }
 func (r *resource) storeVar() string           { return r.ident + "Store" }
+func (r *resource) scaleVar() string           { return r.ident + "ScaleStore" }
+
+// anyScale reports whether some version of some resource has a scale subresource.
+func anyScale(rs []*resource) bool {
+	for _, r := range rs {
+		if r.scale != nil {
+			return true
+		}
+	}
+	return false
+}
 
 // servedIn reports whether version v serves the resource.
 func servedIn(v *model.Version, name string) *model.Kind {
@@ -78,10 +94,20 @@ func newResource(g *model.Group, name string) (*resource, *model.Diagnostic) {
 			r.kind, r.storage = k, v
 		}
 	}
-	r.columns = r.kind.PrinterColumns
+	r.columns, r.scale, r.selectable = r.kind.PrinterColumns, r.kind.Scale, r.kind.SelectableFields
 	for _, v := range g.Versions {
-		if k := servedIn(v, name); k != nil && len(r.columns) == 0 {
+		k := servedIn(v, name)
+		if k == nil {
+			continue
+		}
+		if len(r.columns) == 0 {
 			r.columns = k.PrinterColumns
+		}
+		if r.scale == nil {
+			r.scale = k.Scale
+		}
+		if len(r.selectable) == 0 {
+			r.selectable = k.SelectableFields
 		}
 	}
 	listName := name + "List"

@@ -1,7 +1,6 @@
 package install
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -46,10 +45,18 @@ func storeFunc(f *jen.File, g *model.Group, r *resource) {
 				jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot build the table convertor of "+qualified+": %w"), jen.Err()))))
 		fields = append(fields, jen.Id("TableConvertor").Op(":").Id("table"))
 	}
-	if k.Scale != nil {
-		body = append(body, jen.Comment(fmt.Sprintf("The scale subresource (%s) is not served yet.", scaleSummary(k.Scale))))
+	if len(r.selectable) == 0 {
+		body = append(body, jen.Return(jen.Op("&").Qual(registryPkg, "Store").Custom(multi, fields...), jen.Nil()))
+	} else {
+		// Field selectors are evaluated on the hub object: check the paths resolve there.
+		fields = append(fields, jen.Id("SelectableFields").Op(":").Add(stringSlice(selectable(r.selectable))))
+		body = append(body,
+			jen.Id("store").Op(":=").Op("&").Qual(registryPkg, "Store").Custom(multi, fields...),
+			jen.If(jen.Err().Op(":=").Qual(registryPkg, "ValidateSelectableFields").Call(
+				jen.Id("store").Dot("NewFunc").Call(), jen.Id("store").Dot("SelectableFields")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot build the store of "+qualified+": %w"), jen.Err()))),
+			jen.Return(jen.Id("store"), jen.Nil()))
 	}
-	body = append(body, jen.Return(jen.Op("&").Qual(registryPkg, "Store").Custom(multi, fields...), jen.Nil()))
 	f.Commentf("%s builds the registry.Store of %s, storing %s objects as %s.",
 		r.storeFunc(), qualified, r.obj.Name.Name, r.storage.Name)
 	f.Func().Id(r.storeFunc()).Params(
@@ -58,13 +65,26 @@ func storeFunc(f *jen.File, g *model.Group, r *resource) {
 	).Params(jen.Op("*").Qual(registryPkg, "Store"), jen.Error()).Block(body...)
 }
 
-// scaleSummary describes a scale mapping for the not-served-yet comment.
-func scaleSummary(s *model.Scale) string {
-	parts := []string{"spec replicas " + s.SpecReplicasPath, "status replicas " + s.StatusReplicasPath}
-	if s.LabelSelectorPath != "" {
-		parts = append(parts, "selector "+s.LabelSelectorPath)
+// selectable turns selectable-field JSON paths (".spec.engine") into the field names
+// field selectors use ("spec.engine").
+func selectable(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = strings.TrimPrefix(p, ".")
 	}
-	return strings.Join(parts, ", ")
+	return out
+}
+
+// scaleSpec renders a registry.ScaleSpec literal, the selector path omitted when unset.
+func scaleSpec(s *model.Scale) jen.Code {
+	fields := []jen.Code{
+		jen.Id("SpecReplicasPath").Op(":").Lit(s.SpecReplicasPath),
+		jen.Id("StatusReplicasPath").Op(":").Lit(s.StatusReplicasPath),
+	}
+	if s.LabelSelectorPath != "" {
+		fields = append(fields, jen.Id("LabelSelectorPath").Op(":").Lit(s.LabelSelectorPath))
+	}
+	return jen.Qual(registryPkg, "ScaleSpec").Custom(multi, fields...)
 }
 
 // columns renders the printer columns as a []tableconvertor.Column literal, zero fields omitted.

@@ -41,6 +41,7 @@ func (b *builder) kind(t, list *model.Type) *model.Kind {
 		StatusSubresource: m.StatusSub,
 		Scale:             m.Scale,
 		PrinterColumns:    m.PrinterColumns,
+		SelectableFields:  m.SelectableFields,
 		Pos:               t.Pos,
 	}
 	if r := m.Resource; r != nil {
@@ -58,6 +59,7 @@ func (b *builder) kind(t, list *model.Type) *model.Kind {
 	if m.GenClient && !k.StatusSubresource && t.Field("Status") != nil && !b.noStatus[t.Name.String()] {
 		k.StatusSubresource = true
 	}
+	b.checkKindPaths(k)
 	return k
 }
 

@@ -241,6 +241,12 @@ func TestLoadErrors(t *testing.T) {
 			"badmarker/v1/types.go:7:2: +kubebuilder:validation:Minimum=abc: cannot parse abc as a number"}},
 		{"syntax", []string{"syntax/v1/types.go:5:8: raw string literal not terminated"}},
 		{"dupversion", []string{"dupversion/apis/dup/v1beta1/doc.go:1:1: group dup.example.com serves version v1 twice"}},
+		{"badpaths", []string{
+			"+kubebuilder:selectablefield .spec.labels of Pool: the field is a map[string]string, not a string, boolean or integer",
+			`+kubebuilder:selectablefield .spec.tier.name of Pool: cannot follow "name"`,
+			`+kubebuilder:selectablefield .spec.nope of Pool: PoolSpec has no field "nope"`,
+			`+kubebuilder:subresource:scale statuspath .status.missing of Pool: PoolStatus has no field "missing"`,
+			"+kubebuilder:subresource:scale selectorpath .spec.count of Pool: the field is a github.com/apigen-dev/apigen/generators/testdata/load/badpaths/v1.Count, not a string"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {

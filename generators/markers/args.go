@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/apigen-dev/apigen/generators/model"
 )
@@ -90,6 +91,25 @@ func scale(s *state, raw string) error {
 		return err
 	}
 	s.m.Scale = sc
+	return nil
+}
+
+// selectableField is +kubebuilder:selectablefield:JSONPath=`.spec.engine`, a field a field
+// selector may name; repeated markers add fields, a repeated path is an error.
+func selectableField(s *state, raw string) error {
+	var path string
+	if err := applyArgs(raw, map[string]argSetter{"JSONPath": str(&path)}); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(path, ".") || len(path) < 2 || strings.ContainsAny(path, "[]*@$ ") {
+		return fmt.Errorf("JSONPath must be a dotted path such as .spec.engine, not %q", path)
+	}
+	for _, p := range s.m.SelectableFields {
+		if p == path {
+			return fmt.Errorf("field %s is already selectable", path)
+		}
+	}
+	s.m.SelectableFields = append(s.m.SelectableFields, path)
 	return nil
 }
 

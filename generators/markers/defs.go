@@ -54,7 +54,7 @@ var defs = map[string]applyFunc{
 	"kubebuilder:unservedversion":               nil,
 	"kubebuilder:deprecatedversion":             nil,
 	"kubebuilder:metadata":                      nil,
-	"kubebuilder:selectablefield":               nil,
+	"kubebuilder:selectablefield":               selectableField,
 	"kubebuilder:title":                         nil,
 	"kubebuilder:example":                       nil,
 	"kubebuilder:pruning:PreserveUnknownFields": nil,

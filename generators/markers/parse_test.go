@@ -75,6 +75,12 @@ func TestParse(t *testing.T) {
 		{name: "scale", lines: []string{"+kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector"},
 			want: model.Markers{Scale: &model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas", LabelSelectorPath: ".status.selector"}}},
 		{name: "scale missing path", lines: []string{"+kubebuilder:subresource:scale:specpath=.spec.replicas"}, wantError: "specpath and statuspath are required"},
+		{name: "selectable fields", lines: []string{"+kubebuilder:selectablefield:JSONPath=`.spec.engine`", `+kubebuilder:selectablefield:JSONPath=".spec.tier"`},
+			want: model.Markers{SelectableFields: []string{".spec.engine", ".spec.tier"}}},
+		{name: "selectable field repeated", lines: []string{"+kubebuilder:selectablefield:JSONPath=.spec.a", "+kubebuilder:selectablefield:JSONPath=.spec.a"},
+			want: model.Markers{SelectableFields: []string{".spec.a"}}, wantError: "types.go:11:1: +kubebuilder:selectablefield:JSONPath=.spec.a: field .spec.a is already selectable"},
+		{name: "selectable field not dotted", lines: []string{"+kubebuilder:selectablefield:JSONPath=spec.a"}, wantError: "JSONPath must be a dotted path"},
+		{name: "selectable field filter", lines: []string{"+kubebuilder:selectablefield:JSONPath=`.spec.items[0].name`"}, wantError: "JSONPath must be a dotted path"},
 		{name: "printcolumns", lines: []string{
 			"+kubebuilder:printcolumn:name=\"Engine\",type=string,JSONPath=`.spec.engine`",
 			`+kubebuilder:printcolumn:name="Max, Storage",type=integer,JSONPath=".spec.max",priority=1,description="the max"`},

@@ -98,6 +98,11 @@ type Kind struct {
 	Scale *Scale
 	// PrinterColumns come from +kubebuilder:printcolumn markers, in marker order.
 	PrinterColumns []PrinterColumn
+	// SelectableFields are the JSON paths of +kubebuilder:selectablefield:JSONPath=... markers
+	// (".spec.engine"), in marker order, as a CustomResourceDefinition's selectableFields: field
+	// selectors may name them (without the leading dot) besides metadata.name and
+	// metadata.namespace. Each names a string, boolean or integer field.
+	SelectableFields []string
 	// Pos is where the kind's type is declared.
 	Pos Position
 }
@@ -260,7 +265,9 @@ type Markers struct {
 	StatusSub      bool   // +kubebuilder:subresource:status
 	Scale          *Scale // +kubebuilder:subresource:scale:specpath=...,statuspath=...,selectorpath=...
 	PrinterColumns []PrinterColumn
-	StorageVersion bool // +kubebuilder:storageversion
+	// SelectableFields are the JSONPath arguments of +kubebuilder:selectablefield, in order.
+	SelectableFields []string
+	StorageVersion   bool // +kubebuilder:storageversion
 	// Field level (Enum also on a named string type).
 	Optional   bool    // +optional, +kubebuilder:validation:Optional
 	Required   bool    // +required, +kubebuilder:validation:Required, +k8s:required

@@ -6,6 +6,10 @@
 //	body (json|yaml, strict/warn/ignore field validation) -> decode -> default -> internal
 //	  -> storage (registry.Store) -> internal -> the URL's version -> json|yaml|Table
 //
+// A storage that implements rest.GroupVersionKindProvider (the /scale subresource) is served
+// in the kind it names, e.g. autoscaling/v1 Scale under any group: bodies are decoded and
+// responses encoded in that version, and discovery lists its group, version and kind.
+//
 // Every error reaches the client as a metav1.Status with the code and reason of its
 // apierrors class. Watches stream metav1.WatchEvent JSON frames.
 package endpoints

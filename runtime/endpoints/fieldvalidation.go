@@ -42,11 +42,11 @@ func validateWriteOptions(kind string, dryRun []string, directive string) error 
 	return nil
 }
 
-// decodeBody decodes a POST or PUT body (JSON or YAML by Content-Type) in the URL's version,
-// defaults it and converts it to the storage's version, as kube's create handler. directive
+// decodeBody decodes a POST or PUT body (JSON or YAML by Content-Type) in the wire version
+// (the URL's, or the kind of a rest.GroupVersionKindProvider storage), defaults it and converts it to the storage's version, as kube's create handler. directive
 // is the effective fieldValidation: unknown or duplicate fields fail the request (Strict,
 // 400 "strict decoding error: unknown field ..."), come back as warnings (Warn) or are
-// dropped (Ignore). The body's apiVersion and kind must be the URL's (400 otherwise).
+// dropped (Ignore). The body's apiVersion and kind must be the wire kind's (400 otherwise).
 func (s *scope) decodeBody(req *http.Request, body []byte, directive string) (runtime.Object, []string, error) {
 	ser, err := s.inputSerializer(req, directive != metav1.FieldValidationIgnore)
 	if err != nil {
@@ -56,7 +56,7 @@ func (s *scope) decodeBody(req *http.Request, body []byte, directive string) (ru
 }
 
 // decodeWith is decodeBody with a chosen serializer: decode in the body's version, check
-// it is the URL's, default, then convert to the storage's version.
+// it is the wire version, default, then convert to the storage's version.
 func (s *scope) decodeWith(ser runtime.Serializer, body []byte, directive string) (runtime.Object, []string, error) {
 	defaultGVK := s.kind
 	obj, gvk, err := ser.Decode(body, &defaultGVK, nil)
@@ -73,16 +73,16 @@ func (s *scope) decodeWith(ser runtime.Serializer, body []byte, directive string
 			return nil, nil, apierrors.NewBadRequest(err.Error())
 		}
 	}
-	if gvk == nil || gvk.GroupVersion() != s.gv {
+	if gvk == nil || gvk.GroupVersion() != s.kind.GroupVersion() {
 		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf(
-			"the API version in the data (%s) does not match the expected API version (%s)", gvkVersion(gvk), s.gv))
+			"the API version in the data (%s) does not match the expected API version (%s)", gvkVersion(gvk), s.kind.GroupVersion()))
 	}
 	if gvk.Kind != s.kind.Kind {
 		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf(
 			"the kind in the data (%s) does not match the expected kind (%s)", gvk.Kind, s.kind.Kind))
 	}
 	s.scheme.Default(obj)
-	if s.hubGV == s.gv {
+	if s.hubGV == s.kind.GroupVersion() {
 		return obj, warnings, nil
 	}
 	hub, err := s.scheme.ConvertToVersion(obj, s.hubGV)

@@ -81,6 +81,9 @@ func newScope(info *registry.APIGroupInfo, sers *serializers, gv schema.GroupVer
 		return nil, fmt.Errorf("cannot find the kind of %T in the scheme: %w", storage.New(), err)
 	}
 	kind := gv.WithKind(kinds[0].Kind)
+	if p, ok := storage.(rest.GroupVersionKindProvider); ok {
+		kind = p.GroupVersionKind(gv) // e.g. autoscaling/v1 Scale for widgets/scale
+	}
 	if !info.Scheme.Recognizes(kind) {
 		return nil, fmt.Errorf("the scheme does not know %s", kind)
 	}
@@ -88,9 +91,13 @@ func newScope(info *registry.APIGroupInfo, sers *serializers, gv schema.GroupVer
 	if !ok {
 		return nil, fmt.Errorf("the storage of %s does not say whether it is namespaced (rest.Scoper)", resource)
 	}
+	parentKinds, _, err := info.Scheme.ObjectKinds(parent.New())
+	if err != nil || len(parentKinds) == 0 {
+		return nil, fmt.Errorf("cannot find the kind of %T in the scheme: %w", parent.New(), err)
+	}
 	return &scope{
 		serializers: sers, scheme: info.Scheme,
-		gv: gv, kind: kind, hubGV: kinds[0].GroupVersion(),
+		gv: gv, kind: kind, hubGV: kinds[0].GroupVersion(), resourceKind: parentKinds[0].Kind,
 		resource: resource, subresource: sub, namespaced: scoper.NamespaceScoped(),
 		storage: storage, qualified: schema.GroupResource{Group: gv.Group, Resource: resource},
 	}, nil
@@ -126,6 +133,10 @@ func (s *scope) verbs() []string {
 func (s *scope) apiResource() metav1.APIResource {
 	r := metav1.APIResource{
 		Name: s.resourcePath(), Namespaced: s.namespaced, Kind: s.kind.Kind, Verbs: s.verbs(),
+	}
+	if s.kind.GroupVersion() != s.gv {
+		// A foreign kind (rest.GroupVersionKindProvider), as kube lists autoscaling/v1 Scale.
+		r.Group, r.Version = s.kind.Group, s.kind.Version
 	}
 	if s.subresource != "" {
 		return r

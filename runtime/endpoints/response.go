@@ -58,11 +58,13 @@ func (s *scope) encodeOutput(ctx context.Context, req *http.Request, out output,
 	return nil, fmt.Errorf("cannot render as %q", out.as)
 }
 
-// encode converts obj to the URL's version and encodes it with ser.
+// encode converts obj to the wire version (the URL's, or a foreign kind's) and encodes it
+// with ser.
 func (s *scope) encode(obj runtime.Object, ser runtime.Serializer) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := s.codecs.EncoderForVersion(ser, s.gv).Encode(obj, &buf); err != nil {
-		return nil, apierrors.NewInternalError(fmt.Errorf("cannot encode the response as %s: %w", s.gv, err))
+	gv := s.kind.GroupVersion()
+	if err := s.codecs.EncoderForVersion(ser, gv).Encode(obj, &buf); err != nil {
+		return nil, apierrors.NewInternalError(fmt.Errorf("cannot encode the response as %s: %w", gv, err))
 	}
 	return buf.Bytes(), nil
 }

@@ -35,7 +35,7 @@ func (s *scope) registerRoutes(ws *restful.WebService) error {
 	if err != nil {
 		return fmt.Errorf("cannot create a %s: %w", s.kind, err)
 	}
-	rs := &routeSet{s: s, ws: ws, versioned: versioned, collection: "/" + s.resource, opKind: s.kind.Kind}
+	rs := &routeSet{s: s, ws: ws, versioned: versioned, collection: "/" + s.resource, opKind: s.resourceKind}
 	if s.namespaced {
 		rs.collection, rs.opScope = "/namespaces/{namespace}/"+s.resource, "Namespaced"
 	}

@@ -40,12 +40,15 @@ func newSerializers(scheme *runtime.Scheme) *serializers {
 type scope struct {
 	*serializers
 	scheme *runtime.Scheme
-	// gv is the URL's version; kind the versioned kind served (gv.WithKind("Widget"));
+	// gv is the URL's version; kind the versioned kind served on the wire (gv.WithKind("Widget"),
+	// or the kind a rest.GroupVersionKindProvider storage names, e.g. autoscaling/v1 Scale);
 	// hubGV the version storage objects are in (the internal version, or gv's group's only
 	// version when the group has no internal package).
 	gv    schema.GroupVersion
 	kind  schema.GroupVersionKind
 	hubGV schema.GroupVersion
+	// resourceKind is the kind of the main resource ("Widget"), which names operations.
+	resourceKind string
 	// resource is "widgets"; subresource "" or "status"; resourcePath "widgets/status".
 	resource, subresource string
 	namespaced            bool

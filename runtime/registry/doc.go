@@ -2,4 +2,9 @@
 // the Strategy that generated code implements for each kind, and APIGroupInfo, the shape in
 // which generated install code hands a group's resources to the server. It mirrors
 // k8s.io/apiserver/pkg/registry/generic/registry.Store in semantics, not in size.
+//
+// Beside the Store: StatusStore serves /status, ScaleStore serves /scale (autoscaling/v1
+// Scale mapped onto the kind's fields by JSON paths, as a CustomResourceDefinition's scale
+// subresource), and Store.SelectableFields extends field selectors beyond metadata.name and
+// metadata.namespace to the kind's +kubebuilder:selectablefield paths.
 package registry

@@ -34,4 +34,9 @@ type Store struct {
 	// TableConvertor renders `kubectl get` tables; nil means NAME and AGE columns
 	// (runtime/tableconvertor.New(nil)).
 	TableConvertor rest.TableConvertor
+	// SelectableFields are the fields beyond metadata.name and metadata.namespace a field
+	// selector may name, as JSON paths without the leading dot ("spec.engine", from
+	// +kubebuilder:selectablefield:JSONPath=`.spec.engine`); each must be a string, boolean
+	// or integer field of NewFunc's type (see ValidateSelectableFields).
+	SelectableFields []string
 }

@@ -2,9 +2,7 @@ package registry
 
 import (
 	"context"
-	"fmt"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -41,7 +39,7 @@ func (e *Store) Get(ctx context.Context, name string, opts *metav1.GetOptions) (
 
 // List returns the internal list of the objects in the request's namespace (every namespace
 // when it has none) that opts selects, paged by opts.Limit and opts.Continue. Field
-// selectors may name metadata.name and metadata.namespace only (400 otherwise). Errors: 410
+// selectors may name metadata.name, metadata.namespace and e.SelectableFields (400 otherwise). Errors: 410
 // Expired for a compacted resourceVersion or continue token, 400 for a malformed token.
 func (e *Store) List(ctx context.Context, opts *metainternalversion.ListOptions) (runtime.Object, error) {
 	storageOpts, err := e.storageListOptions(opts)
@@ -76,12 +74,9 @@ func (e *Store) storageListOptions(opts *metainternalversion.ListOptions) (stora
 	if opts == nil {
 		opts = &metainternalversion.ListOptions{}
 	}
-	if opts.FieldSelector != nil {
-		for _, r := range opts.FieldSelector.Requirements() {
-			if r.Field != fieldName && r.Field != fieldNamespace {
-				return storage.ListOptions{}, apierrors.NewBadRequest(fmt.Sprintf("field label not supported: %s", r.Field))
-			}
-		}
+	attrs, err := e.fieldSelection(opts.FieldSelector)
+	if err != nil {
+		return storage.ListOptions{}, err
 	}
 	return storage.ListOptions{
 		ResourceVersion:      opts.ResourceVersion,
@@ -89,7 +84,7 @@ func (e *Store) storageListOptions(opts *metainternalversion.ListOptions) (stora
 		Predicate: storage.SelectionPredicate{
 			Label:    opts.LabelSelector,
 			Field:    opts.FieldSelector,
-			GetAttrs: GetAttrs,
+			GetAttrs: attrs,
 			Limit:    opts.Limit,
 			Continue: opts.Continue,
 		},

@@ -6,6 +6,7 @@ import (
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -84,4 +85,13 @@ type CategoriesProvider interface {
 // SingularNameProvider gives the resource's singular name for discovery ("database").
 type SingularNameProvider interface {
 	GetSingularName() string
+}
+
+// GroupVersionKindProvider is implemented by a storage whose objects are of a kind other
+// than its resource's, such as a /scale subresource serving autoscaling/v1 Scale in any
+// group, as k8s.io/apiserver's rest.GroupVersionKindProvider. The endpoints installer then
+// decodes and encodes that kind on the wire and lists it in discovery (group, version, kind).
+type GroupVersionKindProvider interface {
+	// GroupVersionKind returns the kind served under containingGV, the URL's group version.
+	GroupVersionKind(containingGV schema.GroupVersion) schema.GroupVersionKind
 }

@@ -9,26 +9,30 @@ import (
 	db "github.com/apigen-dev/apigen/example-api/apis/db"
 	v1 "github.com/apigen-dev/apigen/example-api/apis/db/v1"
 	v1alpha1 "github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1"
+	openapi "github.com/apigen-dev/apigen/runtime/openapi"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	rest "github.com/apigen-dev/apigen/runtime/rest"
 	tableconvertor "github.com/apigen-dev/apigen/runtime/tableconvertor"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 )
 
 // Install registers the db.example.com group's internal and versioned types, conversions and defaulters with scheme, preferring v1.
+// It also registers autoscaling/v1, whose Scale the scale subresources serve.
 // It panics only on a programming error in the generated registration code, as Kubernetes' install packages do.
 func Install(scheme *runtime.Scheme) {
 	utilruntime.Must(db.AddToScheme(scheme))
 	utilruntime.Must(v1.AddToScheme(scheme))
 	utilruntime.Must(v1alpha1.AddToScheme(scheme))
+	utilruntime.Must(autoscalingv1.AddToScheme(scheme))
 	utilruntime.Must(scheme.SetVersionPriority(v1.SchemeGroupVersion, v1alpha1.SchemeGroupVersion))
 }
 
 // NewAPIGroupInfo installs the group into scheme and builds one registry.Store per resource over storage,
-// serving each resource (and its status subresource) in every version that declares its kind.
-// Errors: the first resource whose storage or table convertor cannot be created.
+// serving each resource (and its status and scale subresources) in every version that declares its kind.
+// Errors: the first resource whose storage, table convertor or scale subresource cannot be created.
 func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.APIGroupInfo, error) {
 	Install(scheme)
 	backupStore, err := newBackupStore(scheme, storage)
@@ -38,6 +42,13 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 	databaseStore, err := newDatabaseStore(scheme, storage)
 	if err != nil {
 		return nil, err
+	}
+	databaseScaleStore, err := registry.NewScaleStore(databaseStore, registry.ScaleSpec{
+		SpecReplicasPath:   ".spec.replicas",
+		StatusReplicasPath: ".status.readyReplicas",
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot serve databases.db.example.com/scale: %w", err)
 	}
 	databaseClassStore, err := newDatabaseClassStore(scheme, storage)
 	if err != nil {
@@ -52,16 +63,18 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 				"backups/status":   registry.NewStatusStore(backupStore, backupStatusStrategy{}),
 				"databases":        databaseStore,
 				"databases/status": registry.NewStatusStore(databaseStore, databaseStatusStrategy{}),
+				"databases/scale":  databaseScaleStore,
 				"databaseclasses":  databaseClassStore,
 			},
 			"v1alpha1": {
 				"databases":        databaseStore,
 				"databases/status": registry.NewStatusStore(databaseStore, databaseStatusStrategy{}),
+				"databases/scale":  databaseScaleStore,
 				"databaseclasses":  databaseClassStore,
 			},
 		},
 		Scheme:             scheme,
-		OpenAPIDefinitions: GetOpenAPIDefinitions,
+		OpenAPIDefinitions: openapi.MergeDefinitions(GetOpenAPIDefinitions, registry.ScaleOpenAPIDefinitions),
 	}, nil
 }
 
@@ -115,8 +128,7 @@ func newDatabaseStore(scheme *runtime.Scheme, storage registry.StorageFactory) (
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the table convertor of databases.db.example.com: %w", err)
 	}
-	// The scale subresource (spec replicas .spec.replicas, status replicas .status.readyReplicas) is not served yet.
-	return &registry.Store{
+	store := &registry.Store{
 		NewFunc: func() runtime.Object {
 			return &db.Database{}
 		},
@@ -130,7 +142,12 @@ func newDatabaseStore(scheme *runtime.Scheme, storage registry.StorageFactory) (
 		ShortNameList:             []string{"db"},
 		CategoryList:              []string{"all"},
 		TableConvertor:            table,
-	}, nil
+		SelectableFields:          []string{"spec.engine"},
+	}
+	if err := registry.ValidateSelectableFields(store.NewFunc(), store.SelectableFields); err != nil {
+		return nil, fmt.Errorf("cannot build the store of databases.db.example.com: %w", err)
+	}
+	return store, nil
 }
 
 // newDatabaseClassStore builds the registry.Store of databaseclasses.db.example.com, storing DatabaseClass objects as v1.

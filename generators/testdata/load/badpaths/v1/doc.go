@@ -1,0 +1,2 @@
+// +groupName=badpaths.example.com
+package v1
