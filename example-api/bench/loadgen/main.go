@@ -1,0 +1,272 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/apigen-dev/apigen/example-api/bench"
+	"github.com/apigen-dev/apigen/runtime/storage/embedded"
+)
+
+// etcdPrefix is the server's --etcd-prefix (its default).
+const etcdPrefix = "/registry"
+
+// sampleInterval is how often the server's RSS is sampled.
+const sampleInterval = 100 * time.Millisecond
+
+// options are loadgen's flags.
+type options struct {
+	clients      []int
+	ops          []string
+	warmup       time.Duration
+	measure      time.Duration
+	objects      int
+	pageSize     int64
+	objectSize   int
+	serverBinary string
+	inProcess    bool
+	cpuProfile   string
+	noFsync      bool
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run parses args, runs the benchmark and returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	opts, err := parseFlags(args, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "loadgen: %v\n", err)
+		return 2
+	}
+	if err := benchmark(ctx, opts, stdout); err != nil {
+		fmt.Fprintf(stderr, "loadgen: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// parseFlags parses and checks args.
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := &options{}
+	clients := fs.String("clients", "1,8,64", "comma-separated concurrencies to measure")
+	ops := fs.String("ops", strings.Join(bench.Ops, ","), "comma-separated operations to measure: create, get, update, list")
+	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured warm-up before each measurement")
+	fs.DurationVar(&o.measure, "duration", 3*time.Second, "measured period of each operation, concurrency and side (server, raw)")
+	fs.IntVar(&o.objects, "objects", 1000, "objects that get and list read")
+	fs.Int64Var(&o.pageSize, "page-size", 500, "limit of each list page")
+	fs.IntVar(&o.objectSize, "object-size", 1024, "approximate size of an object's JSON in bytes")
+	fs.StringVar(&o.serverBinary, "server-binary", "", "example-apiserver binary to run; empty builds it with go build")
+	fs.BoolVar(&o.inProcess, "in-process", false, "run the server inside loadgen with app.Run (for -cpuprofile); RSS is then not checked")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of loadgen (with -in-process: server included) to this file")
+	fs.BoolVar(&o.noFsync, "etcd-unsafe-no-fsync", false, "run the embedded etcd without fsync")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	for _, s := range strings.Split(*clients, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-clients: %q is not a positive integer", s)
+		}
+		o.clients = append(o.clients, n)
+	}
+	for _, s := range strings.Split(*ops, ",") {
+		s = strings.TrimSpace(s)
+		if !slices.Contains(bench.Ops, s) {
+			return nil, fmt.Errorf("-ops: unknown operation %q, want one of %s", s, strings.Join(bench.Ops, ", "))
+		}
+		o.ops = append(o.ops, s)
+	}
+	if o.measure <= 0 || o.warmup < 0 || o.objects < 1 || o.pageSize < 1 {
+		return nil, errors.New("-duration, -objects and -page-size must be positive, -warmup not negative")
+	}
+	return o, nil
+}
+
+// benchmark runs the whole benchmark as the command doc describes and prints the results.
+func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
+	dir, err := os.MkdirTemp("", "apigen-loadgen-")
+	if err != nil {
+		return fmt.Errorf("cannot create temporary directory: %w", err)
+	}
+	defer func() { err = errors.Join(err, os.RemoveAll(dir)) }()
+
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return fmt.Errorf("cannot create CPU profile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("cannot start CPU profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+
+	bin := o.serverBinary
+	if bin == "" && !o.inProcess {
+		if bin, err = buildServer(ctx, dir); err != nil {
+			return err
+		}
+	}
+	etcd, err := embedded.Start(ctx, embedded.Config{DataDir: filepath.Join(dir, "etcd"), LogLevel: "fatal", UnsafeNoFsync: o.noFsync})
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, etcd.Close()) }()
+	client, err := clientv3.New(clientv3.Config{Endpoints: etcd.Endpoints(), DialTimeout: 10 * time.Second})
+	if err != nil {
+		return fmt.Errorf("cannot connect to etcd: %w", err)
+	}
+	defer func() { err = errors.Join(err, client.Close()) }()
+
+	var srv *apiServer
+	if o.inProcess {
+		srv, err = startServerInProcess(ctx, filepath.Join(dir, "server"), etcd.Endpoints())
+	} else {
+		srv, err = startServerProcess(ctx, bin, filepath.Join(dir, "server"), etcd.Endpoints())
+	}
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, srv.stop()) }()
+	mem, err := bench.StartMemSampler(srv.pid, sampleInterval)
+	if err != nil {
+		return err
+	}
+	defer mem.Stop()
+
+	// The connections of every client stay open until the benchmark ends, as long-lived
+	// clients' do; cancel closes them.
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	scenario, err := bench.NewScenario(runCtx, bench.ScenarioConfig{
+		ServerURL: srv.url, Etcd: bench.NewEtcdOps(client, etcdPrefix), ObjectSize: o.objectSize,
+		Objects: o.objects, PageSize: o.pageSize, MaxClients: slices.Max(o.clients),
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "loadgen: server %s (%s), embedded etcd %s (fsync %s); %d-byte stored objects; %s measured after %s warm-up per cell\n",
+		srv.url, mode(o), etcd.Endpoints()[0], onOff(!o.noFsync), scenario.ObjectBytes(), o.measure, o.warmup)
+	fmt.Fprintf(out, "list = all %d objects in pages of %d (server: GET ?limit&continue; raw: Range with limit at the first page's revision)\n",
+		o.objects, o.pageSize)
+	fmt.Fprintf(out, "server CPU/op = CPU time of the %s over the measured period / operations\n\n", cpuScope(o))
+
+	serverCPU := func() (time.Duration, error) { return bench.ReadCPUTime(srv.pid) }
+	rows, failed, err := measureAll(runCtx, o, scenario, mem, serverCPU)
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteTable(out, rows); err != nil {
+		return err
+	}
+	peak, samples, last := mem.Peak()
+	fmt.Fprintln(out)
+	var checkedRSS uint64
+	if o.inProcess {
+		fmt.Fprintf(out, "RSS of loadgen with the server in process (etcd and clients included, not checked): peak VmRSS %.1f MiB, VmHWM %.1f MiB (%d samples)\n",
+			float64(peak)/(1<<20), float64(last.HWM)/(1<<20), samples)
+	} else {
+		fmt.Fprintf(out, "server peak RSS: VmRSS %.1f MiB sampled every %s (%d samples), VmHWM %.1f MiB\n",
+			float64(peak)/(1<<20), sampleInterval, samples, float64(last.HWM)/(1<<20))
+		checkedRSS = max(peak, last.HWM)
+	}
+	if err := mem.Err(); err != nil {
+		return fmt.Errorf("server memory sampling stopped early: %w", err)
+	}
+	bench.CheckTargets(out, rows, bench.IssueTargets, checkedRSS)
+	if failed != nil {
+		return fmt.Errorf("operations failed: %w", failed)
+	}
+	return nil
+}
+
+// measureAll runs every operation at every concurrency, through the server and then raw,
+// and returns the rows and the first operation error seen (nil when every operation
+// succeeded). mem is reset around each server run for the row's peak RSS; serverCPU reads
+// the server's cumulative CPU time.
+func measureAll(ctx context.Context, o *options, s *bench.Scenario, mem *bench.MemSampler,
+	serverCPU func() (time.Duration, error)) ([]bench.Row, error, error) {
+	var rows []bench.Row
+	var failed error
+	for _, op := range o.ops {
+		for _, clients := range o.clients {
+			cfg := bench.Config{Clients: clients, Warmup: o.warmup, Measure: o.measure}
+			row := bench.Row{Op: op, Clients: clients}
+			newOp, err := s.ServerOp(ctx, op)
+			if err != nil {
+				return nil, nil, err
+			}
+			mem.TakePeak()
+			serverCfg := cfg
+			serverCfg.CPUTime = serverCPU
+			if row.Server, err = bench.Run(ctx, serverCfg, newOp); err != nil {
+				return nil, nil, err
+			}
+			row.ServerPeakRSS = mem.TakePeak()
+			if newOp, err = s.RawOp(op); err != nil {
+				return nil, nil, err
+			}
+			if row.Raw, err = bench.Run(ctx, cfg, newOp); err != nil {
+				return nil, nil, err
+			}
+			for _, sum := range []bench.Summary{row.Server, row.Raw} {
+				if sum.FirstError != nil && failed == nil {
+					failed = fmt.Errorf("%s at %d clients: %d errors, first: %w", op, clients, sum.Errors, sum.FirstError)
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows, failed, nil
+}
+
+// mode describes how the server runs.
+func mode(o *options) string {
+	if o.inProcess {
+		return "in process"
+	}
+	return "separate process"
+}
+
+// cpuScope names the process whose CPU time is the server's.
+func cpuScope(o *options) string {
+	if o.inProcess {
+		return "whole loadgen process (server, etcd and clients: -in-process)"
+	}
+	return "server process"
+}
+
+// onOff renders a boolean as "on" or "off".
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}

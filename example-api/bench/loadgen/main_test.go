@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseFlags(t *testing.T) {
+	var stderr bytes.Buffer
+	o, err := parseFlags([]string{"-clients", "2, 4", "-ops", "get,list", "-duration", "1s"}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.clients) != 2 || o.clients[0] != 2 || o.clients[1] != 4 || len(o.ops) != 2 || o.ops[1] != "list" || o.measure != time.Second {
+		t.Errorf("parseFlags = %+v", o)
+	}
+	for _, bad := range [][]string{
+		{"-clients", "0"},
+		{"-clients", "a"},
+		{"-ops", "patch"},
+		{"-duration", "0s"},
+		{"-objects", "0"},
+		{"extra"},
+	} {
+		if _, err := parseFlags(bad, &stderr); err == nil {
+			t.Errorf("parseFlags(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+// TestRunInProcess runs the whole benchmark, small and short, with the server in process:
+// every operation must succeed on both sides and the report must show every row and target.
+func TestRunInProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs etcd and the server; skipped in -short mode")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"-in-process", "-clients", "1,2", "-duration", "100ms", "-warmup", "10ms",
+		"-objects", "30", "-page-size", "10", "-etcd-unsafe-no-fsync"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("run = %d, want 0\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
+	}
+	out := stdout.String()
+	for _, want := range []string{"server/raw", "create", "get", "update", "list", "target create at 64 clients", "in process"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if rows := strings.Count(out, "0/0"); rows != 8 {
+		t.Errorf("%d rows without errors, want 4 operations x 2 concurrencies:\n%s", rows, out)
+	}
+}

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	dbinstall "github.com/apigen-dev/apigen/example-api/apis/db/install"
+	"github.com/apigen-dev/apigen/runtime/app"
+)
+
+// serverPackage is the example API server's import path, built when --server-binary is empty.
+const serverPackage = "github.com/apigen-dev/apigen/example-api/cmd/example-apiserver"
+
+// readyTimeout bounds the wait for the server's readiness line and /readyz.
+const readyTimeout = time.Minute
+
+// stopTimeout bounds the wait for the server to exit after SIGTERM, before SIGKILL.
+const stopTimeout = 20 * time.Second
+
+// servingLine matches the server's readiness line on stdout and captures its URL.
+var servingLine = regexp.MustCompile(`serving on (http://[^ ]+)`)
+
+// apiServer is a running example-apiserver: a child process, or app.Run in this process.
+type apiServer struct {
+	url string
+	// pid is the process whose memory is the server's: the child's, or this process's.
+	pid  int
+	stop func() error
+}
+
+// buildServer builds example-apiserver into dir and returns the binary's path.
+func buildServer(ctx context.Context, dir string) (string, error) {
+	bin := filepath.Join(dir, "example-apiserver")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, serverPackage)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("cannot build example-apiserver: %w\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// startServerProcess starts bin with a data directory in dir, on a free port, against
+// etcdServers, and waits until it is ready. stop sends SIGTERM and waits (SIGKILL after
+// stopTimeout).
+func startServerProcess(ctx context.Context, bin, dir string, etcdServers []string) (*apiServer, error) {
+	stdout, stdoutW := io.Pipe()
+	var stderr lockedBuffer
+	cmd := exec.Command(bin, "--data-dir", dir, "--secure-port", "0", "--log-level", "warn",
+		"--etcd-servers", strings.Join(etcdServers, ","))
+	cmd.Stdout, cmd.Stderr = stdoutW, &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("cannot start example-apiserver: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() {
+		err := cmd.Wait()
+		stdoutW.Close()
+		exited <- err
+	}()
+	var once sync.Once
+	var stopErr error
+	stop := func() error {
+		once.Do(func() {
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case err := <-exited:
+				if err != nil {
+					stopErr = fmt.Errorf("cannot stop example-apiserver cleanly: %w\n%s", err, stderr.String())
+				}
+			case <-time.After(stopTimeout):
+				_ = cmd.Process.Kill()
+				<-exited
+				stopErr = fmt.Errorf("cannot stop example-apiserver: still running %s after SIGTERM", stopTimeout)
+			}
+		})
+		return stopErr
+	}
+	url, err := waitServing(ctx, stdout)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("cannot start example-apiserver: %w\n%s", err, stderr.String()), stop())
+	}
+	return &apiServer{url: url, pid: cmd.Process.Pid, stop: stop}, nil
+}
+
+// startServerInProcess runs the server with app.Run in this process (for CPU profiles:
+// the server has no pprof endpoint), with a data directory in dir, against etcdServers.
+func startServerInProcess(ctx context.Context, dir string, etcdServers []string) (*apiServer, error) {
+	runCtx, cancel := context.WithCancel(context.Background())
+	stdout, stdoutW := io.Pipe()
+	var stderr lockedBuffer
+	exited := make(chan int, 1)
+	go func() {
+		code := app.Run(runCtx, "example-apiserver", []string{"--data-dir", dir, "--secure-port", "0",
+			"--log-level", "warn", "--etcd-servers", strings.Join(etcdServers, ",")},
+			stdoutW, &stderr, dbinstall.NewAPIGroupInfo)
+		stdoutW.Close()
+		exited <- code
+	}()
+	var once sync.Once
+	var stopErr error
+	stop := func() error {
+		once.Do(func() {
+			cancel()
+			if code := <-exited; code != 0 {
+				stopErr = fmt.Errorf("cannot stop the in-process server cleanly: exit code %d\n%s", code, stderr.String())
+			}
+		})
+		return stopErr
+	}
+	url, err := waitServing(ctx, stdout)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("cannot start the in-process server: %w\n%s", err, stderr.String()), stop())
+	}
+	return &apiServer{url: url, pid: os.Getpid(), stop: stop}, nil
+}
+
+// waitServing reads the server's stdout until the readiness line, keeps draining it in the
+// background, and waits until /readyz answers 200. It gives up after readyTimeout.
+func waitServing(ctx context.Context, stdout io.Reader) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sent := false
+		for sc.Scan() {
+			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil && !sent {
+				found <- m[1]
+				sent = true
+			}
+		}
+		_, _ = io.Copy(io.Discard, stdout)
+		if !sent {
+			close(found)
+		}
+	}()
+	var url string
+	select {
+	case u, ok := <-found:
+		if !ok {
+			return "", errors.New("the server exited before it was ready")
+		}
+		url = u
+	case <-ctx.Done():
+		return "", fmt.Errorf("no readiness line: %w", ctx.Err())
+	}
+	for {
+		if err := readyz(ctx, url); err == nil {
+			return url, nil
+		} else if ctx.Err() != nil {
+			return "", fmt.Errorf("/readyz: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// readyz asks url's /readyz once.
+func readyz(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/readyz", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %d: %s", resp.StatusCode, body)
+	}
+	return nil
+}
+
+// lockedBuffer collects a server's stderr for error messages; safe for concurrent use.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+// Write implements io.Writer.
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

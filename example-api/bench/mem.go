@@ -1,0 +1,159 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// MemStatus is a process's resident memory as /proc/<pid>/status reports it, in bytes.
+type MemStatus struct {
+	// RSS is VmRSS, the resident set size now.
+	RSS uint64
+	// HWM is VmHWM, the peak resident set size the kernel saw since the process started.
+	HWM uint64
+}
+
+// ReadMemStatus reads VmRSS and VmHWM of process pid from /proc/<pid>/status (Linux only).
+func ReadMemStatus(pid int) (MemStatus, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return MemStatus{}, fmt.Errorf("cannot read memory status of process %d: %w", pid, err)
+	}
+	m, err := parseMemStatus(data)
+	if err != nil {
+		return MemStatus{}, fmt.Errorf("cannot parse memory status of process %d: %w", pid, err)
+	}
+	return m, nil
+}
+
+// parseMemStatus extracts VmRSS and VmHWM ("VmRSS:\t  12345 kB" lines) from the text of a
+// /proc/<pid>/status file. It fails when either line is missing or malformed.
+func parseMemStatus(data []byte) (MemStatus, error) {
+	var m MemStatus
+	var seenRSS, seenHWM bool
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		name, value, ok := bytes.Cut(sc.Bytes(), []byte(":"))
+		if !ok {
+			continue
+		}
+		var dst *uint64
+		switch string(name) {
+		case "VmRSS":
+			dst, seenRSS = &m.RSS, true
+		case "VmHWM":
+			dst, seenHWM = &m.HWM, true
+		default:
+			continue
+		}
+		fields := bytes.Fields(value)
+		if len(fields) != 2 || string(fields[1]) != "kB" {
+			return MemStatus{}, fmt.Errorf("unexpected %s line %q", name, sc.Bytes())
+		}
+		kb, err := strconv.ParseUint(string(fields[0]), 10, 64)
+		if err != nil {
+			return MemStatus{}, fmt.Errorf("unexpected %s line %q: %w", name, sc.Bytes(), err)
+		}
+		*dst = kb * 1024
+	}
+	if !seenRSS || !seenHWM {
+		return MemStatus{}, fmt.Errorf("VmRSS or VmHWM missing")
+	}
+	return m, nil
+}
+
+// MemSampler samples a process's MemStatus at a fixed interval in the background and keeps
+// the peaks: over its whole life, and since the last call of TakePeak. Its methods are safe
+// for concurrent use.
+type MemSampler struct {
+	pid      int
+	stop     chan struct{}
+	done     chan struct{}
+	stopOnce sync.Once
+
+	mu       sync.Mutex
+	samples  int
+	peak     uint64 // highest VmRSS sampled
+	peakHere uint64 // highest VmRSS sampled since the last TakePeak
+	last     MemStatus
+	err      error // the first sampling error
+}
+
+// StartMemSampler takes a first sample of process pid, then one every interval until Stop.
+// It fails when the first sample cannot be read.
+func StartMemSampler(pid int, interval time.Duration) (*MemSampler, error) {
+	s := &MemSampler{pid: pid, stop: make(chan struct{}), done: make(chan struct{})}
+	if err := s.sample(); err != nil {
+		return nil, err
+	}
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+				if s.sample() != nil {
+					return // the process is gone; Err reports why
+				}
+			}
+		}
+	}()
+	return s, nil
+}
+
+// sample takes one sample and folds it into the peaks.
+func (s *MemSampler) sample() error {
+	m, err := ReadMemStatus(s.pid)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		if s.err == nil {
+			s.err = err
+		}
+		return err
+	}
+	s.samples++
+	s.last = m
+	s.peak = max(s.peak, m.RSS)
+	s.peakHere = max(s.peakHere, m.RSS)
+	return nil
+}
+
+// TakePeak returns the highest VmRSS sampled since the previous TakePeak (or the start), in
+// bytes, and starts a new period.
+func (s *MemSampler) TakePeak() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.peakHere
+	s.peakHere = s.last.RSS
+	return p
+}
+
+// Peak returns the highest VmRSS sampled so far, the number of samples, and the last
+// sample (whose HWM is the kernel's own peak, which also covers moments between samples).
+func (s *MemSampler) Peak() (peakRSS uint64, samples int, last MemStatus) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.peak, s.samples, s.last
+}
+
+// Err returns the first sampling error, e.g. because the process exited; nil if none.
+func (s *MemSampler) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Stop ends sampling and waits for the sampling goroutine. It is idempotent.
+func (s *MemSampler) Stop() {
+	s.stopOnce.Do(func() { close(s.stop) })
+	<-s.done
+}

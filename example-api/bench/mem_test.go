@@ -1,0 +1,58 @@
+package bench
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseMemStatus(t *testing.T) {
+	status := "Name:\texample-apiserver\nVmPeak:\t 1300000 kB\nVmHWM:\t   81234 kB\nVmRSS:\t   80000 kB\nThreads:\t12\n"
+	m, err := parseMemStatus([]byte(status))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.RSS != 80000*1024 || m.HWM != 81234*1024 {
+		t.Errorf("parseMemStatus = %+v, want RSS %d and HWM %d bytes", m, 80000*1024, 81234*1024)
+	}
+	for _, bad := range []string{
+		"VmRSS:\t 1 kB\n",                      // no VmHWM (a kernel thread has neither)
+		"VmHWM:\t 1 kB\nVmRSS:\t many kB\n",    // not a number
+		"VmHWM:\t 1 kB\nVmRSS:\t 1 MB\n",       // unexpected unit
+		"VmHWM:\t 1 kB\nVmRSS:\t 1 kB extra\n", // unexpected shape
+	} {
+		if _, err := parseMemStatus([]byte(bad)); err == nil {
+			t.Errorf("parseMemStatus(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+// TestMemSamplerOwnProcess samples this test process, whose RSS is far from zero.
+func TestMemSamplerOwnProcess(t *testing.T) {
+	s, err := StartMemSampler(os.Getpid(), time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	peak, samples, last := s.Peak()
+	if samples < 1 || peak < 1<<20 || last.RSS > peak || last.HWM < last.RSS {
+		t.Errorf("Peak() = %d bytes, %d samples, last %+v; want >= 1 MiB, >= 1 sample, RSS <= peak, HWM >= RSS",
+			peak, samples, last)
+	}
+	if here := s.TakePeak(); here < 1<<20 || here > peak {
+		t.Errorf("TakePeak() = %d, want between 1 MiB and the overall peak %d", here, peak)
+	}
+	s.Stop()
+	s.Stop() // idempotent
+	if err := s.Err(); err != nil {
+		t.Errorf("Err() = %v, want nil while the process lives", err)
+	}
+}
+
+func TestMemSamplerMissingProcess(t *testing.T) {
+	// PIDs are at most 2^22 on Linux, so this one cannot exist.
+	if _, err := StartMemSampler(1<<23, time.Millisecond); err == nil || !strings.Contains(err.Error(), "cannot read memory status") {
+		t.Errorf("StartMemSampler of a missing process: err = %v, want a read error", err)
+	}
+}

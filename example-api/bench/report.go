@@ -1,0 +1,121 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+)
+
+// Row is one line of the comparison: one operation at one concurrency, through the server
+// and raw on etcd.
+type Row struct {
+	Op      string
+	Clients int
+	Server  Summary
+	Raw     Summary
+	// ServerPeakRSS is the server's highest sampled VmRSS during the row's server run, in
+	// bytes; 0 when unknown.
+	ServerPeakRSS uint64
+}
+
+// Ratio is the server's throughput as a fraction of raw etcd's (ops/s server / ops/s raw);
+// 0 when raw etcd completed nothing.
+func (r Row) Ratio() float64 {
+	raw := r.Raw.OpsPerSecond()
+	if raw == 0 {
+		return 0
+	}
+	return r.Server.OpsPerSecond() / raw
+}
+
+// WriteTable writes rows as an aligned table: op, clients, then ops/s, p50 and p99 of the
+// server and of raw etcd, the ratio server/raw, errors (server/raw), the server's CPU time
+// per operation, and the server's peak RSS in the row.
+func WriteTable(w io.Writer, rows []Row) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "op\tclients\tserver ops/s\tp50\tp99\traw ops/s\tp50\tp99\tserver/raw\terrors\tserver CPU/op\tserver RSS MiB\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%s\t%s\t%.0f\t%s\t%s\t%5.1f%%\t%d/%d\t%s\t%s\t\n",
+			r.Op, r.Clients,
+			r.Server.OpsPerSecond(), ms(r.Server.P50), ms(r.Server.P99),
+			r.Raw.OpsPerSecond(), ms(r.Raw.P50), ms(r.Raw.P99),
+			100*r.Ratio(), r.Server.Errors, r.Raw.Errors, cpuPerOp(r.Server), mib(r.ServerPeakRSS))
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("cannot write table: %w", err)
+	}
+	return nil
+}
+
+// ms formats d in milliseconds with three significant decimals, e.g. "0.412ms".
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.3fms", float64(d)/float64(time.Millisecond))
+}
+
+// cpuPerOp formats s's CPU time per operation in microseconds, or "-" when unknown.
+func cpuPerOp(s Summary) string {
+	if s.CPU == 0 || s.Ops == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0fus", float64(s.CPU)/float64(s.Ops)/float64(time.Microsecond))
+}
+
+// mib formats a byte count in MiB, or "-" for 0 (unknown).
+func mib(b uint64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", float64(b)/(1<<20))
+}
+
+// Target is one of issue 3's speed targets: at Clients clients, the server reaches at least
+// MinRatio of raw etcd's throughput for Op.
+type Target struct {
+	Op       string
+	Clients  int
+	MinRatio float64
+}
+
+// IssueTargets are issue 3's throughput targets; the memory target is MaxRSS.
+var IssueTargets = []Target{
+	{OpCreate, 64, 0.40},
+	{OpUpdate, 64, 0.40},
+	{OpGet, 64, 0.40},
+}
+
+// MaxRSS is issue 3's memory target: the server's RSS stays below 300 MB throughout.
+const MaxRSS = 300 * 1000 * 1000
+
+// CheckTargets writes one line per target found in rows ("PASS" or "MISS" with the measured
+// ratio) and one for the peak RSS (skipped when peakRSS is 0), and reports whether all were
+// met. A target whose row is absent is reported as not measured and does not count as missed.
+func CheckTargets(w io.Writer, rows []Row, targets []Target, peakRSS uint64) bool {
+	ok := true
+	for _, t := range targets {
+		found := false
+		for _, r := range rows {
+			if r.Op != t.Op || r.Clients != t.Clients {
+				continue
+			}
+			found = true
+			verdict := "PASS"
+			if r.Ratio() < t.MinRatio {
+				verdict, ok = "MISS", false
+			}
+			fmt.Fprintf(w, "target %-6s at %2d clients >= %.0f%% of raw etcd: %5.1f%% %s\n",
+				t.Op, t.Clients, 100*t.MinRatio, 100*r.Ratio(), verdict)
+		}
+		if !found {
+			fmt.Fprintf(w, "target %-6s at %2d clients >= %.0f%% of raw etcd: not measured\n", t.Op, t.Clients, 100*t.MinRatio)
+		}
+	}
+	if peakRSS > 0 {
+		verdict := "PASS"
+		if peakRSS >= MaxRSS {
+			verdict, ok = "MISS", false
+		}
+		fmt.Fprintf(w, "target server RSS < %d MB throughout: peak %.1f MB %s\n", MaxRSS/1000/1000, float64(peakRSS)/1e6, verdict)
+	}
+	return ok
+}

@@ -1,0 +1,287 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// The operations a Scenario measures, in the order the load generator runs them.
+const (
+	OpCreate = "create"
+	OpGet    = "get"
+	OpUpdate = "update"
+	OpList   = "list"
+)
+
+// Ops lists every operation a Scenario measures.
+var Ops = []string{OpCreate, OpGet, OpUpdate, OpList}
+
+// Namespaces of the scenario's objects: each operation has its own, and the raw etcd
+// operations have their own keys beside the server's, so that no measurement disturbs
+// another.
+const (
+	listNamespace      = "bench-list" // Objects objects, read by get and list, server and raw
+	createNamespace    = "bench-create"
+	createRawNamespace = "bench-create-raw"
+	updateNamespace    = "bench-update"
+	updateRawNamespace = "bench-update-raw"
+)
+
+// setupClients is how many clients create the scenario's objects.
+const setupClients = 8
+
+// Scenario is one benchmark of the server against its etcd: the objects it reads and
+// updates, and the Op factories of both sides. Build it with NewScenario.
+type Scenario struct {
+	apiURL   string
+	etcd     *EtcdOps
+	tmpl     *ObjectTemplate
+	objects  int
+	pageSize int64
+	// maxPages bounds a list: the pages the objects fill, plus one.
+	maxPages int
+	// rawValue is the value the server stored for one object, the raw side's payload.
+	rawValue []byte
+
+	// updateRV[c] is the resourceVersion of update object c, as client c last saw it; each
+	// slot is touched by one client at a time.
+	updateRV []string
+	// cells counts the NewOp factories handed out, so that creates of each run get
+	// names of their own.
+	mu    sync.Mutex
+	cells int
+}
+
+// ScenarioConfig configures NewScenario.
+type ScenarioConfig struct {
+	// ServerURL is the server's base URL, e.g. "http://127.0.0.1:6443".
+	ServerURL string
+	// Etcd are the raw operations on the server's etcd, under its prefix.
+	Etcd *EtcdOps
+	// ObjectSize is the approximate size of an object's JSON in bytes, e.g. 1024.
+	ObjectSize int
+	// Objects is how many objects get and list read, e.g. 1000; PageSize is a list's limit,
+	// e.g. 500.
+	Objects  int
+	PageSize int64
+	// MaxClients is the highest concurrency the scenario will run: it gets one update
+	// object per client.
+	MaxClients int
+}
+
+// NewScenario creates the scenario's objects through the server (cfg.Objects to read,
+// cfg.MaxClients to update, and their raw counterparts in etcd) and checks that a paged list
+// returns all of them.
+func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
+	if cfg.Objects < 1 || cfg.PageSize < 1 || cfg.MaxClients < 1 {
+		return nil, fmt.Errorf("cannot set up scenario: want objects, page size and clients >= 1, got %+v", cfg)
+	}
+	tmpl, err := NewObjectTemplate(cfg.ObjectSize)
+	if err != nil {
+		return nil, err
+	}
+	s := &Scenario{
+		apiURL:   cfg.ServerURL,
+		etcd:     cfg.Etcd,
+		tmpl:     tmpl,
+		objects:  cfg.Objects,
+		pageSize: cfg.PageSize,
+		maxPages: int((int64(cfg.Objects)+cfg.PageSize-1)/cfg.PageSize) + 1,
+		updateRV: make([]string, cfg.MaxClients),
+	}
+	if err := s.createAll(ctx, listNamespace, cfg.Objects, nil); err != nil {
+		return nil, err
+	}
+	if err := s.createAll(ctx, updateNamespace, cfg.MaxClients, s.updateRV); err != nil {
+		return nil, err
+	}
+	if s.rawValue, err = s.etcd.Value(ctx, listNamespace, objectName(0)); err != nil {
+		return nil, fmt.Errorf("cannot read a stored object: %w", err)
+	}
+	for c := range cfg.MaxClients {
+		if err := s.etcd.Put(ctx, updateRawNamespace, objectName(c), s.rawValue); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.check(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// objectName names the scenario's n-th object in a namespace.
+func objectName(n int) string {
+	return fmt.Sprintf("bench-object-%07d", n)
+}
+
+// createAll creates objects 0..n-1 of namespace through the server with setupClients
+// clients, and stores each one's resourceVersion in rvs when rvs is not nil.
+func (s *Scenario) createAll(ctx context.Context, namespace string, n int, rvs []string) error {
+	errs := make([]error, setupClients)
+	var wg sync.WaitGroup
+	for c := range setupClients {
+		wg.Go(func() {
+			client := NewAPIClient(s.apiURL, s.tmpl)
+			defer client.Close()
+			for i := c; i < n && ctx.Err() == nil; i += setupClients {
+				rv, err := client.Create(ctx, namespace, objectName(i), 0)
+				if err != nil {
+					errs[c] = err
+					return
+				}
+				if rvs != nil {
+					rvs[i] = rv
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return fmt.Errorf("cannot set up scenario: %w", err)
+		}
+	}
+	return ctx.Err()
+}
+
+// check verifies that the server and etcd both list every object in pages of pageSize.
+func (s *Scenario) check(ctx context.Context) error {
+	client := NewAPIClient(s.apiURL, s.tmpl)
+	defer client.Close()
+	wantPages := s.maxPages - 1
+	pages, items, err := client.List(ctx, listNamespace, s.pageSize, true, s.maxPages)
+	if err != nil {
+		return fmt.Errorf("cannot check scenario: %w", err)
+	}
+	if pages != wantPages || items != s.objects {
+		return fmt.Errorf("cannot check scenario: the server listed %d objects in %d pages, want %d in %d",
+			items, pages, s.objects, wantPages)
+	}
+	pages, items, err = s.etcd.List(ctx, listNamespace, s.pageSize, s.maxPages)
+	if err != nil {
+		return fmt.Errorf("cannot check scenario: %w", err)
+	}
+	if pages != wantPages || items != s.objects {
+		return fmt.Errorf("cannot check scenario: etcd listed %d keys in %d ranges, want %d in %d",
+			items, pages, s.objects, wantPages)
+	}
+	return nil
+}
+
+// ObjectBytes is the size of the stored object the raw side writes, in bytes.
+func (s *Scenario) ObjectBytes() int { return len(s.rawValue) }
+
+// nextCell returns a number unique to one Run, for names of created objects.
+func (s *Scenario) nextCell() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cells++
+	return s.cells
+}
+
+// ServerOp returns the NewOp of op ("create", "get", "update" or "list") through the server.
+// Every client has its own APIClient (one keep-alive connection); the connections stay
+// open until ctx ends. Clients of an update each update their own object, so no update
+// conflicts.
+func (s *Scenario) ServerOp(ctx context.Context, op string) (NewOp, error) {
+	cell := s.nextCell()
+	newClient := func() *APIClient {
+		c := NewAPIClient(s.apiURL, s.tmpl)
+		context.AfterFunc(ctx, c.Close)
+		return c
+	}
+	switch op {
+	case OpCreate:
+		return func(client int) (Op, error) {
+			api := newClient()
+			return func(ctx context.Context, i int) error {
+				_, err := api.Create(ctx, createNamespace, fmt.Sprintf("bench-%d-%d-%d", cell, client, i), i)
+				return err
+			}, nil
+		}, nil
+	case OpGet:
+		return func(client int) (Op, error) {
+			api := newClient()
+			return func(ctx context.Context, i int) error {
+				_, err := api.Get(ctx, listNamespace, objectName(s.spread(client, i)))
+				return err
+			}, nil
+		}, nil
+	case OpUpdate:
+		return func(client int) (Op, error) {
+			if client >= len(s.updateRV) {
+				return nil, fmt.Errorf("cannot update: client %d of a scenario set up for %d", client, len(s.updateRV))
+			}
+			api := newClient()
+			return func(ctx context.Context, i int) error {
+				rv, err := api.Update(ctx, updateNamespace, objectName(client), s.updateRV[client], cell*1_000_000+i+1)
+				if err == nil {
+					s.updateRV[client] = rv
+				}
+				return err
+			}, nil
+		}, nil
+	case OpList:
+		return func(int) (Op, error) {
+			api := newClient()
+			return func(ctx context.Context, _ int) error {
+				return s.wantAll(api.List(ctx, listNamespace, s.pageSize, false, s.maxPages))
+			}, nil
+		}, nil
+	}
+	return nil, fmt.Errorf("cannot benchmark unknown operation %q", op)
+}
+
+// RawOp returns the NewOp of op's raw etcd counterpart: Put of a new key (create), Get
+// (get), Put of an existing key (update), and ranges of pageSize keys (list), on the same
+// key shapes and with values of the stored objects' size.
+func (s *Scenario) RawOp(op string) (NewOp, error) {
+	cell := s.nextCell()
+	switch op {
+	case OpCreate:
+		return func(client int) (Op, error) {
+			return func(ctx context.Context, i int) error {
+				return s.etcd.Put(ctx, createRawNamespace, fmt.Sprintf("bench-%d-%d-%d", cell, client, i), s.rawValue)
+			}, nil
+		}, nil
+	case OpGet:
+		return func(client int) (Op, error) {
+			return func(ctx context.Context, i int) error {
+				_, err := s.etcd.Get(ctx, listNamespace, objectName(s.spread(client, i)))
+				return err
+			}, nil
+		}, nil
+	case OpUpdate:
+		return func(client int) (Op, error) {
+			return func(ctx context.Context, _ int) error {
+				return s.etcd.Put(ctx, updateRawNamespace, objectName(client), s.rawValue)
+			}, nil
+		}, nil
+	case OpList:
+		return func(int) (Op, error) {
+			return func(ctx context.Context, _ int) error {
+				return s.wantAll(s.etcd.List(ctx, listNamespace, s.pageSize, s.maxPages))
+			}, nil
+		}, nil
+	}
+	return nil, fmt.Errorf("cannot benchmark unknown operation %q", op)
+}
+
+// spread picks the object client reads in its i-th get, so that clients read different
+// objects and each walks through all of them.
+func (s *Scenario) spread(client, i int) int {
+	return (client*7919 + i) % s.objects
+}
+
+// wantAll turns a list's result into an error when it did not take the expected number of
+// pages (items are not counted by the server side, to spare the client's CPU).
+func (s *Scenario) wantAll(pages, _ int, err error) error {
+	if err != nil {
+		return err
+	}
+	if want := s.maxPages - 1; pages != want {
+		return fmt.Errorf("cannot list: %d pages, want %d", pages, want)
+	}
+	return nil
+}
