@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,9 +18,13 @@ import (
 	"testing"
 	"time"
 
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 )
 
 // kubectlPath is the kubectl the end-to-end tests drive (v1.32 on the CI machine).
@@ -61,6 +66,8 @@ type apiServer struct {
 	config     *rest.Config
 	dynamic    *dynamic.DynamicClient
 	output     *lockedBuffer
+	// exited is closed when the process has exited.
+	exited chan struct{}
 }
 
 // lockedBuffer collects a process's output for failure messages.
@@ -83,8 +90,9 @@ func (b *lockedBuffer) String() string {
 
 // startServer starts example-apiserver on a free loopback port with its own data dir and
 // embedded etcd, waits until /readyz answers 200, and stops it (SIGTERM, then SIGKILL) in
-// t.Cleanup.
-func startServer(t *testing.T) *apiServer {
+// t.Cleanup. flags are added to the command line, e.g. "--etcd-servers=http://127.0.0.1:2379"
+// to use an etcd the test runs or "--etcd-compaction-interval=1s".
+func startServer(t *testing.T, flags ...string) *apiServer {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
@@ -95,13 +103,17 @@ func startServer(t *testing.T) *apiServer {
 	bin := serverBinary(t)
 	dataDir := t.TempDir()
 	out := &lockedBuffer{}
-	cmd := exec.Command(bin, "--data-dir", dataDir, "--secure-port", "0")
+	cmd := exec.Command(bin, append([]string{"--data-dir", dataDir, "--secure-port", "0"}, flags...)...)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	s := &apiServer{kubeconfig: filepath.Join(dataDir, "kubeconfig"), output: out, exited: make(chan struct{})}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() {
+		done <- cmd.Wait()
+		close(s.exited)
+	}()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
@@ -116,7 +128,6 @@ func startServer(t *testing.T) *apiServer {
 		}
 	})
 
-	s := &apiServer{kubeconfig: filepath.Join(dataDir, "kubeconfig"), output: out}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if err := s.ready(); err == nil {
@@ -161,6 +172,19 @@ func (s *apiServer) ready() error {
 		return fmt.Errorf("/readyz: %d %s", resp.StatusCode, body)
 	}
 	return nil
+}
+
+// unthrottled returns a dynamic client for the server without client-go's client-side rate
+// limit (5 requests/s by default), for tests that load the server.
+func (s *apiServer) unthrottled(t *testing.T) *dynamic.DynamicClient {
+	t.Helper()
+	cfg := rest.CopyConfig(s.config)
+	cfg.QPS = -1
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dyn
 }
 
 // kubectl runs kubectl against the server and returns its combined output.
@@ -210,4 +234,85 @@ func (s *apiServer) watchLines(t *testing.T, args ...string) <-chan string {
 		_ = cmd.Wait()
 	})
 	return lines
+}
+
+// testEtcd is a single-member etcd the test runs in its own process, in t.TempDir(), on
+// loopback ports chosen once, so that Stop then Start brings the same member back at the same
+// URL, as an etcd outage looks to a server given --etcd-servers=URL.
+type testEtcd struct {
+	t         *testing.T
+	dir       string
+	clientURL string
+	peerURL   string
+
+	mu     sync.Mutex
+	member *embedded.Server
+}
+
+// startEtcd starts a testEtcd and stops it in t.Cleanup.
+func startEtcd(t *testing.T) *testEtcd {
+	t.Helper()
+	e := &testEtcd{t: t, dir: t.TempDir(), clientURL: "http://" + freeAddr(t), peerURL: "http://" + freeAddr(t)}
+	e.Start()
+	t.Cleanup(e.Stop)
+	return e
+}
+
+// URL is the member's client URL, e.g. "http://127.0.0.1:41234".
+func (e *testEtcd) URL() string { return e.clientURL }
+
+// Start starts the member (again) on its data dir and URLs and waits until it serves; it
+// fails the test if it cannot. Starting a running member does nothing.
+func (e *testEtcd) Start() {
+	e.t.Helper()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.member != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m, err := embedded.Start(ctx, embedded.Config{
+		DataDir:   e.dir,
+		ClientURL: e.clientURL,
+		PeerURL:   e.peerURL,
+		LogLevel:  "fatal", // etcd logs harmless errors whenever a member stops
+	})
+	if err != nil {
+		e.t.Fatalf("cannot start etcd: %v", err)
+	}
+	e.member = m
+}
+
+// Stop stops the member and waits until it has stopped; its data stays. Stopping a stopped
+// member does nothing.
+func (e *testEtcd) Stop() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.member != nil {
+		_ = e.member.Close()
+		e.member = nil
+	}
+}
+
+// Client returns a clientv3 client of the member, closed in t.Cleanup.
+func (e *testEtcd) Client() *clientv3.Client {
+	e.t.Helper()
+	c, err := clientv3.New(clientv3.Config{Endpoints: []string{e.clientURL}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		e.t.Fatalf("cannot connect to etcd at %s: %v", e.clientURL, err)
+	}
+	e.t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// freeAddr returns a 127.0.0.1 host:port that was free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("cannot find a free port: %v", err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }

@@ -199,6 +199,7 @@ func TestRunFlags(t *testing.T) {
 		{args: []string{"--bind-address=0.0.0.0"}, code: 2, want: "must be a loopback IP"},
 		{args: []string{"--secure-port=-1", "--etcd-prefix=registry"}, code: 2, want: "--etcd-prefix"},
 		{args: []string{"--no-such-flag"}, code: 2, want: "unknown flag"},
+		{args: []string{"--request-timeout=0s"}, code: 2, want: "--request-timeout must be positive"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := Run(context.Background(), "test-apiserver", tc.args, &stdout, &stderr)

@@ -27,6 +27,9 @@ type Options struct {
 	// EtcdCompactionInterval is how often old revisions are compacted; 0 disables
 	// compaction. Default 5m.
 	EtcdCompactionInterval time.Duration
+	// RequestTimeout bounds every request but watches; a request whose storage does not answer
+	// in time fails with a 503/504 metav1.Status. Default 1m, as kube-apiserver's.
+	RequestTimeout time.Duration
 	// LogLevel is "debug", "info", "warn" or "error"; debug logs every request. Default "info".
 	LogLevel string
 }
@@ -39,6 +42,7 @@ func NewOptions() *Options {
 		SecurePort:             6443,
 		EtcdPrefix:             "/registry",
 		EtcdCompactionInterval: 5 * time.Minute,
+		RequestTimeout:         time.Minute,
 		LogLevel:               "info",
 	}
 }
@@ -51,6 +55,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.EtcdServers, "etcd-servers", o.EtcdServers, "comma-separated etcd client URLs; empty starts an embedded single-member etcd in <data-dir>/etcd")
 	fs.StringVar(&o.EtcdPrefix, "etcd-prefix", o.EtcdPrefix, "prefix of every etcd key")
 	fs.DurationVar(&o.EtcdCompactionInterval, "etcd-compaction-interval", o.EtcdCompactionInterval, "interval between compactions of old etcd revisions; 0 disables compaction")
+	fs.DurationVar(&o.RequestTimeout, "request-timeout", o.RequestTimeout, "longest time a request other than a watch may take before the server gives up on it (a request's own shorter \"timeout\" parameter wins)")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
 }
 
@@ -71,6 +76,9 @@ func (o *Options) Validate() error {
 	}
 	if o.EtcdCompactionInterval < 0 {
 		errs = append(errs, "--etcd-compaction-interval must not be negative")
+	}
+	if o.RequestTimeout <= 0 {
+		errs = append(errs, "--request-timeout must be positive")
 	}
 	if _, err := o.level(); err != nil {
 		errs = append(errs, err.Error())

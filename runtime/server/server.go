@@ -43,6 +43,10 @@ type Config struct {
 	// then the remaining connections are closed. Zero means DefaultShutdownTimeout.
 	// Long-running requests (watches) are told to end as soon as shutdown begins.
 	ShutdownTimeout time.Duration
+	// RequestTimeout bounds each request that is not long-running: its context ends this long
+	// after it arrived (see WithRequestDeadline), as kube-apiserver's --request-timeout. Zero
+	// means DefaultRequestTimeout.
+	RequestTimeout time.Duration
 }
 
 // Server serves API groups, discovery, OpenAPI, health and /version, and hands every other
@@ -177,7 +181,7 @@ func (s *Server) UnprotectedHandler() http.Handler {
 
 // Handler returns the server's full handler: BuildHandlerChain around UnprotectedHandler.
 func (s *Server) Handler() http.Handler {
-	return BuildHandlerChain(s.UnprotectedHandler(), s.log)
+	return BuildHandlerChain(s.UnprotectedHandler(), s.log, s.cfg.RequestTimeout)
 }
 
 // HealthzChecks returns the server's own health checks.
