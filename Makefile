@@ -30,9 +30,11 @@ verify:
 vet:
 	$(GO) vet ./...
 
-## test: unit, golden and end-to-end tests (real etcd, real HTTP, /usr/bin/kubectl)
+## test: unit, golden and end-to-end tests (real etcd, real HTTP, /usr/bin/kubectl), then the
+## runtime again under the race detector
 test: vet verify
 	$(GO) test $(TEST_FLAGS) ./...
+	$(GO) test -race $(TEST_FLAGS) ./runtime/...
 
 ## test-short: the fast inner loop; skips the end-to-end tests
 test-short:
