@@ -13,15 +13,7 @@ import (
 func (s *scope) create(creater rest.Creater) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, _ string) {
 		opts := &metav1.CreateOptions{}
-		if err := decodeQuery(req, opts); err != nil {
-			writeError(w, err)
-			return
-		}
-		if err := validateWriteOptions("CreateOptions", opts.DryRun, opts.FieldValidation); err != nil {
-			writeError(w, err)
-			return
-		}
-		body, err := readBody(req)
+		body, err := readWrite(req, "CreateOptions", opts, func() ([]string, string) { return opts.DryRun, opts.FieldValidation })
 		if err != nil {
 			writeError(w, err)
 			return

@@ -136,15 +136,7 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 			return
 		}
 		opts := &metav1.PatchOptions{}
-		if err := decodeQuery(req, opts); err != nil {
-			writeError(w, err)
-			return
-		}
-		if err := validateWriteOptions("PatchOptions", opts.DryRun, opts.FieldValidation); err != nil {
-			writeError(w, err)
-			return
-		}
-		body, err := readBody(req)
+		body, err := readWrite(req, "PatchOptions", opts, func() ([]string, string) { return opts.DryRun, opts.FieldValidation })
 		if err != nil {
 			writeError(w, err)
 			return

@@ -24,15 +24,7 @@ func (r replacement) UpdatedObject(context.Context, runtime.Object) (runtime.Obj
 func (s *scope) update(updater rest.Updater) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
 		opts := &metav1.UpdateOptions{}
-		if err := decodeQuery(req, opts); err != nil {
-			writeError(w, err)
-			return
-		}
-		if err := validateWriteOptions("UpdateOptions", opts.DryRun, opts.FieldValidation); err != nil {
-			writeError(w, err)
-			return
-		}
-		body, err := readBody(req)
+		body, err := readWrite(req, "UpdateOptions", opts, func() ([]string, string) { return opts.DryRun, opts.FieldValidation })
 		if err != nil {
 			writeError(w, err)
 			return

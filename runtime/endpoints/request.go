@@ -40,3 +40,18 @@ func decodeQuery(req *http.Request, into runtime.Object) error {
 	}
 	return nil
 }
+
+// readWrite is the common start of every write (POST, PUT, PATCH): it decodes the query into
+// opts (CreateOptions, UpdateOptions or PatchOptions), checks the dryRun and fieldValidation
+// values that fields reads from it, and reads the body. Errors are apierrors: 400 for a bad
+// query, 422 for bad option values, 413 for a body over the limit.
+func readWrite(req *http.Request, kind string, opts runtime.Object, fields func() (dryRun []string, fieldValidation string)) ([]byte, error) {
+	if err := decodeQuery(req, opts); err != nil {
+		return nil, err
+	}
+	dryRun, directive := fields()
+	if err := validateWriteOptions(kind, dryRun, directive); err != nil {
+		return nil, err
+	}
+	return readBody(req)
+}
