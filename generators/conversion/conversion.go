@@ -154,7 +154,7 @@ func registerConversions(f *jen.File, ver *model.Package, dirs []direction) {
 
 // register emits one `if err := s.<method>((*A)(nil), (*B)(nil), func...); err != nil` block.
 func register(method string, d direction) jen.Code {
-	from, to := qual(d.from), qual(d.to)
+	from, to := emit.Qual(d.from), emit.Qual(d.to)
 	fn := jen.Func().Params(jen.List(jen.Id("a"), jen.Id("b")).Interface(), jen.Id("scope").Qual(conversionPkg, "Scope")).Error().Block(
 		jen.Return(jen.Id(d.publicName()).Call(
 			jen.Id("a").Assert(jen.Op("*").Add(from)),
@@ -183,11 +183,8 @@ func publicConvert(d direction) jen.Code {
 // convertParams is (in *From, out *To, s conversion.Scope).
 func convertParams(d direction) *jen.Statement {
 	return jen.Params(
-		jen.Id("in").Op("*").Add(qual(d.from)),
-		jen.Id("out").Op("*").Add(qual(d.to)),
+		jen.Id("in").Op("*").Add(emit.Qual(d.from)),
+		jen.Id("out").Op("*").Add(emit.Qual(d.to)),
 		jen.Id("s").Qual(conversionPkg, "Scope"),
 	)
 }
-
-// qual names a named type; jennifer leaves types of the file's own package unqualified.
-func qual(t *model.Type) *jen.Statement { return jen.Qual(t.Name.Package, t.Name.Name) }

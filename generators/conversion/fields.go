@@ -7,6 +7,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -158,7 +159,7 @@ func convertPeer(in, out string, a, b *model.Type) ([]jen.Code, bool) {
 	}
 	if a.Kind != model.Struct && b.Kind != model.Struct && a.Underlying != nil && b.Underlying != nil &&
 		identical(a.Underlying, b.Underlying) {
-		return []jen.Code{jen.Id(out).Op("=").Add(qual(b)).Call(jen.Id(in))}, true
+		return []jen.Code{jen.Id(out).Op("=").Add(emit.Qual(b)).Call(jen.Id(in))}, true
 	}
 	return nil, false
 }
@@ -175,7 +176,7 @@ func convertPointer(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
 	}
 	body := append([]jen.Code{
 		jen.List(jen.Id("in"), jen.Id("out")).Op(":=").List(jen.Id(addr(in)), jen.Id(addr(out))),
-		jen.Op("*").Id("out").Op("=").New(typeCode(b.Elem)),
+		jen.Op("*").Id("out").Op("=").New(emit.TypeRef(b.Elem)),
 	}, elem...)
 	return nilGuard(in, out, body), true
 }
@@ -188,7 +189,7 @@ func convertSlice(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
 	}
 	body := []jen.Code{
 		jen.List(jen.Id("in"), jen.Id("out")).Op(":=").List(jen.Id(addr(in)), jen.Id(addr(out))),
-		jen.Op("*").Id("out").Op("=").Make(typeCode(b), jen.Len(jen.Op("*").Id("in"))),
+		jen.Op("*").Id("out").Op("=").Make(emit.TypeRef(b), jen.Len(jen.Op("*").Id("in"))),
 		jen.For(jen.Id("i").Op(":=").Range().Op("*").Id("in")).Block(elem...),
 	}
 	return nilGuard(in, out, body), true
@@ -200,11 +201,11 @@ func convertMap(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
 	if !ok {
 		return nil, false
 	}
-	loop := append([]jen.Code{jen.Id("newVal").Op(":=").New(typeCode(b.Elem))}, elem...)
+	loop := append([]jen.Code{jen.Id("newVal").Op(":=").New(emit.TypeRef(b.Elem))}, elem...)
 	loop = append(loop, jen.Parens(jen.Op("*").Id("out")).Index(jen.Id("key")).Op("=").Op("*").Id("newVal"))
 	body := []jen.Code{
 		jen.List(jen.Id("in"), jen.Id("out")).Op(":=").List(jen.Id(addr(in)), jen.Id(addr(out))),
-		jen.Op("*").Id("out").Op("=").Make(typeCode(b), jen.Len(jen.Op("*").Id("in"))),
+		jen.Op("*").Id("out").Op("=").Make(emit.TypeRef(b), jen.Len(jen.Op("*").Id("in"))),
 		jen.For(jen.List(jen.Id("key"), jen.Id("val")).Op(":=").Range().Op("*").Id("in")).Block(loop...),
 	}
 	return nilGuard(in, out, body), true
@@ -222,23 +223,4 @@ func addr(expr string) string {
 		return expr[1:]
 	}
 	return "&" + expr
-}
-
-// typeCode renders a type reference; jennifer qualifies named types of other packages.
-func typeCode(r *model.TypeRef) jen.Code {
-	switch r.Kind {
-	case model.Basic:
-		return jen.Id(r.Basic)
-	case model.Named:
-		return qual(r.Named)
-	case model.Pointer:
-		return jen.Op("*").Add(typeCode(r.Elem))
-	case model.Slice:
-		return jen.Index().Add(typeCode(r.Elem))
-	case model.Array:
-		return jen.Index(jen.Lit(int(r.Len))).Add(typeCode(r.Elem))
-	case model.Map:
-		return jen.Map(typeCode(r.Key)).Add(typeCode(r.Elem))
-	}
-	return jen.Interface()
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -173,7 +174,7 @@ func (g *pkgGen) copyTo(ref *model.TypeRef, at site) []jen.Code {
 
 // copyPointer copies *in into *out for pointers to elem.
 func (g *pkgGen) copyPointer(elem *model.TypeRef, at site) []jen.Code {
-	stmts := []jen.Code{jen.Op("*").Id("out").Op("=").New(typeCode(elem))}
+	stmts := []jen.Code{jen.Op("*").Id("out").Op("=").New(emit.TypeRef(elem))}
 	switch k, _, _ := g.classify(elem); k {
 	case shallow:
 		return append(stmts, jen.Op("**").Id("out").Op("=").Op("**").Id("in"))
@@ -193,7 +194,7 @@ func (g *pkgGen) copyPointer(elem *model.TypeRef, at site) []jen.Code {
 func (g *pkgGen) copyElems(ref, elem *model.TypeRef, at site, isSlice bool) []jen.Code {
 	var stmts []jen.Code
 	if isSlice {
-		stmts = append(stmts, jen.Op("*").Id("out").Op("=").Make(typeCode(ref), jen.Len(jen.Op("*").Id("in"))))
+		stmts = append(stmts, jen.Op("*").Id("out").Op("=").Make(emit.TypeRef(ref), jen.Len(jen.Op("*").Id("in"))))
 	} else {
 		stmts = append(stmts, jen.Op("*").Id("out").Op("=").Op("*").Id("in"))
 	}
@@ -219,7 +220,7 @@ func (g *pkgGen) copyElems(ref, elem *model.TypeRef, at site, isSlice bool) []je
 
 // copyMap copies the map *in into *out entry by entry; ref names the map type for make.
 func (g *pkgGen) copyMap(ref, elem *model.TypeRef, at site) []jen.Code {
-	stmts := []jen.Code{jen.Op("*").Id("out").Op("=").Make(typeCode(ref), jen.Len(jen.Op("*").Id("in")))}
+	stmts := []jen.Code{jen.Op("*").Id("out").Op("=").Make(emit.TypeRef(ref), jen.Len(jen.Op("*").Id("in")))}
 	outKey := jen.Parens(jen.Op("*").Id("out")).Index(jen.Id("key"))
 	var body []jen.Code
 	switch k, _, _ := g.classify(elem); k {
@@ -227,7 +228,7 @@ func (g *pkgGen) copyMap(ref, elem *model.TypeRef, at site) []jen.Code {
 		body = []jen.Code{jen.Add(outKey).Op("=").Id("val")}
 	case viaMethod:
 		body = []jen.Code{
-			jen.Var().Id("outVal").Add(typeCode(elem)),
+			jen.Var().Id("outVal").Add(emit.TypeRef(elem)),
 			jen.Id("val").Dot("DeepCopyInto").Call(jen.Op("&").Id("outVal")),
 			jen.Add(outKey).Op("=").Id("outVal"),
 		}
@@ -237,7 +238,7 @@ func (g *pkgGen) copyMap(ref, elem *model.TypeRef, at site) []jen.Code {
 		if k != viaArray && k != uncopyable {
 			copyVal = jen.If(jen.Id("val").Op("!=").Nil()).Block(inner...)
 		}
-		body = []jen.Code{jen.Var().Id("outVal").Add(typeCode(elem)), copyVal, jen.Add(outKey).Op("=").Id("outVal")}
+		body = []jen.Code{jen.Var().Id("outVal").Add(emit.TypeRef(elem)), copyVal, jen.Add(outKey).Op("=").Id("outVal")}
 	}
 	return append(stmts, jen.For(jen.List(jen.Id("key"), jen.Id("val")).Op(":=").Range().Op("*").Id("in")).Block(body...))
 }
@@ -246,23 +247,4 @@ func (g *pkgGen) copyMap(ref, elem *model.TypeRef, at site) []jen.Code {
 // copy, as deepcopy-gen's output does.
 func nested(inExpr, outExpr *jen.Statement, stmts []jen.Code) []jen.Code {
 	return append([]jen.Code{jen.List(jen.Id("in"), jen.Id("out")).Op(":=").List(inExpr, outExpr)}, stmts...)
-}
-
-// typeCode renders ref as a Go type expression; named types are qualified by import path.
-func typeCode(ref *model.TypeRef) jen.Code {
-	switch ref.Kind {
-	case model.Basic:
-		return jen.Id(ref.Basic)
-	case model.Named:
-		return jen.Qual(ref.Named.Name.Package, ref.Named.Name.Name)
-	case model.Pointer:
-		return jen.Op("*").Add(typeCode(ref.Elem))
-	case model.Slice:
-		return jen.Index().Add(typeCode(ref.Elem))
-	case model.Array:
-		return jen.Index(jen.Lit(int(ref.Len))).Add(typeCode(ref.Elem))
-	case model.Map:
-		return jen.Map(typeCode(ref.Key)).Add(typeCode(ref.Elem))
-	}
-	return jen.Interface()
 }

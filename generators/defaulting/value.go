@@ -10,6 +10,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -149,7 +150,7 @@ func defaultStmt(ref *model.TypeRef, expr, text string) jen.Code {
 		lit, _ := basicLiteral(basic, text) // checked by validate
 		if isPtr {
 			return jen.If(jen.Id(expr).Op("==").Nil()).Block(
-				jen.Var().Id("ptrVar1").Add(typeCode(elem)).Op("=").Add(lit),
+				jen.Var().Id("ptrVar1").Add(emit.TypeRef(elem)).Op("=").Add(lit),
 				jen.Id(expr).Op("=").Op("&").Id("ptrVar1"),
 			)
 		}
@@ -176,14 +177,6 @@ func isZero(basic, expr string) jen.Code {
 		return jen.Op("!").Id(expr)
 	}
 	return jen.Id(expr).Op("==").Lit(0)
-}
-
-// typeCode renders a basic or named type reference as a Go type expression.
-func typeCode(ref *model.TypeRef) jen.Code {
-	if ref.Kind == model.Named {
-		return jen.Qual(ref.Named.Name.Package, ref.Named.Name.Name)
-	}
-	return jen.Id(ref.Basic)
 }
 
 // defaultMessage is the diagnostic for an invalid default on field f of t.

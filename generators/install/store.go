@@ -5,6 +5,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -12,8 +13,8 @@ import (
 func storeFunc(f *jen.File, g *model.Group, r *resource) {
 	k := r.kind
 	qualified := k.Plural + "." + g.Name
-	newObj := jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(qual(r.obj)).Values()))
-	newList := jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(qual(r.list)).Values()))
+	newObj := jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(emit.Qual(r.obj)).Values()))
+	newList := jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(emit.Qual(r.list)).Values()))
 	groupResource := func(name string) jen.Code {
 		return jen.Qual(schemaPkg, "GroupResource").Values(
 			jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Resource").Op(":").Lit(name))
@@ -117,6 +118,3 @@ func stringSlice(ss []string) jen.Code {
 	}
 	return jen.Index().String().Values(lits...)
 }
-
-// qual names a model type.
-func qual(t *model.Type) *jen.Statement { return jen.Qual(t.Name.Package, t.Name.Name) }

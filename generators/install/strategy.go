@@ -5,6 +5,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -38,7 +39,7 @@ func ctxObjOld() jen.Code {
 
 // assertBoth is `newObj, oldObj := obj.(*T), old.(*T)`.
 func assertBoth(r *resource) jen.Code {
-	ptr := jen.Op("*").Add(qual(r.obj))
+	ptr := jen.Op("*").Add(emit.Qual(r.obj))
 	return jen.List(jen.Id("newObj"), jen.Id("oldObj")).Op(":=").
 		List(jen.Id("obj").Assert(ptr.Clone()), jen.Id("old").Assert(ptr.Clone()))
 }
@@ -69,7 +70,7 @@ func strategy(f *jen.File, g *model.Group, r *resource) {
 // prepareForCreate emits PrepareForCreate: status cleared when the kind has a status
 // subresource, generation set to 1.
 func prepareForCreate(f *jen.File, r *resource, recv *jen.Statement) {
-	body := []jen.Code{jen.Id("o").Op(":=").Id("obj").Assert(jen.Op("*").Add(qual(r.obj)))}
+	body := []jen.Code{jen.Id("o").Op(":=").Id("obj").Assert(jen.Op("*").Add(emit.Qual(r.obj)))}
 	doc := "PrepareForCreate sets generation to 1."
 	if status := statusField(r); status != nil {
 		body = append(body, jen.Id("o").Dot("Status").Op("=").Add(zero(status.Type)))
@@ -110,7 +111,7 @@ func prepareForUpdate(f *jen.File, r *resource, recv *jen.Statement) {
 // Validate<Kind>Update hooks when it declares them.
 func validate(f *jen.File, g *model.Group, r *resource, recv *jen.Statement) {
 	kind := r.obj.Name.Name
-	ptr := jen.Op("*").Add(qual(r.obj))
+	ptr := jen.Op("*").Add(emit.Qual(r.obj))
 	create, update := "Validate"+kind, "Validate"+kind+"Update"
 	var createBody, updateBody jen.Code
 	createDoc := fmt.Sprintf("Validate accepts every %s: the package %s declares no %s hook.", kind, g.Hub.Name, create)
@@ -170,29 +171,10 @@ func statusField(r *resource) *model.Field {
 // zero renders the zero value of a field type.
 func zero(t *model.TypeRef) jen.Code {
 	if t.Kind == model.Named && t.Named.Kind == model.Struct {
-		return qual(t.Named).Values()
+		return emit.Qual(t.Named).Values()
 	}
 	if t.Kind == model.Pointer || t.Kind == model.Slice || t.Kind == model.Map || t.Kind == model.Interface {
 		return jen.Nil()
 	}
-	return jen.Op("*").New(typeOf(t))
-}
-
-// typeOf renders a type reference.
-func typeOf(r *model.TypeRef) jen.Code {
-	switch r.Kind {
-	case model.Basic:
-		return jen.Id(r.Basic)
-	case model.Named:
-		return qual(r.Named)
-	case model.Pointer:
-		return jen.Op("*").Add(typeOf(r.Elem))
-	case model.Slice:
-		return jen.Index().Add(typeOf(r.Elem))
-	case model.Array:
-		return jen.Index(jen.Lit(int(r.Len))).Add(typeOf(r.Elem))
-	case model.Map:
-		return jen.Map(typeOf(r.Key)).Add(typeOf(r.Elem))
-	}
-	return jen.Interface()
+	return jen.Op("*").New(emit.TypeRef(t))
 }

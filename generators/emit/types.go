@@ -1,0 +1,31 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// Qual renders a named type as a qualified identifier; jennifer imports its package under the
+// name NewFile fixed for it.
+func Qual(t *model.Type) *jen.Statement { return jen.Qual(t.Name.Package, t.Name.Name) }
+
+// TypeRef renders a type reference as a Go type expression ("*[]metav1.Condition",
+// "map[string]string", "[4]int32"); interface types render as interface{}.
+func TypeRef(r *model.TypeRef) jen.Code {
+	switch r.Kind {
+	case model.Basic:
+		return jen.Id(r.Basic)
+	case model.Named:
+		return Qual(r.Named)
+	case model.Pointer:
+		return jen.Op("*").Add(TypeRef(r.Elem))
+	case model.Slice:
+		return jen.Index().Add(TypeRef(r.Elem))
+	case model.Array:
+		return jen.Index(jen.Lit(int(r.Len))).Add(TypeRef(r.Elem))
+	case model.Map:
+		return jen.Map(TypeRef(r.Key)).Add(TypeRef(r.Elem))
+	}
+	return jen.Interface()
+}
