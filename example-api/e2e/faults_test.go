@@ -95,7 +95,7 @@ func TestEtcdOutage(t *testing.T) {
 	probes.Wait()
 
 	if err := pollUntil(ctx, 15*time.Second, func() error {
-		if s.ready() == nil {
+		if s.proc.Ready(ctx) == nil {
 			return errors.New("/readyz is still 200")
 		}
 		return nil
@@ -122,15 +122,15 @@ func TestEtcdOutage(t *testing.T) {
 		}
 		return err
 	}); err != nil {
-		t.Fatalf("create after etcd restarted: %v\nserver output:\n%s", err, s.output)
+		t.Fatalf("create after etcd restarted: %v\nserver output:\n%s", err, s.proc.Output())
 	}
 	t.Logf("the server served a create %v after etcd restarted", time.Since(restarted).Round(time.Millisecond))
 	select {
-	case <-s.exited:
-		t.Fatalf("example-apiserver exited during the outage; it must ride it out\n%s", s.output)
+	case <-s.proc.Exited():
+		t.Fatalf("example-apiserver exited during the outage; it must ride it out\n%s", s.proc.Output())
 	default:
 	}
-	if err := pollUntil(ctx, recoveryWait, s.ready); err != nil {
+	if err := pollUntil(ctx, recoveryWait, func() error { return s.proc.Ready(ctx) }); err != nil {
 		t.Errorf("/readyz after etcd restarted: %v", err)
 	}
 

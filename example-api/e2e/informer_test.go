@@ -76,7 +76,7 @@ func TestInformerAcrossCompactions(t *testing.T) {
 	syncCtx, syncCancel := context.WithTimeout(ctx, 15*time.Second)
 	defer syncCancel()
 	if !cache.WaitForCacheSync(syncCtx.Done(), informer.HasSynced) {
-		t.Fatalf("the informer did not sync within 15s; its requests: %v\nserver output:\n%s", gate.requests(), s.output)
+		t.Fatalf("the informer did not sync within 15s; its requests: %v\nserver output:\n%s", gate.requests(), s.proc.Output())
 	}
 	if got := counts.snapshot(); got.initial != 10 || got.adds+got.updates+got.deletes != 0 {
 		t.Fatalf("after sync: %+v, want 10 initial adds and nothing else", got)

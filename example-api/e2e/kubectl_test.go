@@ -129,7 +129,7 @@ func waitForLine(t *testing.T, lines <-chan string, re *regexp.Regexp, s *apiSer
 				return
 			}
 		case <-timeout:
-			t.Fatalf("no watch line matched %s within 30s; saw:\n%s\nserver output:\n%s", re, strings.Join(seen, "\n"), s.output)
+			t.Fatalf("no watch line matched %s within 30s; saw:\n%s\nserver output:\n%s", re, strings.Join(seen, "\n"), s.proc.Output())
 		}
 	}
 }

@@ -2,19 +2,12 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -22,8 +15,8 @@ import (
 	"go.uber.org/zap"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 )
 
@@ -45,14 +38,9 @@ func serverBinary(t *testing.T) string {
 			buildErr = err
 			return
 		}
-		binPath = filepath.Join(dir, "example-apiserver")
-		_, file, _, _ := runtime.Caller(0)
-		root := filepath.Join(filepath.Dir(file), "..", "..")
-		cmd := exec.Command("go", "build", "-o", binPath, "./example-api/cmd/example-apiserver")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("cannot build example-apiserver: %w\n%s", err, out)
-		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		binPath, buildErr = serverproc.Build(ctx, dir)
 	})
 	if buildErr != nil {
 		t.Fatal(buildErr)
@@ -60,38 +48,19 @@ func serverBinary(t *testing.T) string {
 	return binPath
 }
 
-// apiServer is a running example-apiserver process.
+// apiServer is a running example-apiserver process and clients for it.
 type apiServer struct {
+	proc       *serverproc.Process
 	kubeconfig string
 	config     *rest.Config
 	dynamic    *dynamic.DynamicClient
-	output     *lockedBuffer
-	// exited is closed when the process has exited.
-	exited chan struct{}
-}
-
-// lockedBuffer collects a process's output for failure messages.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // startServer starts example-apiserver on a free loopback port with its own data dir and
 // embedded etcd, waits until /readyz answers 200, and stops it (SIGTERM, then SIGKILL) in
-// t.Cleanup. flags are added to the command line, e.g. "--etcd-servers=http://127.0.0.1:2379"
-// to use an etcd the test runs or "--etcd-compaction-interval=1s".
+// t.Cleanup, failing the test if it does not exit 0. flags are added to the command line, e.g.
+// "--etcd-servers=http://127.0.0.1:2379" to use an etcd the test runs or
+// "--etcd-compaction-interval=1s".
 func startServer(t *testing.T, flags ...string) *apiServer {
 	t.Helper()
 	if testing.Short() {
@@ -100,78 +69,22 @@ func startServer(t *testing.T, flags ...string) *apiServer {
 	if _, err := os.Stat(kubectlPath); err != nil {
 		t.Fatalf("kubectl is required at %s: %v", kubectlPath, err)
 	}
-	bin := serverBinary(t)
-	dataDir := t.TempDir()
-	out := &lockedBuffer{}
-	cmd := exec.Command(bin, append([]string{"--data-dir", dataDir, "--secure-port", "0"}, flags...)...)
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	proc, err := serverproc.Start(ctx, serverBinary(t), t.TempDir(), flags...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	s := &apiServer{kubeconfig: filepath.Join(dataDir, "kubeconfig"), output: out, exited: make(chan struct{})}
-	done := make(chan error, 1)
-	go func() {
-		done <- cmd.Wait()
-		close(s.exited)
-	}()
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("example-apiserver did not exit cleanly on SIGTERM: %v\n%s", err, out)
-			}
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-			t.Errorf("example-apiserver did not stop within 20s of SIGTERM\n%s", out)
+		if err := proc.Stop(20 * time.Second); err != nil {
+			t.Error(err)
 		}
 	})
-
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if err := s.ready(); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("example-apiserver not ready after 60s: %v\n%s", err, out)
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("example-apiserver exited early: %v\n%s", err, out)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-	dyn, err := dynamic.NewForConfig(s.config)
+	dyn, err := dynamic.NewForConfig(proc.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.dynamic = dyn
-	return s
-}
-
-// ready loads the kubeconfig the server wrote and checks /readyz.
-func (s *apiServer) ready() error {
-	if s.config == nil {
-		cfg, err := clientcmd.BuildConfigFromFlags("", s.kubeconfig)
-		if err != nil {
-			return err
-		}
-		s.config = cfg
-	}
-	client, err := rest.HTTPClientFor(s.config)
-	if err != nil {
-		return err
-	}
-	resp, err := client.Get(strings.TrimSuffix(s.config.Host, "/") + "/readyz")
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("/readyz: %d %s", resp.StatusCode, body)
-	}
-	return nil
+	return &apiServer{proc: proc, kubeconfig: proc.Kubeconfig, config: proc.Config, dynamic: dyn}
 }
 
 // unthrottled returns a dynamic client for the server without client-go's client-side rate
@@ -202,7 +115,7 @@ func (s *apiServer) mustKubectl(t *testing.T, args ...string) string {
 	t.Helper()
 	out, err := s.kubectl(t, args...)
 	if err != nil {
-		t.Fatalf("kubectl %s: %v\n%s\nserver output:\n%s", strings.Join(args, " "), err, out, s.output)
+		t.Fatalf("kubectl %s: %v\n%s\nserver output:\n%s", strings.Join(args, " "), err, out, s.proc.Output())
 	}
 	t.Logf("kubectl %s\n%s", strings.Join(args, " "), out)
 	return out

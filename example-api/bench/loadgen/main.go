@@ -19,6 +19,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/apigen-dev/apigen/example-api/bench"
+	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 )
 
@@ -130,7 +131,7 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 
 	bin := o.serverBinary
 	if bin == "" && !o.inProcess {
-		if bin, err = buildServer(ctx, dir); err != nil {
+		if bin, err = serverproc.Build(ctx, dir); err != nil {
 			return err
 		}
 	}

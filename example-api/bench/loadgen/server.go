@@ -8,20 +8,15 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	dbinstall "github.com/apigen-dev/apigen/example-api/apis/db/install"
+	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
 	"github.com/apigen-dev/apigen/runtime/app"
 )
-
-// serverPackage is the example API server's import path, built when --server-binary is empty.
-const serverPackage = "github.com/apigen-dev/apigen/example-api/cmd/example-apiserver"
 
 // readyTimeout bounds the wait for the server's readiness line and /readyz.
 const readyTimeout = time.Minute
@@ -40,57 +35,17 @@ type apiServer struct {
 	stop func() error
 }
 
-// buildServer builds example-apiserver into dir and returns the binary's path.
-func buildServer(ctx context.Context, dir string) (string, error) {
-	bin := filepath.Join(dir, "example-apiserver")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, serverPackage)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("cannot build example-apiserver: %w\n%s", err, out)
-	}
-	return bin, nil
-}
-
 // startServerProcess starts bin with a data directory in dir, on a free port, against
 // etcdServers, and waits until it is ready. stop sends SIGTERM and waits (SIGKILL after
 // stopTimeout).
 func startServerProcess(ctx context.Context, bin, dir string, etcdServers []string) (*apiServer, error) {
-	stdout, stdoutW := io.Pipe()
-	var stderr lockedBuffer
-	cmd := exec.Command(bin, "--data-dir", dir, "--secure-port", "0", "--log-level", "warn",
-		"--etcd-servers", strings.Join(etcdServers, ","))
-	cmd.Stdout, cmd.Stderr = stdoutW, &stderr
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("cannot start example-apiserver: %w", err)
-	}
-	exited := make(chan error, 1)
-	go func() {
-		err := cmd.Wait()
-		stdoutW.Close()
-		exited <- err
-	}()
-	var once sync.Once
-	var stopErr error
-	stop := func() error {
-		once.Do(func() {
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			select {
-			case err := <-exited:
-				if err != nil {
-					stopErr = fmt.Errorf("cannot stop example-apiserver cleanly: %w\n%s", err, stderr.String())
-				}
-			case <-time.After(stopTimeout):
-				_ = cmd.Process.Kill()
-				<-exited
-				stopErr = fmt.Errorf("cannot stop example-apiserver: still running %s after SIGTERM", stopTimeout)
-			}
-		})
-		return stopErr
-	}
-	url, err := waitServing(ctx, stdout)
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	p, err := serverproc.Start(ctx, bin, dir, "--log-level", "warn", "--etcd-servers", strings.Join(etcdServers, ","))
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("cannot start example-apiserver: %w\n%s", err, stderr.String()), stop())
+		return nil, err
 	}
-	return &apiServer{url: url, pid: cmd.Process.Pid, stop: stop}, nil
+	return &apiServer{url: p.URL, pid: p.PID, stop: func() error { return p.Stop(stopTimeout) }}, nil
 }
 
 // startServerInProcess runs the server with app.Run in this process (for CPU profiles:
@@ -98,12 +53,11 @@ func startServerProcess(ctx context.Context, bin, dir string, etcdServers []stri
 func startServerInProcess(ctx context.Context, dir string, etcdServers []string) (*apiServer, error) {
 	runCtx, cancel := context.WithCancel(context.Background())
 	stdout, stdoutW := io.Pipe()
-	var stderr lockedBuffer
 	exited := make(chan int, 1)
 	go func() {
 		code := app.Run(runCtx, "example-apiserver", []string{"--data-dir", dir, "--secure-port", "0",
 			"--log-level", "warn", "--etcd-servers", strings.Join(etcdServers, ",")},
-			stdoutW, &stderr, dbinstall.NewAPIGroupInfo)
+			stdoutW, os.Stderr, dbinstall.NewAPIGroupInfo)
 		stdoutW.Close()
 		exited <- code
 	}()
@@ -113,14 +67,14 @@ func startServerInProcess(ctx context.Context, dir string, etcdServers []string)
 		once.Do(func() {
 			cancel()
 			if code := <-exited; code != 0 {
-				stopErr = fmt.Errorf("cannot stop the in-process server cleanly: exit code %d\n%s", code, stderr.String())
+				stopErr = fmt.Errorf("cannot stop the in-process server cleanly: exit code %d", code)
 			}
 		})
 		return stopErr
 	}
 	url, err := waitServing(ctx, stdout)
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("cannot start the in-process server: %w\n%s", err, stderr.String()), stop())
+		return nil, errors.Join(fmt.Errorf("cannot start the in-process server: %w", err), stop())
 	}
 	return &apiServer{url: url, pid: os.Getpid(), stop: stop}, nil
 }
@@ -184,24 +138,4 @@ func readyz(ctx context.Context, url string) error {
 		return fmt.Errorf("status %d: %s", resp.StatusCode, body)
 	}
 	return nil
-}
-
-// lockedBuffer collects a server's stderr for error messages; safe for concurrent use.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-// Write implements io.Writer.
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// String returns what was written so far.
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
