@@ -28,6 +28,8 @@ type store struct {
 	// "/registry/db.example.com/databases".
 	prefix string
 	gr     schema.GroupResource
+	// decoded caches decoded objects by their stored bytes.
+	decoded *decodeCache
 }
 
 var _ storage.Interface = (*store)(nil)
@@ -45,6 +47,7 @@ func New(client *clientv3.Client, codec runtime.Codec, newFunc func() runtime.Ob
 		newFunc: newFunc,
 		prefix:  strings.TrimSuffix(path.Clean("/"+prefix), "/"),
 		gr:      gr,
+		decoded: newDecodeCache(decodeCacheSize),
 	}
 }
 
@@ -74,10 +77,15 @@ func (s *store) decode(data []byte, out runtime.Object, rev int64) error {
 
 // decodeNew decodes data into a new object from newFunc with resourceVersion rev.
 // Errors: Internal, wrapping the codec's error, for bytes that do not decode.
+// Bytes decoded before come from the decode cache.
 func (s *store) decodeNew(data []byte, rev int64) (runtime.Object, error) {
-	obj, _, err := s.codec.Decode(data, nil, s.newFunc())
-	if err != nil {
-		return nil, &storage.StatusError{Code: storage.ErrCodeInternal, Message: fmt.Sprintf("cannot decode stored %s", s.gr), Err: err}
+	obj := s.decoded.get(data)
+	if obj == nil {
+		var err error
+		if obj, _, err = s.codec.Decode(data, nil, s.newFunc()); err != nil {
+			return nil, &storage.StatusError{Code: storage.ErrCodeInternal, Message: fmt.Sprintf("cannot decode stored %s", s.gr), Err: err}
+		}
+		s.decoded.add(data, obj)
 	}
 	if err := setResourceVersion(obj, rev); err != nil {
 		return nil, err
