@@ -16,7 +16,9 @@ func TestRunCountsEveryMeasuredOperation(t *testing.T) {
 	calls := make([]int, clients) // operations per client, warm-up included
 	maxIndex := make([]int, clients)
 	errFail := errors.New("every third operation fails")
-	sum, err := Run(context.Background(), Config{Clients: clients, Measure: 20 * time.Millisecond},
+	// A client whose goroutine is first scheduled after the window closes rightly makes no
+	// calls, so only the counting invariants are checked, over a window long enough to have calls.
+	sum, err := Run(context.Background(), Config{Clients: clients, Measure: 200 * time.Millisecond},
 		func(client int) (Op, error) {
 			return func(_ context.Context, i int) error {
 				mu.Lock()
@@ -34,13 +36,13 @@ func TestRunCountsEveryMeasuredOperation(t *testing.T) {
 	}
 	total := 0
 	for c := range clients {
-		if calls[c] == 0 {
-			t.Errorf("client %d never ran", c)
-		}
-		if maxIndex[c] != calls[c]-1 {
+		if calls[c] > 0 && maxIndex[c] != calls[c]-1 {
 			t.Errorf("client %d: last index %d after %d calls, want indexes 0..n-1", c, maxIndex[c], calls[c])
 		}
 		total += calls[c]
+	}
+	if total == 0 {
+		t.Fatal("no client made a call in 200ms")
 	}
 	if sum.Ops+sum.Errors != total {
 		t.Errorf("ops %d + errors %d = %d, want every one of the %d calls (no warm-up)", sum.Ops, sum.Errors, sum.Ops+sum.Errors, total)
@@ -48,7 +50,7 @@ func TestRunCountsEveryMeasuredOperation(t *testing.T) {
 	if sum.Errors == 0 || !errors.Is(sum.FirstError, errFail) {
 		t.Errorf("errors = %d, first %v; want the failing operations counted and one of them kept", sum.Errors, sum.FirstError)
 	}
-	if sum.Elapsed < 20*time.Millisecond {
+	if sum.Elapsed < 200*time.Millisecond {
 		t.Errorf("elapsed %v, want at least the measured period", sum.Elapsed)
 	}
 }
@@ -57,7 +59,7 @@ func TestRunCountsEveryMeasuredOperation(t *testing.T) {
 func TestRunExcludesWarmup(t *testing.T) {
 	var mu sync.Mutex
 	calls := 0
-	sum, err := Run(context.Background(), Config{Clients: 1, Warmup: 20 * time.Millisecond, Measure: time.Millisecond},
+	sum, err := Run(context.Background(), Config{Clients: 1, Warmup: 200 * time.Millisecond, Measure: time.Millisecond},
 		func(int) (Op, error) {
 			return func(context.Context, int) error {
 				mu.Lock()

@@ -110,7 +110,7 @@ func TestScenarioEveryOperation(t *testing.T) {
 	if s.ObjectBytes() < 1024 {
 		t.Errorf("stored objects are %d bytes, want at least the 1024 bytes sent", s.ObjectBytes())
 	}
-	cfg := Config{Clients: 3, Measure: 50 * time.Millisecond}
+	cfg := Config{Clients: 3, Measure: 200 * time.Millisecond}
 	for _, op := range Ops {
 		serverOp, err := s.ServerOp(ctx, op)
 		if err != nil {
