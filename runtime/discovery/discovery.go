@@ -1,11 +1,11 @@
 package discovery
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
 
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	restful "github.com/emicklei/go-restful/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -40,7 +40,7 @@ func APIVersionsHandler() http.Handler {
 		ServerAddressByClientCIDRs: []metav1.ServerAddressByClientCIDR{},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		WriteJSON(w, http.StatusOK, body)
+		responsewriters.WriteJSON(w, http.StatusOK, body)
 	})
 }
 
@@ -77,7 +77,7 @@ func (r *RootAPIs) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 		TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"},
 		Groups:   r.Groups(),
 	}
-	WriteJSON(w, http.StatusOK, list)
+	responsewriters.WriteJSON(w, http.StatusOK, list)
 }
 
 // NewGroupWebService returns a WebService rooted at /apis/<group.Name> that serves group on
@@ -87,7 +87,7 @@ func NewGroupWebService(group metav1.APIGroup) *restful.WebService {
 	group.TypeMeta = metav1.TypeMeta{Kind: "APIGroup", APIVersion: "v1"}
 	ws := new(restful.WebService).Path("/apis/" + group.Name).Produces(ContentType)
 	ws.Route(ws.GET("/").To(func(_ *restful.Request, resp *restful.Response) {
-		WriteJSON(resp.ResponseWriter, http.StatusOK, &group)
+		responsewriters.WriteJSON(resp.ResponseWriter, http.StatusOK, &group)
 	}).Operation("getAPIGroup").Doc("get information of a group"))
 	return ws
 }
@@ -113,19 +113,6 @@ func InstallResourceList(container *restful.Container, list *metav1.APIResourceL
 		defer container.Add(ws)
 	}
 	ws.Route(ws.GET("/").To(func(_ *restful.Request, resp *restful.Response) {
-		WriteJSON(resp.ResponseWriter, http.StatusOK, &body)
+		responsewriters.WriteJSON(resp.ResponseWriter, http.StatusOK, &body)
 	}).Operation("getAPIResources").Doc("get available resources").Produces(ContentType))
-}
-
-// WriteJSON writes obj as JSON with status code and Content-Type application/json. An
-// encoding error (impossible for the metav1 types) is answered with 500.
-func WriteJSON(w http.ResponseWriter, code int, obj any) {
-	data, err := json.Marshal(obj)
-	if err != nil {
-		http.Error(w, "cannot encode response: "+err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", ContentType)
-	w.WriteHeader(code)
-	_, _ = w.Write(append(data, '\n'))
 }

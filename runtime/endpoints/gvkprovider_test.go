@@ -12,6 +12,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/endpoints"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
@@ -38,7 +39,7 @@ func newScaleServer(t *testing.T) (*testServer, *restful.Container) {
 	info := install.NewAPIGroupInfo(scheme, stores)
 	info.VersionedResourcesStorageMap["v1"]["widgets/scale"] = scale
 	container := restful.NewContainer()
-	container.ServiceErrorHandler(endpoints.ServiceErrorHandler)
+	container.ServiceErrorHandler(responsewriters.ServiceErrorHandler)
 	lists, err := endpoints.InstallAPIGroup(container, info)
 	if err != nil {
 		t.Fatalf("InstallAPIGroup: %v", err)

@@ -6,6 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
@@ -15,17 +16,17 @@ func (s *scope) create(creater rest.Creater) handlerFunc {
 		opts := &metav1.CreateOptions{}
 		body, err := readWrite(req, "CreateOptions", opts, func() ([]string, string) { return opts.DryRun, opts.FieldValidation })
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		obj, warnings, err := s.decodeBody(req, body, fieldValidation(opts.FieldValidation))
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		out, err := creater.Create(ctx, obj, opts)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		addWarnings(w, warnings)

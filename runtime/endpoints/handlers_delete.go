@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
@@ -51,12 +52,12 @@ func (s *scope) deleteOne(deleter rest.GracefulDeleter) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
 		opts, err := deleteOptions(req)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		obj, deleted, err := deleter.Delete(ctx, name, opts)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		code := http.StatusOK
@@ -73,17 +74,17 @@ func (s *scope) deleteCollection(deleter rest.CollectionDeleter) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, _ string) {
 		listOpts, err := listOptions(req)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		opts, err := deleteOptions(req)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		obj, err := deleter.DeleteCollection(ctx, opts, listOpts)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		s.writeObject(ctx, w, req, http.StatusOK, obj)

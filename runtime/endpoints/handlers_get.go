@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
@@ -18,12 +19,12 @@ func (s *scope) get(getter rest.Getter) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
 		opts := &metav1.GetOptions{}
 		if err := decodeQuery(req, opts); err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		obj, err := getter.Get(ctx, name, opts)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		s.writeObject(ctx, w, req, http.StatusOK, obj)
@@ -49,12 +50,12 @@ func (s *scope) list(lister rest.Lister, watcher rest.Watcher) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, _ string) {
 		opts, err := listOptions(req)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		if opts.Watch {
 			if watcher == nil {
-				writeError(w, apierrors.NewMethodNotSupported(s.qualified, "watch"))
+				responsewriters.WriteError(w, apierrors.NewMethodNotSupported(s.qualified, "watch"))
 				return
 			}
 			s.serveWatch(ctx, w, req, watcher, opts)
@@ -62,7 +63,7 @@ func (s *scope) list(lister rest.Lister, watcher rest.Watcher) handlerFunc {
 		}
 		obj, err := lister.List(ctx, opts)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		s.writeObject(ctx, w, req, http.StatusOK, obj)
@@ -75,7 +76,7 @@ func (s *scope) legacyWatch(watcher rest.Watcher) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
 		opts, err := listOptions(req)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		if name != "" {

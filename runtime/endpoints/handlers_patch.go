@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
@@ -132,20 +133,20 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
 		pt, err := patchType(req)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		opts := &metav1.PatchOptions{}
 		body, err := readWrite(req, "PatchOptions", opts, func() ([]string, string) { return opts.DryRun, opts.FieldValidation })
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		p := &patcher{scope: s, patchType: pt, patch: body, directive: fieldValidation(opts.FieldValidation), name: name}
 		updateOpts := &metav1.UpdateOptions{DryRun: opts.DryRun, FieldManager: opts.FieldManager, FieldValidation: opts.FieldValidation}
 		out, _, err := updater.Update(ctx, name, p, false, updateOpts)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		p.mu.Lock()

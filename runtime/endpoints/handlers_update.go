@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
@@ -26,17 +27,17 @@ func (s *scope) update(updater rest.Updater) handlerFunc {
 		opts := &metav1.UpdateOptions{}
 		body, err := readWrite(req, "UpdateOptions", opts, func() ([]string, string) { return opts.DryRun, opts.FieldValidation })
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		obj, warnings, err := s.decodeBody(req, body, fieldValidation(opts.FieldValidation))
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		out, created, err := updater.Update(ctx, name, replacement{obj}, false, opts)
 		if err != nil {
-			writeError(w, err)
+			responsewriters.WriteError(w, err)
 			return
 		}
 		code := http.StatusOK

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
@@ -37,14 +38,14 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 	opts *metainternalversion.ListOptions) {
 	out, err := negotiateOutput(req, false, s.tableConvertor() != nil)
 	if err != nil {
-		writeError(w, err)
+		responsewriters.WriteError(w, err)
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, watchTimeout(opts))
 	defer cancel()
 	watcherIface, err := watcher.Watch(ctx, opts)
 	if err != nil {
-		writeError(w, err)
+		responsewriters.WriteError(w, err)
 		return
 	}
 	defer watcherIface.Stop()
@@ -102,6 +103,6 @@ func (s *scope) watchFrame(ctx context.Context, req *http.Request, out output, e
 
 // mustStatusJSON renders err as a Status JSON document; it cannot fail for a Status.
 func mustStatusJSON(err error) []byte {
-	data, _ := json.Marshal(statusFor(err))
+	data, _ := json.Marshal(responsewriters.ErrorStatus(err))
 	return data
 }

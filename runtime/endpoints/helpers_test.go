@@ -14,6 +14,7 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/endpoints"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
@@ -35,7 +36,7 @@ func newTestServer(t *testing.T) *testServer {
 		t.Fatal(err)
 	}
 	container := restful.NewContainer()
-	container.ServiceErrorHandler(endpoints.ServiceErrorHandler)
+	container.ServiceErrorHandler(responsewriters.ServiceErrorHandler)
 	lists, err := endpoints.InstallAPIGroup(container, install.NewAPIGroupInfo(scheme, stores))
 	if err != nil {
 		t.Fatalf("InstallAPIGroup: %v", err)

@@ -21,7 +21,7 @@ import (
 // the version and resource whose storage cannot be installed (its kind unknown to
 // info.Scheme, a subresource without its resource, an unknown scope).
 //
-// Install ServiceErrorHandler on container too, so routing errors are metav1.Status.
+// Install responsewriters.ServiceErrorHandler on container too, so routing errors are metav1.Status.
 func InstallAPIGroup(container *restful.Container, info *registry.APIGroupInfo) ([]*metav1.APIResourceList, error) {
 	if info == nil || info.Scheme == nil {
 		return nil, fmt.Errorf("cannot install an API group without a scheme")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,18 +19,18 @@ import (
 // A nil obj is written as a Success Status.
 func (s *scope) writeObject(ctx context.Context, w http.ResponseWriter, req *http.Request, code int, obj runtime.Object) {
 	if obj == nil {
-		writeStatus(w, &metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		responsewriters.WriteStatus(w, &metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
 			Status: metav1.StatusSuccess, Code: int32(code)})
 		return
 	}
 	out, err := negotiateOutput(req, meta.IsListType(obj), s.tableConvertor() != nil)
 	if err != nil {
-		writeError(w, err)
+		responsewriters.WriteError(w, err)
 		return
 	}
 	data, err := s.encodeOutput(ctx, req, out, obj)
 	if err != nil {
-		writeError(w, err)
+		responsewriters.WriteError(w, err)
 		return
 	}
 	contentType := mediaJSON

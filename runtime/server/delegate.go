@@ -3,11 +3,8 @@ package server
 import (
 	"net/http"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 )
-
-// schemaGroupResource is the empty resource of a 404 for an unknown path.
-var schemaGroupResource = schema.GroupResource{}
 
 // DelegationTarget is a link of the delegation chain, as k8s.io/apiserver's
 // DelegationTarget: what a Server hands requests it does not serve to, and what it merges
@@ -45,6 +42,6 @@ func (emptyDelegate) NextDelegate() DelegationTarget               { return nil 
 // notfoundhandler.
 func NotFoundHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeStatus(w, notFoundStatus())
+		responsewriters.WriteStatus(w, responsewriters.NotFound())
 	})
 }

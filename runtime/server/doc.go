@@ -23,7 +23,7 @@
 //
 // # Handler chain
 //
-// Handler wraps the director in the filters of BuildHandlerChain, outermost first: panic
+// Handler wraps the director in the filters of filters.BuildHandlerChain, outermost first: panic
 // recovery (a panic becomes a 500 metav1.Status), request logging at debug level, then the
 // request deadline (Config.RequestTimeout, or a shorter "timeout" query parameter) that bounds
 // every request but watches.

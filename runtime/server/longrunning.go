@@ -3,7 +3,8 @@ package server
 import (
 	"context"
 	"net/http"
-	"strings"
+
+	"github.com/apigen-dev/apigen/runtime/filters"
 )
 
 // withLongRunningStop cancels the context of long-running requests (watches: a "watch" query
@@ -12,7 +13,7 @@ import (
 // requests keep their context and drain normally.
 func withLongRunningStop(h http.Handler, stop <-chan struct{}) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !isLongRunning(r) {
+		if !filters.IsLongRunning(r) {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -27,12 +28,4 @@ func withLongRunningStop(h http.Handler, stop <-chan struct{}) http.Handler {
 		}()
 		h.ServeHTTP(w, r.WithContext(ctx))
 	})
-}
-
-func isLongRunning(r *http.Request) bool {
-	switch r.URL.Query().Get("watch") {
-	case "true", "1":
-		return true
-	}
-	return strings.Contains(r.URL.Path, "/watch/")
 }

@@ -14,8 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/kube-openapi/pkg/common"
 
-	"github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/openapi"
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/version"
 )
 
@@ -111,7 +111,7 @@ func (s *Server) installIndex() {
 	}
 	sort.Strings(paths)
 	s.mux.Handle("/{$}", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		discovery.WriteJSON(w, http.StatusOK, map[string][]string{"paths": paths})
+		responsewriters.WriteJSON(w, http.StatusOK, map[string][]string{"paths": paths})
 	}))
 }
 

@@ -17,7 +17,9 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/endpoints"
+	"github.com/apigen-dev/apigen/runtime/filters"
 	"github.com/apigen-dev/apigen/runtime/registry"
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/version"
 )
 
@@ -44,8 +46,8 @@ type Config struct {
 	// Long-running requests (watches) are told to end as soon as shutdown begins.
 	ShutdownTimeout time.Duration
 	// RequestTimeout bounds each request that is not long-running: its context ends this long
-	// after it arrived (see WithRequestDeadline), as kube-apiserver's --request-timeout. Zero
-	// means DefaultRequestTimeout.
+	// after it arrived (see filters.WithRequestDeadline), as kube-apiserver's --request-timeout. Zero
+	// means filters.DefaultRequestTimeout.
 	RequestTimeout time.Duration
 }
 
@@ -83,9 +85,7 @@ func New(cfg Config, delegate DelegationTarget) *Server {
 	}
 	container := restful.NewContainer()
 	container.Router(restful.CurlyRouter{})
-	container.ServiceErrorHandler(func(serr restful.ServiceError, _ *restful.Request, resp *restful.Response) {
-		writeStatus(resp.ResponseWriter, serviceErrorStatus(serr))
-	})
+	container.ServiceErrorHandler(responsewriters.ServiceErrorHandler)
 	s := &Server{
 		cfg: cfg, log: log, delegate: delegate, container: container,
 		mux: http.NewServeMux(), rootAPIs: &discovery.RootAPIs{}, hooks: map[string]PostStartHookFunc{},
@@ -93,7 +93,7 @@ func New(cfg Config, delegate DelegationTarget) *Server {
 	s.mux.Handle("/", delegate.UnprotectedHandler())
 	s.handle("/version", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		info := version.Get()
-		discovery.WriteJSON(w, http.StatusOK, &info)
+		responsewriters.WriteJSON(w, http.StatusOK, &info)
 	}))
 	s.handle("/api", discovery.APIVersionsHandler())
 	s.handle("/apis", s.rootAPIs)
@@ -179,9 +179,9 @@ func (s *Server) UnprotectedHandler() http.Handler {
 	return director{container: s.container, mux: s.mux}
 }
 
-// Handler returns the server's full handler: BuildHandlerChain around UnprotectedHandler.
+// Handler returns the server's full handler: filters.BuildHandlerChain around UnprotectedHandler.
 func (s *Server) Handler() http.Handler {
-	return BuildHandlerChain(s.UnprotectedHandler(), s.log, s.cfg.RequestTimeout)
+	return filters.BuildHandlerChain(s.UnprotectedHandler(), s.log, s.cfg.RequestTimeout)
 }
 
 // HealthzChecks returns the server's own health checks.

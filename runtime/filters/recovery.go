@@ -1,4 +1,4 @@
-package server
+package filters
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"runtime/debug"
 
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
@@ -23,7 +24,7 @@ func WithPanicRecovery(h http.Handler, log *slog.Logger) http.Handler {
 				panic(v)
 			}
 			log.Error("handler panicked", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
-			writeStatus(w, apierrors.NewInternalError(fmt.Errorf("handler panicked: %v", v)).ErrStatus)
+			responsewriters.WriteStatus(w, &apierrors.NewInternalError(fmt.Errorf("handler panicked: %v", v)).ErrStatus)
 		}()
 		h.ServeHTTP(w, r)
 	})

@@ -1,4 +1,4 @@
-package server
+package filters
 
 import (
 	"log/slog"

@@ -1,4 +1,4 @@
-package server
+package filters
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
@@ -25,7 +26,7 @@ func WithRequestDeadline(h http.Handler, timeout time.Duration) http.Handler {
 		timeout = DefaultRequestTimeout
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if isLongRunning(r) {
+		if IsLongRunning(r) {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -33,7 +34,7 @@ func WithRequestDeadline(h http.Handler, timeout time.Duration) http.Handler {
 		if v := r.URL.Query().Get("timeout"); v != "" {
 			user, err := time.ParseDuration(v)
 			if err != nil {
-				writeStatus(w, apierrors.NewBadRequest(fmt.Sprintf("invalid timeout specified in the request URL - %v", err)).ErrStatus)
+				responsewriters.WriteStatus(w, &apierrors.NewBadRequest(fmt.Sprintf("invalid timeout specified in the request URL - %v", err)).ErrStatus)
 				return
 			}
 			if user > 0 && user < d {
