@@ -4,16 +4,20 @@ import (
 	"encoding/json"
 	"io"
 	"os/exec"
+	"path"
 	"strings"
 	"testing"
 )
 
+// module is apigen's module path.
+const module = "github.com/apigen-dev/apigen"
+
 // forbidden lists import-path prefixes no runtime package may depend on, directly or not
 // (DESIGN.md section 2): generated servers must not drag the generator in.
 var forbidden = []string{
-	"github.com/apigen-dev/apigen/generators",
-	"github.com/apigen-dev/apigen/example-api",
-	"github.com/apigen-dev/apigen/cmd",
+	path.Join(module, "generators"),
+	path.Join(module, "example-api"),
+	path.Join(module, "cmd"),
 	"github.com/dave/jennifer",
 	"k8s.io/gengo",
 	"golang.org/x/tools/go/packages",
