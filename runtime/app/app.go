@@ -25,6 +25,9 @@ import (
 // install package's NewAPIGroupInfo is one.
 type GroupBuilder func(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.APIGroupInfo, error)
 
+// The server's storage factory is etcd3's; this assertion keeps it a registry.StorageFactory.
+var _ registry.StorageFactory = (*etcd3.StorageFactory)(nil)
+
 // Main runs the API server named name with args (flags below) until SIGINT/SIGTERM; returns the exit code.
 // It is Run with a context that those signals end.
 func Main(name string, args []string, stdout, stderr io.Writer, groups ...GroupBuilder) int {
@@ -126,7 +129,7 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 // post-start hook starts the etcd compactor.
 func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, groups []GroupBuilder) (*server.Server, error) {
 	scheme := runtime.NewScheme()
-	factory := &EtcdStorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix}
+	factory := &etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix}
 	infos := make([]*registry.APIGroupInfo, 0, len(groups))
 	for _, build := range groups {
 		info, err := build(scheme, factory)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/endpoints"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
+	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 )
 
 func TestDiscovery(t *testing.T) {
@@ -37,7 +38,7 @@ func TestRouteMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Routes are built without touching storage, so stores over no backend are enough here.
-	stores, err := install.NewStores(scheme, install.EtcdStorageFactory{})
+	stores, err := install.NewStores(scheme, &etcd3.StorageFactory{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
+	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
@@ -28,7 +29,7 @@ func newScaleServer(t *testing.T) (*testServer, *restful.Container) {
 	if err := autoscalingv1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
-	stores, err := install.NewStores(scheme, install.EtcdStorageFactory{Client: client, Prefix: "/registry"})
+	stores, err := install.NewStores(scheme, &etcd3.StorageFactory{Client: client, Prefix: "/registry"})
 	if err != nil {
 		t.Fatal(err)
 	}

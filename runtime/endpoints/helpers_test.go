@@ -15,6 +15,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/endpoints"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
+	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
@@ -31,7 +32,7 @@ func newTestServer(t *testing.T) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stores, err := install.NewStores(scheme, install.EtcdStorageFactory{Client: client, Prefix: "/registry"})
+	stores, err := install.NewStores(scheme, &etcd3.StorageFactory{Client: client, Prefix: "/registry"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/registry/testapi"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
 	"github.com/apigen-dev/apigen/runtime/request"
+	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
@@ -24,7 +25,7 @@ func newStores(t *testing.T) *install.Stores {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stores, err := install.NewStores(scheme, install.EtcdStorageFactory{Client: client, Prefix: "/registry"})
+	stores, err := install.NewStores(scheme, &etcd3.StorageFactory{Client: client, Prefix: "/registry"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package app
+package etcd3_test
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/storage"
+	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
 
-func TestEtcdStorageFactory(t *testing.T) {
+func TestStorageFactory(t *testing.T) {
 	client, _ := etcdtest.Run(t)
-	f := &EtcdStorageFactory{Client: client, Prefix: "/registry"}
+	f := &etcd3.StorageFactory{Client: client, Prefix: "/registry"}
 	scheme := testapi.NewScheme()
 	if _, err := f.NewStorage(testapi.Resource, schema.GroupVersion{Group: "test.apigen.dev", Version: "v9"}, scheme, testapi.NewWidget); err == nil {
 		t.Error("NewStorage accepted an unregistered storage version")

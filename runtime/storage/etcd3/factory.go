@@ -1,4 +1,4 @@
-package app
+package etcd3
 
 import (
 	"fmt"
@@ -10,27 +10,24 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
-	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/storage"
-	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 )
 
-// EtcdStorageFactory is the registry.StorageFactory of a server: every resource is stored in
-// one etcd through Client under Prefix, as kube-apiserver's storage factory.
-type EtcdStorageFactory struct {
+// StorageFactory is the registry.StorageFactory of a server (it matches that interface
+// without importing it): every resource is stored in one etcd through Client under Prefix,
+// as kube-apiserver's storage factory.
+type StorageFactory struct {
 	// Client is the etcd client every storage shares; the factory does not close it.
 	Client *clientv3.Client
 	// Prefix is the root of every key, e.g. "/registry" (--etcd-prefix).
 	Prefix string
 }
 
-var _ registry.StorageFactory = (*EtcdStorageFactory)(nil)
-
 // NewStorage returns storage for resource under <Prefix>/<group>/<resource>. Objects are
 // encoded as JSON in storageVersion and decoded, defaulted and converted to the group's
 // internal version, so reads of objects written under an older storage version come back
 // current. It fails when scheme does not know storageVersion.
-func (f *EtcdStorageFactory) NewStorage(resource schema.GroupResource, storageVersion schema.GroupVersion,
+func (f *StorageFactory) NewStorage(resource schema.GroupResource, storageVersion schema.GroupVersion,
 	scheme *runtime.Scheme, newFunc func() runtime.Object) (storage.Interface, error) {
 	if !scheme.IsVersionRegistered(storageVersion) {
 		return nil, fmt.Errorf("cannot create storage for %s: storage version %s is not registered in the scheme", resource, storageVersion)
@@ -39,5 +36,5 @@ func (f *EtcdStorageFactory) NewStorage(resource schema.GroupResource, storageVe
 	internal := schema.GroupVersion{Group: resource.Group, Version: runtime.APIVersionInternal}
 	codec := serializer.NewCodecFactory(scheme).CodecForVersions(js, js, storageVersion, internal)
 	prefix := path.Join("/", f.Prefix, resource.Group, resource.Resource)
-	return etcd3.New(f.Client, codec, newFunc, prefix, resource), nil
+	return New(f.Client, codec, newFunc, prefix, resource), nil
 }
