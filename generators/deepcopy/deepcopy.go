@@ -50,9 +50,8 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 		}
 		files[filepath.Join(pkg.Dir, FileName)] = out
 	}
-	if len(diags) > 0 {
-		diags.Sort()
-		return nil, diags
+	if err := diags.Err(); err != nil {
+		return nil, err
 	}
 	return files, nil
 }

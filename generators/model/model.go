@@ -365,6 +365,15 @@ func (ds Diagnostics) Sort() {
 	})
 }
 
+// Err returns nil when ds is empty, else ds sorted, as the error a generator returns.
+func (ds Diagnostics) Err() error {
+	if len(ds) == 0 {
+		return nil
+	}
+	ds.Sort()
+	return ds
+}
+
 // HasErrors reports whether any diagnostic is not a warning.
 func (ds Diagnostics) HasErrors() bool {
 	for _, d := range ds {

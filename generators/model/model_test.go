@@ -28,3 +28,15 @@ func TestTypeRefString(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 }
+
+func TestDiagnosticsErr(t *testing.T) {
+	if err := (Diagnostics{}).Err(); err != nil {
+		t.Errorf("empty Diagnostics.Err() = %v, want nil", err)
+	}
+	ds := Diagnostics{{Pos: Position{File: "b.go", Line: 1}, Message: "b"}, {Pos: Position{File: "a.go", Line: 1}, Message: "a"}}
+	err := ds.Err()
+	got, ok := err.(Diagnostics)
+	if !ok || len(got) != 2 || got[0].Pos.File != "a.go" {
+		t.Errorf("Err() = %#v, want the two diagnostics sorted by position", err)
+	}
+}

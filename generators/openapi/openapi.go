@@ -51,9 +51,8 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 			files[filepath.Join(g.InstallDir, fileName)] = out
 		}
 	}
-	if len(diags) > 0 {
-		diags.Sort()
-		return nil, diags
+	if err := diags.Err(); err != nil {
+		return nil, err
 	}
 	return files, nil
 }
