@@ -25,6 +25,8 @@ require (
 	sigs.k8s.io/yaml v1.6.0
 )
 
+require github.com/google/cel-go v0.31.0 // indirect
+
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect

@@ -145,3 +145,35 @@ func printColumn(s *state, raw string) error {
 	s.m.PrinterColumns = append(s.m.PrinterColumns, c)
 	return nil
 }
+
+// xValidation is +kubebuilder:validation:XValidation:rule=...,message=...,messageExpression=...,
+// reason=...,fieldPath=...,optionalOldSelf=true, as controller-tools' XValidation marker.
+func xValidation(s *state, raw string) error {
+	r := model.ValidationRule{Pos: s.line.Pos}
+	err := applyArgs(raw, map[string]argSetter{
+		"rule":              str(&r.Rule),
+		"message":           str(&r.Message),
+		"messageExpression": str(&r.MessageExpression),
+		"reason":            str(&r.Reason),
+		"fieldPath":         str(&r.FieldPath),
+		"optionalOldSelf": func(raw string) (err error) {
+			r.OptionalOldSelf, err = parseBool(raw)
+			return err
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(r.Rule) == "" {
+		return fmt.Errorf("rule is required, as rule=\"self.size() > 0\"")
+	}
+	switch r.Reason {
+	case "":
+		r.Reason = "FieldValueInvalid"
+	case "FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate":
+	default:
+		return fmt.Errorf("reason must be one of FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate, not %q", r.Reason)
+	}
+	s.m.Validation.Rules = append(s.m.Validation.Rules, r)
+	return nil
+}

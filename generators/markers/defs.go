@@ -126,9 +126,9 @@ var validation = map[string]applyFunc{
 	"Pattern":          vstringField("pattern", func(v *model.Validation) *string { return &v.Pattern }),
 	"Format":           vstringField("format", func(v *model.Validation) *string { return &v.Format }),
 	"Enum":             enum,
-	"MultipleOf":       nil,
-	"MinProperties":    nil,
-	"MaxProperties":    nil,
+	"MultipleOf":       floatField("multipleOf", func(v *model.Validation) **float64 { return &v.MultipleOf }),
+	"MinProperties":    intField("minProperties", func(v *model.Validation) **int64 { return &v.MinProperties }),
+	"MaxProperties":    intField("maxProperties", func(v *model.Validation) **int64 { return &v.MaxProperties }),
 }
 
 func init() {
@@ -142,7 +142,8 @@ func init() {
 	}
 	defs["kubebuilder:validation:Required"] = defs["required"]
 	defs["kubebuilder:validation:Optional"] = defs["optional"]
-	for _, name := range []string{"Type", "XValidation", "XIntOrString", "EmbeddedResource", "Schemaless",
+	defs["kubebuilder:validation:XValidation"] = xValidation
+	for _, name := range []string{"Type", "XIntOrString", "EmbeddedResource", "Schemaless",
 		"XEmbeddedResource", "Nullable", "AtMostOneOf", "ExactlyOneOf"} {
 		defs["kubebuilder:validation:"+name] = nil
 	}

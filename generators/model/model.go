@@ -300,6 +300,33 @@ type Validation struct {
 	Pattern          string
 	Format           string
 	Enum             []string // JSON values, e.g. `"postgres"`, `3`
+	MultipleOf       *float64
+	MinProperties    *int64
+	MaxProperties    *int64
+	// Rules are the +kubebuilder:validation:XValidation CEL rules, in marker order.
+	Rules []ValidationRule
+}
+
+// ValidationRule is one +kubebuilder:validation:XValidation marker, as apiextensions'
+// ValidationRule: a CEL expression over self (and, in a transition rule, oldSelf) that must
+// evaluate to true.
+type ValidationRule struct {
+	// Rule is the CEL expression, e.g. "self == oldSelf".
+	Rule string
+	// Message is returned when the rule is false ("" means the rule text is used);
+	// MessageExpression is a CEL expression yielding the message instead.
+	Message           string
+	MessageExpression string
+	// Reason is the field.ErrorType reported: "FieldValueInvalid" (the default),
+	// "FieldValueForbidden", "FieldValueRequired" or "FieldValueDuplicate".
+	Reason string
+	// FieldPath is a relative JSON path (".spec.engine") the error is reported at, "" for the
+	// field the rule is on.
+	FieldPath string
+	// OptionalOldSelf makes a transition rule run on create too, with oldSelf an optional.
+	OptionalOldSelf bool
+	// Pos is the marker's position; a rule that does not compile is reported there.
+	Pos Position
 }
 
 // Position is a place in a source file. File is the path as the user would type it
