@@ -138,7 +138,8 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, g
 		}
 		infos = append(infos, info)
 	}
-	srv := server.New(server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout}, server.NewEmptyDelegate())
+	srv := server.New(server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout,
+		ShutdownDelayDuration: opts.ShutdownDelayDuration}, server.NewEmptyDelegate())
 	if err := srv.InstallAPIGroups(infos...); err != nil {
 		return nil, err
 	}

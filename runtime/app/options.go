@@ -30,6 +30,10 @@ type Options struct {
 	// RequestTimeout bounds every request but watches; a request whose storage does not answer
 	// in time fails with a 503/504 metav1.Status. Default 1m, as kube-apiserver's.
 	RequestTimeout time.Duration
+	// ShutdownDelayDuration is how long the server goes on serving after SIGTERM with /readyz
+	// failing, before it stops listening and drains, as kube-apiserver's
+	// --shutdown-delay-duration. Default 0, as kube-apiserver's.
+	ShutdownDelayDuration time.Duration
 	// LogLevel is "debug", "info", "warn" or "error"; debug logs every request. Default "info".
 	LogLevel string
 }
@@ -56,6 +60,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.EtcdPrefix, "etcd-prefix", o.EtcdPrefix, "prefix of every etcd key")
 	fs.DurationVar(&o.EtcdCompactionInterval, "etcd-compaction-interval", o.EtcdCompactionInterval, "interval between compactions of old etcd revisions; 0 disables compaction")
 	fs.DurationVar(&o.RequestTimeout, "request-timeout", o.RequestTimeout, "longest time a request other than a watch may take before the server gives up on it (a request's own shorter \"timeout\" parameter wins)")
+	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", o.ShutdownDelayDuration, "time to go on serving after SIGTERM with /readyz failing, so that load balancers stop sending requests, before the server stops listening and drains in-flight requests")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
 }
 
@@ -79,6 +84,9 @@ func (o *Options) Validate() error {
 	}
 	if o.RequestTimeout <= 0 {
 		errs = append(errs, "--request-timeout must be positive")
+	}
+	if o.ShutdownDelayDuration < 0 {
+		errs = append(errs, "--shutdown-delay-duration must not be negative")
 	}
 	if _, err := o.level(); err != nil {
 		errs = append(errs, err.Error())

@@ -156,10 +156,11 @@ func (p *PreparedServer) Run(ctx context.Context, addr string) error {
 
 // Serve serves plain HTTP on ln (and closes it) until ctx ends or a post-start hook fails. It
 // runs the post-start hooks once serving. When ctx ends it shuts down gracefully, as
-// kube-apiserver: /readyz fails, long-running requests are told to end, no new connections
-// are accepted, and in-flight requests drain for up to Config.ShutdownTimeout before the
-// remaining connections are closed. It returns nil after a shutdown that ctx caused, and the
-// error otherwise.
+// kube-apiserver's graceful termination: /readyz fails at once; the server goes on serving
+// everything for Config.ShutdownDelayDuration; then long-running requests (watches) are told
+// to end, the listener closes, and in-flight requests drain for up to Config.ShutdownTimeout
+// before the remaining connections are closed. It returns nil after a shutdown that ctx
+// caused, and the error otherwise.
 func (p *PreparedServer) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           withLongRunningStop(p.Handler(), p.stopping),
@@ -175,6 +176,15 @@ func (p *PreparedServer) Serve(ctx context.Context, ln net.Listener) error {
 	var err error
 	select {
 	case <-ctx.Done():
+		p.shuttingDown.Store(true)
+		if delay := p.cfg.ShutdownDelayDuration; delay > 0 {
+			p.log.Info("shutdown initiated: /readyz fails; serving on for the shutdown delay", "delay", delay)
+			select {
+			case <-time.After(delay):
+			case err = <-serveErr:
+				return fmt.Errorf("cannot serve: %w", err)
+			}
+		}
 	case err = <-serveErr:
 		return fmt.Errorf("cannot serve: %w", err)
 	case err = <-hookErr:
@@ -186,7 +196,7 @@ func (p *PreparedServer) Serve(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-// shutdown drains srv, as described at Serve.
+// shutdown ends watches, stops listening and drains srv, as described at Serve.
 func (p *PreparedServer) shutdown(srv *http.Server) error {
 	p.shuttingDown.Store(true)
 	close(p.stopping)
@@ -196,7 +206,7 @@ func (p *PreparedServer) shutdown(srv *http.Server) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	p.log.Info("shutting down", "timeout", timeout)
+	p.log.Info("shutting down: not accepting new connections, draining in-flight requests", "timeout", timeout)
 	if err := srv.Shutdown(ctx); err != nil {
 		p.log.Warn("in-flight requests did not drain in time; closing connections", "timeout", timeout)
 		_ = srv.Close()

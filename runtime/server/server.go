@@ -45,6 +45,12 @@ type Config struct {
 	// then the remaining connections are closed. Zero means DefaultShutdownTimeout.
 	// Long-running requests (watches) are told to end as soon as shutdown begins.
 	ShutdownTimeout time.Duration
+	// ShutdownDelayDuration is how long the server keeps serving, new connections included,
+	// after shutdown begins, with /readyz already failing, so that load balancers and
+	// endpoints controllers stop sending it traffic before it stops listening, as
+	// kube-apiserver's --shutdown-delay-duration. Zero (the default, as kube-apiserver's)
+	// stops listening at once.
+	ShutdownDelayDuration time.Duration
 	// RequestTimeout bounds each request that is not long-running: its context ends this long
 	// after it arrived (see filters.WithRequestDeadline), as kube-apiserver's --request-timeout. Zero
 	// means filters.DefaultRequestTimeout.

@@ -258,3 +258,89 @@ func TestMethodNotAllowedStatus(t *testing.T) {
 		t.Errorf("POST to a list-only route: %d %+v %v, want a 405 MethodNotAllowed Status", resp.StatusCode, status, err)
 	}
 }
+
+// TestShutdownDelay checks kube-apiserver's --shutdown-delay-duration semantics: once shutdown
+// begins /readyz fails at once, while new connections and watches are still served until the
+// delay ends; then the listener closes and Serve returns.
+func TestShutdownDelay(t *testing.T) {
+	const delay = 5 * time.Second
+	s := New(Config{Name: "d", ShutdownDelayDuration: delay, ShutdownTimeout: 20 * time.Second}, nil)
+	watchEnded := make(chan struct{})
+	ws := new(restful.WebService).Path("/apis/watch.example.com")
+	ws.Route(ws.GET("/v1/things").To(func(req *restful.Request, resp *restful.Response) {
+		resp.WriteHeader(http.StatusOK)
+		resp.Flush()
+		<-req.Request.Context().Done()
+		close(watchEnded)
+	}))
+	s.Container().Add(ws)
+	p, err := s.PrepareRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	done := make(chan error, 1)
+	go func() { done <- p.Serve(ctx, ln) }()
+	select {
+	case <-p.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("server not ready")
+	}
+	resp, err := http.Get(base + "/apis/watch.example.com/v1/things?watch=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+
+	cancel()
+	// A fresh connection for each request: the delay must keep the listener open.
+	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	code := 0
+	for range 100 {
+		r, err := fresh.Get(base + "/readyz")
+		if err != nil {
+			t.Fatalf("/readyz during the shutdown delay: %v", err)
+		}
+		r.Body.Close()
+		if code = r.StatusCode; code != http.StatusOK {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code != http.StatusInternalServerError { // a failed check, as k8s.io/apiserver's healthz
+		t.Fatalf("/readyz after shutdown began: %d, want 500", code)
+	}
+	r, err := fresh.Get(base + "/version")
+	if err != nil {
+		t.Fatalf("new connection during the shutdown delay: %v", err)
+	}
+	r.Body.Close()
+	if r.StatusCode != http.StatusOK {
+		t.Errorf("/version during the shutdown delay: %d", r.StatusCode)
+	}
+	select {
+	case <-watchEnded:
+		t.Error("the watch ended before the shutdown delay did")
+	case err := <-done:
+		t.Fatalf("Serve returned before the shutdown delay ended: %v", err)
+	default:
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(delay + 20*time.Second):
+		t.Fatal("Serve did not return after the shutdown delay")
+	}
+	<-watchEnded
+	if _, err := fresh.Get(base + "/version"); err == nil {
+		t.Error("the server still accepts connections after shutdown")
+	}
+}

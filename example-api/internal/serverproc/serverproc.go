@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -54,9 +56,13 @@ type Process struct {
 }
 
 // Start runs bin with --data-dir dataDir --secure-port 0 and args, and waits until it has
-// written its kubeconfig and /readyz answers 200, or ctx ends, or the process exits. On
+// written its kubeconfig and /readyz answers 200, or ctx ends, or the process exits. A
+// kubeconfig left in dataDir by an earlier run (naming that run's port) is removed first. On
 // failure the process is stopped and the error carries its output.
 func Start(ctx context.Context, bin, dataDir string, args ...string) (*Process, error) {
+	if err := os.Remove(filepath.Join(dataDir, "kubeconfig")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("cannot remove the earlier run's kubeconfig: %w", err)
+	}
 	out := &lockedBuffer{}
 	cmd := exec.Command(bin, append([]string{"--data-dir", dataDir, "--secure-port", "0"}, args...)...)
 	cmd.Stdout, cmd.Stderr = out, out
