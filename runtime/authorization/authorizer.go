@@ -1,0 +1,146 @@
+package authorization
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
+)
+
+// Decision is an authorizer's answer, as k8s.io/apiserver's authorizer.Decision.
+type Decision int
+
+const (
+	// NoOpinion leaves the decision to the next authorizer; when none has one, the request is
+	// denied.
+	NoOpinion Decision = iota
+	// Allow lets the request through; later authorizers are not asked.
+	Allow
+	// Deny refuses the request; later authorizers are not asked.
+	Deny
+)
+
+// Attributes are what a request asks to do: who, and the RequestInfo of what (verb,
+// namespace, API group, resource, subresource, name, or a non-resource path).
+type Attributes struct {
+	User *auth.User
+	request.RequestInfo
+}
+
+// Authorizer decides on a request, as k8s.io/apiserver's authorizer.Authorizer: the decision,
+// a reason for it (shown to the client after a denial), and an error when it could not decide
+// (a webhook that did not answer), which the union treats as NoOpinion.
+type Authorizer interface {
+	Authorize(ctx context.Context, a Attributes) (Decision, string, error)
+}
+
+// AuthorizerFunc adapts a function to Authorizer.
+type AuthorizerFunc func(ctx context.Context, a Attributes) (Decision, string, error)
+
+// Authorize implements Authorizer.
+func (f AuthorizerFunc) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
+	return f(ctx, a)
+}
+
+// AlwaysAllow allows everything (--authorization-mode=AlwaysAllow).
+func AlwaysAllow() Authorizer {
+	return AuthorizerFunc(func(context.Context, Attributes) (Decision, string, error) { return Allow, "", nil })
+}
+
+// AlwaysDeny denies everything (--authorization-mode=AlwaysDeny).
+func AlwaysDeny() Authorizer {
+	return AuthorizerFunc(func(context.Context, Attributes) (Decision, string, error) { return Deny, "", nil })
+}
+
+// Union asks each authorizer in turn; the first Allow or Deny wins, as kube-apiserver's
+// union of --authorization-mode. When none decides it returns NoOpinion, the reasons given,
+// and the errors met, joined.
+func Union(authorizers ...Authorizer) Authorizer {
+	return AuthorizerFunc(func(ctx context.Context, a Attributes) (Decision, string, error) {
+		var reasons []string
+		var errs []error
+		for _, z := range authorizers {
+			d, reason, err := z.Authorize(ctx, a)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if d == Allow || d == Deny {
+				return d, reason, nil
+			}
+			if reason != "" {
+				reasons = append(reasons, reason)
+			}
+		}
+		return NoOpinion, strings.Join(reasons, "; "), errors.Join(errs...)
+	})
+}
+
+// WithAuthorization authorizes every request before h serves it, as k8s.io/apiserver's
+// filters.WithAuthorization. It needs the user (auth.WithAuthentication runs first) and
+// parses the RequestInfo itself (request.ParseRequestInfo); a path that does not parse is
+// 400. A request not allowed gets 403 Forbidden with kube-apiserver's message, e.g.
+// `databases.db.example.com "main" is forbidden: User "bob" cannot delete resource
+// "databases" in API group "db.example.com" in the namespace "team-a"`.
+func WithAuthorization(h http.Handler, z Authorizer, log *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u, ok := auth.UserFrom(r.Context())
+		if !ok {
+			responsewriters.WriteError(w, apierrors.NewInternalError(errors.New("no user in the request context: authentication must run before authorization")))
+			return
+		}
+		info, err := request.ParseRequestInfo(r)
+		if err != nil {
+			responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
+			return
+		}
+		a := Attributes{User: u, RequestInfo: *info}
+		d, reason, err := z.Authorize(r.Context(), a)
+		if d == Allow {
+			h.ServeHTTP(w, r)
+			return
+		}
+		if err != nil && log != nil {
+			log.Warn("authorizer error", "user", u.Name, "verb", a.Verb, "path", r.URL.Path, "err", err)
+		}
+		responsewriters.WriteError(w, Forbidden(a, reason))
+	})
+}
+
+// Forbidden is the 403 error kube-apiserver's responsewriters.Forbidden writes for a: its
+// message says who cannot do what, and where; reason, when given, follows it.
+func Forbidden(a Attributes, reason string) error {
+	msg := forbiddenMessage(a)
+	if reason != "" {
+		msg += ": " + reason
+	}
+	gr := schema.GroupResource{Group: a.APIGroup, Resource: a.Resource}
+	return apierrors.NewForbidden(gr, a.Name, errors.New(msg))
+}
+
+// forbiddenMessage words a denial as kube-apiserver's forbiddenMessage.
+func forbiddenMessage(a Attributes) string {
+	name := ""
+	if a.User != nil {
+		name = a.User.Name
+	}
+	if !a.IsResourceRequest {
+		return fmt.Sprintf("User %q cannot %s path %q", name, a.Verb, a.Path)
+	}
+	resource := a.Resource
+	if a.Subresource != "" {
+		resource += "/" + a.Subresource
+	}
+	if a.Namespace != "" {
+		return fmt.Sprintf("User %q cannot %s resource %q in API group %q in the namespace %q", name, a.Verb, resource, a.APIGroup, a.Namespace)
+	}
+	return fmt.Sprintf("User %q cannot %s resource %q in API group %q at the cluster scope", name, a.Verb, resource, a.APIGroup)
+}

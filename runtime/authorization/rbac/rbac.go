@@ -1,0 +1,209 @@
+// Package rbac evaluates RBAC policy as kube-apiserver's RBAC authorizer
+// (plugin/pkg/auth/authorizer/rbac): a request is allowed when a rule of a role bound to the
+// user allows it: ClusterRoleBindings everywhere, RoleBindings in their namespace, a
+// RoleBinding to a ClusterRole granting that role's rules in the binding's namespace only.
+// There is no deny rule; RBAC never denies, it allows or has no opinion.
+//
+// The types here are the evaluation's view of rbac.authorization.k8s.io/v1; the served API
+// types (issue 7) convert to them. Aggregated cluster roles are not supported yet.
+package rbac
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/authorization"
+)
+
+// All is the wildcard of verbs, apiGroups, resources and nonResourceURLs.
+const All = "*"
+
+// PolicyRule is one rule, as rbac/v1 PolicyRule: it allows Verbs on Resources (e.g.
+// "databases", "databases/status", "*/scale", "*") of APIGroups ("" is the core group),
+// limited to ResourceNames when not empty; or Verbs on NonResourceURLs ("/healthz", "/apis/*").
+type PolicyRule struct {
+	Verbs           []string
+	APIGroups       []string
+	Resources       []string
+	ResourceNames   []string
+	NonResourceURLs []string
+}
+
+// Subject is who a binding binds, as rbac/v1 Subject: Kind "User", "Group" or
+// "ServiceAccount" (Namespace set).
+type Subject struct {
+	Kind      string
+	Name      string
+	Namespace string
+}
+
+// Role is a Role (Namespace set) or a ClusterRole (Namespace empty).
+type Role struct {
+	Namespace string
+	Name      string
+	Rules     []PolicyRule
+}
+
+// RoleRef names the role a binding grants: Kind "Role" (in the binding's namespace) or
+// "ClusterRole".
+type RoleRef struct {
+	Kind string
+	Name string
+}
+
+// Binding is a RoleBinding (Namespace set) or a ClusterRoleBinding (Namespace empty).
+type Binding struct {
+	Namespace string
+	Name      string
+	RoleRef   RoleRef
+	Subjects  []Subject
+}
+
+// Policy is a set of roles and bindings, as listed from storage at one moment.
+type Policy struct {
+	Roles    []Role
+	Bindings []Binding
+}
+
+// PolicySource returns the current policy; the served RBAC API's storage is one.
+type PolicySource interface {
+	Policy(ctx context.Context) (*Policy, error)
+}
+
+// StaticPolicy is a PolicySource that always returns the same policy.
+type StaticPolicy Policy
+
+// Policy implements PolicySource.
+func (p *StaticPolicy) Policy(context.Context) (*Policy, error) { return (*Policy)(p), nil }
+
+// Bootstrap is the policy kube-apiserver's bootstrap creates that apigen needs: the
+// cluster-admin ClusterRole (everything) bound to the group system:masters, and
+// system:public-info-viewer (GET /healthz, /livez, /readyz, /version) bound to every user,
+// authenticated or not.
+func Bootstrap() *Policy {
+	return &Policy{
+		Roles: []Role{
+			{Name: "cluster-admin", Rules: []PolicyRule{
+				{Verbs: []string{All}, APIGroups: []string{All}, Resources: []string{All}},
+				{Verbs: []string{All}, NonResourceURLs: []string{All}},
+			}},
+			{Name: "system:public-info-viewer", Rules: []PolicyRule{
+				{Verbs: []string{"get"}, NonResourceURLs: []string{"/healthz", "/livez", "/readyz", "/version", "/version/"}},
+			}},
+		},
+		Bindings: []Binding{
+			{Name: "cluster-admin", RoleRef: RoleRef{Kind: "ClusterRole", Name: "cluster-admin"},
+				Subjects: []Subject{{Kind: "Group", Name: auth.SystemPrivilegedGroup}}},
+			{Name: "system:public-info-viewer", RoleRef: RoleRef{Kind: "ClusterRole", Name: "system:public-info-viewer"},
+				Subjects: []Subject{{Kind: "Group", Name: auth.AllAuthenticated}, {Kind: "Group", Name: auth.AllUnauthenticated}}},
+		},
+	}
+}
+
+// Authorizer returns the RBAC authorizer over source (--authorization-mode=RBAC). It allows
+// or has no opinion; the reason of no opinion names a policy it could not read.
+func Authorizer(source PolicySource) authorization.Authorizer {
+	return authorization.AuthorizerFunc(func(ctx context.Context, a authorization.Attributes) (authorization.Decision, string, error) {
+		p, err := source.Policy(ctx)
+		if err != nil {
+			return authorization.NoOpinion, "", fmt.Errorf("cannot read RBAC policy: %w", err)
+		}
+		if p.Allows(a) {
+			return authorization.Allow, "", nil
+		}
+		return authorization.NoOpinion, "", nil
+	})
+}
+
+// Allows reports whether a rule of a role bound to a.User, where a applies, allows a.
+func (p *Policy) Allows(a authorization.Attributes) bool {
+	if a.User == nil {
+		return false
+	}
+	for _, b := range p.Bindings {
+		if b.Namespace != "" && b.Namespace != a.Namespace {
+			continue // a RoleBinding grants only in its namespace
+		}
+		if !slices.ContainsFunc(b.Subjects, func(s Subject) bool { return appliesTo(s, a.User) }) {
+			continue
+		}
+		role := p.role(b)
+		if role == nil {
+			continue // a binding to a missing role grants nothing
+		}
+		for i := range role.Rules {
+			if RuleAllows(a, &role.Rules[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// role resolves b's RoleRef: a Role in b's namespace or a ClusterRole.
+func (p *Policy) role(b Binding) *Role {
+	ns := ""
+	switch b.RoleRef.Kind {
+	case "Role":
+		if b.Namespace == "" {
+			return nil // a ClusterRoleBinding cannot refer to a Role
+		}
+		ns = b.Namespace
+	case "ClusterRole":
+	default:
+		return nil
+	}
+	for i := range p.Roles {
+		if r := &p.Roles[i]; r.Namespace == ns && r.Name == b.RoleRef.Name {
+			return r
+		}
+	}
+	return nil
+}
+
+// appliesTo reports whether s names u, as kube's RBAC appliesToUser.
+func appliesTo(s Subject, u *auth.User) bool {
+	switch s.Kind {
+	case "User":
+		return s.Name == u.Name
+	case "Group":
+		return u.InGroup(s.Name)
+	case "ServiceAccount":
+		return s.Namespace != "" && u.Name == "system:serviceaccount:"+s.Namespace+":"+s.Name
+	}
+	return false
+}
+
+// RuleAllows reports whether rule allows a, as kube's rbac.RuleAllows: for a resource
+// request the verb, API group, resource ("databases/status", with "*/status" matching any
+// resource's status subresource) and name (when the rule lists names) all match; for a
+// non-resource request the verb and the path ("/apis/*" matching by prefix) match.
+func RuleAllows(a authorization.Attributes, rule *PolicyRule) bool {
+	if !matches(rule.Verbs, a.Verb) {
+		return false
+	}
+	if !a.IsResourceRequest {
+		return slices.ContainsFunc(rule.NonResourceURLs, func(u string) bool {
+			return u == All || u == a.Path || (strings.HasSuffix(u, "*") && strings.HasPrefix(a.Path, strings.TrimSuffix(u, "*")))
+		})
+	}
+	if !matches(rule.APIGroups, a.APIGroup) {
+		return false
+	}
+	resource := a.Resource
+	if a.Subresource != "" {
+		resource += "/" + a.Subresource
+	}
+	resourceOK := slices.ContainsFunc(rule.Resources, func(r string) bool {
+		return r == All || r == resource || (a.Subresource != "" && r == "*/"+a.Subresource)
+	})
+	return resourceOK && (len(rule.ResourceNames) == 0 || slices.Contains(rule.ResourceNames, a.Name))
+}
+
+// matches reports whether values holds v or the wildcard.
+func matches(values []string, v string) bool {
+	return slices.Contains(values, All) || slices.Contains(values, v)
+}
