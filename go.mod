@@ -25,7 +25,14 @@ require (
 	sigs.k8s.io/yaml v1.6.0
 )
 
-require github.com/google/cel-go v0.31.0 // indirect
+require github.com/kylelemons/godebug v1.1.0 // indirect
+
+require (
+	cel.dev/expr v0.25.2 // indirect
+	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
+	github.com/google/cel-go v0.31.0
+	golang.org/x/exp v0.0.0-20240823005443-9b4947da3948 // indirect
+)
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -68,7 +75,7 @@ require (
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
-	github.com/prometheus/client_golang v1.20.5 // indirect
+	github.com/prometheus/client_golang v1.20.5
 	github.com/prometheus/client_model v0.6.1 // indirect
 	github.com/prometheus/common v0.62.0 // indirect
 	github.com/prometheus/procfs v0.15.1 // indirect
