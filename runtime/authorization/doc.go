@@ -5,5 +5,5 @@
 // evaluates RBAC rules.
 //
 // Status: built and tested; wiring into the handler chain, the served RBAC API types and the
-// SubjectAccessReview webhook come with the rest of issue 7.
+// flags come with the rest of issue 7. Webhook asks a SubjectAccessReview service.
 package authorization

@@ -1,0 +1,138 @@
+package auth
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	authnv1 "k8s.io/api/authentication/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// DefaultWebhookCacheTTL is how long a webhook's answer about a token is reused, as
+// kube-apiserver's --authentication-token-webhook-cache-ttl.
+const DefaultWebhookCacheTTL = 2 * time.Minute
+
+// TokenWebhook authenticates bearer tokens by sending a TokenReview
+// (authentication.k8s.io/v1) to a remote service, as kube-apiserver's
+// --authentication-token-webhook-config-file: the service answers status.authenticated and
+// status.user. Answers are cached for the TTL (authenticated or not). Safe for concurrent use.
+type TokenWebhook struct {
+	client *http.Client
+	url    string
+	ttl    time.Duration
+	now    func() time.Time
+
+	mu    sync.Mutex
+	cache map[string]webhookAnswer
+}
+
+type webhookAnswer struct {
+	user    *User
+	expires time.Time
+}
+
+// NewTokenWebhook reads the webhook's kubeconfig-format file (its cluster's server is the URL
+// to POST to, with its certificate authority; its user the credential the server presents),
+// as kube-apiserver reads it. ttl <= 0 means DefaultWebhookCacheTTL.
+// Errors: the file cannot be read or names no server.
+func NewTokenWebhook(configFile string, ttl time.Duration) (*TokenWebhook, error) {
+	client, url, err := WebhookClient(configFile)
+	if err != nil {
+		return nil, fmt.Errorf("token webhook: %w", err)
+	}
+	if ttl <= 0 {
+		ttl = DefaultWebhookCacheTTL
+	}
+	return &TokenWebhook{client: client, url: url, ttl: ttl, now: time.Now, cache: map[string]webhookAnswer{}}, nil
+}
+
+// WebhookClient reads a webhook's kubeconfig-format config file, as kube-apiserver reads its
+// authentication and authorization webhook configs, and returns a client for it (trusting
+// the cluster's certificate authority, presenting the user's credential; client-go sends
+// credentials over TLS only) and the URL to POST reviews to. Requests time out after 30s
+// unless the file says otherwise. Errors: the file cannot be read or names no server.
+func WebhookClient(configFile string) (*http.Client, string, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", configFile)
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot load %s: %w", configFile, err)
+	}
+	client, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot build a client from %s: %w", configFile, err)
+	}
+	if cfg.Timeout == 0 {
+		client.Timeout = 30 * time.Second
+	}
+	return client, cfg.Host, nil
+}
+
+// AuthenticateToken implements TokenAuthenticator. A webhook that cannot be reached or answers
+// with an error status authenticates no one (and is not cached).
+func (t *TokenWebhook) AuthenticateToken(token string) (*User, bool) {
+	t.mu.Lock()
+	a, ok := t.cache[token]
+	t.mu.Unlock()
+	if ok && t.now().Before(a.expires) {
+		return a.user, a.user != nil
+	}
+	u, err := t.review(context.Background(), token)
+	if err != nil {
+		return nil, false
+	}
+	t.mu.Lock()
+	t.cache[token] = webhookAnswer{user: u, expires: t.now().Add(t.ttl)}
+	t.mu.Unlock()
+	return u, u != nil
+}
+
+// review asks the webhook about token; a nil user means not authenticated.
+func (t *TokenWebhook) review(ctx context.Context, token string) (*User, error) {
+	body, err := json.Marshal(&authnv1.TokenReview{
+		TypeMeta: metav1.TypeMeta{APIVersion: "authentication.k8s.io/v1", Kind: "TokenReview"},
+		Spec:     authnv1.TokenReviewSpec{Token: token},
+	})
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := t.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, fmt.Errorf("token webhook answered %d", resp.StatusCode)
+	}
+	var review authnv1.TokenReview
+	if err := json.Unmarshal(data, &review); err != nil {
+		return nil, fmt.Errorf("token webhook answer is not a TokenReview: %w", err)
+	}
+	if !review.Status.Authenticated {
+		return nil, nil
+	}
+	s := review.Status.User
+	u := &User{Name: s.Username, UID: s.UID, Groups: s.Groups}
+	if len(s.Extra) > 0 {
+		u.Extra = map[string][]string{}
+		for k, v := range s.Extra {
+			u.Extra[k] = v
+		}
+	}
+	return u, nil
+}

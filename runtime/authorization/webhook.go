@@ -1,0 +1,88 @@
+package authorization
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+
+	authzv1 "k8s.io/api/authorization/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/apigen-dev/apigen/runtime/auth"
+)
+
+// Webhook asks a remote service with a SubjectAccessReview (authorization.k8s.io/v1), as
+// kube-apiserver's --authorization-mode=Webhook with --authorization-webhook-config-file:
+// status.allowed is Allow, status.denied is Deny, neither is NoOpinion; status.reason is the
+// reason. A service that cannot be reached or answers an error status gives NoOpinion and
+// the error. Answers are not cached.
+type Webhook struct {
+	client *http.Client
+	url    string
+}
+
+// NewWebhook reads the webhook's kubeconfig-format config file (see auth.WebhookClient).
+func NewWebhook(configFile string) (*Webhook, error) {
+	client, url, err := auth.WebhookClient(configFile)
+	if err != nil {
+		return nil, fmt.Errorf("authorization webhook: %w", err)
+	}
+	return &Webhook{client: client, url: url}, nil
+}
+
+// Authorize implements Authorizer.
+func (wh *Webhook) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
+	review := &authzv1.SubjectAccessReview{
+		TypeMeta: metav1.TypeMeta{APIVersion: "authorization.k8s.io/v1", Kind: "SubjectAccessReview"},
+	}
+	if a.User != nil {
+		review.Spec.User, review.Spec.UID, review.Spec.Groups = a.User.Name, a.User.UID, a.User.Groups
+		if len(a.User.Extra) > 0 {
+			review.Spec.Extra = map[string]authzv1.ExtraValue{}
+			for k, v := range a.User.Extra {
+				review.Spec.Extra[k] = v
+			}
+		}
+	}
+	if a.IsResourceRequest {
+		review.Spec.ResourceAttributes = &authzv1.ResourceAttributes{Namespace: a.Namespace, Verb: a.Verb,
+			Group: a.APIGroup, Version: a.APIVersion, Resource: a.Resource, Subresource: a.Subresource, Name: a.Name}
+	} else {
+		review.Spec.NonResourceAttributes = &authzv1.NonResourceAttributes{Path: a.Path, Verb: a.Verb}
+	}
+	body, err := json.Marshal(review)
+	if err != nil {
+		return NoOpinion, "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, wh.url, bytes.NewReader(body))
+	if err != nil {
+		return NoOpinion, "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := wh.client.Do(req)
+	if err != nil {
+		return NoOpinion, "", fmt.Errorf("authorization webhook: %w", err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return NoOpinion, "", fmt.Errorf("authorization webhook: %w", err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return NoOpinion, "", fmt.Errorf("authorization webhook answered %d", resp.StatusCode)
+	}
+	var answer authzv1.SubjectAccessReview
+	if err := json.Unmarshal(data, &answer); err != nil {
+		return NoOpinion, "", fmt.Errorf("authorization webhook answer is not a SubjectAccessReview: %w", err)
+	}
+	switch {
+	case answer.Status.Allowed:
+		return Allow, answer.Status.Reason, nil
+	case answer.Status.Denied:
+		return Deny, answer.Status.Reason, nil
+	}
+	return NoOpinion, answer.Status.Reason, nil
+}
