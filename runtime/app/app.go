@@ -139,7 +139,8 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, g
 		infos = append(infos, info)
 	}
 	srv := server.New(server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout,
-		ShutdownDelayDuration: opts.ShutdownDelayDuration}, server.NewEmptyDelegate())
+		ShutdownDelayDuration: opts.ShutdownDelayDuration,
+		MaxRequestsInFlight:   noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}, server.NewEmptyDelegate())
 	if err := srv.InstallAPIGroups(infos...); err != nil {
 		return nil, err
 	}
@@ -154,4 +155,13 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, g
 		return nil, err
 	}
 	return srv, nil
+}
+
+// noLimitIsNegative maps a flag's "0 means no limit" to server.Config's "negative means no
+// limit" (where zero means the default).
+func noLimitIsNegative(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

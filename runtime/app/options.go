@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/apigen-dev/apigen/runtime/filters"
 )
 
 // Options are the server's flags, named as kube-apiserver's where one exists.
@@ -30,6 +32,10 @@ type Options struct {
 	// RequestTimeout bounds every request but watches; a request whose storage does not answer
 	// in time fails with a 503/504 metav1.Status. Default 1m, as kube-apiserver's.
 	RequestTimeout time.Duration
+	// MaxRequestsInFlight and MaxMutatingRequestsInFlight bound concurrent reads and writes;
+	// 0 means no limit. Defaults 400 and 200, as kube-apiserver's.
+	MaxRequestsInFlight         int
+	MaxMutatingRequestsInFlight int
 	// ShutdownDelayDuration is how long the server goes on serving after SIGTERM with /readyz
 	// failing, before it stops listening and drains, as kube-apiserver's
 	// --shutdown-delay-duration. Default 0, as kube-apiserver's.
@@ -41,13 +47,15 @@ type Options struct {
 // NewOptions returns the defaults.
 func NewOptions() *Options {
 	return &Options{
-		DataDir:                "apiserver-data",
-		BindAddress:            "127.0.0.1",
-		SecurePort:             6443,
-		EtcdPrefix:             "/registry",
-		EtcdCompactionInterval: 5 * time.Minute,
-		RequestTimeout:         time.Minute,
-		LogLevel:               "info",
+		DataDir:                     "apiserver-data",
+		BindAddress:                 "127.0.0.1",
+		SecurePort:                  6443,
+		EtcdPrefix:                  "/registry",
+		EtcdCompactionInterval:      5 * time.Minute,
+		RequestTimeout:              time.Minute,
+		MaxRequestsInFlight:         filters.DefaultMaxRequestsInFlight,
+		MaxMutatingRequestsInFlight: filters.DefaultMaxMutatingRequestsInFlight,
+		LogLevel:                    "info",
 	}
 }
 
@@ -60,6 +68,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.EtcdPrefix, "etcd-prefix", o.EtcdPrefix, "prefix of every etcd key")
 	fs.DurationVar(&o.EtcdCompactionInterval, "etcd-compaction-interval", o.EtcdCompactionInterval, "interval between compactions of old etcd revisions; 0 disables compaction")
 	fs.DurationVar(&o.RequestTimeout, "request-timeout", o.RequestTimeout, "longest time a request other than a watch may take before the server gives up on it (a request's own shorter \"timeout\" parameter wins)")
+	fs.IntVar(&o.MaxRequestsInFlight, "max-requests-inflight", o.MaxRequestsInFlight, "maximum number of non-mutating requests served at once (watches not counted); more get 429; 0 for no limit")
+	fs.IntVar(&o.MaxMutatingRequestsInFlight, "max-mutating-requests-inflight", o.MaxMutatingRequestsInFlight, "maximum number of mutating requests served at once; more get 429; 0 for no limit")
 	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", o.ShutdownDelayDuration, "time to go on serving after SIGTERM with /readyz failing, so that load balancers stop sending requests, before the server stops listening and drains in-flight requests")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
 }
@@ -84,6 +94,9 @@ func (o *Options) Validate() error {
 	}
 	if o.RequestTimeout <= 0 {
 		errs = append(errs, "--request-timeout must be positive")
+	}
+	if o.MaxRequestsInFlight < 0 || o.MaxMutatingRequestsInFlight < 0 {
+		errs = append(errs, "--max-requests-inflight and --max-mutating-requests-inflight must not be negative")
 	}
 	if o.ShutdownDelayDuration < 0 {
 		errs = append(errs, "--shutdown-delay-duration must not be negative")

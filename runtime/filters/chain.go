@@ -6,13 +6,36 @@ import (
 	"time"
 )
 
+// ChainConfig configures BuildHandlerChain.
+type ChainConfig struct {
+	// Log receives request logs (debug level) and recovered panics.
+	Log *slog.Logger
+	// RequestTimeout bounds each non-long-running request (see WithRequestDeadline;
+	// non-positive means DefaultRequestTimeout).
+	RequestTimeout time.Duration
+	// MaxRequestsInFlight and MaxMutatingRequestsInFlight bound concurrent reads and writes
+	// (see WithMaxInFlightLimit); zero means DefaultMaxRequestsInFlight and
+	// DefaultMaxMutatingRequestsInFlight, negative means no limit.
+	MaxRequestsInFlight         int
+	MaxMutatingRequestsInFlight int
+}
+
 // BuildHandlerChain wraps apiHandler in the server's filters. The order is spelled out here
 // and nowhere else; the last filter applied runs first (outermost), as k8s.io/apiserver's
-// DefaultBuildHandlerChain. requestTimeout bounds each non-long-running request (see
-// WithRequestDeadline; non-positive means DefaultRequestTimeout).
-func BuildHandlerChain(apiHandler http.Handler, log *slog.Logger, requestTimeout time.Duration) http.Handler {
+// DefaultBuildHandlerChain: panic recovery, request logging, max-in-flight, then the request
+// deadline.
+func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
+	reads, writes := cfg.MaxRequestsInFlight, cfg.MaxMutatingRequestsInFlight
+	if reads == 0 {
+		reads = DefaultMaxRequestsInFlight
+	}
+	if writes == 0 {
+		writes = DefaultMaxMutatingRequestsInFlight
+	}
+	log := cfg.Log
 	h := apiHandler
-	h = WithRequestDeadline(h, requestTimeout)
+	h = WithRequestDeadline(h, cfg.RequestTimeout)
+	h = WithMaxInFlightLimit(h, reads, writes)
 	h = WithRequestLogging(h, log)
 	h = WithPanicRecovery(h, log)
 	return h

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 
 	restful "github.com/emicklei/go-restful/v3"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -58,9 +59,14 @@ func WriteError(w http.ResponseWriter, err error) {
 }
 
 // WriteStatus writes status as JSON with its code as the HTTP status. It fills in kind
-// "Status" and apiVersion "v1", status "Failure" when unset, and code 500 when unset.
+// "Status" and apiVersion "v1", status "Failure" when unset, and code 500 when unset. A
+// status with details.retryAfterSeconds also gets the Retry-After header, as
+// kube-apiserver's responsewriters.ErrorNegotiated.
 func WriteStatus(w http.ResponseWriter, status *metav1.Status) {
 	s := complete(*status)
+	if s.Details != nil && s.Details.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(s.Details.RetryAfterSeconds)))
+	}
 	WriteJSON(w, int(s.Code), s)
 }
 

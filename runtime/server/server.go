@@ -55,6 +55,13 @@ type Config struct {
 	// after it arrived (see filters.WithRequestDeadline), as kube-apiserver's --request-timeout. Zero
 	// means filters.DefaultRequestTimeout.
 	RequestTimeout time.Duration
+	// MaxRequestsInFlight and MaxMutatingRequestsInFlight bound how many reads and writes are
+	// served at once (watches are not counted); more get 429 with Retry-After, as
+	// kube-apiserver's --max-requests-inflight and --max-mutating-requests-inflight. Zero
+	// means filters.DefaultMaxRequestsInFlight and filters.DefaultMaxMutatingRequestsInFlight;
+	// negative means no limit.
+	MaxRequestsInFlight         int
+	MaxMutatingRequestsInFlight int
 }
 
 // Server serves API groups, discovery, OpenAPI, health and /version, and hands every other
@@ -187,7 +194,12 @@ func (s *Server) UnprotectedHandler() http.Handler {
 
 // Handler returns the server's full handler: filters.BuildHandlerChain around UnprotectedHandler.
 func (s *Server) Handler() http.Handler {
-	return filters.BuildHandlerChain(s.UnprotectedHandler(), s.log, s.cfg.RequestTimeout)
+	return filters.BuildHandlerChain(s.UnprotectedHandler(), filters.ChainConfig{
+		Log:                         s.log,
+		RequestTimeout:              s.cfg.RequestTimeout,
+		MaxRequestsInFlight:         s.cfg.MaxRequestsInFlight,
+		MaxMutatingRequestsInFlight: s.cfg.MaxMutatingRequestsInFlight,
+	})
 }
 
 // HealthzChecks returns the server's own health checks.
