@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/apigen-dev/apigen/runtime/metrics"
 )
 
 // ChainConfig configures BuildHandlerChain.
@@ -18,12 +20,15 @@ type ChainConfig struct {
 	// DefaultMaxMutatingRequestsInFlight, negative means no limit.
 	MaxRequestsInFlight         int
 	MaxMutatingRequestsInFlight int
+	// Metrics, when not nil, counts and times every resource request (metrics.WithMetrics),
+	// those refused by the in-flight limit included.
+	Metrics *metrics.Metrics
 }
 
 // BuildHandlerChain wraps apiHandler in the server's filters. The order is spelled out here
 // and nowhere else; the last filter applied runs first (outermost), as k8s.io/apiserver's
-// DefaultBuildHandlerChain: panic recovery, request logging, max-in-flight, then the request
-// deadline.
+// DefaultBuildHandlerChain: panic recovery, request logging, metrics, max-in-flight, then
+// the request deadline.
 func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	reads, writes := cfg.MaxRequestsInFlight, cfg.MaxMutatingRequestsInFlight
 	if reads == 0 {
@@ -36,6 +41,9 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	h := apiHandler
 	h = WithRequestDeadline(h, cfg.RequestTimeout)
 	h = WithMaxInFlightLimit(h, reads, writes)
+	if cfg.Metrics != nil {
+		h = cfg.Metrics.WithMetrics(h)
+	}
 	h = WithRequestLogging(h, log)
 	h = WithPanicRecovery(h, log)
 	return h

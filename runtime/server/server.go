@@ -18,6 +18,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/endpoints"
 	"github.com/apigen-dev/apigen/runtime/filters"
+	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/version"
@@ -81,10 +82,13 @@ type Server struct {
 	checks   []HealthChecker
 	hooks    map[string]PostStartHookFunc
 	paths    []string
+
+	metrics *metrics.Metrics
 }
 
 // New returns a Server that delegates what it does not serve to delegate (NewEmptyDelegate()
-// when nil). It serves /version, /api and /apis from the start.
+// when nil). It serves /version, /metrics (Prometheus text; see Metrics), /api and /apis from
+// the start.
 func New(cfg Config, delegate DelegationTarget) *Server {
 	if delegate == nil {
 		delegate = NewEmptyDelegate()
@@ -102,12 +106,14 @@ func New(cfg Config, delegate DelegationTarget) *Server {
 	s := &Server{
 		cfg: cfg, log: log, delegate: delegate, container: container,
 		mux: http.NewServeMux(), rootAPIs: &discovery.RootAPIs{}, hooks: map[string]PostStartHookFunc{},
+		metrics: metrics.New(),
 	}
 	s.mux.Handle("/", delegate.UnprotectedHandler())
 	s.handle("/version", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		info := version.Get()
 		responsewriters.WriteJSON(w, http.StatusOK, &info)
 	}))
+	s.handle("/metrics", s.metrics.Handler())
 	s.handle("/api", discovery.APIVersionsHandler())
 	s.handle("/apis", s.rootAPIs)
 	s.mux.Handle("/apis/{$}", s.rootAPIs)
@@ -199,6 +205,7 @@ func (s *Server) Handler() http.Handler {
 		RequestTimeout:              s.cfg.RequestTimeout,
 		MaxRequestsInFlight:         s.cfg.MaxRequestsInFlight,
 		MaxMutatingRequestsInFlight: s.cfg.MaxMutatingRequestsInFlight,
+		Metrics:                     s.metrics,
 	})
 }
 
@@ -235,6 +242,10 @@ func (s *Server) ListedPaths() []string {
 
 // NextDelegate returns the server's delegate.
 func (s *Server) NextDelegate() DelegationTarget { return s.delegate }
+
+// Metrics returns the server's metrics, served at /metrics; its handler chain counts and
+// times every resource request in them, and storage may report to them.
+func (s *Server) Metrics() *metrics.Metrics { return s.metrics }
 
 // Container returns the server's go-restful container, for installers that add WebServices
 // of their own. WebServices must be added before PrepareRun to appear in OpenAPI.

@@ -344,3 +344,18 @@ func TestShutdownDelay(t *testing.T) {
 		t.Error("the server still accepts connections after shutdown")
 	}
 }
+
+// TestMetrics checks that /metrics serves the Prometheus text format and that the handler
+// chain counts resource requests with kube-apiserver's labels.
+func TestMetrics(t *testing.T) {
+	base, _ := serve(t, New(Config{Name: "m"}, nil))
+	get(t, base+"/apis/nothing.example.com/v1/namespaces/a/things")
+	code, body, header := get(t, base+"/metrics")
+	if code != http.StatusOK || !strings.HasPrefix(header.Get("Content-Type"), "text/plain") {
+		t.Fatalf("/metrics: %d %s", code, header.Get("Content-Type"))
+	}
+	want := `apiserver_request_total{code="404",component="apiserver",dry_run="",group="nothing.example.com",resource="things",scope="namespace",subresource="",verb="LIST",version="v1"} 1`
+	if !strings.Contains(body, want) {
+		t.Errorf("/metrics lacks %s", want)
+	}
+}
