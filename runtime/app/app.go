@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -48,8 +49,11 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 		Short: name + " serves its API groups, backed by etcd, to kubectl and client-go",
 		Long: name + ` serves its API groups, backed by an embedded etcd in --data-dir or by --etcd-servers.
 
-It serves plain HTTP on a loopback address without authentication (TLS comes with a later
-release) and writes a kubeconfig for kubectl to <data-dir>/kubeconfig.`,
+With --plain-http (the default for now) it serves plain HTTP on a loopback address without
+authentication; with --plain-http=false it serves HTTPS with a self-signed certificate in
+<data-dir>/pki (or --tls-cert-file), authenticates clients (client certificates, tokens, front
+proxy) and authorizes them (--authorization-mode). Either way it writes a kubeconfig for kubectl
+to <data-dir>/kubeconfig, with the admin credential when serving HTTPS.`,
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -93,7 +97,12 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 	}
 	defer func() { err = errors.Join(err, etcd.Close()) }()
 
-	srv, err := buildServer(name, log, opts, etcd, groups)
+	sec, err := buildSecurity(&opts.SecureOptions, dataDir, opts.BindAddress, log)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, sec.Close()) }()
+	srv, err := buildServer(name, log, opts, etcd, sec, groups)
 	if err != nil {
 		return err
 	}
@@ -105,6 +114,11 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 	if err != nil {
 		return fmt.Errorf("cannot listen: %w", err)
 	}
+	url, mode := "http://"+ln.Addr().String(), "plain HTTP, no authentication"
+	if sec.tls != nil {
+		ln = tls.NewListener(ln, sec.tls)
+		url, mode = "https://"+ln.Addr().String(), "HTTPS"
+	}
 	serveCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	done := make(chan error, 1)
@@ -114,20 +128,19 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 		return err
 	case <-prepared.Ready():
 	}
-	url := "http://" + ln.Addr().String()
 	kubeconfig := filepath.Join(dataDir, "kubeconfig")
-	if err := writeKubeconfig(kubeconfig, name, url); err != nil {
+	if err := writeKubeconfig(kubeconfig, name, url, sec); err != nil {
 		stop()
 		return errors.Join(err, <-done)
 	}
-	fmt.Fprintf(stdout, "%s: serving on %s (plain HTTP, no TLS yet; etcd: %s); kubectl: export KUBECONFIG=%s\n",
-		name, url, etcd.describe, kubeconfig)
+	fmt.Fprintf(stdout, "%s: serving on %s (%s; etcd: %s); kubectl: export KUBECONFIG=%s\n",
+		name, url, mode, etcd.describe, kubeconfig)
 	return <-done
 }
 
 // buildServer builds every group over one scheme and installs them in a server whose
 // post-start hook starts the etcd compactor.
-func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, groups []GroupBuilder) (*server.Server, error) {
+func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, sec *security, groups []GroupBuilder) (*server.Server, error) {
 	scheme := runtime.NewScheme()
 	factory := &etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix}
 	infos := make([]*registry.APIGroupInfo, 0, len(groups))
@@ -138,9 +151,11 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, g
 		}
 		infos = append(infos, info)
 	}
-	srv := server.New(server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout,
+	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout,
 		ShutdownDelayDuration: opts.ShutdownDelayDuration,
-		MaxRequestsInFlight:   noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}, server.NewEmptyDelegate())
+		MaxRequestsInFlight:   noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
+	sec.apply(&cfg)
+	srv := server.New(cfg, server.NewEmptyDelegate())
 	if err := srv.InstallAPIGroups(infos...); err != nil {
 		return nil, err
 	}

@@ -40,16 +40,22 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-var readyLine = regexp.MustCompile(`^test-apiserver: serving on (http://127\.0\.0\.1:\d+) \(plain HTTP, no TLS yet; etcd: embedded, (.+)\); kubectl: export KUBECONFIG=(.+)\n$`)
+var readyLine = regexp.MustCompile(`^test-apiserver: serving on (https?://127\.0\.0\.1:\d+) \((?:plain HTTP, no authentication|HTTPS); etcd: embedded, (.+)\); kubectl: export KUBECONFIG=(.+)\n$`)
 
 // start runs the server in-process with Run on a free port with a temporary data directory
 // and returns its URL and kubeconfig path once it printed its readiness line. The server is
 // stopped, and its exit code checked, when the test ends.
 func start(t *testing.T, groups ...GroupBuilder) (url, kubeconfig string) {
 	t.Helper()
+	return startArgs(t, nil, groups...)
+}
+
+// startArgs is start with extra command-line flags.
+func startArgs(t *testing.T, flags []string, groups ...GroupBuilder) (url, kubeconfig string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	return startWith(t, cancel, func(args []string, stdout, stderr io.Writer) int {
-		return Run(ctx, "test-apiserver", args, stdout, stderr, groups...)
+		return Run(ctx, "test-apiserver", append(args, flags...), stdout, stderr, groups...)
 	})
 }
 

@@ -10,14 +10,17 @@ import (
 )
 
 // writeKubeconfig writes to file a kubeconfig whose cluster, user and context are all called
-// name, pointing at server ("http://127.0.0.1:6443") with no credentials, and makes it the
-// current context. The file is replaced atomically and readable by its owner only.
-func writeKubeconfig(file, name, server string) error {
+// name, pointing at server ("https://127.0.0.1:6443"), trusting sec's CA and presenting its
+// admin client certificate (none for plain HTTP), and makes it the current context. The file
+// is replaced atomically and readable by its owner only.
+func writeKubeconfig(file, name, server string, sec *security) error {
+	cluster := clientcmdv1.Cluster{Server: server, CertificateAuthority: sec.caFile}
+	user := clientcmdv1.AuthInfo{ClientCertificate: sec.adminCert, ClientKey: sec.adminKey}
 	cfg := clientcmdv1.Config{
 		Kind:           "Config",
 		APIVersion:     "v1",
-		Clusters:       []clientcmdv1.NamedCluster{{Name: name, Cluster: clientcmdv1.Cluster{Server: server}}},
-		AuthInfos:      []clientcmdv1.NamedAuthInfo{{Name: name}},
+		Clusters:       []clientcmdv1.NamedCluster{{Name: name, Cluster: cluster}},
+		AuthInfos:      []clientcmdv1.NamedAuthInfo{{Name: name, AuthInfo: user}},
 		Contexts:       []clientcmdv1.NamedContext{{Name: name, Context: clientcmdv1.Context{Cluster: name, AuthInfo: name}}},
 		CurrentContext: name,
 	}

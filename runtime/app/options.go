@@ -20,7 +20,7 @@ type Options struct {
 	// BindAddress is the loopback IP to listen on. Default "127.0.0.1".
 	BindAddress string
 	// SecurePort is the port to listen on; 0 picks a free one. Default 6443. (Named as
-	// kube-apiserver's flag; serving is plain HTTP until TLS lands.)
+	// kube-apiserver's flag; it serves plain HTTP with --plain-http.)
 	SecurePort int
 	// EtcdServers are etcd client URLs; empty starts the embedded etcd.
 	EtcdServers []string
@@ -40,6 +40,8 @@ type Options struct {
 	// failing, before it stops listening and drains, as kube-apiserver's
 	// --shutdown-delay-duration. Default 0, as kube-apiserver's.
 	ShutdownDelayDuration time.Duration
+	// SecureOptions are the serving, authentication, authorization and audit flags.
+	SecureOptions
 	// LogLevel is "debug", "info", "warn" or "error"; debug logs every request. Default "info".
 	LogLevel string
 }
@@ -56,14 +58,15 @@ func NewOptions() *Options {
 		MaxRequestsInFlight:         filters.DefaultMaxRequestsInFlight,
 		MaxMutatingRequestsInFlight: filters.DefaultMaxMutatingRequestsInFlight,
 		LogLevel:                    "info",
+		SecureOptions:               newSecureOptions(),
 	}
 }
 
 // AddFlags registers the options on fs.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.DataDir, "data-dir", o.DataDir, "directory of the embedded etcd's data (<dir>/etcd) and of the kubeconfig written for kubectl (<dir>/kubeconfig)")
-	fs.StringVar(&o.BindAddress, "bind-address", o.BindAddress, "loopback IP address to listen on; serving is plain HTTP without authentication until TLS lands, so other addresses are refused")
-	fs.IntVar(&o.SecurePort, "secure-port", o.SecurePort, "port to listen on (plain HTTP for now: TLS comes later); 0 picks a free port")
+	fs.StringVar(&o.BindAddress, "bind-address", o.BindAddress, "IP address to listen on; with --plain-http (no authentication) only a loopback address is allowed")
+	fs.IntVar(&o.SecurePort, "secure-port", o.SecurePort, "port to listen on (HTTPS, or plain HTTP with --plain-http); 0 picks a free port")
 	fs.StringSliceVar(&o.EtcdServers, "etcd-servers", o.EtcdServers, "comma-separated etcd client URLs; empty starts an embedded single-member etcd in <data-dir>/etcd")
 	fs.StringVar(&o.EtcdPrefix, "etcd-prefix", o.EtcdPrefix, "prefix of every etcd key")
 	fs.DurationVar(&o.EtcdCompactionInterval, "etcd-compaction-interval", o.EtcdCompactionInterval, "interval between compactions of old etcd revisions; 0 disables compaction")
@@ -71,6 +74,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.MaxRequestsInFlight, "max-requests-inflight", o.MaxRequestsInFlight, "maximum number of non-mutating requests served at once (watches not counted); more get 429; 0 for no limit")
 	fs.IntVar(&o.MaxMutatingRequestsInFlight, "max-mutating-requests-inflight", o.MaxMutatingRequestsInFlight, "maximum number of mutating requests served at once; more get 429; 0 for no limit")
 	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", o.ShutdownDelayDuration, "time to go on serving after SIGTERM with /readyz failing, so that load balancers stop sending requests, before the server stops listening and drains in-flight requests")
+	o.SecureOptions.AddFlags(fs)
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
 }
 
@@ -80,8 +84,10 @@ func (o *Options) Validate() error {
 	if o.DataDir == "" {
 		errs = append(errs, "--data-dir must not be empty")
 	}
-	if ip := net.ParseIP(o.BindAddress); ip == nil || !ip.IsLoopback() {
-		errs = append(errs, fmt.Sprintf("--bind-address %q must be a loopback IP: serving is plain HTTP without authentication until TLS lands", o.BindAddress))
+	if ip := net.ParseIP(o.BindAddress); ip == nil {
+		errs = append(errs, fmt.Sprintf("--bind-address %q is not an IP address", o.BindAddress))
+	} else if o.PlainHTTP && !ip.IsLoopback() {
+		errs = append(errs, fmt.Sprintf("--bind-address %q must be a loopback IP with --plain-http: plain HTTP serves without authentication", o.BindAddress))
 	}
 	if o.SecurePort < 0 || o.SecurePort > 65535 {
 		errs = append(errs, fmt.Sprintf("--secure-port %d must be between 0 and 65535", o.SecurePort))
@@ -101,6 +107,7 @@ func (o *Options) Validate() error {
 	if o.ShutdownDelayDuration < 0 {
 		errs = append(errs, "--shutdown-delay-duration must not be negative")
 	}
+	errs = append(errs, o.SecureOptions.validate()...)
 	if _, err := o.level(); err != nil {
 		errs = append(errs, err.Error())
 	}

@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/uuid"
 
 	"github.com/apigen-dev/apigen/runtime/auth"
-	"github.com/apigen-dev/apigen/runtime/filters"
 	"github.com/apigen-dev/apigen/runtime/request"
 )
 
@@ -83,7 +82,7 @@ func WithAudit(h http.Handler, policy *Policy, backend *Log) http.Handler {
 		emit(StageRequestReceived)
 		w.Header().Set("Audit-Id", ev.AuditID)
 		rec := &responseRecorder{ResponseWriter: w, code: http.StatusOK, keepBody: level.atLeast(LevelRequestResponse)}
-		if filters.IsLongRunning(r) {
+		if info.Verb == "watch" { // long-running: its response starts long before it completes
 			rec.started = func() { ev.ResponseStatus = &metav1.Status{Code: int32(rec.code)}; emit(StageResponseStarted) }
 		}
 		defer func() {

@@ -225,3 +225,14 @@ func TestRequestHeaderFrontProxy(t *testing.T) {
 		}
 	}
 }
+
+func TestAnonymousFor(t *testing.T) {
+	a := FailOnError(BearerToken(&TokenFile{tokens: map[string]*User{}}), AnonymousFor("/healthz", "/readyz"))
+	for path, want := range map[string]bool{"/healthz": true, "/readyz/etcd": false, "/readyzz": false, "/apis": false, "/": false} {
+		r := httptest.NewRequest(http.MethodGet, path, nil)
+		u, ok, err := a.AuthenticateRequest(r)
+		if ok != want || err != nil || (ok && u.Name != Anonymous) {
+			t.Errorf("%s: %+v %v %v, want anonymous %v", path, u, ok, err, want)
+		}
+	}
+}

@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/apigen-dev/apigen/runtime/audit"
+	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/metrics"
 )
 
@@ -20,6 +23,13 @@ type ChainConfig struct {
 	// DefaultMaxMutatingRequestsInFlight, negative means no limit.
 	MaxRequestsInFlight         int
 	MaxMutatingRequestsInFlight int
+	// Authenticator, when not nil, authenticates every request (auth.WithAuthentication);
+	// AuditPolicy and AuditLog, when both are set, audit it (audit.WithAudit); Authorizer,
+	// when not nil, authorizes it (authorization.WithAuthorization).
+	Authenticator auth.Authenticator
+	AuditPolicy   *audit.Policy
+	AuditLog      *audit.Log
+	Authorizer    authorization.Authorizer
 	// Metrics, when not nil, counts and times every resource request (metrics.WithMetrics),
 	// those refused by the in-flight limit included.
 	Metrics *metrics.Metrics
@@ -27,8 +37,8 @@ type ChainConfig struct {
 
 // BuildHandlerChain wraps apiHandler in the server's filters. The order is spelled out here
 // and nowhere else; the last filter applied runs first (outermost), as k8s.io/apiserver's
-// DefaultBuildHandlerChain: panic recovery, request logging, metrics, max-in-flight, then
-// the request deadline.
+// DefaultBuildHandlerChain: panic recovery, request logging, authentication, audit,
+// authorization, metrics, max-in-flight, then the request deadline.
 func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	reads, writes := cfg.MaxRequestsInFlight, cfg.MaxMutatingRequestsInFlight
 	if reads == 0 {
@@ -43,6 +53,15 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	h = WithMaxInFlightLimit(h, reads, writes)
 	if cfg.Metrics != nil {
 		h = cfg.Metrics.WithMetrics(h)
+	}
+	if cfg.Authorizer != nil {
+		h = authorization.WithAuthorization(h, cfg.Authorizer, log)
+	}
+	if cfg.AuditPolicy != nil && cfg.AuditLog != nil {
+		h = audit.WithAudit(h, cfg.AuditPolicy, cfg.AuditLog)
+	}
+	if cfg.Authenticator != nil {
+		h = auth.WithAuthentication(h, cfg.Authenticator, log)
 	}
 	h = WithRequestLogging(h, log)
 	h = WithPanicRecovery(h, log)

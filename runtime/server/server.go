@@ -15,6 +15,9 @@ import (
 	restful "github.com/emicklei/go-restful/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/apigen-dev/apigen/runtime/audit"
+	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/endpoints"
 	"github.com/apigen-dev/apigen/runtime/filters"
@@ -63,6 +66,16 @@ type Config struct {
 	// negative means no limit.
 	MaxRequestsInFlight         int
 	MaxMutatingRequestsInFlight int
+	// Authenticator, when not nil, authenticates every request: one it does not accept gets
+	// 401 (see filters.ChainConfig for the order of the filters).
+	Authenticator auth.Authenticator
+	// Authorizer, when not nil, authorizes every authenticated request: one it does not allow
+	// gets 403. It needs an Authenticator.
+	Authorizer authorization.Authorizer
+	// AuditPolicy and AuditLog, when both are set, audit every request (--audit-policy-file,
+	// --audit-log-path).
+	AuditPolicy *audit.Policy
+	AuditLog    *audit.Log
 }
 
 // Server serves API groups, discovery, OpenAPI, health and /version, and hands every other
@@ -206,6 +219,10 @@ func (s *Server) Handler() http.Handler {
 		MaxRequestsInFlight:         s.cfg.MaxRequestsInFlight,
 		MaxMutatingRequestsInFlight: s.cfg.MaxMutatingRequestsInFlight,
 		Metrics:                     s.metrics,
+		Authenticator:               s.cfg.Authenticator,
+		Authorizer:                  s.cfg.Authorizer,
+		AuditPolicy:                 s.cfg.AuditPolicy,
+		AuditLog:                    s.cfg.AuditLog,
 	})
 }
 
