@@ -57,7 +57,11 @@ func newRootCommand() *cobra.Command {
 		Long: `apigen turns marker-annotated Kubernetes-style Go API types into a Kubernetes-style
 API server backed by etcd. It writes zz_generated.*.go files next to the types and
 checks in CI that they are up to date.`,
-		Example: `  # Regenerate every zz_generated file of the module (as go generate does):
+		Example: `  # Start a new API repository and add a kind:
+  apigen init example.com/shop && cd shop
+  go tool apigen create api --group shop.example.com --version v1 --kind Order
+
+  # Regenerate every zz_generated file of the module (as go generate does):
   apigen generate ./...
 
   # Fail CI when a generated file is stale or missing:
@@ -66,7 +70,7 @@ checks in CI that they are up to date.`,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newGenerateCommand(), newVerifyCommand(), newVersionCommand())
+	root.AddCommand(newInitCommand(), newCreateCommand(), newGenerateCommand(), newVerifyCommand(), newVersionCommand())
 	return root
 }
 

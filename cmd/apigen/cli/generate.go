@@ -51,8 +51,9 @@ func (p *pass) kinds() int {
 	return n
 }
 
-// runGenerators loads patterns once and runs every generator. All diagnostics of the pass
-// (load and generators) are printed to stderr, sorted; any error among them returns
+// runGenerators loads patterns once and runs every generator (also when the load reported
+// marker errors, so that every error of the run is reported at once). All diagnostics of the
+// pass (load and generators) are printed to stderr, sorted; any error among them returns
 // exitError{1} and no files.
 func runGenerators(patterns []string, stderr io.Writer) (*pass, error) {
 	p := &pass{start: time.Now(), files: map[string][]byte{}, origin: map[string]string{}}
@@ -62,7 +63,8 @@ func runGenerators(patterns []string, stderr io.Writer) (*pass, error) {
 		fmt.Fprintf(stderr, "apigen: %v\n", err)
 		return nil, exitError{exitFailure}
 	}
-	if !diags.HasErrors() {
+	if api != nil {
+		// Also after marker errors: the generators' diagnostics join the same report.
 		p.api = api
 		diags = append(diags, p.generate()...)
 	}
@@ -147,13 +149,12 @@ func generate(patterns []string, verbose bool, stdout, stderr io.Writer) error {
 	if verbose {
 		printResult(stdout, p, res)
 	}
-	changed := len(res.Changed)
-	summary := fmt.Sprintf("apigen: generated %d files (%d changed) for %d packages, %d kinds in %.2fs",
-		len(p.files), changed, len(p.api.Packages), p.kinds(), time.Since(p.start).Seconds())
+	summary := fmt.Sprintf("apigen generate: %d packages, %d kinds, %d files written, %d unchanged",
+		len(p.api.Packages), p.kinds(), len(res.Changed), len(res.Unchanged))
 	if len(res.Deleted) > 0 {
-		summary += fmt.Sprintf("; deleted %d stale files", len(res.Deleted))
+		summary += fmt.Sprintf(", %d stale deleted", len(res.Deleted))
 	}
-	fmt.Fprintln(stdout, summary)
+	fmt.Fprintf(stdout, "%s in %dms\n", summary, time.Since(p.start).Milliseconds())
 	return nil
 }
 
@@ -177,20 +178,27 @@ func printResult(w io.Writer, p *pass, res output.Result) {
 }
 
 func newVerifyCommand() *cobra.Command {
-	return &cobra.Command{
+	var verbose bool
+	cmd := &cobra.Command{
 		Use:   "verify [packages]",
 		Short: "Check that every zz_generated.*.go file is up to date",
 		Long: `verify runs the same pass as generate but writes nothing: it prints a unified diff
 for every generated file that is stale, missing, or no longer produced, and exits 1 if
 there is any. Use it in CI.`,
-		Example: `  apigen verify ./...`,
+		Example: `  apigen verify ./...
+  apigen verify -v ./apis/...
+
+  # In CI, with apigen as a go.mod tool:
+  go tool apigen verify ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return verify(patternsOrDefault(args), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return verify(patternsOrDefault(args), verbose, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every generated file checked and whether it is up to date")
+	return cmd
 }
 
-func verify(patterns []string, stdout, stderr io.Writer) error {
+func verify(patterns []string, verbose bool, stdout, stderr io.Writer) error {
 	p, err := runGenerators(patterns, stderr)
 	if err != nil {
 		return err
@@ -200,8 +208,25 @@ func verify(patterns []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "apigen: %v\n", err)
 		return exitError{exitFailure}
 	}
+	summary := fmt.Sprintf("apigen verify: %d packages, %d kinds, %d files checked", len(p.api.Packages), p.kinds(), len(p.files))
+	status := map[string]string{}
+	for _, d := range diffs {
+		status[d.Path] = string(d.Status)
+	}
+	if verbose {
+		var lines []string
+		for path := range p.files {
+			st := status[path]
+			if st == "" {
+				st = "up to date"
+			}
+			lines = append(lines, fmt.Sprintf("  %-10s %s (%s)", st, relPath(path), p.origin[path]))
+		}
+		sort.Strings(lines)
+		fmt.Fprintln(stdout, strings.Join(lines, "\n"))
+	}
 	if len(diffs) == 0 {
-		fmt.Fprintf(stdout, "apigen: %d generated files up to date\n", len(p.files))
+		fmt.Fprintf(stdout, "%s, all up to date in %dms\n", summary, time.Since(p.start).Milliseconds())
 		return nil
 	}
 	var names []string
@@ -209,8 +234,8 @@ func verify(patterns []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, d.Unified)
 		names = append(names, fmt.Sprintf("  %s (%s)", relPath(d.Path), d.Status))
 	}
-	fmt.Fprintf(stderr, "apigen: %d generated files are out of date; run apigen generate:\n%s\n",
-		len(diffs), strings.Join(names, "\n"))
+	fmt.Fprintf(stderr, "%s, %d out of date in %dms; run apigen generate:\n%s\n",
+		summary, len(diffs), time.Since(p.start).Milliseconds(), strings.Join(names, "\n"))
 	return exitError{exitFailure}
 }
 

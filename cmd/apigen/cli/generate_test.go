@@ -22,8 +22,7 @@ func TestGenerateTwiceIsByteIdentical(t *testing.T) {
 	for _, want := range []string{
 		"wrote      apis/shop/v1/zz_generated.fake.go (fake)",
 		"deleted    apis/shop/zz_generated.deepcopy.go",
-		"apigen: generated 4 files (4 changed) for 3 packages, 3 kinds in ",
-		"; deleted 1 stale files",
+		"apigen generate: 3 packages, 3 kinds, 4 files written, 0 unchanged, 1 stale deleted in ",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("generate stdout lacks %q:\n%s", want, stdout)
@@ -37,14 +36,14 @@ func TestGenerateTwiceIsByteIdentical(t *testing.T) {
 		t.Fatalf("after generate: %d zz_generated files, want 4: %v", len(first), first)
 	}
 	code, stdout, _ = run(t, "generate", "./...")
-	if code != 0 || !strings.Contains(stdout, "generated 4 files (0 changed)") {
+	if code != 0 || !strings.Contains(stdout, "apigen generate: 3 packages, 3 kinds, 0 files written, 4 unchanged in ") {
 		t.Fatalf("second generate exit %d, stdout:\n%s", code, stdout)
 	}
 	if diff := cmp.Diff(first, snapshot(t, dir)); diff != "" {
 		t.Errorf("second generate changed files (-first +second):\n%s", diff)
 	}
 	code, stdout, stderr = run(t, "verify", "./...")
-	if code != 0 || !strings.Contains(stdout, "apigen: 4 generated files up to date") {
+	if code != 0 || !strings.Contains(stdout, "apigen verify: 3 packages, 3 kinds, 4 files checked, all up to date in ") {
 		t.Errorf("verify after generate exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
@@ -77,8 +76,14 @@ func TestVerifyReportsEditedType(t *testing.T) {
 			t.Errorf("verify stdout lacks %q:\n%s", want, stdout)
 		}
 	}
-	if !strings.Contains(stderr, "apis/shop/v1/zz_generated.fake.go (stale)") {
-		t.Errorf("verify stderr does not name the stale file:\n%s", stderr)
+	if !strings.Contains(stderr, "apis/shop/v1/zz_generated.fake.go (stale)") ||
+		!strings.Contains(stderr, "apigen verify: 3 packages, 3 kinds, 4 files checked, 1 out of date in ") {
+		t.Errorf("verify stderr does not name the stale file and summarize:\n%s", stderr)
+	}
+	code, stdout, _ = run(t, "verify", "-v")
+	if code != 1 || !strings.Contains(stdout, "  stale      apis/shop/v1/zz_generated.fake.go (fake)\n") ||
+		!strings.Contains(stdout, "  up to date apis/shop/zz_generated.fake.go (fake)\n") {
+		t.Errorf("verify -v exit %d; want 1 and every file listed with its state:\n%s", code, stdout)
 	}
 	if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
 		t.Errorf("verify wrote files (-before +after):\n%s", diff)

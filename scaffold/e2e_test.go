@@ -1,0 +1,163 @@
+package scaffold_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestScaffoldEndToEnd follows a user from an empty directory to a served, two-version API:
+// apigen init, create api (v1), go generate, make test in the new repository, the server
+// answering kubectl; create api again changing nothing and a clashing one writing nothing;
+// apigen verify failing on an edited type with a diff naming the file, then passing after
+// go generate; a second version (v1beta1) creating the hub package and conversions, with
+// the object stored through v1 served by both versions.
+//
+// It runs the apigen binary built from this checkout in t.TempDir(), with GOFLAGS=-mod=mod and
+// the environment's GOPROXY and module cache, kubectl at /usr/bin/kubectl, and servers on
+// free loopback ports.
+func TestScaffoldEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test skipped in -short mode")
+	}
+	if _, err := os.Stat(kubectlPath); err != nil {
+		t.Fatalf("kubectl is required at %s: %v", kubectlPath, err)
+	}
+	tmp := t.TempDir()
+	apigen := buildApigen(t, tmp)
+	repo := filepath.Join(tmp, "shop")
+	dataDir := filepath.Join(tmp, "data")
+	serverBin := filepath.Join(repo, "bin", "shop-apiserver")
+	const long = 10 * time.Minute
+
+	steps := []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"init", func(t *testing.T) {
+			out := runIn(t, tmp, long, apigen, "init", "example.com/shop")
+			for _, f := range []string{"go.mod", "go.sum", "Makefile", "README.md", ".gitignore", ".github/workflows/ci.yaml",
+				"apis/doc.go", "cmd/shop-apiserver/main.go", "cmd/shop-apiserver/main_test.go", "cmd/shop-apiserver/groups.go"} {
+				if _, err := os.Stat(filepath.Join(repo, f)); err != nil {
+					t.Errorf("init did not write %s: %v\n%s", f, err, out)
+				}
+			}
+			gomod, _ := os.ReadFile(filepath.Join(repo, "go.mod"))
+			for _, want := range []string{"module example.com/shop", "tool github.com/apigen-dev/apigen/cmd/apigen",
+				"github.com/apigen-dev/apigen => " + checkout(t)} {
+				if !strings.Contains(string(gomod), want) {
+					t.Errorf("go.mod lacks %q:\n%s", want, gomod)
+				}
+			}
+		}},
+		{"create api v1", func(t *testing.T) {
+			runIn(t, repo, time.Minute, apigen, "create", "api", "--group", "shop.example.com", "--version", "v1", "--kind", "Order")
+			before := snapshot(t, repo)
+			out := runIn(t, repo, time.Minute, apigen, "create", "api", "--group", "shop.example.com", "--version", "v1", "--kind", "Order")
+			if diff := cmp.Diff(before, snapshot(t, repo)); diff != "" || !strings.Contains(out, "nothing changed") {
+				t.Errorf("create api twice changed files (-first +second):\n%s\n%s", diff, out)
+			}
+			out, err := tryIn(repo, time.Minute, apigen, "create", "api", "--group", "shop.example.com", "--version", "v1", "--kind", "Order", "--status")
+			if code := exitCode(err); code != 1 || !strings.Contains(out, "kind Order exists in apis/shop/v1 with --namespaced=true --status=false") {
+				t.Errorf("clashing create api: exit %d, want 1 and the clash named:\n%s", code, out)
+			}
+			if diff := cmp.Diff(before, snapshot(t, repo)); diff != "" {
+				t.Errorf("clashing create api changed files:\n%s", diff)
+			}
+		}},
+		{"generate and make test", func(t *testing.T) {
+			runIn(t, repo, long, "go", "generate", "./...")
+			out := runIn(t, repo, long, "make", "test")
+			if !strings.Contains(out, "ok  \texample.com/shop/cmd/shop-apiserver") {
+				t.Errorf("make test did not run the server's end-to-end test:\n%s", out)
+			}
+		}},
+		{"serve v1", func(t *testing.T) {
+			runIn(t, repo, long, "make", "build")
+			srv := startServer(t, serverBin, dataDir)
+			srv.kubectl(t, "apply", "-f", filepath.Join(repo, "config/samples/shop_v1_order.yaml"))
+			if out := srv.kubectl(t, "get", "orders"); !strings.Contains(out, "order-sample") {
+				t.Errorf("kubectl get orders:\n%s", out)
+			}
+			srv.stop(t)
+		}},
+		{"verify detects an edited type", func(t *testing.T) {
+			types := filepath.Join(repo, "apis/shop/v1/order_types.go")
+			src, err := os.ReadFile(types)
+			if err != nil {
+				t.Fatal(err)
+			}
+			anchor := "\tDescription string `json:\"description,omitempty\"`\n"
+			edited := strings.Replace(string(src), anchor, anchor+"\t// Tags label the order.\n\t// +optional\n\tTags []string `json:\"tags,omitempty\"`\n", 1)
+			if edited == string(src) {
+				t.Fatalf("%s has no Description field to edit next to", types)
+			}
+			if err := os.WriteFile(types, []byte(edited), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := tryIn(repo, long, "go", "tool", "apigen", "verify", "./...")
+			if code := exitCode(err); code != 1 || !strings.Contains(out, "+++ b/apis/shop/v1/zz_generated.deepcopy.go") ||
+				!strings.Contains(out, "+\t\t*out = make([]string, len(*in))") {
+				t.Errorf("verify after editing types: exit %d, want 1 and a diff of apis/shop/v1/zz_generated.deepcopy.go:\n%s", code, out)
+			}
+			runIn(t, repo, long, "go", "generate", "./...")
+			if out := runIn(t, repo, long, "go", "tool", "apigen", "verify", "./..."); !strings.Contains(out, "all up to date") {
+				t.Errorf("verify after generate:\n%s", out)
+			}
+		}},
+		{"second version", func(t *testing.T) {
+			runIn(t, repo, time.Minute, apigen, "create", "api", "--group", "shop.example.com", "--version", "v1beta1", "--kind", "Order")
+			for _, f := range []string{"apis/shop/doc.go", "apis/shop/order_types.go", "apis/shop/v1beta1/order_types.go"} {
+				if _, err := os.Stat(filepath.Join(repo, f)); err != nil {
+					t.Errorf("no %s after adding v1beta1: %v", f, err)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(repo, "apis/shop/v1/install")); !os.IsNotExist(err) {
+				t.Errorf("the single version's install package is still there: %v", err)
+			}
+			runIn(t, repo, long, "make", "generate") // go generate, then go mod tidy
+			if out, err := tryIn(repo, long, "go", "mod", "tidy", "-diff"); err != nil {
+				t.Errorf("go.mod is not tidy after make generate: %v\n%s", err, out)
+			}
+			for _, v := range []string{"v1", "v1beta1"} {
+				conv, err := os.ReadFile(filepath.Join(repo, "apis/shop", v, "zz_generated.conversion.go"))
+				if err != nil || !strings.Contains(string(conv), "func Convert_"+v+"_OrderSpec_To_shop_OrderSpec(") {
+					t.Errorf("%s has no generated conversion to the hub: %v", v, err)
+				}
+			}
+			out := runIn(t, repo, long, "make", "test")
+			if !strings.Contains(out, "ok  \texample.com/shop/cmd/shop-apiserver") {
+				t.Errorf("make test:\n%s", out)
+			}
+			runIn(t, repo, long, "make", "build")
+			srv := startServer(t, serverBin, dataDir)
+			for _, resource := range []string{"orders.v1.shop.example.com", "orders.v1beta1.shop.example.com"} {
+				if out := srv.kubectl(t, "get", resource, "order-sample", "-o", "jsonpath={.apiVersion} {.spec.description}"); !strings.Contains(out, "shop.example.com/") ||
+					!strings.Contains(out, "sample Order") {
+					t.Errorf("kubectl get %s order-sample: %q", resource, out)
+				}
+			}
+		}},
+	}
+	for _, s := range steps {
+		if !t.Run(s.name, s.run) {
+			return
+		}
+	}
+}
+
+// exitCode returns the process exit code of a command's error: 0 for nil, -1 when it did not exit.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	return -1
+}

@@ -1,0 +1,147 @@
+package scaffold
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// InitOptions are the inputs of `apigen init`.
+type InitOptions struct {
+	// Module is the new repository's module path, e.g. "example.com/shop".
+	Module string
+	// Dir is where the repository is written; "" means the module path's last element
+	// under the working directory.
+	Dir string
+	// Name names the server: cmd/<Name>-apiserver. "" means the module path's last element.
+	Name string
+	// Replace is an apigen source checkout the go.mod replaces apigen with; "" means none
+	// (the go.mod then requires the version of apigen in this binary's build info).
+	Replace string
+}
+
+// repoData is what the init templates see.
+type repoData struct {
+	Module, Name, ApigenVersion, Replace string
+}
+
+var (
+	modulePathRE = regexp.MustCompile(`^[a-z0-9][-a-z0-9_.~]*(/[-a-zA-Z0-9_.~]+)*$`)
+	nameRE       = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+)
+
+// Init plans a new repository as the package doc lays it out: go.mod, Makefile, README.md,
+// .gitignore, the CI workflow, apis/doc.go, and cmd/<name>-apiserver/{main,main_test,groups}.go
+// with no group yet. Errors: an invalid module path or name, no apigen version to require
+// (a development build outside a checkout without Replace), or a *ClashError.
+func Init(opts InitOptions) (*Plan, error) {
+	if !modulePathRE.MatchString(opts.Module) || strings.Contains(opts.Module, "..") {
+		return nil, fmt.Errorf("invalid module path %q: want a path such as example.com/shop", opts.Module)
+	}
+	base := path.Base(opts.Module)
+	if opts.Name == "" {
+		opts.Name = strings.ToLower(strings.Trim(regexp.MustCompile(`[^a-zA-Z0-9]+`).ReplaceAllString(base, "-"), "-"))
+	}
+	if !nameRE.MatchString(opts.Name) {
+		return nil, fmt.Errorf("invalid server name %q: want lower-case letters, digits and dashes, starting with a letter (--name)", opts.Name)
+	}
+	if opts.Dir == "" {
+		opts.Dir = base
+	}
+	root, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	replace := opts.Replace
+	if replace != "" {
+		if replace, err = filepath.Abs(replace); err != nil {
+			return nil, err
+		}
+		if modulePath(filepath.Join(replace, "go.mod")) != ApigenModule {
+			return nil, fmt.Errorf("%s is not an apigen checkout: its go.mod does not declare module %s", replace, ApigenModule)
+		}
+	}
+	data := repoData{Module: opts.Module, Name: opts.Name, Replace: replace, ApigenVersion: ApigenVersion(replace)}
+	if data.ApigenVersion == "" {
+		return nil, fmt.Errorf("this apigen is a development build outside its source checkout: cannot tell which apigen version to require")
+	}
+	p := newPlan(root)
+	server := "cmd/" + opts.Name + "-apiserver/"
+	files := []struct{ tmpl, path string }{
+		{"go.mod.tmpl", "go.mod"},
+		{"Makefile.tmpl", "Makefile"},
+		{"README.md.tmpl", "README.md"},
+		{"gitignore.tmpl", ".gitignore"},
+		{"ci.yaml.tmpl", ".github/workflows/ci.yaml"},
+		{"apis_doc.go.tmpl", "apis/doc.go"},
+		{"main.go.tmpl", server + "main.go"},
+		{"main_test.go.tmpl", server + "main_test.go"},
+	}
+	for _, f := range files {
+		content, err := render(f.tmpl, data)
+		if err != nil {
+			return nil, err
+		}
+		p.create(f.path, content)
+	}
+	wiring, err := render("groups.go.tmpl", wiringData{})
+	if err != nil {
+		return nil, err
+	}
+	p.create(server+"groups.go", wiring)
+	return p, p.err()
+}
+
+// Tidy runs `go mod tidy` in dir with GOFLAGS=-mod=mod and the environment's GOPROXY, so
+// that go.mod lists, and go.sum checksums, every module the repository builds with. When
+// replace is an apigen checkout, its go.sum seeds dir's go.sum first: the new repository's
+// modules are a subset of apigen's, so a warm module cache is then enough and no checksum
+// database is consulted. If tidy fails (no network), it is retried once with GOPROXY=off,
+// which succeeds when the module cache holds every module. Errors carry go's output.
+func Tidy(ctx context.Context, dir, replace string) error {
+	if replace != "" {
+		if sum, err := os.ReadFile(filepath.Join(replace, "go.sum")); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, "go.sum")); os.IsNotExist(err) {
+				if err := writeFile(filepath.Join(dir, "go.sum"), sum); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	err := goCommand(ctx, dir, nil, "mod", "tidy")
+	if err != nil && os.Getenv("GOPROXY") != "off" {
+		err2 := goCommand(ctx, dir, []string{"GOPROXY=off"}, "mod", "tidy")
+		if err2 == nil {
+			return nil
+		}
+		err = fmt.Errorf("%w\nretried offline (GOPROXY=off): %v", err, err2)
+	}
+	return err
+}
+
+// goCommand runs the go command with args in dir, with GOFLAGS=-mod=mod added to the
+// environment (after the caller's GOFLAGS, so it wins) and env appended.
+func goCommand(ctx context.Context, dir string, env []string, args ...string) error {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	var flags []string
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if !strings.HasPrefix(f, "-mod=") && !strings.HasPrefix(f, "--mod=") {
+			flags = append(flags, f)
+		}
+	}
+	goflags := strings.Join(append(flags, "-mod=mod"), " ")
+	cmd.Env = append(append(os.Environ(), "GOFLAGS="+goflags), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, bytes.TrimSpace(out.Bytes()))
+	}
+	return nil
+}
