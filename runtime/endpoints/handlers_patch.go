@@ -2,6 +2,8 @@ package endpoints
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -66,7 +68,9 @@ func (p *patcher) UpdatedObject(_ context.Context, old runtime.Object) (runtime.
 	return obj, nil
 }
 
-// apply applies the patch to the JSON document current.
+// apply applies the patch to the JSON document current. A patch that is not a JSON patch,
+// merge patch or strategic merge patch at all is 400 BadRequest; one that does not apply to
+// current is 422, as kube-apiserver's patch handler.
 func (p *patcher) apply(current []byte) ([]byte, error) {
 	switch p.patchType {
 	case types.JSONPatchType:
@@ -81,11 +85,17 @@ func (p *patcher) apply(current []byte) ([]byte, error) {
 		return out, nil
 	case types.MergePatchType:
 		out, err := jsonpatch.MergePatch(current, p.patch)
+		if errors.Is(err, jsonpatch.ErrBadJSONPatch) {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("cannot decode the merge patch: %v", err))
+		}
 		if err != nil {
 			return nil, p.invalid(err)
 		}
 		return out, nil
 	case types.StrategicMergePatchType:
+		if !json.Valid(p.patch) {
+			return nil, apierrors.NewBadRequest("cannot decode the strategic merge patch: it is not valid JSON")
+		}
 		schema, err := p.scope.newVersioned()
 		if err != nil {
 			return nil, apierrors.NewInternalError(err)
