@@ -5,18 +5,23 @@ import (
 	"bytes"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	authzv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/apigen-dev/apigen/runtime/audit"
+	"github.com/apigen-dev/apigen/runtime/certs"
 )
 
 // TestRunSecure serves HTTPS with --plain-http=false and checks the secure defaults, as
@@ -121,5 +126,89 @@ func TestRunSecure(t *testing.T) {
 	}
 	if !sawAdminList {
 		t.Errorf("no audit event for the admin's list in:\n%s", data)
+	}
+}
+
+// TestRunAggregatedMode runs the server as an aggregated API server behind a front proxy, as
+// kube-apiserver's aggregator reaches one: the test plays the proxy (a client certificate
+// signed by --requestheader-client-ca-file with an allowed CommonName, the user in
+// X-Remote-User and X-Remote-Group) and serves the SubjectAccessReview webhook that,
+// after RBAC, decides for users RBAC has no opinion on.
+func TestRunAggregatedMode(t *testing.T) {
+	dir := t.TempDir()
+	proxy, err := certs.EnsureSelfSigned(filepath.Join(dir, "front-proxy"), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxyCert, err := tls.LoadX509KeyPair(proxy.CertFile(certs.AdminName), proxy.KeyFile(certs.AdminName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sar := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var review authzv1.SubjectAccessReview
+		if err := json.NewDecoder(r.Body).Decode(&review); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if ra := review.Spec.ResourceAttributes; review.Spec.User == "frank" && ra != nil && ra.Resource == "widgets" {
+			if ra.Verb == "get" || ra.Verb == "list" {
+				review.Status.Allowed = true
+			} else {
+				review.Status.Denied, review.Status.Reason = true, "frank may only read widgets"
+			}
+		}
+		_ = json.NewEncoder(w).Encode(&review)
+	}))
+	t.Cleanup(sar.Close)
+	webhookConfig := filepath.Join(dir, "sar.kubeconfig")
+	sarCA := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: sar.Certificate().Raw}))
+	if err := os.WriteFile(webhookConfig, []byte("apiVersion: v1\nkind: Config\nclusters:\n- name: sar\n  cluster: {server: \""+sar.URL+
+		"\", certificate-authority-data: "+sarCA+"}\ncontexts:\n- name: sar\n  context: {cluster: sar, user: apiserver}\n"+
+		"users:\n- name: apiserver\n  user: {token: x}\ncurrent-context: sar\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	url, kubeconfig := startArgs(t, []string{"--plain-http=false",
+		"--requestheader-client-ca-file=" + proxy.CertFile(certs.CAName), "--requestheader-allowed-names=" + certs.AdminUser,
+		"--authorization-mode=RBAC,Webhook", "--authorization-webhook-config-file=" + webhookConfig}, testGroup)
+
+	serverCA, err := os.ReadFile(filepath.Join(filepath.Dir(kubeconfig), "pki", "ca.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(serverCA)
+	asProxy := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, Certificates: []tls.Certificate{proxyCert}}}}
+	notProxy := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}
+	const widgets = "/apis/test.apigen.dev/v1/namespaces/default/widgets"
+	for _, tc := range []struct {
+		name   string
+		client *http.Client
+		method string
+		groups []string
+		code   int
+		msg    string
+	}{
+		{"webhook allows frank to list", asProxy, "GET", []string{"team"}, 200, ""},
+		{"webhook denies frank to delete, with its reason", asProxy, "DELETE", []string{"team"}, 403,
+			`widgets.test.apigen.dev is forbidden: User "frank" cannot deletecollection resource "widgets" in API group "test.apigen.dev" in the namespace "default": frank may only read widgets`},
+		{"RBAC, asked first, allows system:masters", asProxy, "DELETE", []string{"system:masters"}, 200, ""},
+		{"the headers without the proxy certificate are not trusted", notProxy, "GET", []string{"system:masters"}, 401, "Unauthorized"},
+	} {
+		req, _ := http.NewRequest(tc.method, url+widgets, nil)
+		req.Header.Set("X-Remote-User", "frank")
+		for _, g := range tc.groups {
+			req.Header.Add("X-Remote-Group", g)
+		}
+		resp, err := tc.client.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var status metav1.Status
+		_ = json.Unmarshal(body, &status)
+		if resp.StatusCode != tc.code || (tc.msg != "" && status.Message != tc.msg) {
+			t.Errorf("%s: %d %s, want %d %q", tc.name, resp.StatusCode, body, tc.code, tc.msg)
+		}
 	}
 }
