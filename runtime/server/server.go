@@ -128,8 +128,8 @@ func New(cfg Config, delegate DelegationTarget) *Server {
 	}))
 	s.handle("/metrics", s.metrics.Handler())
 	s.handle("/api", discovery.APIVersionsHandler())
-	s.handle("/apis", s.rootAPIs)
-	s.mux.Handle("/apis/{$}", s.rootAPIs)
+	s.handle("/apis", http.HandlerFunc(s.serveRootAPIs))
+	s.mux.Handle("/apis/{$}", http.HandlerFunc(s.serveRootAPIs))
 	return s
 }
 
