@@ -147,6 +147,11 @@ func (g *pkgGen) refHasDefaults(ref *model.TypeRef, stack map[*model.Type]bool) 
 	return false
 }
 
+// handRegistration is the hand-written function through which a Kubernetes-style register.go
+// adds RegisterDefaults to its SchemeBuilder (`func addDefaultingFuncs(scheme) error { return
+// RegisterDefaults(scheme) }`); a package declaring it gets no init registering them again.
+const handRegistration = "addDefaultingFuncs"
+
 // hookName is the name of t's hand-written defaulting function, as defaulter-gen looks for it.
 func hookName(t *model.Type) string { return "SetDefaults_" + t.Name.Name }
 
@@ -156,8 +161,10 @@ func objectDefaultsName(t *model.Type) string { return "SetObjectDefaults_" + t.
 // file renders the package's defaults file.
 func (g *pkgGen) file() *jen.File {
 	f := emit.NewFile(g.pkg.Path, g.pkg.Name, nil)
-	f.Func().Id("init").Params().Block(jen.Id("localSchemeBuilder").Dot("Register").Call(jen.Id("RegisterDefaults")))
-	f.Line()
+	if !g.pkg.HasFunc(handRegistration) {
+		f.Func().Id("init").Params().Block(jen.Id("localSchemeBuilder").Dot("Register").Call(jen.Id("RegisterDefaults")))
+		f.Line()
+	}
 	var regs []jen.Code
 	for _, t := range g.roots {
 		if !g.withDefaults[t] {

@@ -6,6 +6,10 @@
 //	func SetObjectDefaults_Database(in *Database)
 //	func SetObjectDefaults_DatabaseList(in *DatabaseList)
 //
+// A package that declares addDefaultingFuncs by hand (Kubernetes' register.go registers it,
+// and it calls RegisterDefaults) gets no init: its defaults are registered once, as with
+// defaulter-gen, whose output never registers itself.
+//
 // A SetObjectDefaults_<Root> function is emitted for every root type (each kind, its list, and
 // types marked +kubebuilder:object:root) on whose fields, at any depth, a default applies;
 // RegisterDefaults registers exactly those with the scheme, and is emitted, possibly empty,

@@ -38,6 +38,8 @@ func (b *builder) build(pkgs []*packages.Package) *model.API {
 	for _, ap := range apiPkgs {
 		b.addPackageTypes(ap.model, ap.pkg.Types)
 		ap.model.Funcs = b.funcs(ap.pkg.Syntax)
+		ap.model.Vars = b.vars(ap.pkg.Syntax)
+		ap.model.SchemeBuilderField = schemeBuilderField(ap.pkg.Types)
 		api.Packages = append(api.Packages, ap.model)
 	}
 	b.addMetaTypes()

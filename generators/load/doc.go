@@ -27,8 +27,18 @@
 //     WatchEvent and Patch with everything they reach (the server's routes name them);
 //   - a root type (+kubebuilder:object:root=true, +genclient or
 //     +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object) embedding
-//     metav1.ObjectMeta with a sibling <Kind>List type is a Kind of its version.
+//     metav1.ObjectMeta with a sibling <Kind>List type is a Kind of its version;
+//   - the top-level functions, variables and constants an API package declares in
+//     non-generated files are recorded (model.Package Funcs and Vars), with the embedded
+//     runtime.SchemeBuilder field of a hand-written SchemeBuilder (SchemeBuilderField), so
+//     generators leave hand-written registration alone.
 //
 // Markers are read from a declaration's doc comment and from the comment block right
 // above it when only one blank line separates them, as controller-tools does.
+//
+// Besides the marker errors of generators/markers, the loader warns (the run goes on) about
+// a known marker in a function's or method's doc comment, which no tool reads there (except
+// +k8s:conversion-fn and the open-ended +kubebuilder:rbac/webhook families), and about a field
+// required by +kubebuilder:validation:Required or +k8s:required whose json tag has omitempty
+// and that has no +required, which openapi-gen would publish as optional.
 package load

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gobuffalo/flect"
+
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -73,18 +75,12 @@ func embedsObjectMeta(t *model.Type) bool {
 	return false
 }
 
-// Plural returns the lower-case English plural of a lower-case kind, as kubebuilder's
-// resource names are formed: database -> databases, class -> classes, policy -> policies,
-// status -> statuses, index -> indexes, leaf stays regular (leafs).
-func Plural(singular string) string {
-	switch {
-	case singular == "":
+// Plural returns the lower-case plural of a kind, as controller-gen names a CRD's resource
+// (strings.ToLower(flect.Pluralize(kind))): database -> databases, class -> classes, policy
+// -> policies, shelf -> shelves, index -> indices.
+func Plural(kind string) string {
+	if kind == "" {
 		return ""
-	case strings.HasSuffix(singular, "s"), strings.HasSuffix(singular, "x"), strings.HasSuffix(singular, "z"),
-		strings.HasSuffix(singular, "ch"), strings.HasSuffix(singular, "sh"):
-		return singular + "es"
-	case strings.HasSuffix(singular, "y") && len(singular) > 1 && !strings.ContainsRune("aeiou", rune(singular[len(singular)-2])):
-		return singular[:len(singular)-1] + "ies"
 	}
-	return singular + "s"
+	return strings.ToLower(flect.Pluralize(kind))
 }

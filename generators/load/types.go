@@ -124,8 +124,12 @@ func (b *builder) fields(owner *model.Type, st *types.Struct) []*model.Field {
 		f := &model.Field{Name: v.Name(), Embedded: v.Embedded(), Pos: b.position(v.Pos())}
 		f.JSONName, f.OmitEmpty, f.Inline = jsonTag(v, st.Tag(i))
 		if af := b.idx.fieldAt(b.tokenPosition(v.Pos()), v.Name()); af != nil {
-			f.Doc = markers.Doc(commentLines(b.fset, b.pos, af.Doc))
-			f.Markers = b.parseMarkers(owner.Local, commentLines(b.fset, b.pos, af.Doc))
+			lines := commentLines(b.fset, b.pos, af.Doc)
+			f.Doc = markers.Doc(lines)
+			f.Markers = b.parseMarkers(owner.Local, lines)
+			if owner.Local {
+				b.requiredOmitEmpty(owner, f, lines)
+			}
 		}
 		f.Type = b.ref(v.Type(), f.Pos, owner.Local)
 		out = append(out, f)
@@ -231,7 +235,8 @@ func (b *builder) addMetaTypes() {
 	}
 }
 
-// funcs returns the top-level functions of the non-generated files.
+// funcs returns the top-level functions of the non-generated files, warning about markers
+// glued to any function or method there.
 func (b *builder) funcs(files []*ast.File) map[string]model.Position {
 	out := map[string]model.Position{}
 	for _, f := range files {
@@ -239,7 +244,12 @@ func (b *builder) funcs(files []*ast.File) map[string]model.Position {
 			continue
 		}
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			b.funcMarkers(fd)
+			if fd.Recv == nil {
 				out[fd.Name.Name] = b.position(fd.Name.Pos())
 			}
 		}

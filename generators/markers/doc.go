@@ -43,7 +43,10 @@
 //     +kubebuilder:validation:Minimum?)";
 //   - a value of the wrong type: "+kubebuilder:validation:Minimum=abc: cannot parse abc as a number";
 //   - two different values for one field ("+kubebuilder:validation:Minimum=1 conflicts with +k8s:minimum=2");
-//   - a default on a required field.
+//   - a default on a required field;
+//   - +optional and +required (or their synonyms) on one field, as openapi-gen rejects them.
+//
+// GluedToFunc tells the loader which markers in a function's doc comment to warn about.
 //
 // Markers of other namespaces (+protobuf, +patchStrategy, +x-kubernetes-...) are ignored.
 package markers

@@ -3,6 +3,7 @@ package markers
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -74,6 +75,15 @@ func Parse(lines []Line) (model.Markers, model.Diagnostics) {
 		s.line.Pos = s.defaultPos
 		s.errorf("%s: a required field cannot have a default", s.seen["default"].marker)
 	}
+	if s.m.Required && s.m.Optional {
+		opt, req := s.seen["optional"], s.seen["required"]
+		later, earlier := req, opt
+		if comparePos(opt.pos, req.pos) > 0 {
+			later, earlier = opt, req
+		}
+		s.line.Pos = later.pos
+		s.errorf("%s: a field cannot be both optional and required (%s); keep one", later.marker, earlier.marker)
+	}
 	return *s.m, s.diags
 }
 
@@ -91,6 +101,15 @@ type state struct {
 type seenValue struct {
 	value  string
 	marker string
+	pos    model.Position
+}
+
+// comparePos orders two positions of one declaration by line, then column.
+func comparePos(a, b model.Position) int {
+	if a.Line != b.Line {
+		return a.Line - b.Line
+	}
+	return a.Col - b.Col
 }
 
 func (s *state) errorf(format string, args ...any) {
@@ -136,7 +155,7 @@ func (s *state) record(field, value string) error {
 	if prev, ok := s.seen[field]; ok && prev.value != value {
 		return fmt.Errorf("conflicts with %s", prev.marker)
 	}
-	s.seen[field] = seenValue{value: value, marker: marker}
+	s.seen[field] = seenValue{value: value, marker: marker, pos: s.line.Pos}
 	return nil
 }
 
@@ -240,4 +259,26 @@ func nearest(head string) (string, int) {
 		}
 	}
 	return best, bestDist
+}
+
+// funcMarkers are the markers that belong on a function declaration (conversion-gen's
+// +k8s:conversion-fn on a hand-written Convert_ function), which GluedToFunc leaves alone.
+var funcMarkers = map[string]bool{"k8s:conversion-fn": true}
+
+// GluedToFunc returns the marker name of a comment line (without "//") in a function's doc
+// comment when it is a known package, type or field marker, which apigen (like gengo and
+// controller-tools) does not read there: "kubebuilder:validation:Minimum" for
+// " +kubebuilder:validation:Minimum=0". It returns "" for text that is no marker, for markers
+// of unknown namespaces, for the open-ended families (+kubebuilder:rbac, +kubebuilder:webhook,
+// ... which controller-gen reads from functions) and for markers that belong on functions.
+func GluedToFunc(text string) string {
+	if !IsMarker(text) {
+		return ""
+	}
+	body := strings.TrimSpace(text)[1:]
+	name, _, known := lookup(body)
+	if !known || funcMarkers[name] || slices.Contains(ignoredPrefixes, name) {
+		return ""
+	}
+	return name
 }

@@ -58,6 +58,31 @@ func TestParse(t *testing.T) {
 			wantError: "conflicts with +default=1"},
 		{name: "default on required", lines: []string{"+required", "+default=1"}, want: model.Markers{Required: true, Default: ptr("1")},
 			wantError: "types.go:11:1: +default=1: a required field cannot have a default"},
+		{name: "optional and required", lines: []string{"+optional", "+kubebuilder:validation:Required"}, want: model.Markers{Optional: true, Required: true},
+			wantError: "types.go:11:1: +kubebuilder:validation:Required: a field cannot be both optional and required (+optional); keep one"},
+		{name: "optional synonyms", lines: []string{"+optional", "+kubebuilder:validation:Optional", "+k8s:optional"}, want: model.Markers{Optional: true}},
+		{name: "codetag ifDisabled", lines: []string{"+k8s:ifDisabled(Gate)=+k8s:minLength=2"},
+			want: model.Markers{Validation: model.Validation{MinLength: ptr(int64(2))}}},
+		{name: "codetag ifEnabled kube-openapi inner", lines: []string{"+k8s:ifEnabled(Gate)=+k8s:validation:maxItems=3", "+k8s:maxItems=3"},
+			want: model.Markers{Validation: model.Validation{MaxItems: ptr(int64(3))}}},
+		{name: "codetag ifEnabled conflict", lines: []string{"+k8s:ifEnabled(Gate)=+k8s:maxItems=10", "+kubebuilder:validation:MaxItems=5"},
+			want: model.Markers{Validation: model.Validation{MaxItems: ptr(int64(10))}}, wantError: "types.go:11:1: +kubebuilder:validation:MaxItems=5: conflicts with +k8s:ifEnabled(Gate)=+k8s:maxItems=10"},
+		{name: "codetag ifEnabled not a marker", lines: []string{"+k8s:ifEnabled(Gate)=maxItems"}, wantError: "the value must be a marker"},
+		{name: "all validation synonyms", lines: []string{
+			"+kubebuilder:validation:Maximum=9", "+k8s:maximum=9", "+k8s:validation:maximum=9",
+			"+kubebuilder:validation:ExclusiveMaximum=true", "+k8s:exclusiveMaximum=true",
+			"+kubebuilder:validation:MinLength=1", "+k8s:minLength=1", "+k8s:validation:minLength=1",
+			"+kubebuilder:validation:MinItems=2", "+k8s:validation:minItems=2",
+			"+kubebuilder:validation:UniqueItems=true", "+k8s:validation:uniqueItems=true",
+			"+kubebuilder:validation:Format=uuid", "+k8s:format=uuid", "+k8s:validation:format=uuid",
+			"+kubebuilder:validation:Enum=a;b", "+k8s:validation:enum={a,b}"},
+			want: model.Markers{Validation: model.Validation{Maximum: ptr(9.0), ExclusiveMaximum: true, MinLength: ptr(int64(1)),
+				MinItems: ptr(int64(2)), UniqueItems: true, Format: "uuid", Enum: []string{`"a"`, `"b"`}}}},
+		{name: "controller-tools list forms agree", lines: []string{"+kubebuilder:resource:shortName={db,dbs}", "+kubebuilder:printcolumn:name=N,type=string,JSONPath=.a"},
+			want: model.Markers{Resource: &model.ResourceMarker{ShortNames: []string{"db", "dbs"}},
+				PrinterColumns: []model.PrinterColumn{{Name: "N", Type: "string", JSONPath: ".a"}}}},
+		{name: "gengo key value", lines: []string{"+k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object", "+k8s:conversion-gen=example.com/apis/db", "+listType=set"},
+			want: model.Markers{Root: true, ListType: "set"}},
 		{name: "xvalidation", lines: []string{`+kubebuilder:validation:XValidation:rule="self == oldSelf",message="engine is immutable"`,
 			`+kubebuilder:validation:XValidation:rule="self.size() > 1",reason=FieldValueForbidden,fieldPath=".name",optionalOldSelf=true`},
 			want: model.Markers{Validation: model.Validation{Rules: []model.ValidationRule{
@@ -132,5 +157,22 @@ func TestDocAndHas(t *testing.T) {
 	}
 	if !Has(ls, "genclient:noStatus") || Has(ls, "genclient:nonNamespaced") {
 		t.Errorf("Has() wrong for %v", ls)
+	}
+}
+
+func TestGluedToFunc(t *testing.T) {
+	for text, want := range map[string]string{
+		" +kubebuilder:validation:Minimum=0":              "kubebuilder:validation:Minimum",
+		" +optional":                                      "optional",
+		" +k8s:ifEnabled(X)=+k8s:maxItems=1":              "k8s:ifEnabled",
+		" +k8s:conversion-fn=copy-only":                   "",
+		" +kubebuilder:rbac:groups=x,resources=y":         "",
+		" +kubebuilder:webhook:path=/mutate,verbs=create": "",
+		" +protobuf=true":                                 "",
+		" SetDefaults_Database sets defaults.":            "",
+	} {
+		if got := GluedToFunc(text); got != want {
+			t.Errorf("GluedToFunc(%q) = %q, want %q", text, got, want)
+		}
 	}
 }

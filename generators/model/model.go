@@ -59,6 +59,15 @@ type Package struct {
 	// Funcs names every top-level function declared in non-generated files: hand-written
 	// hooks such as SetDefaults_Database or Convert_v1alpha1_DatabaseSpec_To_db_DatabaseSpec.
 	Funcs map[string]Position
+	// Vars names every package-level variable and constant declared in non-generated files
+	// (SchemeGroupVersion, SchemeBuilder, GroupVersion, GroupName, ...): hand-written
+	// registration that generated files must not declare again.
+	Vars map[string]Position
+	// SchemeBuilderField is the name of the runtime.SchemeBuilder field embedded in the type of
+	// the package's hand-written SchemeBuilder variable ("SchemeBuilder" for controller-runtime's
+	// *scheme.Builder, which kubebuilder's groupversion_info.go declares). It is empty when
+	// SchemeBuilder is a runtime.SchemeBuilder itself, or when Vars has no SchemeBuilder.
+	SchemeBuilderField string
 	// Markers are the package-level markers (doc.go and detached comments).
 	Markers Markers
 }
@@ -66,6 +75,13 @@ type Package struct {
 // HasFunc reports whether the package declares a top-level function called name.
 func (p *Package) HasFunc(name string) bool {
 	_, ok := p.Funcs[name]
+	return ok
+}
+
+// HasVar reports whether the package declares a package-level variable or constant called
+// name in a non-generated file.
+func (p *Package) HasVar(name string) bool {
+	_, ok := p.Vars[name]
 	return ok
 }
 

@@ -11,8 +11,13 @@
 // inline and embedded fields flattened; `json:"-"` skipped; required = fields without
 // omitempty that are not +optional, plus +required; pointers transparent; named structs as
 // references (with the default {} openapi-gen enforces on non-pointer structs); named basic
-// types inlined with their enum; validation markers, +default and +listType/+listMapKey mapped
-// to the schema and its x-kubernetes-* extensions. Types with OpenAPISchemaType methods
+// types inlined with their enum; validation markers (minimum/maximum and their exclusive forms,
+// multipleOf, min/maxLength, pattern, format, enum, min/maxItems, uniqueItems,
+// min/maxProperties), +default and +listType/+listMapKey mapped to the schema and its
+// x-kubernetes-list-type / x-kubernetes-list-map-keys extensions; +kubebuilder:validation:XValidation
+// rules, on a field, a named type or a struct, published as x-kubernetes-validations (as
+// controller-gen writes them into a CRD). x-kubernetes-group-version-kind is added when the
+// server builds its documents (runtime/openapi's DefinitionNamer), as kube-apiserver does. Types with OpenAPISchemaType methods
 // (resource.Quantity, intstr.IntOrString, metav1.Time, MicroTime, Duration) are described by
 // calling those methods, exactly as openapi-gen emits them.
 package openapi

@@ -19,6 +19,7 @@ func mapOf(k, v *model.TypeRef) *model.TypeRef {
 }
 func float(v float64) *float64 { return &v }
 func str(s string) *string     { return &s }
+func int64p(v int64) *int64    { return &v }
 
 func field(name, json string, typ *model.TypeRef, doc string, m model.Markers) *model.Field {
 	omit := m.Optional
@@ -74,18 +75,22 @@ func versionPackage(types map[string]*model.Type, name string) *model.Version {
 	policy := structType(p, "BackupPolicy", "BackupPolicy says when backups are taken.",
 		field("Schedule", "schedule", basic("string"), "Schedule is a cron expression.", model.Markers{Optional: true}),
 		field("RetentionDays", "retentionDays", basic("int32"), "", model.Markers{Optional: true, Default: str("7"),
-			Validation: model.Validation{Minimum: float(1)}}))
+			Validation: model.Validation{Minimum: float(1), MultipleOf: float(7)}}))
 	spec := structType(p, "DatabaseSpec", "DatabaseSpec is the desired state of a Database.",
-		field("Engine", "engine", named(engine), "Engine is the database engine.", model.Markers{Required: true}),
+		field("Engine", "engine", named(engine), "Engine is the database engine.", model.Markers{Required: true,
+			Validation: model.Validation{Rules: []model.ValidationRule{{Rule: "self == oldSelf", Message: "engine is immutable", Reason: "FieldValueInvalid"}}}}),
 		field("Version", "version", basic("string"), "Version is the engine version,\ne.g. \"16.2\".", model.Markers{Optional: true,
 			Validation: model.Validation{Pattern: `^[0-9]+(\.[0-9]+)*$`, MaxLength: func() *int64 { v := int64(16); return &v }()}}),
 		field("Replicas", "replicas", ptr(basic("int32")), "", model.Markers{Optional: true, Default: str("1"),
 			Validation: model.Validation{Minimum: float(0), Maximum: float(9)}}),
 		field("Storage", "storage", named(types[resourcePath+".Quantity"]), "", model.Markers{Optional: true, Default: str(`"10Gi"`)}),
-		field("Parameters", "parameters", mapOf(basic("string"), basic("string")), "", model.Markers{Optional: true}),
+		field("Parameters", "parameters", mapOf(basic("string"), basic("string")), "", model.Markers{Optional: true,
+			Validation: model.Validation{MinProperties: int64p(1), MaxProperties: int64p(64)}}),
 		field("Backup", "backup", ptr(named(policy)), "", model.Markers{Optional: true}),
 		field("Data", "data", slice(basic("byte")), "", model.Markers{Optional: true}),
 		field("Internal", "-", basic("string"), "", model.Markers{}))
+	spec.Markers.Validation.Rules = []model.ValidationRule{{Rule: "!has(self.backup) || self.replicas > 0",
+		Message: "backups need a replica", Reason: "FieldValueForbidden", FieldPath: ".backup", OptionalOldSelf: true}}
 	status := structType(p, "DatabaseStatus", "DatabaseStatus is the observed state of a Database.",
 		field("ReadyReplicas", "readyReplicas", basic("int32"), "", model.Markers{Optional: true}),
 		field("Conditions", "conditions", slice(named(meta(types, "Condition"))), "", model.Markers{Optional: true,

@@ -77,7 +77,8 @@ func schemaItems(s *schema) []jen.Code {
 	return append(items, jen.Id("SchemaProps").Op(":").Qual(specPkg, "SchemaProps").Custom(multi, schemaProps(s)...))
 }
 
-// extensions renders x-kubernetes-list-map-keys and x-kubernetes-list-type, or nil.
+// extensions renders x-kubernetes-list-map-keys, x-kubernetes-list-type and
+// x-kubernetes-validations, or nil.
 func extensions(s *schema) []jen.Code {
 	var ext []jen.Code
 	if len(s.listMapKeys) > 0 {
@@ -89,6 +90,14 @@ func extensions(s *schema) []jen.Code {
 	}
 	if s.listType != "" {
 		ext = append(ext, jen.Lit("x-kubernetes-list-type").Op(":").Lit(s.listType))
+	}
+	if len(s.validation.Rules) > 0 {
+		rules := validationRules(s.validation.Rules)
+		lits := make([]jen.Code, len(rules))
+		for i, r := range rules {
+			lits[i] = literal(r)
+		}
+		ext = append(ext, jen.Lit("x-kubernetes-validations").Op(":").Index().Interface().Custom(multi, lits...))
 	}
 	return ext
 }
@@ -186,7 +195,42 @@ func validations(v model.Validation) []jen.Code {
 	if v.UniqueItems {
 		add("UniqueItems", jen.True())
 	}
+	if v.MultipleOf != nil {
+		add("MultipleOf", ptr(jen.Float64(), jen.Lit(*v.MultipleOf)))
+	}
+	for _, c := range []struct {
+		name  string
+		value *int64
+	}{{"MaxProperties", v.MaxProperties}, {"MinProperties", v.MinProperties}} {
+		if c.value != nil {
+			add(c.name, ptr(jen.Int64(), jen.Lit(int(*c.value))))
+		}
+	}
 	return p
+}
+
+// validationRules renders CEL rules as the x-kubernetes-validations value, a list of
+// apiextensions ValidationRule objects as controller-gen writes them into a CRD: rule and the
+// fields that are set (message, messageExpression, reason unless it is the default
+// FieldValueInvalid, fieldPath, optionalOldSelf when true).
+func validationRules(rules []model.ValidationRule) []map[string]interface{} {
+	out := make([]map[string]interface{}, 0, len(rules))
+	for _, r := range rules {
+		m := map[string]interface{}{"rule": r.Rule}
+		for k, v := range map[string]string{"message": r.Message, "messageExpression": r.MessageExpression, "fieldPath": r.FieldPath} {
+			if v != "" {
+				m[k] = v
+			}
+		}
+		if r.Reason != "" && r.Reason != "FieldValueInvalid" {
+			m["reason"] = r.Reason
+		}
+		if r.OptionalOldSelf {
+			m["optionalOldSelf"] = true
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // literal renders a value decoded from JSON as a Go literal of type interface{}: objects as

@@ -80,6 +80,7 @@ func (b *builder) errorf(pos model.Position, format string, args ...interface{})
 // structSchema describes struct t: an object with its properties in declaration order.
 func (b *builder) structSchema(t *model.Type) *schema {
 	s := &schema{description: description(t.Doc), typ: "object"}
+	overlay(&s.validation, t.Markers.Validation)
 	b.addFields(s, t)
 	return s
 }
@@ -242,7 +243,8 @@ func decodeEnum(values []string) []interface{} {
 	return out
 }
 
-// overlay sets on dst every constraint set in src.
+// overlay sets on dst every constraint set in src; CEL rules accumulate (a named type's rules
+// first, then the field's), as controller-gen merges them into one x-kubernetes-validations.
 func overlay(dst *model.Validation, src model.Validation) {
 	if src.Minimum != nil {
 		dst.Minimum, dst.ExclusiveMinimum = src.Minimum, src.ExclusiveMinimum
@@ -258,7 +260,18 @@ func overlay(dst *model.Validation, src model.Validation) {
 			*p.d = *p.s
 		}
 	}
+	for _, p := range []struct{ d, s **int64 }{
+		{&dst.MinProperties, &src.MinProperties}, {&dst.MaxProperties, &src.MaxProperties},
+	} {
+		if *p.s != nil {
+			*p.d = *p.s
+		}
+	}
+	if src.MultipleOf != nil {
+		dst.MultipleOf = src.MultipleOf
+	}
 	dst.UniqueItems = dst.UniqueItems || src.UniqueItems
+	dst.Rules = append(dst.Rules, src.Rules...)
 	if src.Pattern != "" {
 		dst.Pattern = src.Pattern
 	}

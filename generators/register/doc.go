@@ -18,5 +18,10 @@
 // functions through localSchemeBuilder from init.
 //
 // A package that declares addKnownTypes by hand keeps its own register.go: no file is
-// generated for it.
+// generated for it, as register-gen leaves hand-written packages alone. A package that
+// declares SchemeBuilder or AddToScheme by hand registers its types itself (kubebuilder's
+// groupversion_info.go with controller-runtime's scheme.Builder and init-time Register
+// calls): its file declares only what the package lacks of GroupName, SchemeGroupVersion,
+// Kind, Resource and localSchemeBuilder (&SchemeBuilder, or &SchemeBuilder.<field> when
+// SchemeBuilder embeds a runtime.SchemeBuilder), and no file at all when nothing is missing.
 package register

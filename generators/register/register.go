@@ -32,7 +32,7 @@ func (generator) Name() string { return Name }
 
 // Generate implements emit.Generator: one zz_generated.register.go per hub and version package
 // of every group, keyed by absolute path, except for packages that declare addKnownTypes by
-// hand. Errors: a rendering failure only.
+// hand or already declare every name the file would. Errors: a rendering failure only.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	for _, g := range api.Groups {
@@ -40,7 +40,11 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 			if u.pkg.HasFunc("addKnownTypes") {
 				continue
 			}
-			out, err := emit.Render(u.file(g.Name), "")
+			f := u.file(g.Name)
+			if f == nil {
+				continue
+			}
+			out, err := emit.Render(f, "")
 			if err != nil {
 				return nil, err
 			}
@@ -115,32 +119,79 @@ func hubTypes(g *model.Group) []string {
 	return types
 }
 
-// file renders the unit's register file for group groupName.
+// file renders the unit's register file for group groupName, declaring only the names the
+// package does not declare by hand, or returns nil when nothing is missing. A package that
+// declares SchemeBuilder (or AddToScheme) registers its types itself, as kubebuilder's
+// groupversion_info.go does: the file then adds only what the other generated files refer
+// to (SchemeGroupVersion, localSchemeBuilder) and leaves SchemeBuilder, AddToScheme and
+// addKnownTypes to the package.
 func (u unit) file(groupName string) *jen.File {
 	f := emit.NewFile(u.pkg.Path, u.pkg.Name, nil)
-	f.Comment("GroupName is the group name used in this package.")
-	f.Const().Id("GroupName").Op("=").Lit(groupName)
-	f.Line()
+	missing := func(name string) bool { return !u.pkg.HasVar(name) && !u.pkg.HasFunc(name) }
+	byHand := !missing("SchemeBuilder") || !missing("AddToScheme")
+	n := 0
+	if missing("GroupName") {
+		f.Comment("GroupName is the group name used in this package.")
+		f.Const().Id("GroupName").Op("=").Lit(groupName)
+		f.Line()
+		n++
+	}
+	if missing("SchemeGroupVersion") {
+		u.schemeGroupVersion(f, groupName, !missing("GroupName"))
+		n++
+	}
+	if missing("Kind") {
+		f.Comment("Kind takes an unqualified kind and returns a group-qualified GroupKind.")
+		f.Func().Id("Kind").Params(jen.Id("kind").String()).Qual(schemaPkg, "GroupKind").Block(
+			jen.Return(jen.Id("SchemeGroupVersion").Dot("WithKind").Call(jen.Id("kind")).Dot("GroupKind").Call()),
+		)
+		f.Line()
+		n++
+	}
+	if missing("Resource") {
+		f.Comment("Resource takes an unqualified resource and returns a group-qualified GroupResource.")
+		f.Func().Id("Resource").Params(jen.Id("resource").String()).Qual(schemaPkg, "GroupResource").Block(
+			jen.Return(jen.Id("SchemeGroupVersion").Dot("WithResource").Call(jen.Id("resource")).Dot("GroupResource").Call()),
+		)
+		f.Line()
+		n++
+	}
+	switch {
+	case !byHand:
+		u.schemeBuilder(f)
+		u.addKnownTypes(f)
+		n++
+	case missing("localSchemeBuilder"):
+		u.localSchemeBuilder(f)
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return f
+}
+
+// schemeGroupVersion emits SchemeGroupVersion, naming the group through GroupName unless the
+// package declares a GroupName of its own (whose value apigen does not read).
+func (u unit) schemeGroupVersion(f *jen.File, groupName string, ownGroupName bool) {
 	version := jen.Lit(u.version)
 	if u.version == "" {
 		version = jen.Qual(runtimePkg, "APIVersionInternal")
 	}
+	group := jen.Code(jen.Id("GroupName"))
+	if ownGroupName {
+		group = jen.Lit(groupName)
+	}
 	f.Comment("SchemeGroupVersion is group version used to register these objects.")
 	f.Var().Id("SchemeGroupVersion").Op("=").Qual(schemaPkg, "GroupVersion").Values(jen.Dict{
-		jen.Id("Group"):   jen.Id("GroupName"),
+		jen.Id("Group"):   group,
 		jen.Id("Version"): version,
 	})
 	f.Line()
-	f.Comment("Kind takes an unqualified kind and returns a group-qualified GroupKind.")
-	f.Func().Id("Kind").Params(jen.Id("kind").String()).Qual(schemaPkg, "GroupKind").Block(
-		jen.Return(jen.Id("SchemeGroupVersion").Dot("WithKind").Call(jen.Id("kind")).Dot("GroupKind").Call()),
-	)
-	f.Line()
-	f.Comment("Resource takes an unqualified resource and returns a group-qualified GroupResource.")
-	f.Func().Id("Resource").Params(jen.Id("resource").String()).Qual(schemaPkg, "GroupResource").Block(
-		jen.Return(jen.Id("SchemeGroupVersion").Dot("WithResource").Call(jen.Id("resource")).Dot("GroupResource").Call()),
-	)
-	f.Line()
+}
+
+// schemeBuilder emits SchemeBuilder, localSchemeBuilder and AddToScheme.
+func (u unit) schemeBuilder(f *jen.File) {
 	f.Var().Defs(
 		jen.Comment("SchemeBuilder collects the functions that add this package's types, conversions"),
 		jen.Comment("and defaults to a scheme."),
@@ -152,8 +203,19 @@ func (u unit) file(groupName string) *jen.File {
 		jen.Id("AddToScheme").Op("=").Id("localSchemeBuilder").Dot("AddToScheme"),
 	)
 	f.Line()
-	u.addKnownTypes(f)
-	return f
+}
+
+// localSchemeBuilder emits localSchemeBuilder over the package's hand-written SchemeBuilder:
+// the runtime.SchemeBuilder it is, or the one it embeds (controller-runtime's scheme.Builder).
+func (u unit) localSchemeBuilder(f *jen.File) {
+	target := jen.Id("SchemeBuilder")
+	if field := u.pkg.SchemeBuilderField; field != "" {
+		target = jen.Id("SchemeBuilder").Dot(field)
+	}
+	f.Comment("localSchemeBuilder lets the generated conversion and defaulting files register their")
+	f.Comment("functions from init, through the package's own SchemeBuilder.")
+	f.Var().Id("localSchemeBuilder").Op("=").Op("&").Add(target)
+	f.Line()
 }
 
 // addKnownTypes emits the function registering the unit's types with the scheme.
