@@ -9,16 +9,18 @@ import (
 	"github.com/apigen-dev/apigen/generators/install"
 	"github.com/apigen-dev/apigen/generators/openapi"
 	"github.com/apigen-dev/apigen/generators/register"
+	"github.com/apigen-dev/apigen/generators/validation"
 )
 
 // All returns every generator, in the fixed order `apigen generate` runs them: deepcopy,
-// register, defaulting, conversion, openapi, install. Each call returns new values.
+// register, defaulting, conversion, validation, openapi, install. Each call returns new values.
 func All() []emit.Generator {
 	return []emit.Generator{
 		deepcopy.New(),
 		register.New(),
 		defaulting.New(),
 		conversion.New(),
+		validation.New(),
 		openapi.New(),
 		install.New(),
 	}

@@ -22,6 +22,7 @@ const (
 	openapiPkg     = emit.RuntimePath + "/openapi"
 	restPkg        = emit.RuntimePath + "/rest"
 	tablePkg       = emit.RuntimePath + "/tableconvertor"
+	validationPkg  = emit.RuntimePath + "/validation"
 )
 
 // The files written in every group's install package.
@@ -178,7 +179,7 @@ func versionStorage(v *model.Version, rs []*resource) []jen.Code {
 		items = append(items, jen.Lit(r.kind.Plural).Op(":").Id(r.storeVar()))
 		if r.kind.StatusSubresource {
 			items = append(items, jen.Lit(r.kind.Plural+"/status").Op(":").Qual(registryPkg, "NewStatusStore").Call(
-				jen.Id(r.storeVar()), jen.Id(r.statusStrategyName()).Values()))
+				jen.Id(r.storeVar()), jen.Id(r.statusStrategyName()).Values(jen.Id(r.strategyName()).Values(jen.Id("scheme").Op(":").Id("scheme")))))
 		}
 		if k := servedIn(v, r.kind.Name); k.Scale != nil {
 			items = append(items, jen.Lit(r.kind.Plural+"/scale").Op(":").Id(r.scaleVar()))

@@ -30,7 +30,7 @@ func storeFunc(f *jen.File, g *model.Group, r *resource) {
 		jen.Id("NewListFunc").Op(":").Add(newList),
 		jen.Id("DefaultQualifiedResource").Op(":").Add(groupResource(k.Plural)),
 		jen.Id("SingularQualifiedResource").Op(":").Add(groupResource(k.Singular)),
-		jen.Id("Strategy").Op(":").Id(r.strategyName()).Values(),
+		jen.Id("Strategy").Op(":").Id(r.strategyName()).Values(jen.Id("scheme").Op(":").Id("scheme")),
 		jen.Id("Storage").Op(":").Id("s"),
 	}
 	if len(k.ShortNames) > 0 {

@@ -49,7 +49,10 @@ func strategy(f *jen.File, g *model.Group, r *resource) {
 	name := r.strategyName()
 	recv := jen.Params(jen.Id(name))
 	f.Commentf("%s implements registry.Strategy for %s.", name, objName(r, g))
-	f.Type().Id(name).Struct()
+	f.Type().Id(name).Struct(
+		jen.Comment("scheme holds the declarative validation (zz_generated.validation.go) of every version."),
+		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
+	)
 	f.Line()
 	f.Var().Id("_").Qual(registryPkg, "Strategy").Op("=").Id(name).Values()
 	f.Line()
@@ -107,33 +110,42 @@ func prepareForUpdate(f *jen.File, r *resource, recv *jen.Statement) {
 	f.Func().Add(recv.Clone()).Id("PrepareForUpdate").Add(ctxObjOld()).Block(body...)
 }
 
-// validate emits Validate and ValidateUpdate, calling the hub package's Validate<Kind> and
-// Validate<Kind>Update hooks when it declares them.
+// validate emits Validate and ValidateUpdate: the declarative validation generated from the
+// versioned types' markers (runtime/validation.Declarative, in the request's version), then
+// the hub package's Validate<Kind> and Validate<Kind>Update hooks when it declares them, as
+// Kubernetes' strategies run declarative and hand-written validation together.
 func validate(f *jen.File, g *model.Group, r *resource, recv *jen.Statement) {
 	kind := r.obj.Name.Name
 	ptr := jen.Op("*").Add(emit.Qual(r.obj))
 	create, update := "Validate"+kind, "Validate"+kind+"Update"
-	var createBody, updateBody jen.Code
-	createDoc := fmt.Sprintf("Validate accepts every %s: the package %s declares no %s hook.", kind, g.Hub.Name, create)
-	updateDoc := fmt.Sprintf("ValidateUpdate accepts every update: the package %s declares neither %s nor %s.", g.Hub.Name, update, create)
-	createBody, updateBody = jen.Return(jen.Nil()), jen.Return(jen.Nil())
+	declarative := func(old jen.Code) jen.Code {
+		return jen.Id("errs").Op(":=").Qual(validationPkg, "Declarative").Call(jen.Id("ctx"), jen.Id("s").Dot("scheme"), jen.Id("obj"), old)
+	}
+	hook := func(name string, args ...jen.Code) jen.Code {
+		return jen.Return(jen.Append(jen.Id("errs"), jen.Qual(r.obj.Name.Package, name).Call(args...).Op("...")))
+	}
+	const lead = "runs the validation generated from the markers of the request's version"
+	createBody := []jen.Code{declarative(jen.Nil()), jen.Return(jen.Id("errs"))}
+	updateBody := []jen.Code{declarative(jen.Id("old")), jen.Return(jen.Id("errs"))}
+	createDoc := fmt.Sprintf("Validate %s; the package %s declares no %s hook.", lead, g.Hub.Name, create)
+	updateDoc := fmt.Sprintf("ValidateUpdate %s; the package %s declares neither %s nor %s.", lead, g.Hub.Name, update, create)
 	if g.Hub.HasFunc(create) {
-		createBody = jen.Return(jen.Qual(r.obj.Name.Package, create).Call(jen.Id("obj").Assert(ptr.Clone())))
-		createDoc = fmt.Sprintf("Validate checks a new object with %s.%s.", g.Hub.Name, create)
-		updateBody = createBody
-		updateDoc = fmt.Sprintf("ValidateUpdate checks the updated object with %s.%s (the package declares no %s).", g.Hub.Name, create, update)
+		createBody[1] = hook(create, jen.Id("obj").Assert(ptr.Clone()))
+		updateBody[1] = createBody[1]
+		createDoc = fmt.Sprintf("Validate %s, then %s.%s.", lead, g.Hub.Name, create)
+		updateDoc = fmt.Sprintf("ValidateUpdate %s, then %s.%s (the package declares no %s).", lead, g.Hub.Name, create, update)
 	}
 	if g.Hub.HasFunc(update) {
-		updateBody = jen.Return(jen.Qual(r.obj.Name.Package, update).Call(
-			jen.Id("obj").Assert(ptr.Clone()), jen.Id("old").Assert(ptr.Clone())))
-		updateDoc = fmt.Sprintf("ValidateUpdate checks an update with %s.%s.", g.Hub.Name, update)
+		updateBody[1] = hook(update, jen.Id("obj").Assert(ptr.Clone()), jen.Id("old").Assert(ptr.Clone()))
+		updateDoc = fmt.Sprintf("ValidateUpdate %s, then %s.%s.", lead, g.Hub.Name, update)
 	}
 	errorList := jen.Qual(fieldPkg, "ErrorList")
+	recv = jen.Params(jen.Id("s").Id(r.strategyName()))
 	f.Comment(createDoc)
-	f.Func().Add(recv.Clone()).Id("Validate").Add(ctxObj()).Add(errorList.Clone()).Block(createBody)
+	f.Func().Add(recv.Clone()).Id("Validate").Add(ctxObj()).Add(errorList.Clone()).Block(createBody...)
 	f.Line()
 	f.Comment(updateDoc)
-	f.Func().Add(recv.Clone()).Id("ValidateUpdate").Add(ctxObjOld()).Add(errorList.Clone()).Block(updateBody)
+	f.Func().Add(recv.Clone()).Id("ValidateUpdate").Add(ctxObjOld()).Add(errorList.Clone()).Block(updateBody...)
 }
 
 // statusStrategy emits <kind>StatusStrategy: the kind's strategy, except that an update

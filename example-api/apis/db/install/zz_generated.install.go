@@ -60,15 +60,15 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 		VersionedResourcesStorageMap: map[string]map[string]rest.Storage{
 			"v1": {
 				"backups":          backupStore,
-				"backups/status":   registry.NewStatusStore(backupStore, backupStatusStrategy{}),
+				"backups/status":   registry.NewStatusStore(backupStore, backupStatusStrategy{backupStrategy{scheme: scheme}}),
 				"databases":        databaseStore,
-				"databases/status": registry.NewStatusStore(databaseStore, databaseStatusStrategy{}),
+				"databases/status": registry.NewStatusStore(databaseStore, databaseStatusStrategy{databaseStrategy{scheme: scheme}}),
 				"databases/scale":  databaseScaleStore,
 				"databaseclasses":  databaseClassStore,
 			},
 			"v1alpha1": {
 				"databases":        databaseStore,
-				"databases/status": registry.NewStatusStore(databaseStore, databaseStatusStrategy{}),
+				"databases/status": registry.NewStatusStore(databaseStore, databaseStatusStrategy{databaseStrategy{scheme: scheme}}),
 				"databases/scale":  databaseScaleStore,
 				"databaseclasses":  databaseClassStore,
 			},
@@ -104,7 +104,7 @@ func newBackupStore(scheme *runtime.Scheme, storage registry.StorageFactory) (*r
 		},
 		DefaultQualifiedResource:  schema.GroupResource{Group: "db.example.com", Resource: "backups"},
 		SingularQualifiedResource: schema.GroupResource{Group: "db.example.com", Resource: "backup"},
-		Strategy:                  backupStrategy{},
+		Strategy:                  backupStrategy{scheme: scheme},
 		Storage:                   s,
 		TableConvertor:            table,
 	}, nil
@@ -124,6 +124,7 @@ func newDatabaseStore(scheme *runtime.Scheme, storage registry.StorageFactory) (
 		{Name: "Replicas", Type: "integer", JSONPath: ".spec.replicas"},
 		{Name: "Phase", Type: "string", JSONPath: ".status.phase"},
 		{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
+		{Name: "Storage", Type: "string", Priority: 1, JSONPath: ".spec.storage"},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the table convertor of databases.db.example.com: %w", err)
@@ -137,7 +138,7 @@ func newDatabaseStore(scheme *runtime.Scheme, storage registry.StorageFactory) (
 		},
 		DefaultQualifiedResource:  schema.GroupResource{Group: "db.example.com", Resource: "databases"},
 		SingularQualifiedResource: schema.GroupResource{Group: "db.example.com", Resource: "database"},
-		Strategy:                  databaseStrategy{},
+		Strategy:                  databaseStrategy{scheme: scheme},
 		Storage:                   s,
 		ShortNameList:             []string{"db"},
 		CategoryList:              []string{"all"},
@@ -176,7 +177,7 @@ func newDatabaseClassStore(scheme *runtime.Scheme, storage registry.StorageFacto
 		},
 		DefaultQualifiedResource:  schema.GroupResource{Group: "db.example.com", Resource: "databaseclasses"},
 		SingularQualifiedResource: schema.GroupResource{Group: "db.example.com", Resource: "databaseclass"},
-		Strategy:                  databaseClassStrategy{},
+		Strategy:                  databaseClassStrategy{scheme: scheme},
 		Storage:                   s,
 		TableConvertor:            table,
 	}, nil

@@ -199,9 +199,10 @@ func schema_db_v1_BackupSpec(ref common.ReferenceCallback) common.OpenAPIDefinit
 						SchemaProps: spec.SchemaProps{
 							Description: "DatabaseName names the Database, in the Backup's namespace, to back up.",
 							Default:     "",
+							MaxLength:   ptr.To[int64](253),
 							MinLength:   ptr.To[int64](1),
 							Type:        []string{"string"},
-							Format:      "",
+							Format:      "k8s-long-name",
 						},
 					},
 					"schedule": {
@@ -484,8 +485,15 @@ func schema_db_v1_DatabaseSpec(ref common.ReferenceCallback) common.OpenAPIDefin
 				Type:        []string{"object"},
 				Properties: map[string]spec.Schema{
 					"engine": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-validations": []interface{}{
+									map[string]interface{}{"message": "engine is immutable", "rule": "self == oldSelf"},
+								},
+							},
+						},
 						SchemaProps: spec.SchemaProps{
-							Description: "Engine is the database engine.",
+							Description: "Engine is the database engine. It cannot be changed once the Database exists.",
 							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
@@ -519,8 +527,9 @@ func schema_db_v1_DatabaseSpec(ref common.ReferenceCallback) common.OpenAPIDefin
 					},
 					"parameters": {
 						SchemaProps: spec.SchemaProps{
-							Description: "Parameters are engine configuration parameters.",
-							Type:        []string{"object"},
+							Description:   "Parameters are engine configuration parameters, at most 64.",
+							MaxProperties: ptr.To[int64](64),
+							Type:          []string{"object"},
 							AdditionalProperties: &spec.SchemaOrBool{
 								Allows: true,
 								Schema: &spec.Schema{
@@ -879,8 +888,15 @@ func schema_db_v1alpha1_DatabaseSpec(ref common.ReferenceCallback) common.OpenAP
 				Type:        []string{"object"},
 				Properties: map[string]spec.Schema{
 					"engine": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-validations": []interface{}{
+									map[string]interface{}{"message": "engine is immutable", "rule": "self == oldSelf"},
+								},
+							},
+						},
 						SchemaProps: spec.SchemaProps{
-							Description: "Engine is the database engine.",
+							Description: "Engine is the database engine. It cannot be changed once the Database exists.",
 							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
@@ -916,8 +932,9 @@ func schema_db_v1alpha1_DatabaseSpec(ref common.ReferenceCallback) common.OpenAP
 					},
 					"parameters": {
 						SchemaProps: spec.SchemaProps{
-							Description: "Parameters are engine configuration parameters.",
-							Type:        []string{"object"},
+							Description:   "Parameters are engine configuration parameters, at most 64.",
+							MaxProperties: ptr.To[int64](64),
+							Type:          []string{"object"},
 							AdditionalProperties: &spec.SchemaOrBool{
 								Allows: true,
 								Schema: &spec.Schema{

@@ -8,6 +8,7 @@ import (
 	context "context"
 	db "github.com/apigen-dev/apigen/example-api/apis/db"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	equality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
@@ -15,7 +16,10 @@ import (
 )
 
 // backupStrategy implements registry.Strategy for db.Backup.
-type backupStrategy struct{}
+type backupStrategy struct {
+	// scheme holds the declarative validation (zz_generated.validation.go) of every version.
+	scheme *runtime.Scheme
+}
 
 var _ registry.Strategy = backupStrategy{}
 
@@ -41,14 +45,16 @@ func (backupStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Obj
 	}
 }
 
-// Validate accepts every Backup: the package db declares no ValidateBackup hook.
-func (backupStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
-	return nil
+// Validate runs the validation generated from the markers of the request's version; the package db declares no ValidateBackup hook.
+func (s backupStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, nil)
+	return errs
 }
 
-// ValidateUpdate accepts every update: the package db declares neither ValidateBackupUpdate nor ValidateBackup.
-func (backupStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	return nil
+// ValidateUpdate runs the validation generated from the markers of the request's version; the package db declares neither ValidateBackupUpdate nor ValidateBackup.
+func (s backupStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, old)
+	return errs
 }
 
 // backupStatusStrategy implements registry.Strategy for the status subresource of Backup: an update
@@ -69,7 +75,10 @@ func (backupStatusStrategy) PrepareForUpdate(ctx context.Context, obj, old runti
 }
 
 // databaseStrategy implements registry.Strategy for db.Database.
-type databaseStrategy struct{}
+type databaseStrategy struct {
+	// scheme holds the declarative validation (zz_generated.validation.go) of every version.
+	scheme *runtime.Scheme
+}
 
 var _ registry.Strategy = databaseStrategy{}
 
@@ -95,14 +104,16 @@ func (databaseStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.O
 	}
 }
 
-// Validate accepts every Database: the package db declares no ValidateDatabase hook.
-func (databaseStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
-	return nil
+// Validate runs the validation generated from the markers of the request's version, then db.ValidateDatabase.
+func (s databaseStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, nil)
+	return append(errs, db.ValidateDatabase(obj.(*db.Database))...)
 }
 
-// ValidateUpdate accepts every update: the package db declares neither ValidateDatabaseUpdate nor ValidateDatabase.
-func (databaseStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	return nil
+// ValidateUpdate runs the validation generated from the markers of the request's version, then db.ValidateDatabase (the package declares no ValidateDatabaseUpdate).
+func (s databaseStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, old)
+	return append(errs, db.ValidateDatabase(obj.(*db.Database))...)
 }
 
 // databaseStatusStrategy implements registry.Strategy for the status subresource of Database: an update
@@ -123,7 +134,10 @@ func (databaseStatusStrategy) PrepareForUpdate(ctx context.Context, obj, old run
 }
 
 // databaseClassStrategy implements registry.Strategy for db.DatabaseClass.
-type databaseClassStrategy struct{}
+type databaseClassStrategy struct {
+	// scheme holds the declarative validation (zz_generated.validation.go) of every version.
+	scheme *runtime.Scheme
+}
 
 var _ registry.Strategy = databaseClassStrategy{}
 
@@ -147,12 +161,14 @@ func (databaseClassStrategy) PrepareForUpdate(ctx context.Context, obj, old runt
 	}
 }
 
-// Validate accepts every DatabaseClass: the package db declares no ValidateDatabaseClass hook.
-func (databaseClassStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
-	return nil
+// Validate runs the validation generated from the markers of the request's version; the package db declares no ValidateDatabaseClass hook.
+func (s databaseClassStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, nil)
+	return errs
 }
 
-// ValidateUpdate accepts every update: the package db declares neither ValidateDatabaseClassUpdate nor ValidateDatabaseClass.
-func (databaseClassStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	return nil
+// ValidateUpdate runs the validation generated from the markers of the request's version; the package db declares neither ValidateDatabaseClassUpdate nor ValidateDatabaseClass.
+func (s databaseClassStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, old)
+	return errs
 }

@@ -38,6 +38,7 @@ const (
 // +kubebuilder:printcolumn:name="Replicas",type=integer,JSONPath=`.spec.replicas`
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:printcolumn:name="Storage",type=string,JSONPath=`.spec.storage`,priority=1
 // +kubebuilder:storageversion
 type Database struct {
 	metav1.TypeMeta   `json:",inline"`
@@ -49,8 +50,9 @@ type Database struct {
 
 // DatabaseSpec is the desired state of a Database.
 type DatabaseSpec struct {
-	// Engine is the database engine.
+	// Engine is the database engine. It cannot be changed once the Database exists.
 	// +required
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="engine is immutable"
 	Engine Engine `json:"engine"`
 	// Version is the engine version, e.g. "16.2".
 	// +optional
@@ -66,8 +68,9 @@ type DatabaseSpec struct {
 	// +optional
 	// +kubebuilder:default="10Gi"
 	Storage resource.Quantity `json:"storage,omitempty"`
-	// Parameters are engine configuration parameters.
+	// Parameters are engine configuration parameters, at most 64.
 	// +optional
+	// +kubebuilder:validation:MaxProperties=64
 	Parameters map[string]string `json:"parameters,omitempty"`
 	// Backup schedules backups; unset means no backups.
 	// +optional
@@ -176,6 +179,8 @@ type BackupSpec struct {
 	// DatabaseName names the Database, in the Backup's namespace, to back up.
 	// +required
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Format=k8s-long-name
 	DatabaseName string `json:"databaseName"`
 	// Schedule is a cron expression; empty means once.
 	// +optional

@@ -35,8 +35,9 @@ type Database struct {
 
 // DatabaseSpec is the desired state of a Database.
 type DatabaseSpec struct {
-	// Engine is the database engine.
+	// Engine is the database engine. It cannot be changed once the Database exists.
 	// +required
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="engine is immutable"
 	Engine Engine `json:"engine"`
 	// Version is the engine version, e.g. "16.2".
 	// +optional
@@ -53,8 +54,9 @@ type DatabaseSpec struct {
 	// +default=10
 	// +kubebuilder:validation:Minimum=1
 	SizeGiB int32 `json:"sizeGiB,omitempty"`
-	// Parameters are engine configuration parameters.
+	// Parameters are engine configuration parameters, at most 64.
 	// +optional
+	// +kubebuilder:validation:MaxProperties=64
 	Parameters map[string]string `json:"parameters,omitempty"`
 	// Backup schedules backups; unset means no backups.
 	// +optional

@@ -1,0 +1,142 @@
+package validation
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/emit"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// k8sFormats maps Kubernetes' own string formats to apimachinery's validate functions.
+var k8sFormats = map[string]string{
+	"k8s-short-name":             "ShortName",
+	"k8s-long-name":              "LongName",
+	"k8s-long-name-caseless":     "LongNameCaseless",
+	"k8s-label-key":              "LabelKey",
+	"k8s-prefixed-label-key":     "PrefixedLabelKey",
+	"k8s-label-value":            "LabelValue",
+	"k8s-path-segment-name":      "PathSegmentName",
+	"k8s-uuid":                   "UUID",
+	"k8s-extended-resource-name": "ExtendedResourceName",
+}
+
+// diag records a diagnostic at pos.
+func (g *pkgGen) diag(pos model.Position, format string, args ...any) {
+	g.diags = append(g.diags, model.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)})
+}
+
+// scalarChecks emits the constraints of v on a value of type ref held as obj *T: bounds and
+// multiples on numbers; lengths, pattern and format on strings; enums on both. owner
+// ("DatabaseSpec.Replicas") names the variables it declares.
+func (g *pkgGen) scalarChecks(v *model.Validation, ref *model.TypeRef, owner string, pos model.Position) []jen.Code {
+	var out []jen.Code
+	add := func(c jen.Code) { out = append(out, appendErrs(c)) }
+	if isNumber(ref) {
+		if v.Minimum != nil {
+			add(bound("Minimum", ref, *v.Minimum, v.ExclusiveMinimum))
+		}
+		if v.Maximum != nil {
+			add(bound("Maximum", ref, *v.Maximum, v.ExclusiveMaximum))
+		}
+		if v.MultipleOf != nil {
+			if *v.MultipleOf <= 0 {
+				g.diag(pos, "+kubebuilder:validation:MultipleOf on %s must be positive, not %g", owner, *v.MultipleOf)
+			}
+			add(jen.Qual(validationPkg, "MultipleOf").Call(ctxArgs(jen.Lit(*v.MultipleOf))...))
+		}
+	}
+	if isString(ref) {
+		if v.MinLength != nil {
+			add(jen.Qual(validatePkg, "MinLength").Call(ctxArgs(jen.Lit(int(*v.MinLength)))...))
+		}
+		if v.MaxLength != nil {
+			add(jen.Qual(validatePkg, "MaxLength").Call(ctxArgs(jen.Lit(int(*v.MaxLength)))...))
+		}
+		if v.Pattern != "" {
+			if re := g.patternVar(v.Pattern, owner, pos); re != "" {
+				add(jen.Qual(validationPkg, "Pattern").Call(ctxArgs(jen.Id(re))...))
+			}
+		}
+		if fn, ok := k8sFormats[v.Format]; ok {
+			add(jen.Qual(validatePkg, fn).Call(ctxArgs()...))
+		} else if v.Format != "" {
+			add(jen.Qual(validationPkg, "Format").Call(ctxArgs(jen.Lit(v.Format))...))
+		}
+	}
+	if len(v.Enum) > 0 {
+		if c := g.enumCheck(v.Enum, ref, owner, pos); c != nil {
+			add(c)
+		}
+	}
+	return out
+}
+
+// bound renders a Minimum or Maximum check: apimachinery's for an integer with an integral
+// inclusive bound, apigen's otherwise.
+func bound(name string, ref *model.TypeRef, b float64, exclusive bool) jen.Code {
+	if isInteger(ref) && !exclusive && b == math.Trunc(b) && math.Abs(b) < 1<<53 {
+		return jen.Qual(validatePkg, name).Call(ctxArgs(jen.Lit(int(b)))...) // an untyped constant of the field's type
+	}
+	return jen.Qual(validationPkg, name).Call(ctxArgs(jen.Lit(b), jen.Lit(exclusive))...)
+}
+
+// patternVar declares the package-level regexp of a pattern and returns its name, or records
+// a diagnostic and returns "" when the pattern does not compile.
+func (g *pkgGen) patternVar(pattern, owner string, pos model.Position) string {
+	if _, err := regexp.Compile(pattern); err != nil {
+		g.diag(pos, "+kubebuilder:validation:Pattern of %s is not a valid regular expression: %v", owner, err)
+		return ""
+	}
+	name := g.varName("pattern" + identifier(owner))
+	g.decls = append(g.decls, jen.Commentf("%s is the +kubebuilder:validation:Pattern of %s.", name, owner).Line().
+		Var().Id(name).Op("=").Qual(regexpPkg, "MustCompile").Call(jen.Lit(pattern)))
+	return name
+}
+
+// enumCheck declares the allowed values of an enum and returns the check, or records a
+// diagnostic when a value does not fit the type.
+func (g *pkgGen) enumCheck(values []string, ref *model.TypeRef, owner string, pos model.Position) jen.Code {
+	lits := make([]jen.Code, 0, len(values))
+	for _, raw := range values {
+		var v any
+		if err := json.Unmarshal([]byte(raw), &v); err != nil {
+			g.diag(pos, "+kubebuilder:validation:Enum value %s of %s is not valid JSON: %v", raw, owner, err)
+			return nil
+		}
+		switch v := v.(type) {
+		case string:
+			if !isString(ref) {
+				g.diag(pos, "+kubebuilder:validation:Enum value %s of %s is a string, but the field is not", raw, owner)
+				return nil
+			}
+			lits = append(lits, jen.Lit(v))
+		case float64:
+			if !isNumber(ref) || (isInteger(ref) && v != math.Trunc(v)) {
+				g.diag(pos, "+kubebuilder:validation:Enum value %s of %s does not fit %s", raw, owner, ref)
+				return nil
+			}
+			lits = append(lits, jen.Lit(v))
+			if isInteger(ref) {
+				lits[len(lits)-1] = jen.Lit(int(v))
+			}
+		default:
+			return nil // booleans and objects: left to OpenAPI validation
+		}
+	}
+	if !isString(ref) {
+		return jen.Qual(validationPkg, "EnumValue").Call(ctxArgs(lits...)...)
+	}
+	name := g.varName("enum" + identifier(owner))
+	g.decls = append(g.decls, jen.Commentf("%s holds the values +kubebuilder:validation:Enum allows for %s.", name, owner).Line().
+		Var().Id(name).Op("=").Qual(setsPkg, "New").Types(emit.TypeRef(ref)).Call(lits...))
+	return jen.Qual(validatePkg, "Enum").Call(ctxArgs(jen.Id(name), jen.Nil())...)
+}
+
+// identifier turns "DatabaseSpec.Engine" into "DatabaseSpecEngine".
+func identifier(owner string) string { return strings.ReplaceAll(owner, ".", "") }

@@ -1,0 +1,52 @@
+// Package validation is apigen's validation generator: it turns the validation markers of a
+// version package's types into zz_generated.validation.go, Go code equivalent to Kubernetes'
+// validation-gen output, registered in the package's scheme with AddValidationFunc.
+//
+// For every version package with root kinds the file holds:
+//
+//   - init, registering RegisterValidations with localSchemeBuilder, and RegisterValidations,
+//     which compiles the package's CEL rules once and registers, per root kind, one scheme
+//     validation function for create and update;
+//   - one Validate_<Type>(ctx, op, fldPath, obj, oldObj) per local type that needs checks,
+//     recursing into nested local structs, pointers, slices and maps, with field paths of JSON
+//     names (spec.backup.retentionDays, status.conditions[0]);
+//   - package-level variables: one compiled regexp per pattern, one set per string enum, one
+//     *cel.Rule per XValidation marker.
+//
+// Markers and what they generate (helpers from k8s.io/apimachinery/pkg/api/validate, so errors
+// read as Kubernetes', else from apigen's runtime/validation):
+//
+//	+required, +kubebuilder:validation:Required   validate.Required{Value,Pointer,Slice,Map}
+//	+optional, omitempty                          an absent (zero) value is not checked further
+//	Minimum, Maximum (integers, inclusive)        validate.Minimum, validate.Maximum
+//	Minimum, Maximum (floats, Exclusive*)         validation.Minimum, validation.Maximum
+//	MultipleOf                                    validation.MultipleOf
+//	MinLength, MaxLength                          validate.MinLength, validate.MaxLength
+//	Pattern                                       validation.Pattern (regexp compiled once)
+//	Format (date-time, uri, email, hostname,      validation.Format; k8s-* formats use
+//	  ipv4, ipv6, uuid, duration, quantity, ...)  validate.ShortName, validate.UUID, ...
+//	Enum (on the field or its named type)         validate.Enum (strings), validation.EnumValue
+//	MinItems, MaxItems                            validate.MinItems, validate.MaxItems
+//	MinProperties, MaxProperties                  validate.MinProperties, validate.MaxProperties
+//	+listType=set, UniqueItems                    validate.ValSliceUnique: Duplicate value
+//	+listType=map with +listMapKey                validate.ValSliceUnique on the key tuple
+//	XValidation:rule=...,message=...              cel.Rule.Validate (runtime/validation/cel)
+//	a local type with checks, as a field, item    Validate_<Type>; items through
+//	  ([]T, []*T) or map value (map[string]T)       validate.EachValSliceVal, EachPtrSliceVal, EachMapVal
+//
+// Every marker is also accepted under its synonyms (+k8s:minimum=0, +k8s:validation:minimum=0,
+// +k8s:required, ...), which generators/markers maps onto the same model.
+//
+// Item constraints come from the item type's own markers (`type Tag string` with
+// +kubebuilder:validation:MaxLength); controller-tools' +kubebuilder:validation:items:*
+// markers are accepted and ignored, and values of maps of pointers are not checked.
+//
+// As in Kubernetes, validation ratchets: on update a field equal to its stored value is not
+// validated again, and list-map items are matched to their stored items by key.
+//
+// Diagnostics, all reported together at the marker's or field's file:line: a CEL rule that
+// does not compile (with cel-go's message), a pattern that is not a valid regular expression,
+// an enum value that does not fit its field, a +listMapKey that names no field of the items,
+// and a default that violates its own field's constraints ("default 12 of
+// DatabaseSpec.Replicas violates +kubebuilder:validation:Maximum=9").
+package validation

@@ -1,0 +1,242 @@
+package validation
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/emit"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// ctxArgs are the leading arguments of every validation call: ctx, op, fldPath, obj, oldObj.
+func ctxArgs(extra ...jen.Code) []jen.Code {
+	return append([]jen.Code{jen.Id("ctx"), jen.Id("op"), jen.Id("fldPath"), jen.Id("obj"), jen.Id("oldObj")}, extra...)
+}
+
+// appendErrs is `errs = append(errs, call...)`.
+func appendErrs(call jen.Code) jen.Code {
+	return jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Add(call).Op("..."))
+}
+
+// typeFunc emits Validate_<Type>: the type-level rules (and, for a named scalar type, its
+// constraints), then one block per field that needs checks.
+func (g *pkgGen) typeFunc(t *model.Type) jen.Code {
+	name := t.Name.Name
+	body := []jen.Code{jen.If(jen.Id("obj").Op("==").Nil()).Block(jen.Return(jen.Nil()))}
+	if t.Kind == model.Basic {
+		ref := &model.TypeRef{Kind: model.Named, Named: t}
+		body = append(body, g.scalarChecks(&t.Markers.Validation, ref, name, t.Pos)...)
+	}
+	for i := range t.Markers.Validation.Rules {
+		rule := g.addRule(&t.Markers.Validation.Rules[i], &model.TypeRef{Kind: model.Named, Named: t}, name)
+		body = append(body, appendErrs(ruleCall(rule, jen.Id("obj"), jen.Id("oldObj"), false)))
+	}
+	for _, f := range t.Fields {
+		if c := g.fieldBlock(t, f); c != nil {
+			body = append(body, c)
+		}
+	}
+	body = append(body, jen.Return(jen.Id("errs")))
+	return jen.Commentf("Validate_%s validates obj, a %s at fldPath, against the validation markers of its type", name, name).Line().
+		Comment("and of the types it holds; oldObj is the stored value on update, nil on create.").Line().
+		Func().Id("Validate_"+name).Params(
+		jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("op").Qual(operationPkg, "Operation"),
+		jen.Id("fldPath").Op("*").Qual(fieldPkg, "Path"), jen.List(jen.Id("obj"), jen.Id("oldObj")).Op("*").Add(emit.Qual(t)),
+	).Params(jen.Id("errs").Qual(fieldPkg, "ErrorList")).Block(body...)
+}
+
+// fieldBlock emits the validation of one field of t, or nil when it needs none.
+func (g *pkgGen) fieldBlock(t *model.Type, f *model.Field) jen.Code {
+	if f.JSONName == "-" || !(fieldHasChecks(f) || g.refNeeds(f.Type, map[*model.Type]bool{})) {
+		return nil
+	}
+	owner := t.Name.Name + "." + f.Name
+	if f.Embedded || f.Inline {
+		if f.Type.Kind != model.Named || !g.hasFunc(f.Type.Named) {
+			return nil
+		}
+		old := jen.Qual(safePkg, "Field").Call(jen.Id("oldObj"), jen.Func().Params(jen.Id("oldObj").Op("*").Add(emit.Qual(t))).
+			Op("*").Add(emit.Qual(f.Type.Named)).Block(jen.Return(jen.Op("&").Id("oldObj").Dot(f.Name))))
+		return appendErrs(jen.Id("Validate_"+f.Type.Named.Name.Name).Call(jen.Id("ctx"), jen.Id("op"), jen.Id("fldPath"),
+			jen.Op("&").Id("obj").Dot(f.Name), old))
+	}
+	// The closure's obj and oldObj are the field itself for pointers, slices and maps, and a
+	// pointer to it otherwise, as validation-gen passes them.
+	byValue := f.Type.Kind == model.Pointer || f.Type.Kind == model.Slice || f.Type.Kind == model.Map
+	paramType := jen.Op("*").Add(emit.TypeRef(f.Type))
+	arg := jen.Op("&").Id("obj").Dot(f.Name)
+	oldRet := jen.Op("&").Id("oldObj").Dot(f.Name)
+	if byValue {
+		paramType, arg, oldRet = emit.TypeRef(f.Type).(*jen.Statement), jen.Id("obj").Dot(f.Name), jen.Id("oldObj").Dot(f.Name)
+	}
+	old := jen.Qual(safePkg, "Field").Call(jen.Id("oldObj"),
+		jen.Func().Params(jen.Id("oldObj").Op("*").Add(emit.Qual(t))).Add(paramType.Clone()).Block(jen.Return(oldRet)))
+	body := []jen.Code{
+		jen.Comment("Ratcheting: an unchanged value is not validated again, as in Kubernetes."),
+		jen.If(jen.Id("op").Dot("Type").Op("==").Qual(operationPkg, "Update").Op("&&").
+			Qual(equalityPkg, "Semantic").Dot("DeepEqual").Call(jen.Id("obj"), jen.Id("oldObj"))).Block(jen.Return(jen.Nil())),
+	}
+	body = append(body, g.presence(f)...)
+	body = append(body, g.valueChecks(f, owner)...)
+	body = append(body, jen.Return(jen.Id("errs")))
+	closure := jen.Func().Params(jen.Id("fldPath").Op("*").Qual(fieldPkg, "Path"), jen.List(jen.Id("obj"), jen.Id("oldObj")).Add(paramType)).
+		Params(jen.Id("errs").Qual(fieldPkg, "ErrorList")).Block(body...)
+	return jen.Commentf("field %s", owner).Line().
+		Add(appendErrs(closure.Call(jen.Id("fldPath").Dot("Child").Call(jen.Lit(f.JSONName)), arg, old)))
+}
+
+// presence emits the +required check, or the early return of an absent optional value, as
+// validation-gen's Required*/Optional* calls ("do not proceed" when absent).
+func (g *pkgGen) presence(f *model.Field) []jen.Code {
+	var fn string
+	switch f.Type.Kind {
+	case model.Pointer:
+		fn = "Pointer"
+	case model.Slice:
+		fn = "Slice"
+	case model.Map:
+		fn = "Map"
+	case model.Basic:
+		fn = "Value"
+	case model.Named:
+		if f.Type.Named.Kind == model.Basic {
+			fn = "Value"
+		}
+	}
+	if fn == "" {
+		return nil // a struct value is always present once decoded
+	}
+	call := jen.Qual(validatePkg, "Optional"+fn).Call(ctxArgs()...)
+	if f.Markers.Required {
+		call = jen.Qual(validatePkg, "Required"+fn).Call(ctxArgs()...)
+		return []jen.Code{jen.If(jen.Id("e").Op(":=").Add(call), jen.Len(jen.Id("e")).Op("!=").Lit(0)).Block(
+			jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Id("e").Op("...")), jen.Return())}
+	}
+	if fn != "Pointer" && !f.OmitEmpty && !f.Markers.Optional {
+		return nil // a zero value is serialized, so it is validated
+	}
+	return []jen.Code{jen.If(jen.Id("e").Op(":=").Add(call), jen.Len(jen.Id("e")).Op("!=").Lit(0)).Block(
+		jen.Return().Comment("do not proceed: the optional value is absent"))}
+}
+
+// valueChecks emits the field's constraints, the validation of the types it holds and its
+// CEL rules.
+func (g *pkgGen) valueChecks(f *model.Field, owner string) []jen.Code {
+	ref := f.Type
+	var out []jen.Code
+	switch ref.Kind {
+	case model.Slice:
+		out = append(out, g.sliceChecks(f, owner)...)
+	case model.Map:
+		out = append(out, g.mapChecks(f, owner)...)
+	default:
+		if ref.Kind == model.Pointer {
+			ref = ref.Elem
+		}
+		out = append(out, g.scalarChecks(&f.Markers.Validation, ref, owner, f.Pos)...)
+		if ref.Kind == model.Named && g.hasFunc(ref.Named) {
+			out = append(out, appendErrs(jen.Id("Validate_"+ref.Named.Name.Name).Call(ctxArgs()...)))
+		}
+	}
+	collection := f.Type.Kind == model.Slice || f.Type.Kind == model.Map
+	for i := range f.Markers.Validation.Rules {
+		rule := g.addRule(&f.Markers.Validation.Rules[i], f.Type, owner)
+		self, old := jen.Id("obj"), jen.Id("oldObj")
+		if collection {
+			self, old = jen.Op("&").Id("obj"), jen.Op("&").Id("oldObj")
+		}
+		out = append(out, appendErrs(ruleCall(rule, self, old, f.OmitEmpty)))
+	}
+	return out
+}
+
+// sliceChecks emits the item-count, uniqueness and per-item checks of a slice field.
+func (g *pkgGen) sliceChecks(f *model.Field, owner string) []jen.Code {
+	v := &f.Markers.Validation
+	var out []jen.Code
+	if v.MinItems != nil {
+		out = append(out, appendErrs(jen.Qual(validatePkg, "MinItems").Call(ctxArgs(jen.Lit(int(*v.MinItems)))...)))
+	}
+	if v.MaxItems != nil {
+		out = append(out, appendErrs(jen.Qual(validatePkg, "MaxItems").Call(ctxArgs(jen.Lit(int(*v.MaxItems)))...)))
+	}
+	elem := f.Type.Elem
+	var match, equiv jen.Code = jen.Nil(), jen.Nil()
+	switch {
+	case f.Markers.ListType == "map" && len(f.Markers.ListMapKey) > 0:
+		if m := g.keyMatch(f, owner); m != nil {
+			// Items are correlated with the old list by key, so unchanged items are not
+			// validated again (ratcheting).
+			match, equiv = m, jen.Qual(validatePkg, "SemanticDeepEqual").Types(jen.Op("*").Add(emit.TypeRef(elem)))
+			out = append(out, appendErrs(jen.Qual(validatePkg, "ValSliceUnique").Call(ctxArgs(m)...)))
+		}
+	case f.Markers.ListType == "set" || v.UniqueItems:
+		eq := jen.Qual(validatePkg, "SemanticDeepEqual").Types(jen.Op("*").Add(emit.TypeRef(elem)))
+		if elem.Kind == model.Basic || (elem.Kind == model.Named && elem.Named.Kind == model.Basic) {
+			eq = jen.Qual(validatePkg, "DirectEqual").Types(emit.TypeRef(elem))
+		}
+		out = append(out, appendErrs(jen.Qual(validatePkg, "ValSliceUnique").Call(ctxArgs(eq)...)))
+	}
+	switch {
+	case elem.Kind == model.Named && g.hasFunc(elem.Named):
+		out = append(out, appendErrs(jen.Qual(validatePkg, "EachValSliceVal").Call(
+			ctxArgs(match, equiv, jen.Id("Validate_"+elem.Named.Name.Name))...)))
+	case elem.Kind == model.Pointer && elem.Elem.Kind == model.Named && g.hasFunc(elem.Elem.Named):
+		// Items behind pointers: nil items are skipped, as validation-gen's EachPtrSliceVal.
+		out = append(out, appendErrs(jen.Qual(validatePkg, "EachPtrSliceVal").Call(
+			ctxArgs(jen.Nil(), jen.Nil(), jen.Id("Validate_"+elem.Elem.Named.Name.Name))...)))
+	}
+	return out
+}
+
+// keyMatch renders the function matching two items of a +listType=map list by their keys,
+// or records a diagnostic when a key is not a field of the items.
+func (g *pkgGen) keyMatch(f *model.Field, owner string) jen.Code {
+	elem := f.Type.Elem
+	if elem.Kind != model.Named || elem.Named.Kind != model.Struct {
+		g.diag(f.Pos, "+listType=map on %s needs a list of structs, not %s", owner, f.Type)
+		return nil
+	}
+	var conds []jen.Code
+	for _, key := range f.Markers.ListMapKey {
+		kf := jsonField(elem.Named, key)
+		if kf == nil {
+			g.diag(f.Pos, "+listMapKey=%s on %s names no field of %s", key, owner, elem.Named.Name.Name)
+			return nil
+		}
+		if len(conds) > 0 {
+			conds = append(conds, jen.Op("&&"))
+		}
+		conds = append(conds, jen.Id("a").Dot(kf.Name).Op("==").Id("b").Dot(kf.Name))
+	}
+	ptr := jen.Op("*").Add(emit.TypeRef(elem))
+	return jen.Func().Params(jen.List(jen.Id("a"), jen.Id("b")).Add(ptr)).Bool().Block(jen.Return(jen.Add(conds...)))
+}
+
+// jsonField returns the field of struct t whose JSON name is name.
+func jsonField(t *model.Type, name string) *model.Field {
+	for _, f := range t.Fields {
+		if f.JSONName == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// mapChecks emits the property-count and per-value checks of a map field.
+func (g *pkgGen) mapChecks(f *model.Field, owner string) []jen.Code {
+	v := &f.Markers.Validation
+	var out []jen.Code
+	if v.MinProperties != nil {
+		out = append(out, appendErrs(jen.Qual(validatePkg, "MinProperties").Call(ctxArgs(jen.Lit(int(*v.MinProperties)))...)))
+	}
+	if v.MaxProperties != nil {
+		out = append(out, appendErrs(jen.Qual(validatePkg, "MaxProperties").Call(ctxArgs(jen.Lit(int(*v.MaxProperties)))...)))
+	}
+	elem := f.Type.Elem
+	if elem.Kind == model.Named && g.hasFunc(elem.Named) && isString(f.Type.Key) {
+		out = append(out, appendErrs(jen.Qual(validatePkg, "EachMapVal").Call(ctxArgs(
+			jen.Qual(validatePkg, "SemanticDeepEqual").Types(jen.Op("*").Add(emit.TypeRef(elem))),
+			jen.Id("Validate_"+elem.Named.Name.Name))...)))
+	}
+	return out
+}

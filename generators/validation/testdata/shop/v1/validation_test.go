@@ -1,0 +1,200 @@
+package v1
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/api/operation"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+func newScheme(t *testing.T) *runtime.Scheme {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// valid returns a Shop that passes every check.
+func valid() *Shop {
+	return &Shop{Spec: ShopSpec{
+		Tier: "pro", Owner: "ann@example.com", Homepage: "https://shop.example.com/", Host: "shop.example.com",
+		IPv4: "10.0.0.1", IPv6: "fe80::1", ID: "3f1c3b5e-8d2a-4a57-9a53-1c2d3e4f5a6b",
+		OpensAt: "2026-01-02T15:04:05Z", Timeout: "1h30m", Disk: "10Gi", Name: "main",
+		Slots: 4, DiscountPercent: ptr(12.5), Priority: 5,
+		Tags: []Tag{"books", "games"}, Mirrors: []string{"a", "b"},
+		Products: []Product{{Name: "b1", Kind: "book", Price: 100}, {Name: "b1", Kind: "game", Price: 100}},
+		Stock:    map[string]Stock{"b1": {Count: 3}},
+		Billing:  &Billing{Account: "acme", Labels: map[string]string{"a": "b"}},
+		Capacity: ptr(resource.MustParse("1Gi")),
+	}}
+}
+
+// causes renders errors as sorted "type path: detail" lines.
+func causes(errs field.ErrorList) []string {
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = string(e.Type) + " " + e.Field + ": " + e.Detail
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestValid(t *testing.T) {
+	if errs := newScheme(t).Validate(context.Background(), nil, valid()); len(errs) != 0 {
+		t.Fatalf("valid shop rejected: %v", errs)
+	}
+}
+
+func TestCreateErrors(t *testing.T) {
+	s := valid()
+	s.Spec = ShopSpec{
+		Tier: "free", Owner: "not an email", Homepage: "::", Host: "-bad-", IPv4: "10.0.0", IPv6: "fe80:::1",
+		ID: "nope", OpensAt: "yesterday", Timeout: "forever", Disk: "lots", Name: "Main",
+		Slots: 11, DiscountPercent: ptr(100.0), Priority: 2,
+		Tags: []Tag{"ok", "ok", "Bad", "toolongtoolongtoolong"}, Mirrors: []string{"a", "a"},
+		Products: []Product{{Name: "b1", Kind: "book", Price: 100000}, {Name: "b1", Kind: "book", Price: 1}, {Kind: "toy"}},
+		Stock:    map[string]Stock{"x": {Count: -1}, "y": {}, "z": {}},
+		Billing:  &Billing{Account: "ab"},
+		Capacity: ptr(resource.MustParse("-1")),
+		Extras:   []*Product{nil, {Name: "x", Kind: "book", Price: 0}},
+	}
+	want := []string{
+		"FieldValueDuplicate spec.mirrors[1]: ",
+		"FieldValueDuplicate spec.products[1]: ",
+		"FieldValueDuplicate spec.tags[1]: ",
+		"FieldValueForbidden spec.products[0].price: price 100000 is too high",
+		"FieldValueInvalid spec.capacity: capacity must not be negative",
+		"FieldValueInvalid spec.disk: must be of type quantity",
+		"FieldValueInvalid spec.discountPercent: free shops have no discount",
+		"FieldValueInvalid spec.discountPercent: must be less than 100",
+		"FieldValueInvalid spec.host: must be of type hostname",
+		"FieldValueInvalid spec.homepage: must be of type uri",
+		"FieldValueInvalid spec.id: must be of type uuid",
+		"FieldValueInvalid spec.ipv4: must be of type ipv4",
+		"FieldValueInvalid spec.ipv6: must be of type ipv6",
+		"FieldValueInvalid spec.name: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+		"FieldValueInvalid spec.opensAt: must be of type date-time",
+		"FieldValueInvalid spec.owner: must be of type email",
+		"FieldValueInvalid spec.extras[1].price: must be greater than or equal to 1",
+		"FieldValueInvalid spec.products[2].price: must be greater than or equal to 1",
+		"FieldValueInvalid spec.slots: must be a multiple of 2",
+		"FieldValueInvalid spec.slots: must be less than or equal to 10",
+		"FieldValueInvalid spec.stock[x].count: must be greater than or equal to 0",
+		"FieldValueInvalid spec.tags[2]: should match '^[a-z]+$'",
+		"FieldValueInvalid spec.timeout: must be of type duration",
+		"FieldValueNotSupported spec.priority: supported values: \"1\", \"5\", \"10\"",
+		"FieldValueNotSupported spec.products[2].kind: supported values: \"book\", \"game\"",
+		"FieldValueRequired spec.billing.labels: ",
+		"FieldValueRequired spec.products[2].name: ",
+		"FieldValueTooLong spec.tags[3]: may not be more than 16 characters",
+		"FieldValueTooShort spec.billing.account: must be at least 3 characters",
+		"FieldValueTooMany spec.stock: must have at most 2 items",
+		"FieldValueTooMany spec.tags: must have at most 3 items",
+	}
+	sort.Strings(want)
+	got := causes(newScheme(t).Validate(context.Background(), nil, s))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("errors differ (-want +got):\n%s", diff)
+	}
+}
+
+func TestRequired(t *testing.T) {
+	got := causes(newScheme(t).Validate(context.Background(), nil, &Shop{Spec: ShopSpec{Slots: 2}}))
+	want := []string{
+		"FieldValueRequired spec.owner: ",
+		"FieldValueRequired spec.products: ",
+		"FieldValueRequired spec.tier: ",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("errors differ (-want +got):\n%s", diff)
+	}
+}
+
+func TestUpdate(t *testing.T) {
+	scheme := newScheme(t)
+	old := valid()
+	old.Spec.Owner = "legacy owner" // stored before the format was enforced
+
+	changed := valid()
+	changed.Spec.Owner = old.Spec.Owner
+	changed.Spec.Tier = "enterprise"
+	got := causes(scheme.ValidateUpdate(context.Background(), nil, changed, old))
+	want := []string{"FieldValueInvalid spec.tier: tier is immutable"} // owner ratchets: unchanged
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("errors differ (-want +got):\n%s", diff)
+	}
+
+	same := valid()
+	same.Spec.Owner = old.Spec.Owner
+	same.Spec.Slots = 6
+	if errs := scheme.ValidateUpdate(context.Background(), nil, same, old); len(errs) != 0 {
+		t.Errorf("valid update rejected: %v", errs)
+	}
+}
+
+func TestRegisterTwice(t *testing.T) {
+	// RegisterValidations compiles the rules once; registering into a second scheme reuses them.
+	if err := RegisterValidations(runtime.NewScheme()); err != nil {
+		t.Fatal(err)
+	}
+	first := ruleShopSpecTier
+	if err := RegisterValidations(runtime.NewScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if first == nil || ruleShopSpecTier != first {
+		t.Errorf("the rule was compiled again by a second RegisterValidations (%p, then %p)", first, ruleShopSpecTier)
+	}
+	if !strings.Contains(ruleShopSpecTier.Validate(context.Background(), operation.Operation{Type: operation.Update}, field.NewPath("tier"), Tier("a"), Tier("b")).ToAggregate().Error(), "tier is immutable") {
+		t.Error("compiled rule does not report its message")
+	}
+}
+
+// TestSynonyms checks the markers of the other tool families (Limits): each behaves as its
+// controller-tools synonym.
+func TestSynonyms(t *testing.T) {
+	scheme := newScheme(t)
+	s := valid()
+	s.Spec.Limits = &Limits{Orders: 5, Region: "EU", Burst: 15, Zones: []string{"a", "b"}, Quotas: map[string]Tag{"x": "books"}, Gateway: "10.0.0.1"}
+	if errs := scheme.Validate(context.Background(), nil, s); len(errs) != 0 {
+		t.Fatalf("valid limits rejected: %v", errs)
+	}
+
+	s.Spec.Limits = &Limits{Burst: 0, Quotas: map[string]Tag{}} // absent optionals are not checked
+	want := []string{
+		"FieldValueRequired spec.limits.orders: ",
+		"FieldValueRequired spec.limits.region: ",
+	}
+	if diff := cmp.Diff(want, causes(scheme.Validate(context.Background(), nil, s))); diff != "" {
+		t.Errorf("required synonyms (-want +got):\n%s", diff)
+	}
+
+	s.Spec.Limits = &Limits{Orders: -1, Region: "europe", Burst: 10, Zones: []string{"a", "a", "b"}, Quotas: map[string]Tag{"x": "Bad"}, Gateway: "10.0.0"}
+	want = []string{
+		"FieldValueDuplicate spec.limits.zones[1]: ",
+		"FieldValueInvalid spec.limits.burst: must be greater than 10",
+		"FieldValueInvalid spec.limits.gateway: must be of type ipv4",
+		"FieldValueInvalid spec.limits.orders: must be greater than or equal to 1",
+		"FieldValueInvalid spec.limits.quotas[x]: should match '^[a-z]+$'",
+		"FieldValueInvalid spec.limits.region: should match '^[A-Z]+$'",
+		"FieldValueTooLong spec.limits.region: may not be more than 5 characters",
+		"FieldValueTooMany spec.limits.zones: must have at most 2 items",
+	}
+	if diff := cmp.Diff(want, causes(scheme.Validate(context.Background(), nil, s))); diff != "" {
+		t.Errorf("constraint synonyms (-want +got):\n%s", diff)
+	}
+	s.Spec.Limits = &Limits{Orders: 1, Region: "EU", Burst: 21}
+	want = []string{"FieldValueInvalid spec.limits.burst: must be less than or equal to 20"}
+	if diff := cmp.Diff(want, causes(scheme.Validate(context.Background(), nil, s))); diff != "" {
+		t.Errorf("maximum synonym (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,204 @@
+package validation
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/emit"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// Name is the generator's name.
+const Name = "validation"
+
+// FileName is the base name of the file written in every version package with root kinds.
+const FileName = "zz_generated.validation.go"
+
+// Import paths generated validation code refers to.
+const (
+	contextPkg    = "context"
+	fmtPkg        = "fmt"
+	regexpPkg     = "regexp"
+	syncPkg       = "sync"
+	runtimePkg    = "k8s.io/apimachinery/pkg/runtime"
+	fieldPkg      = "k8s.io/apimachinery/pkg/util/validation/field"
+	operationPkg  = "k8s.io/apimachinery/pkg/api/operation"
+	validatePkg   = "k8s.io/apimachinery/pkg/api/validate"
+	safePkg       = "k8s.io/apimachinery/pkg/api/safe"
+	equalityPkg   = "k8s.io/apimachinery/pkg/api/equality"
+	setsPkg       = "k8s.io/apimachinery/pkg/util/sets"
+	validationPkg = emit.RuntimePath + "/validation"
+	celPkg        = emit.RuntimePath + "/validation/cel"
+)
+
+// importNames are the local names of the packages above that emit.ImportNames lacks.
+var importNames = map[string]string{
+	operationPkg:  "operation",
+	validatePkg:   "validate",
+	safePkg:       "safe",
+	setsPkg:       "sets",
+	validationPkg: "validation",
+	celPkg:        "cel",
+}
+
+// New returns the validation generator.
+func New() emit.Generator { return generator{} }
+
+type generator struct{}
+
+// Name implements emit.Generator.
+func (generator) Name() string { return Name }
+
+// Generate implements emit.Generator: one zz_generated.validation.go per version package
+// with root kinds, keyed by absolute path. Errors: a model.Diagnostics naming every CEL rule
+// that does not compile, every pattern that is not a valid regular expression, every list-map
+// key that is not a field of the list's items, and every default that violates its own
+// field's constraints; or a rendering failure.
+func (generator) Generate(api *model.API) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	var diags model.Diagnostics
+	for _, g := range api.Groups {
+		for _, v := range g.Versions {
+			if len(v.Kinds) == 0 {
+				continue
+			}
+			pg := newPkgGen(v)
+			f := pg.file()
+			if len(pg.diags) > 0 {
+				diags = append(diags, pg.diags...)
+				continue
+			}
+			out, err := emit.Render(f, "")
+			if err != nil {
+				return nil, err
+			}
+			files[filepath.Join(v.Package.Dir, FileName)] = out
+		}
+	}
+	if err := diags.Err(); err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// pkgGen generates the validation of one version package.
+type pkgGen struct {
+	version *model.Version
+	pkg     *model.Package
+	// memo holds the types needs found to need a Validate_ function.
+	memo map[*model.Type]bool
+	// decls are the package-level variables (patterns, enum sets) and rules the CEL rules to
+	// compile, both in emission order.
+	decls []jen.Code
+	rules []ruleVar
+	names map[string]int // variable names used, for uniqueness
+	diags model.Diagnostics
+}
+
+func newPkgGen(v *model.Version) *pkgGen {
+	return &pkgGen{version: v, pkg: v.Package, memo: map[*model.Type]bool{}, names: map[string]int{}}
+}
+
+// varName returns base, or base2, base3, ... when base is taken.
+func (g *pkgGen) varName(base string) string {
+	g.names[base]++
+	if n := g.names[base]; n > 1 {
+		return fmt.Sprintf("%s%d", base, n)
+	}
+	return base
+}
+
+// file renders the package's validation file; problems are recorded in g.diags.
+func (g *pkgGen) file() *jen.File {
+	names := map[string]string{g.pkg.Path: g.pkg.Name}
+	for p, n := range importNames {
+		names[p] = n
+	}
+	var funcs []jen.Code
+	for _, t := range g.localTypes() {
+		funcs = append(funcs, g.typeFunc(t), jen.Line())
+	}
+	f := emit.NewFile(g.pkg.Path, g.pkg.Name, names)
+	f.Func().Id("init").Params().Block(jen.Id("localSchemeBuilder").Dot("Register").Call(jen.Id("RegisterValidations")))
+	f.Line()
+	g.registerFunc(f)
+	f.Line()
+	if len(g.rules) > 0 {
+		g.rulesDecl(f)
+		f.Line()
+	}
+	for _, d := range g.decls {
+		f.Add(d)
+		f.Line()
+	}
+	for _, c := range funcs {
+		f.Add(c)
+	}
+	return f
+}
+
+// localTypes are the package's types that get a Validate_ function, sorted by name; every
+// type is also checked for defaults that violate its constraints.
+func (g *pkgGen) localTypes() []*model.Type {
+	lists := map[*model.Type]bool{} // list kinds are never created or updated: no function
+	for _, k := range g.version.Kinds {
+		lists[k.List] = true
+	}
+	var out []*model.Type
+	for _, t := range g.pkg.Types {
+		g.checkDefaults(t)
+		if (t.Kind == model.Struct || t.Kind == model.Basic) && !lists[t] {
+			if g.hasFunc(t) {
+				out = append(out, t)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name.Name < out[j].Name.Name })
+	return out
+}
+
+// roots are the version's root kinds that have checks, sorted by name.
+func (g *pkgGen) roots() []*model.Type {
+	var out []*model.Type
+	for _, k := range g.version.Kinds {
+		if k.Type != nil && g.hasFunc(k.Type) {
+			out = append(out, k.Type)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name.Name < out[j].Name.Name })
+	return out
+}
+
+// registerFunc emits RegisterValidations: one scheme validation function per root kind, as
+// Kubernetes' validation-gen does, after compiling the package's CEL rules.
+func (g *pkgGen) registerFunc(f *jen.File) {
+	var body []jen.Code
+	if len(g.rules) > 0 {
+		body = append(body, jen.If(jen.Err().Op(":=").Id("compileRules").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	}
+	for _, t := range g.roots() {
+		ptr := jen.Op("*").Add(emit.Qual(t))
+		body = append(body, jen.Id("scheme").Dot("AddValidationFunc").Call(
+			jen.Parens(ptr.Clone()).Parens(jen.Nil()),
+			jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("op").Qual(operationPkg, "Operation"),
+				jen.List(jen.Id("obj"), jen.Id("oldObj")).Interface()).Qual(fieldPkg, "ErrorList").Block(
+				jen.Switch(jen.Id("op").Dot("Type")).Block(
+					jen.Case(jen.Qual(operationPkg, "Create")).Block(jen.Return(jen.Id("Validate_"+t.Name.Name).Call(
+						jen.Id("ctx"), jen.Id("op"), jen.Nil(), jen.Id("obj").Assert(ptr.Clone()), jen.Nil()))),
+					jen.Case(jen.Qual(operationPkg, "Update")).Block(jen.Return(jen.Id("Validate_"+t.Name.Name).Call(
+						jen.Id("ctx"), jen.Id("op"), jen.Nil(), jen.Id("obj").Assert(ptr.Clone()),
+						jen.Qual(safePkg, "Cast").Types(ptr.Clone()).Call(jen.Id("oldObj"))))),
+				),
+				jen.Return(jen.Qual(fieldPkg, "ErrorList").Values(jen.Qual(fieldPkg, "InternalError").Call(jen.Nil(),
+					jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("no validation found for %T, operation: %v"), jen.Id("obj"), jen.Id("op"))))),
+			)))
+	}
+	body = append(body, jen.Return(jen.Nil()))
+	f.Comment("RegisterValidations registers the declarative validation of the package's root kinds with scheme,")
+	f.Comment("for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first")
+	f.Comment("(once per process); an error there fails AddToScheme.")
+	f.Func().Id("RegisterValidations").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(body...)
+}

@@ -1,0 +1,25 @@
+// Package cel compiles and evaluates the CEL validation rules of
+// +kubebuilder:validation:XValidation markers (apiextensions' x-kubernetes-validations) with
+// Kubernetes' semantics, through github.com/google/cel-go.
+//
+// A rule is compiled once, with [Compile], into a [Rule]: generated zz_generated.validation.go
+// files compile every rule of their package in RegisterValidations (so a rule that does not
+// compile fails AddToScheme, never a request), and the generator compiles each rule with the
+// same function at generate time, so such a rule is reported at its marker's file:line before
+// any code is written.
+//
+// Inside a rule, self is the value of the field (or type) the marker is on, converted to its
+// JSON shape (strings, int64, float64, bools, lists and string-keyed maps); oldSelf is the
+// stored value on update. The environment has cel-go's standard library plus the ext strings,
+// lists, sets and math libraries and optional types, as kube-apiserver's CEL environment.
+//
+// [Rule.Validate] mirrors apiextensions-apiserver's schema/cel validator:
+//   - a transition rule (one that references oldSelf) runs only on update when the old value
+//     exists, unless OptionalOldSelf is set, in which case oldSelf is an optional that is
+//     optional.none() on create;
+//   - a rule that evaluates to false yields an error of the rule's reason (Invalid unless
+//     Reason says otherwise) at the field, or at FieldPath below it, with the message of
+//     MessageExpression, else Message, else "failed rule: <rule>";
+//   - an evaluation error, including exceeding the cost limit, is an Invalid error, never a
+//     panic.
+package cel
