@@ -6,7 +6,7 @@ DATA_DIR  ?= apiserver-data
 TEST_FLAGS ?= -timeout 40m
 BIN       := bin
 
-.PHONY: run build generate verify test test-short bench vet
+.PHONY: run build generate verify test test-short bench bench-gen vet
 
 ## run: build and start the example API server on an embedded etcd (data in ./$(DATA_DIR))
 run:
@@ -42,8 +42,17 @@ test-short:
 
 ## bench: benchmarks, printed as ratios against baselines measured in the same run: the Go
 ## benchmarks, then the example server against raw etcd (example-api/bench/loadgen: create,
-## get, update, list at 1, 8, 64 clients; ops/s, p50/p99, server/raw, server CPU and RSS)
+## get, update, list at 1, 8, 64 clients; ops/s, p50/p99, server/raw, server CPU and RSS),
+## then bench-gen
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) build -o $(BIN)/example-apiserver ./example-api/cmd/example-apiserver
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver
+	$(MAKE) bench-gen
+
+## bench-gen: apigen generate on example-api and the compatibility corpus against a bare
+## go/packages load of the same packages (ratio; target <= 1.5x), then code-generator's
+## deepcopy-gen, conversion-gen, defaulter-gen and controller-gen on the corpus, installed
+## through the Go module proxy when it is reachable (generators/benchgen)
+bench-gen:
+	$(GO) run ./generators/benchgen

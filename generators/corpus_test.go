@@ -1,0 +1,173 @@
+package generators_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators"
+	"github.com/apigen-dev/apigen/generators/load"
+	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/output"
+)
+
+var update = flag.Bool("update", false, "rewrite the corpus's committed zz_generated files under testdata/corpus/")
+
+// corpusTree is one API tree of the compatibility corpus (testdata/corpus/README.md).
+type corpusTree struct {
+	// name is the tree's directory under testdata/corpus: "codegen" or "kubebuilder".
+	name string
+	// pattern is the go list pattern of the tree's packages, relative to the module root.
+	pattern string
+}
+
+// corpusTrees are the trees the compatibility tests run on.
+var corpusTrees = []corpusTree{
+	{name: "codegen", pattern: "./generators/testdata/corpus/codegen/..."},
+	{name: "kubebuilder", pattern: "./generators/testdata/corpus/kubebuilder/..."},
+}
+
+// moduleRoot returns the absolute path of the module root (the parent of generators/).
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// generateTree loads tree once and runs every generator, as `apigen generate` does, returning
+// the files by absolute path and the directories whose zz_generated files apigen owns.
+func generateTree(t *testing.T, tree corpusTree) (files map[string][]byte, owned []string) {
+	t.Helper()
+	api, err := load.Load(moduleRoot(t), tree.pattern)
+	var diags model.Diagnostics
+	if err != nil && (!errors.As(err, &diags) || diags.HasErrors()) {
+		t.Fatalf("cannot load the %s corpus: %v", tree.name, err)
+	}
+	if len(diags) > 0 {
+		t.Errorf("loading the %s corpus warned:\n%v", tree.name, diags)
+	}
+	files = map[string][]byte{}
+	for _, g := range generators.All() {
+		out, err := g.Generate(api)
+		if err != nil {
+			t.Fatalf("generator %s on the %s corpus: %v", g.Name(), tree.name, err)
+		}
+		for path, b := range out {
+			if _, dup := files[path]; dup {
+				t.Fatalf("two generators write %s", path)
+			}
+			files[path] = b
+		}
+	}
+	for _, p := range api.Packages {
+		owned = append(owned, p.Dir)
+	}
+	for _, g := range api.Groups {
+		owned = append(owned, g.InstallDir)
+	}
+	return files, owned
+}
+
+// TestCorpusGolden regenerates each corpus tree in memory and diffs the result against the
+// committed zz_generated files, which act as golden files (`go test ./generators -run
+// TestCorpus -update` rewrites them, deleting stale ones, as apigen generate does). A second
+// run must give the same bytes.
+func TestCorpusGolden(t *testing.T) {
+	for _, tree := range corpusTrees {
+		t.Run(tree.name, func(t *testing.T) {
+			files, owned := generateTree(t, tree)
+			if *update {
+				if _, err := output.Write(files, owned); err != nil {
+					t.Fatalf("cannot write the %s corpus: %v", tree.name, err)
+				}
+			}
+			diffs, err := output.Diff(files, owned)
+			if err != nil {
+				t.Fatalf("cannot diff the %s corpus: %v", tree.name, err)
+			}
+			for _, d := range diffs {
+				t.Errorf("%s is %s (run go test ./generators -run TestCorpusGolden -update):\n%s", d.Path, d.Status, d.Unified)
+			}
+			again, _ := generateTree(t, tree)
+			for path, b := range files {
+				if !bytes.Equal(b, again[path]) {
+					t.Errorf("%s differs between two runs", path)
+				}
+			}
+		})
+	}
+}
+
+// corpusPattern matches every corpus package, the trees and corpustest's tests.
+const corpusPattern = "./generators/testdata/corpus/..."
+
+// TestCorpusBuilds builds and vets every corpus package, then runs corpustest's tests, which
+// serve each corpus group over etcd and HTTP and round-trip every kind through every version.
+// The files generated now are laid over the tree (go -overlay), so the checks hold for
+// apigen's current output even before -update, and a stale committed file cannot break the
+// build of this package.
+func TestCorpusBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build, go vet and go test on the corpus")
+	}
+	files := map[string][]byte{}
+	for _, tree := range corpusTrees {
+		generated, _ := generateTree(t, tree)
+		maps.Copy(files, generated)
+	}
+	overlay := writeOverlay(t, files)
+	for _, args := range [][]string{
+		{"build", "-overlay", overlay, corpusPattern},
+		{"vet", "-overlay", overlay, corpusPattern},
+		{"test", "-count=1", "-overlay", overlay, corpusPattern},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			cmd := exec.Command("go", args...)
+			cmd.Dir = moduleRoot(t)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+			}
+		})
+	}
+}
+
+// writeOverlay writes files to a temporary directory and returns the path of a go build
+// -overlay file mapping each original path to its copy.
+func writeOverlay(t *testing.T, files map[string][]byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	replace := map[string]string{}
+	for i, p := range paths {
+		dst := filepath.Join(dir, fmt.Sprintf("%03d-%s", i, filepath.Base(p)))
+		if err := os.WriteFile(dst, files[p], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		replace[p] = dst
+	}
+	b, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
