@@ -139,7 +139,8 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 }
 
 // buildServer builds every group over one scheme and installs them in a server whose
-// post-start hook starts the etcd compactor.
+// post-start hook starts the etcd compactor, behind an aggregator when proxy endpoints are
+// given.
 func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, sec *security, groups []GroupBuilder) (*server.Server, error) {
 	scheme := runtime.NewScheme()
 	factory := &etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix}
@@ -169,7 +170,7 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	}); err != nil {
 		return nil, err
 	}
-	return srv, nil
+	return withAggregator(srv, cfg, &opts.AggregatorOptions)
 }
 
 // noLimitIsNegative maps a flag's "0 means no limit" to server.Config's "negative means no

@@ -42,6 +42,8 @@ type Options struct {
 	ShutdownDelayDuration time.Duration
 	// SecureOptions are the serving, authentication, authorization and audit flags.
 	SecureOptions
+	// AggregatorOptions register group versions other servers serve.
+	AggregatorOptions
 	// LogLevel is "debug", "info", "warn" or "error"; debug logs every request. Default "info".
 	LogLevel string
 }
@@ -75,6 +77,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.MaxMutatingRequestsInFlight, "max-mutating-requests-inflight", o.MaxMutatingRequestsInFlight, "maximum number of mutating requests served at once; more get 429; 0 for no limit")
 	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", o.ShutdownDelayDuration, "time to go on serving after SIGTERM with /readyz failing, so that load balancers stop sending requests, before the server stops listening and drains in-flight requests")
 	o.SecureOptions.AddFlags(fs)
+	o.AggregatorOptions.AddFlags(fs)
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
 }
 
@@ -108,6 +111,7 @@ func (o *Options) Validate() error {
 		errs = append(errs, "--shutdown-delay-duration must not be negative")
 	}
 	errs = append(errs, o.SecureOptions.validate()...)
+	errs = append(errs, o.AggregatorOptions.validate(o.PlainHTTP)...)
 	if _, err := o.level(); err != nil {
 		errs = append(errs, err.Error())
 	}

@@ -17,19 +17,29 @@ import (
 
 // testGroup is a GroupBuilder for test.apigen.dev/v1 Widgets, written by hand as generated
 // install code would be. The versioned types double as the internal ones.
-func testGroup(scheme *runtime.Scheme, factory registry.StorageFactory) (*registry.APIGroupInfo, error) {
-	gv := testapi.SchemeGroupVersion
+var testGroup = widgetGroup(testapi.SchemeGroupVersion)
+
+// widgetGroup is testGroup for the Widget types served as gv (each server has a scheme of
+// its own, so two servers in one test may serve them in different groups).
+func widgetGroup(gv schema.GroupVersion) GroupBuilder {
+	return func(scheme *runtime.Scheme, factory registry.StorageFactory) (*registry.APIGroupInfo, error) {
+		return buildWidgetGroup(gv, scheme, factory)
+	}
+}
+
+func buildWidgetGroup(gv schema.GroupVersion, scheme *runtime.Scheme, factory registry.StorageFactory) (*registry.APIGroupInfo, error) {
+	resource := gv.WithResource("widgets").GroupResource()
 	scheme.AddKnownTypes(gv, &testapi.Widget{}, &testapi.WidgetList{})
 	metav1.AddToGroupVersion(scheme, gv)
 	scheme.AddKnownTypes(schema.GroupVersion{Group: gv.Group, Version: runtime.APIVersionInternal}, &testapi.Widget{}, &testapi.WidgetList{})
-	st, err := factory.NewStorage(testapi.Resource, gv, scheme, testapi.NewWidget)
+	st, err := factory.NewStorage(resource, gv, scheme, testapi.NewWidget)
 	if err != nil {
 		return nil, err
 	}
 	store := &registry.Store{
 		NewFunc:                   testapi.NewWidget,
 		NewListFunc:               testapi.NewWidgetList,
-		DefaultQualifiedResource:  testapi.Resource,
+		DefaultQualifiedResource:  resource,
 		SingularQualifiedResource: schema.GroupResource{Group: gv.Group, Resource: "widget"},
 		Strategy:                  widgetStrategy{},
 		Storage:                   st,

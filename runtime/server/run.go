@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	restful "github.com/emicklei/go-restful/v3"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/kube-openapi/pkg/common"
 
@@ -70,15 +71,22 @@ func (s *Server) markPrepared() error {
 func (s *Server) installOpenAPI() error {
 	var defs []common.GetOpenAPIDefinitions
 	var schemes []*runtime.Scheme
+	var services []*restful.WebService
 	seen := map[*runtime.Scheme]bool{}
-	for _, g := range s.groups {
-		defs = append(defs, g.OpenAPIDefinitions)
-		if g.Scheme != nil && !seen[g.Scheme] {
-			seen[g.Scheme] = true
-			schemes = append(schemes, g.Scheme)
+	// The documents cover the groups of every Server of the chain, as kube-apiserver's
+	// aggregator merges its delegates' OpenAPI.
+	for link := s; link != nil; {
+		for _, g := range link.groups {
+			defs = append(defs, g.OpenAPIDefinitions)
+			if g.Scheme != nil && !seen[g.Scheme] {
+				seen[g.Scheme] = true
+				schemes = append(schemes, g.Scheme)
+			}
 		}
+		services = append(services, link.container.RegisteredWebServices()...)
+		link, _ = link.delegate.(*Server)
 	}
-	docs, err := openapi.Build(s.container.RegisteredWebServices(), openapi.Config{
+	docs, err := openapi.Build(services, openapi.Config{
 		Title:       s.cfg.Name,
 		Version:     version.Get().GitVersion,
 		Namer:       openapi.NewDefinitionNamer(schemes...),
