@@ -18,13 +18,13 @@ build:
 	$(GO) build -o $(BIN)/apigen ./cmd/apigen
 	$(GO) build -o $(BIN)/example-apiserver ./example-api/cmd/example-apiserver
 
-## generate: regenerate every zz_generated file of the example API
+## generate: regenerate every zz_generated file of the example API and the runtime's own APIs
 generate:
-	$(GO) generate ./example-api/...
+	$(GO) generate ./example-api/... ./runtime/apis/...
 
 ## verify: exit 1 with a diff when a generated file is stale or missing
 verify:
-	$(GO) tool apigen verify ./example-api/...
+	$(GO) tool apigen verify ./example-api/... ./runtime/apis/...
 
 ## vet: go vet every package
 vet:

@@ -7,6 +7,7 @@
 //     +kubebuilder:subresource:scale, served as autoscaling/v1 Scale) for every served
 //     version, as kube-apiserver's per-group RESTStorageProvider does; a kind's
 //     +kubebuilder:selectablefield paths become Store.SelectableFields;
+//     +apigen:nameValidation=DNS1123Label|PathSegment sets Store.NameValidation;
 //   - zz_generated.strategy.go: one registry.Strategy per kind and one per status
 //     subresource, as the strategies of Kubernetes' built-in registries (pkg/registry/...).
 //     A strategy holds the scheme: its Validate and ValidateUpdate run the declarative

@@ -33,6 +33,12 @@ func storeFunc(f *jen.File, g *model.Group, r *resource) {
 		jen.Id("Strategy").Op(":").Id(r.strategyName()).Values(jen.Id("scheme").Op(":").Id("scheme")),
 		jen.Id("Storage").Op(":").Id("s"),
 	}
+	switch k.NameValidation {
+	case "DNS1123Label":
+		fields = append(fields, jen.Id("NameValidation").Op(":").Qual(registryPkg, "NameIsDNSLabel"))
+	case "PathSegment":
+		fields = append(fields, jen.Id("NameValidation").Op(":").Qual(registryPkg, "NameIsPathSegment"))
+	}
 	if len(k.ShortNames) > 0 {
 		fields = append(fields, jen.Id("ShortNameList").Op(":").Add(stringSlice(k.ShortNames)))
 	}

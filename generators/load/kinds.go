@@ -44,7 +44,13 @@ func (b *builder) kind(t, list *model.Type) *model.Kind {
 		Scale:             m.Scale,
 		PrinterColumns:    m.PrinterColumns,
 		SelectableFields:  m.SelectableFields,
+		NameValidation:    m.NameValidation,
 		Pos:               t.Pos,
+	}
+	switch m.NameValidation {
+	case "", "DNS1123Subdomain", "DNS1123Label", "PathSegment":
+	default:
+		b.errorf(t.Pos, "+apigen:nameValidation=%s on %s: write DNS1123Subdomain, DNS1123Label or PathSegment", m.NameValidation, t.Name.Name)
 	}
 	if r := m.Resource; r != nil {
 		if r.Path != "" {

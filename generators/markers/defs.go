@@ -59,6 +59,9 @@ var defs = map[string]applyFunc{
 	"kubebuilder:example":                       nil,
 	"kubebuilder:pruning:PreserveUnknownFields": nil,
 
+	// apigen's own, for what no other tool family has a marker for.
+	"apigen:nameValidation": stringField("nameValidation", func(m *model.Markers) *string { return &m.NameValidation }),
+
 	// kube-openapi.
 	"k8s:openapi-gen": nil,
 	// code-generator and declarative validation codetags that carry nothing apigen models.

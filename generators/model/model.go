@@ -119,6 +119,10 @@ type Kind struct {
 	// selectors may name them (without the leading dot) besides metadata.name and
 	// metadata.namespace. Each names a string, boolean or integer field.
 	SelectableFields []string
+	// NameValidation is how metadata.name is validated: "" or "DNS1123Subdomain" (the
+	// default, as for every Kubernetes kind but a few), "DNS1123Label", or "PathSegment" (any
+	// name that is one URL path segment, as RBAC's), from +apigen:nameValidation.
+	NameValidation string
 	// Pos is where the kind's type is declared.
 	Pos Position
 }
@@ -284,6 +288,8 @@ type Markers struct {
 	// SelectableFields are the JSONPath arguments of +kubebuilder:selectablefield, in order.
 	SelectableFields []string
 	StorageVersion   bool // +kubebuilder:storageversion
+	// NameValidation is +apigen:nameValidation=DNS1123Subdomain|DNS1123Label|PathSegment.
+	NameValidation string
 	// Field level (Enum also on a named string type).
 	Optional   bool    // +optional, +kubebuilder:validation:Optional
 	Required   bool    // +required, +kubebuilder:validation:Required, +k8s:required

@@ -152,6 +152,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		}
 		infos = append(infos, info)
 	}
+	if err := serveRBAC(&opts.SecureOptions, sec, scheme, factory, &infos); err != nil {
+		return nil, err
+	}
 	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout,
 		ShutdownDelayDuration: opts.ShutdownDelayDuration,
 		MaxRequestsInFlight:   noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
@@ -162,6 +165,11 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	}
 	if err := srv.AddHealthChecks(server.EtcdHealthCheck(etcd.client, 0)); err != nil {
 		return nil, err
+	}
+	if sec.bootstrap != nil {
+		if err := srv.AddPostStartHook("rbac/bootstrap-roles", sec.bootstrap); err != nil {
+			return nil, err
+		}
 	}
 	interval := opts.EtcdCompactionInterval
 	if err := srv.AddPostStartHook("start-etcd-compactor", func(ctx context.Context) error {

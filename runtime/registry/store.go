@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/api/validation/path"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -39,4 +41,23 @@ type Store struct {
 	// +kubebuilder:selectablefield:JSONPath=`.spec.engine`); each must be a string, boolean
 	// or integer field of NewFunc's type (see ValidateSelectableFields).
 	SelectableFields []string
+	// NameValidation validates metadata.name; nil means validation.NameIsDNSSubdomain, as for
+	// most kinds (NameIsDNSLabel and NameIsPathSegment are the others Kubernetes uses).
+	NameValidation validation.ValidateNameFunc
+}
+
+// NameIsDNSLabel accepts DNS-1123 labels (at most 63 characters, no dots), as
+// apimachinery's validation.NameIsDNSLabel (Namespaces, Services).
+var NameIsDNSLabel validation.ValidateNameFunc = validation.NameIsDNSLabel
+
+// NameIsPathSegment accepts any name that is one URL path segment (not "." or "..", no "/"
+// or "%"), as Kubernetes validates RBAC objects' names (path.ValidatePathSegmentName).
+var NameIsPathSegment validation.ValidateNameFunc = path.ValidatePathSegmentName
+
+// nameValidation returns e.NameValidation or its default.
+func (e *Store) nameValidation() validation.ValidateNameFunc {
+	if e.NameValidation != nil {
+		return e.NameValidation
+	}
+	return validation.NameIsDNSSubdomain
 }

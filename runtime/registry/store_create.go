@@ -64,7 +64,7 @@ func (e *Store) beforeCreate(ctx context.Context, obj runtime.Object) (metav1.Ob
 		return nil, apierrors.NewBadRequest("resourceVersion should not be set on objects to be created")
 	}
 	m.SetUID(uuid.NewUUID())
-	m.SetCreationTimestamp(metav1.Now())
+	m.SetCreationTimestamp(metav1.Now().Rfc3339Copy()) // what storage keeps: whole seconds
 	m.SetDeletionTimestamp(nil)
 	m.SetDeletionGracePeriodSeconds(nil)
 	m.SetManagedFields(nil)
@@ -72,10 +72,10 @@ func (e *Store) beforeCreate(ctx context.Context, obj runtime.Object) (metav1.Ob
 	return m, nil
 }
 
-// validateCreate checks the metadata (name a DNS-1123 subdomain, labels, annotations,
+// validateCreate checks the metadata (name as NameValidation says, labels, annotations,
 // finalizers) and the kind's rules; 422 Invalid when any fails.
 func (e *Store) validateCreate(ctx context.Context, obj runtime.Object, m metav1.Object) error {
-	errs := validation.ValidateObjectMetaAccessor(m, e.NamespaceScoped(), validation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := validation.ValidateObjectMetaAccessor(m, e.NamespaceScoped(), e.nameValidation(), field.NewPath("metadata"))
 	errs = append(errs, e.Strategy.Validate(ctx, obj)...)
 	if len(errs) > 0 {
 		return apierrors.NewInvalid(e.kind(obj), m.GetName(), errs)

@@ -123,7 +123,7 @@ func (e *Store) updateExisting(ctx context.Context, strategy Strategy, name stri
 	}
 	m.SetGeneration(old.GetGeneration())
 	strategy.PrepareForUpdate(ctx, obj, existing)
-	errs := validation.ValidateObjectMetaAccessor(m, e.NamespaceScoped(), validation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := validation.ValidateObjectMetaAccessor(m, e.NamespaceScoped(), e.nameValidation(), field.NewPath("metadata"))
 	errs = append(errs, validation.ValidateObjectMetaAccessorUpdate(m, old, field.NewPath("metadata"))...)
 	errs = append(errs, strategy.ValidateUpdate(ctx, obj, existing)...)
 	if len(errs) > 0 {

@@ -67,6 +67,8 @@ func TestPolicyAllows(t *testing.T) {
 		{"resourceNames allow no list", bob, res("list", "team-c", "db.example.com", "backups", "", ""), false},
 		{"non-resource prefix", bob, request.RequestInfo{Verb: "get", Path: "/openapi/v3"}, true},
 		{"non-resource other path", bob, request.RequestInfo{Verb: "get", Path: "/metrics"}, false},
+		{"discovery for the authenticated", bob, request.RequestInfo{Verb: "get", Path: "/apis/db.example.com/v1"}, true},
+		{"no discovery for the anonymous", anon, request.RequestInfo{Verb: "get", Path: "/apis"}, false},
 		{"system:masters may do anything", admin, res("deletecollection", "", "db.example.com", "backups", "", ""), true},
 		{"system:masters any path", admin, request.RequestInfo{Verb: "post", Path: "/anything"}, true},
 		{"anonymous may read /healthz", anon, request.RequestInfo{Verb: "get", Path: "/healthz"}, true},
