@@ -6,7 +6,7 @@ DATA_DIR  ?= apiserver-data
 TEST_FLAGS ?= -timeout 40m
 BIN       := bin
 
-.PHONY: run build generate verify test test-short bench bench-gen vet
+.PHONY: run build generate verify test test-short bench bench-gen vet fuzz
 
 ## run: build and start the example API server on an embedded etcd (data in ./$(DATA_DIR))
 run:
@@ -35,6 +35,18 @@ vet:
 test: vet verify
 	$(GO) test $(TEST_FLAGS) ./...
 	$(GO) test -race $(TEST_FLAGS) ./runtime/...
+	$(MAKE) fuzz
+
+## fuzz: each fuzz target for FUZZ_TIME (default 20s), from its committed corpus
+## (testdata/fuzz); a failure writes the failing input there
+FUZZ_TIME ?= 20s
+FUZZ_TARGETS := ./runtime/request:FuzzParseRequestInfo
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name in $$pkg for $(FUZZ_TIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZ_TIME) $$pkg; \
+	done
 
 ## test-short: the fast inner loop; skips the end-to-end tests
 test-short:
