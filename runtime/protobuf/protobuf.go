@@ -1,0 +1,57 @@
+// Package protobuf reads request bodies in Kubernetes' protobuf encoding
+// (application/vnd.kubernetes.protobuf) for the built-in groups the runtime serves, as
+// kubectl's typed clients send them (`kubectl create role`, `kubectl create namespace`): a
+// body decodes into the k8s.io/api type of its kind, which is re-encoded as JSON for the
+// endpoints to decode into apigen's own, wire-compatible type. Responses stay JSON, which
+// those clients accept. Kinds outside the built-in groups have no protobuf form here.
+//
+// Status: built and tested; the endpoints do not route protobuf bodies through it yet.
+package protobuf
+
+import (
+	"encoding/json"
+	"fmt"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
+)
+
+// ContentType is Kubernetes' protobuf media type.
+const ContentType = runtime.ContentTypeProtobuf
+
+// Transcoder turns protobuf bodies of the built-in kinds into JSON. Safe for concurrent use.
+type Transcoder struct {
+	scheme     *runtime.Scheme
+	serializer *protobuf.Serializer
+}
+
+// NewTranscoder returns a transcoder for the built-in groups apigen serves:
+// rbac.authorization.k8s.io/v1.
+func NewTranscoder() *Transcoder {
+	scheme := runtime.NewScheme()
+	if err := rbacv1.AddToScheme(scheme); err != nil {
+		panic(fmt.Sprintf("cannot register k8s.io/api/rbac/v1: %v", err)) // a static registration: cannot fail
+	}
+	return &Transcoder{scheme: scheme, serializer: protobuf.NewSerializer(scheme, scheme)}
+}
+
+// Handles reports whether gv is a group version the transcoder reads.
+func (t *Transcoder) Handles(gv schema.GroupVersion) bool { return t.scheme.IsVersionRegistered(gv) }
+
+// ToJSON decodes data, a protobuf body (with Kubernetes' "k8s\x00" envelope), and returns the
+// same object as JSON, with its apiVersion and kind. Errors: data is not a protobuf body of a
+// kind the transcoder knows.
+func (t *Transcoder) ToJSON(data []byte) ([]byte, schema.GroupVersionKind, error) {
+	obj, gvk, err := t.serializer.Decode(data, nil, nil)
+	if err != nil {
+		return nil, schema.GroupVersionKind{}, fmt.Errorf("cannot decode the protobuf body: %w", err)
+	}
+	obj.GetObjectKind().SetGroupVersionKind(*gvk)
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return nil, schema.GroupVersionKind{}, fmt.Errorf("cannot re-encode the %s as JSON: %w", gvk.Kind, err)
+	}
+	return out, *gvk, nil
+}
