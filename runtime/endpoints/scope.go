@@ -14,10 +14,14 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
 )
 
 // serializers are the wire formats of one group: JSON and YAML, each lenient or strict
-// (reporting unknown and duplicate fields).
+// (reporting unknown and duplicate fields). JSON lists are encoded one item at a time into
+// the response (apimachinery's StreamingCollectionsEncoding, as kube-apiserver's
+// StreamingCollectionEncodingToJSON feature, on by default since 1.33): the same bytes,
+// without a buffer holding the whole list.
 type serializers struct {
 	codecs                 serializer.CodecFactory
 	json, yaml             runtime.Serializer
@@ -26,7 +30,7 @@ type serializers struct {
 
 func newSerializers(scheme *runtime.Scheme) *serializers {
 	mk := func(yaml, strict bool) runtime.Serializer {
-		return json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme, scheme, json.SerializerOptions{Yaml: yaml, Strict: strict})
+		return jsonserializer.NewSerializer(scheme, scheme, json.SerializerOptions{Yaml: yaml, Strict: strict, StreamingCollectionsEncoding: true})
 	}
 	return &serializers{
 		codecs: serializer.NewCodecFactory(scheme),

@@ -81,7 +81,7 @@ func (e *Store) markDeleting(ctx context.Context, key, name string, existing run
 			return nil, err
 		}
 		if m.GetDeletionTimestamp() == nil {
-			now := metav1.Now()
+			now := metav1.Now().Rfc3339Copy() // what storage keeps: whole seconds
 			var zero int64
 			m.SetDeletionTimestamp(&now)
 			m.SetDeletionGracePeriodSeconds(&zero)

@@ -7,10 +7,10 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
 	"github.com/apigen-dev/apigen/runtime/storage"
+	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
 )
 
 // StorageFactory is the registry.StorageFactory of a server (it matches that interface
@@ -32,9 +32,9 @@ func (f *StorageFactory) NewStorage(resource schema.GroupResource, storageVersio
 	if !scheme.IsVersionRegistered(storageVersion) {
 		return nil, fmt.Errorf("cannot create storage for %s: storage version %s is not registered in the scheme", resource, storageVersion)
 	}
-	js := json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme, scheme, json.SerializerOptions{})
+	js := jsonserializer.NewSerializer(scheme, scheme, json.SerializerOptions{})
 	internal := schema.GroupVersion{Group: resource.Group, Version: runtime.APIVersionInternal}
-	codec := serializer.NewCodecFactory(scheme).CodecForVersions(js, js, storageVersion, internal)
+	codec := NewCodec(scheme, js, storageVersion, internal)
 	prefix := path.Join("/", f.Prefix, resource.Group, resource.Resource)
 	return New(f.Client, codec, newFunc, prefix, resource), nil
 }

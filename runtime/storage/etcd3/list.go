@@ -20,6 +20,11 @@ import (
 // looks for enough matches (kube-apiserver's maxLimit).
 const maxFilteredReadLimit = 10000
 
+// listChunk is the most keys one etcd read of an unfiltered page fetches: a page of 500
+// ~1 KiB objects takes four reads at one revision, so a list holds a quarter of the page's
+// etcd response at a time (64 concurrent such lists: ~20 MiB of responses rather than ~80).
+const listChunk = 128
+
 // listPlan is where and how a GetList reads.
 type listPlan struct {
 	keyPrefix string // the etcd key (or key prefix, ending in "/") listed
@@ -125,9 +130,14 @@ type listPage struct {
 }
 
 // readPage reads the keys plan describes into items (a slice value), at most
-// pred.Limit matching ones when pred.Limit > 0.
+// pred.Limit matching ones when pred.Limit > 0. Every read after the first is at the first's
+// revision: an unfiltered page is read listChunk keys at a time, a filtered one with a
+// growing read limit until it holds enough matches.
 func (s *store) readPage(ctx context.Context, key string, plan listPlan, pred storage.SelectionPredicate, items reflect.Value) (listPage, error) {
-	limit, readLimit := pred.Limit, pred.Limit
+	limit, readLimit, unfiltered := pred.Limit, pred.Limit, pred.Empty()
+	if unfiltered && limit > listChunk {
+		readLimit = listChunk
+	}
 	fromKey, rev := plan.fromKey, plan.withRev
 	for {
 		resp, err := s.client.Get(ctx, fromKey, s.rangeOptions(plan, rev, readLimit)...)
@@ -144,16 +154,23 @@ func (s *store) readPage(ctx context.Context, key string, plan listPlan, pred st
 			}
 			rev = resp.Header.Revision
 		}
+		before := items.Len()
 		hasMore, lastKey, err := s.appendMatching(resp.Kvs, pred, items)
 		if err != nil {
 			return listPage{}, err
 		}
 		hasMore = hasMore || resp.More
 		if limit <= 0 || !hasMore || int64(items.Len()) >= limit {
-			return s.finishPage(plan, pred, rev, hasMore, lastKey, resp.Count)
+			// resp.Count counts the keys from this read's first on; unfiltered, every key
+			// this read appended is an item.
+			return s.finishPage(plan, pred, rev, hasMore, lastKey, resp.Count-int64(items.Len()-before))
 		}
 		fromKey = lastKey + "\x00"
-		readLimit = min(readLimit*2, maxFilteredReadLimit)
+		if unfiltered {
+			readLimit = min(listChunk, limit-int64(items.Len()))
+		} else {
+			readLimit = min(readLimit*2, maxFilteredReadLimit)
+		}
 	}
 }
 
@@ -179,6 +196,15 @@ func (s *store) rangeOptions(plan listPlan, rev, limit int64) []clientv3.OpOptio
 // holds pred.Limit (when > 0). It returns whether keys were left unread and the last key read.
 func (s *store) appendMatching(kvs []*mvccpb.KeyValue, pred storage.SelectionPredicate, items reflect.Value) (bool, string, error) {
 	lastKey := ""
+	if n := int64(len(kvs)); pred.Empty() && n > 0 {
+		// Every key read is an item: make room once rather than growing the slice item by item.
+		if pred.Limit > 0 {
+			n = min(n, pred.Limit-int64(items.Len()))
+		}
+		if n > 0 {
+			items.Grow(int(n))
+		}
+	}
 	for _, kv := range kvs {
 		if pred.Limit > 0 && int64(items.Len()) >= pred.Limit {
 			return true, lastKey, nil
@@ -201,8 +227,9 @@ func (s *store) appendMatching(kvs []*mvccpb.KeyValue, pred storage.SelectionPre
 	return false, lastKey, nil
 }
 
-// finishPage computes the continue token and remaining count of a page.
-func (s *store) finishPage(plan listPlan, pred storage.SelectionPredicate, rev int64, hasMore bool, lastKey string, count int64) (listPage, error) {
+// finishPage computes the continue token and remaining count of a page; after is how many
+// keys follow the page's last (meaningful for unfiltered pages only).
+func (s *store) finishPage(plan listPlan, pred storage.SelectionPredicate, rev int64, hasMore bool, lastKey string, after int64) (listPage, error) {
 	page := listPage{rev: rev}
 	if !hasMore || pred.Limit <= 0 {
 		return page, nil
@@ -213,7 +240,7 @@ func (s *store) finishPage(plan listPlan, pred storage.SelectionPredicate, rev i
 	}
 	page.next = next
 	if pred.Empty() {
-		remaining := count - pred.Limit
+		remaining := after
 		page.remaining = &remaining
 	}
 	return page, nil

@@ -1,7 +1,6 @@
 package etcd3
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -30,6 +29,9 @@ type store struct {
 	gr     schema.GroupResource
 	// decoded caches decoded objects by their stored bytes.
 	decoded *decodeCache
+	// states remembers each key's last known revision and value, where GuaranteedUpdate
+	// and Delete start.
+	states *stateCache
 }
 
 var _ storage.Interface = (*store)(nil)
@@ -37,8 +39,10 @@ var _ storage.Interface = (*store)(nil)
 // New returns storage for one resource whose keys live under prefix (e.g.
 // "/registry/db.example.com/databases"). Keys given to its methods are relative to prefix:
 // "/<ns>/<name>", "/<name>", or list prefixes "/<ns>/" and "/". codec encodes the internal
-// object to the storage version and decodes (defaulting) back to internal; newFunc returns an
-// empty internal object; gr names the resource in errors. The client stays owned by the caller.
+// object to the storage version and decodes (defaulting) back to internal: a *Codec (see
+// NewCodec) lets Create and GuaranteedUpdate return what they wrote without decoding it, any
+// other codec costs a decode per write. newFunc returns an empty internal object; gr names
+// the resource in errors. The client stays owned by the caller.
 func New(client *clientv3.Client, codec runtime.Codec, newFunc func() runtime.Object, prefix string, gr schema.GroupResource) storage.Interface {
 	return &store{
 		client:  client,
@@ -48,6 +52,7 @@ func New(client *clientv3.Client, codec runtime.Codec, newFunc func() runtime.Ob
 		prefix:  strings.TrimSuffix(path.Clean("/"+prefix), "/"),
 		gr:      gr,
 		decoded: newDecodeCache(decodeCacheSize),
+		states:  newStateCache(stateCacheSize),
 	}
 }
 
@@ -93,14 +98,33 @@ func (s *store) decodeNew(data []byte, rev int64) (runtime.Object, error) {
 	return obj, nil
 }
 
-// encode encodes obj for storage. obj's resourceVersion must already be empty.
+// encode encodes obj for storage and returns the bytes and the object a read of them returns
+// (without its resourceVersion), as kube-apiserver's store decodes what it wrote. obj's
+// resourceVersion must already be empty; obj itself is not changed.
 // Errors: Internal, wrapping the codec's error (e.g. no conversion to the storage version).
-func (s *store) encode(obj runtime.Object) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := s.codec.Encode(obj, &buf); err != nil {
-		return nil, &storage.StatusError{Code: storage.ErrCodeInternal, Message: fmt.Sprintf("cannot encode %s for storage", s.gr), Err: err}
+func (s *store) encode(obj runtime.Object) ([]byte, runtime.Object, error) {
+	var (
+		data    []byte
+		written runtime.Object
+		err     error
+	)
+	if c, ok := s.codec.(storedEncoder); ok {
+		data, written, err = c.encodeStored(obj, s.newFunc())
+	} else if data, err = encodeTo(s.codec, obj); err == nil {
+		written, err = s.decodeNew(data, 0)
 	}
-	return buf.Bytes(), nil
+	if err != nil {
+		return nil, nil, &storage.StatusError{Code: storage.ErrCodeInternal, Message: fmt.Sprintf("cannot encode %s for storage", s.gr), Err: err}
+	}
+	return data, written, nil
+}
+
+// written puts the object encode returned, stored at revision rev, into out.
+func written(obj, out runtime.Object, rev int64) error {
+	if err := setResourceVersion(obj, rev); err != nil {
+		return err
+	}
+	return setInto(out, obj)
 }
 
 // setInto copies *src into *dst; both must be pointers to the same struct type.
@@ -153,7 +177,7 @@ func (s *store) Create(ctx context.Context, key string, obj, out runtime.Object)
 	if acc.GetResourceVersion() != "" {
 		return storage.NewInvalidObjError(key, "resourceVersion should not be set on objects to be created")
 	}
-	data, err := s.encode(obj)
+	data, stored, err := s.encode(obj)
 	if err != nil {
 		return err
 	}
@@ -164,7 +188,8 @@ func (s *store) Create(ctx context.Context, key string, obj, out runtime.Object)
 	if !resp.Succeeded {
 		return storage.NewKeyExistsError(key, 0)
 	}
-	return s.decode(data, out, resp.Revision)
+	s.states.remember(k, resp.Revision, data)
+	return written(stored, out, resp.Revision)
 }
 
 // Get implements storage.Interface: ResourceVersion "" is a linearizable read, "0" may be
@@ -190,11 +215,13 @@ func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, ou
 		return tooLargeResourceVersion(minRV, resp.Header.Revision)
 	}
 	if len(resp.Kvs) == 0 {
+		s.states.forget(k)
 		if opts.IgnoreNotFound {
 			return setInto(out, s.newFunc())
 		}
 		return storage.NewKeyNotFoundError(key, 0)
 	}
 	kv := resp.Kvs[0]
+	s.states.remember(k, kv.ModRevision, kv.Value)
 	return s.decode(kv.Value, out, kv.ModRevision)
 }

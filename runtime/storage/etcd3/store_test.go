@@ -10,27 +10,46 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
 	"github.com/apigen-dev/apigen/runtime/storage"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
+	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
 
 // TestConformance runs the storage conformance suite against one embedded etcd, each
-// subtest under its own key prefix.
+// subtest under its own key prefix: once with etcd3's Codec (writes return what they wrote
+// without decoding it) and once with a plain apimachinery codec (writes decode what they wrote).
 func TestConformance(t *testing.T) {
 	client, _ := etcdtest.Run(t)
+	codecs := map[string]func() runtime.Codec{
+		"codec":       func() runtime.Codec { return widgetCodec() },
+		"plain-codec": testapi.Codec,
+	}
 	var n atomic.Int64
-	storagetest.RunTests(t, storagetest.Backend{
-		New: func(t *testing.T) storage.Interface {
-			prefix := fmt.Sprintf("/registry/test.apigen.dev/widgets-%d", n.Add(1))
-			return etcd3.New(client, testapi.Codec(), testapi.NewWidget, prefix, testapi.Resource)
-		},
-		Compact:          func(t *testing.T) { compactNow(t, client) },
-		BookmarkInterval: etcdtest.ProgressNotifyInterval,
-	})
+	for name, codec := range codecs {
+		t.Run(name, func(t *testing.T) {
+			storagetest.RunTests(t, storagetest.Backend{
+				New: func(t *testing.T) storage.Interface {
+					prefix := fmt.Sprintf("/registry/test.apigen.dev/widgets-%d", n.Add(1))
+					return etcd3.New(client, codec(), testapi.NewWidget, prefix, testapi.Resource)
+				},
+				Compact:          func(t *testing.T) { compactNow(t, client) },
+				BookmarkInterval: etcdtest.ProgressNotifyInterval,
+			})
+		})
+	}
+}
+
+// widgetCodec is etcd3's Codec for the conformance suite's widgets.
+func widgetCodec() *etcd3.Codec {
+	scheme := testapi.NewScheme()
+	ser := jsonserializer.NewSerializer(scheme, scheme, json.SerializerOptions{})
+	return etcd3.NewCodec(scheme, ser, testapi.SchemeGroupVersion, testapi.SchemeGroupVersion)
 }
 
 // compactNow compacts etcd at its current revision.
@@ -95,7 +114,7 @@ func TestUnreachable(t *testing.T) {
 // newStore returns a widget store on a fresh etcd, and its client.
 func newStore(t *testing.T) (storage.Interface, *clientv3.Client) {
 	client, _ := etcdtest.Run(t)
-	return etcd3.New(client, testapi.Codec(), testapi.NewWidget, "/registry/test.apigen.dev/widgets", testapi.Resource), client
+	return etcd3.New(client, widgetCodec(), testapi.NewWidget, "/registry/test.apigen.dev/widgets", testapi.Resource), client
 }
 
 func TestResourceVersionTooLarge(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 
 // objState is what is stored at a key at one revision.
 type objState struct {
-	obj  runtime.Object // decoded, with resourceVersion rev; a zero object when absent
+	obj  runtime.Object // decoded, with resourceVersion rev (a zero object when absent); no one else holds it
 	data []byte         // the stored bytes; nil when absent
 	rev  int64          // the key's ModRevision; 0 when absent
 }
@@ -26,23 +26,56 @@ func (s *store) getState(ctx context.Context, key, k string, ignoreNotFound bool
 	if err != nil {
 		return nil, interpretError(err, key, listExpiredMessage, 0)
 	}
-	return s.stateFromKV(key, resp.KV, ignoreNotFound)
+	return s.stateFromKV(key, k, resp.KV, ignoreNotFound)
 }
 
-// stateFromKV decodes kv (nil when the key is absent) into an objState.
-// Errors: KeyNotFound when kv is nil and !ignoreNotFound.
-func (s *store) stateFromKV(key string, kv *mvccpb.KeyValue, ignoreNotFound bool) (*objState, error) {
+// startState returns the state a write of k starts from: the one this store last saw there
+// when it remembers one (current is then false: it may be stale), else etcd's (current).
+func (s *store) startState(ctx context.Context, key, k string, ignoreNotFound bool) (state *objState, current bool, err error) {
+	if known, ok := s.states.get(k); ok {
+		if obj, err := s.decodeNew(known.data, known.rev); err == nil {
+			return &objState{obj: obj, data: known.data, rev: known.rev}, false, nil
+		}
+	}
+	state, err = s.getState(ctx, key, k, ignoreNotFound)
+	return state, true, err
+}
+
+// stateFromKV decodes kv, read from the etcd key k (nil when absent), into an objState and
+// remembers it. Errors: KeyNotFound when kv is nil and !ignoreNotFound.
+func (s *store) stateFromKV(key, k string, kv *mvccpb.KeyValue, ignoreNotFound bool) (*objState, error) {
 	if kv == nil {
+		s.states.forget(k)
 		if !ignoreNotFound {
 			return nil, storage.NewKeyNotFoundError(key, 0)
 		}
 		return &objState{obj: s.newFunc()}, nil
 	}
+	s.states.remember(k, kv.ModRevision, kv.Value)
 	obj, err := s.decodeNew(kv.Value, kv.ModRevision)
 	if err != nil {
 		return nil, err
 	}
 	return &objState{obj: obj, data: kv.Value, rev: kv.ModRevision}, nil
+}
+
+// refresh handles err, the failure of a step that ran on state: when state is current, err
+// stands (done). When state may be stale, it reads the current state: if that is the state
+// the step ran on, err stands; otherwise the caller retries on the fresh state. As
+// kube-apiserver's GuaranteedUpdate treats an error computed from its cached object.
+func (s *store) refresh(ctx context.Context, key, k string, state *objState, current, ignoreNotFound bool,
+	err error) (fresh *objState, done error) {
+	if current {
+		return nil, err
+	}
+	fresh, rerr := s.getState(ctx, key, k, ignoreNotFound)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if fresh.rev == state.rev {
+		return nil, err
+	}
+	return fresh, nil
 }
 
 // checkPreconditions reports a Conflict, in kube-apiserver's words, when obj does not
@@ -68,80 +101,123 @@ func checkPreconditions(key string, p *storage.Preconditions, obj runtime.Object
 }
 
 // GuaranteedUpdate implements storage.Interface, as kube-apiserver's etcd3
-// store.GuaranteedUpdate: read, check preconditions, tryUpdate on a copy, and write with a
-// transaction on the read's ModRevision, retrying with the fresh state on a lost race.
+// store.GuaranteedUpdate: start from the last state this store saw at key (or read it),
+// check preconditions, tryUpdate on a copy, and write with a transaction on that state's
+// ModRevision, retrying with the current state the failed transaction returns. An error or
+// a no-op computed from a remembered state is confirmed against a fresh read first.
 func (s *store) GuaranteedUpdate(ctx context.Context, key string, dest runtime.Object, ignoreNotFound bool,
 	preconditions *storage.Preconditions, tryUpdate storage.UpdateFunc) error {
 	k, err := s.fullKey(key)
 	if err != nil {
 		return err
 	}
-	state, err := s.getState(ctx, key, k, ignoreNotFound)
+	state, current, err := s.startState(ctx, key, k, ignoreNotFound)
 	if err != nil {
 		return err
 	}
 	for {
-		if err := checkPreconditions(key, preconditions, state.obj); err != nil {
-			return err
-		}
-		updated, err := tryUpdate(state.obj.DeepCopyObject())
+		data, stored, err := s.update(key, state, preconditions, tryUpdate)
 		if err != nil {
-			return err
-		}
-		// updated is tryUpdate's to give away: clear its resourceVersion so it is not stored.
-		if err := setResourceVersion(updated, 0); err != nil {
-			return err
-		}
-		data, err := s.encode(updated)
-		if err != nil {
-			return err
+			if state, err = s.refresh(ctx, key, k, state, current, ignoreNotFound, err); err != nil {
+				return err
+			}
+			current = true
+			continue
 		}
 		if state.data != nil && bytes.Equal(data, state.data) {
-			return setInto(dest, state.obj)
+			if !current {
+				// A no-op only against the state tryUpdate saw: confirm that state is still
+				// the current one, else run again on the current one (whose resourceVersion
+				// tryUpdate may judge differently, even when its bytes are the same).
+				fresh, err := s.getState(ctx, key, k, ignoreNotFound)
+				if err != nil {
+					return err
+				}
+				if current = true; fresh.rev != state.rev {
+					state = fresh
+					continue
+				}
+			}
+			return s.decode(state.data, dest, state.rev) // tryUpdate may have changed state.obj
 		}
 		resp, err := s.kv.OptimisticPut(ctx, k, data, state.rev, kubernetes.PutOptions{GetOnFailure: true})
 		if err != nil {
 			return interpretError(err, key, listExpiredMessage, 0)
 		}
 		if resp.Succeeded {
-			return s.decode(data, dest, resp.Revision)
+			s.states.remember(k, resp.Revision, data)
+			return written(stored, dest, resp.Revision)
 		}
-		if state, err = s.stateFromKV(key, resp.KV, ignoreNotFound); err != nil {
+		if state, err = s.stateFromKV(key, k, resp.KV, ignoreNotFound); err != nil {
 			return err
 		}
+		current = true
 	}
 }
 
+// update computes and encodes the new state from state: preconditions, then tryUpdate on
+// state.obj, a copy of its own (from decodeNew or newFunc) it may change. It returns the
+// bytes to store and the object they read back as.
+func (s *store) update(key string, state *objState, preconditions *storage.Preconditions,
+	tryUpdate storage.UpdateFunc) ([]byte, runtime.Object, error) {
+	if err := checkPreconditions(key, preconditions, state.obj); err != nil {
+		return nil, nil, err
+	}
+	updated, err := tryUpdate(state.obj)
+	if err != nil {
+		return nil, nil, err
+	}
+	// updated is tryUpdate's to give away: clear its resourceVersion so it is not stored.
+	if err := setResourceVersion(updated, 0); err != nil {
+		return nil, nil, err
+	}
+	return s.encode(updated)
+}
+
 // Delete implements storage.Interface, as kube-apiserver's etcd3 store.Delete: out receives
-// the last stored state with the resourceVersion of the delete.
+// the last stored state with the resourceVersion of the delete. Like GuaranteedUpdate it
+// starts from the last state this store saw at key.
 func (s *store) Delete(ctx context.Context, key string, out runtime.Object, preconditions *storage.Preconditions,
 	validateDeletion storage.ValidateObjectFunc) error {
 	k, err := s.fullKey(key)
 	if err != nil {
 		return err
 	}
-	state, err := s.getState(ctx, key, k, false)
+	state, current, err := s.startState(ctx, key, k, false)
 	if err != nil {
 		return err
 	}
 	for {
-		if err := checkPreconditions(key, preconditions, state.obj); err != nil {
-			return err
-		}
-		if validateDeletion != nil {
-			if err := validateDeletion(ctx, state.obj); err != nil {
+		if err := s.checkDeletion(ctx, key, state, preconditions, validateDeletion); err != nil {
+			if state, err = s.refresh(ctx, key, k, state, current, false, err); err != nil {
 				return err
 			}
+			current = true
+			continue
 		}
 		resp, err := s.kv.OptimisticDelete(ctx, k, state.rev, kubernetes.DeleteOptions{GetOnFailure: true})
 		if err != nil {
 			return interpretError(err, key, listExpiredMessage, 0)
 		}
 		if resp.Succeeded {
+			s.states.forget(k)
 			return s.decode(state.data, out, resp.Revision)
 		}
-		if state, err = s.stateFromKV(key, resp.KV, false); err != nil {
+		if state, err = s.stateFromKV(key, k, resp.KV, false); err != nil {
 			return err
 		}
+		current = true
 	}
+}
+
+// checkDeletion checks preconditions and validateDeletion (may be nil) against state.
+func (s *store) checkDeletion(ctx context.Context, key string, state *objState, preconditions *storage.Preconditions,
+	validateDeletion storage.ValidateObjectFunc) error {
+	if err := checkPreconditions(key, preconditions, state.obj); err != nil {
+		return err
+	}
+	if validateDeletion != nil {
+		return validateDeletion(ctx, state.obj)
+	}
+	return nil
 }

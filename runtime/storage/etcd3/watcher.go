@@ -34,6 +34,12 @@ type watcher struct {
 	// state first (initial events) and start after that read.
 	startRev      int64
 	initialEvents bool
+	// initial is the read whose objects are the initial events (nil without them). Watch
+	// makes it before returning, so the watch's starting point is fixed by the time the
+	// caller sees it: a write made after Watch returns is always a change event, never
+	// folded into (or, for a delete, hidden by) the initial state, as kube-apiserver's
+	// watch cache registers a watcher before its response starts.
+	initial *clientv3.GetResponse
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -73,6 +79,12 @@ func (s *store) Watch(ctx context.Context, key string, opts storage.ListOptions)
 		w.startRev = resp.Header.Revision
 	}
 	w.ctx, w.cancel = context.WithCancel(clientv3.WithRequireLeader(ctx))
+	if w.initialEvents {
+		if w.initial, err = w.readInitial(); err != nil {
+			w.cancel()
+			return nil, err
+		}
+	}
 	go w.run()
 	return w, nil
 }
@@ -143,10 +155,9 @@ func (w *watcher) handle(resp clientv3.WatchResponse) bool {
 	return true
 }
 
-// sendInitialEvents sends ADDED for every current object matching the predicate (at
-// startRev if set, else the latest revision) and, for a streaming list, the
-// initial-events-end BOOKMARK. It returns the revision of the read.
-func (w *watcher) sendInitialEvents() (int64, error) {
+// readInitial reads the state the initial events show: at startRev if set, else the latest.
+// Errors: as interpretError (410 Expired for a compacted startRev, 503 when etcd is down).
+func (w *watcher) readInitial() (*clientv3.GetResponse, error) {
 	var ops []clientv3.OpOption
 	if w.recursive {
 		ops = append(ops, clientv3.WithPrefix())
@@ -156,8 +167,17 @@ func (w *watcher) sendInitialEvents() (int64, error) {
 	}
 	resp, err := w.s.client.Get(w.ctx, w.etcdKey, ops...)
 	if err != nil {
-		return 0, interpretError(err, w.key, watchExpiredMessage, w.startRev)
+		return nil, interpretError(err, w.key, watchExpiredMessage, w.startRev)
 	}
+	return resp, nil
+}
+
+// sendInitialEvents sends ADDED for every object of the initial read matching the predicate
+// and, for a streaming list, the initial-events-end BOOKMARK. It returns the revision of the
+// read.
+func (w *watcher) sendInitialEvents() (int64, error) {
+	resp := w.initial
+	w.initial = nil // the events hold what they need; let the rest go
 	for _, kv := range resp.Kvs {
 		obj, err := w.s.decodeNew(kv.Value, kv.ModRevision)
 		if err != nil {

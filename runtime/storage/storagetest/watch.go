@@ -103,6 +103,23 @@ func testWatchInitialState(t *testing.T, b Backend) {
 	expect(t, w, watch.Added, "c", "")
 }
 
+// testWatchStartsAtReturn: a watch from "" starts where it stands when Watch returns, as
+// kube-apiserver's does: writes made right after are change events (ADDED, MODIFIED,
+// DELETED), never folded into the initial state or lost behind it.
+func testWatchStartsAtReturn(t *testing.T, b Backend) {
+	s := b.New(t)
+	w := startWatch(t, s, storage.ListOptions{})
+	create(t, s, "ns", "a", "red", nil)
+	update(t, s, "ns", "a", func(w *testapi.Widget) { w.Spec.Color = "blue" })
+	if err := s.Delete(testContext(t), key("ns", "a"), &testapi.Widget{}, nil, nil); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	expect(t, w, watch.Added, "a", "red")
+	expect(t, w, watch.Modified, "a", "blue")
+	expect(t, w, watch.Deleted, "a", "blue")
+	expectNone(t, w)
+}
+
 func testWatchDeletedObject(t *testing.T, b Backend) {
 	s := b.New(t)
 	created := create(t, s, "ns", "a", "red", nil)
