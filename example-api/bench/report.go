@@ -29,18 +29,41 @@ func (r Row) Ratio() float64 {
 	return r.Server.OpsPerSecond() / raw
 }
 
+// CPURatio is the throughput ratio the CPU times predict for a machine the benchmark has
+// to itself: the load generator's CPU time per raw operation (etcd and raw clients) over
+// the CPU time per server operation of the server and the load generator (etcd and HTTP
+// clients). Unlike Ratio, other processes' load does not move it. 0 when a time is unknown.
+func (r Row) CPURatio() float64 {
+	raw, srv, load := perOp(r.Raw.LoadCPU, r.Raw), perOp(r.Server.CPU, r.Server), perOp(r.Server.LoadCPU, r.Server)
+	if raw == 0 || srv == 0 || load == 0 {
+		return 0
+	}
+	return raw / (srv + load)
+}
+
+// perOp is d per operation of s, in seconds; 0 when unknown.
+func perOp(d time.Duration, s Summary) float64 {
+	if d == 0 || s.Ops == 0 {
+		return 0
+	}
+	return d.Seconds() / float64(s.Ops)
+}
+
 // WriteTable writes rows as an aligned table: op, clients, then ops/s, p50 and p99 of the
 // server and of raw etcd, the ratio server/raw, errors (server/raw), the server's CPU time
-// per operation, and the server's peak RSS in the row.
+// per operation, the load generator's CPU time per operation in the server run and in the
+// raw run, the CPU ratio (Row.CPURatio), and the server's peak RSS in the row.
 func WriteTable(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "op\tclients\tserver ops/s\tp50\tp99\traw ops/s\tp50\tp99\tserver/raw\terrors\tserver CPU/op\tserver RSS MiB\t")
+	fmt.Fprintln(tw, "op\tclients\tserver ops/s\tp50\tp99\traw ops/s\tp50\tp99\tserver/raw\terrors\tserver CPU/op"+
+		"\tloadgen CPU/op\traw CPU/op\tCPU ratio\tserver RSS MiB\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%s\t%s\t%.0f\t%s\t%s\t%5.1f%%\t%d/%d\t%s\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%s\t%s\t%.0f\t%s\t%s\t%5.1f%%\t%d/%d\t%s\t%s\t%s\t%s\t%s\t\n",
 			r.Op, r.Clients,
 			r.Server.OpsPerSecond(), ms(r.Server.P50), ms(r.Server.P99),
 			r.Raw.OpsPerSecond(), ms(r.Raw.P50), ms(r.Raw.P99),
-			100*r.Ratio(), r.Server.Errors, r.Raw.Errors, cpuPerOp(r.Server), mib(r.ServerPeakRSS))
+			100*r.Ratio(), r.Server.Errors, r.Raw.Errors, cpuPerOp(r.Server.CPU, r.Server),
+			cpuPerOp(r.Server.LoadCPU, r.Server), cpuPerOp(r.Raw.LoadCPU, r.Raw), percent(r.CPURatio()), mib(r.ServerPeakRSS))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("cannot write table: %w", err)
@@ -53,12 +76,20 @@ func ms(d time.Duration) string {
 	return fmt.Sprintf("%.3fms", float64(d)/float64(time.Millisecond))
 }
 
-// cpuPerOp formats s's CPU time per operation in microseconds, or "-" when unknown.
-func cpuPerOp(s Summary) string {
-	if s.CPU == 0 || s.Ops == 0 {
+// cpuPerOp formats the CPU time d per operation of s in microseconds, or "-" when unknown.
+func cpuPerOp(d time.Duration, s Summary) string {
+	if d == 0 || s.Ops == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.0fus", float64(s.CPU)/float64(s.Ops)/float64(time.Microsecond))
+	return fmt.Sprintf("%.0fus", float64(d)/float64(s.Ops)/float64(time.Microsecond))
+}
+
+// percent formats a ratio as a percentage, or "-" for 0 (unknown).
+func percent(r float64) string {
+	if r == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%5.1f%%", 100*r)
 }
 
 // mib formats a byte count in MiB, or "-" for 0 (unknown).

@@ -44,3 +44,29 @@ func TestWriteTableAndTargets(t *testing.T) {
 		t.Errorf("Ratio with no raw operations = %v, want 0", r)
 	}
 }
+
+// TestCPURatio: the raw run's CPU per operation over the server run's (server plus load
+// generator), and 0 while any of them is unknown.
+func TestCPURatio(t *testing.T) {
+	row := Row{
+		Server: Summary{Ops: 100, CPU: 30 * time.Millisecond, LoadCPU: 20 * time.Millisecond},
+		Raw:    Summary{Ops: 400, LoadCPU: 40 * time.Millisecond},
+	}
+	// raw 100us/op; server 300us + loadgen 200us per op.
+	if got := row.CPURatio(); got < 0.1999 || got > 0.2001 {
+		t.Errorf("CPURatio = %v, want 0.2", got)
+	}
+	var out bytes.Buffer
+	if err := WriteTable(&out, []Row{row}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"300us", "200us", "100us", "20.0%"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+	row.Raw.LoadCPU = 0
+	if got := row.CPURatio(); got != 0 {
+		t.Errorf("CPURatio without the raw run's CPU = %v, want 0", got)
+	}
+}

@@ -27,6 +27,10 @@ type Config struct {
 	// Run reads it when the measured period starts and after its last operation ends, and
 	// reports the difference as Summary.CPU (0 if a read fails).
 	CPUTime func() (time.Duration, error)
+	// LoadCPUTime, when not nil, is read as CPUTime and reported as Summary.LoadCPU: the
+	// CPU time of the side generating the load (ReadCPUTime of the load generator, whose
+	// clients and embedded etcd run in it).
+	LoadCPUTime func() (time.Duration, error)
 }
 
 // Run runs cfg.Clients clients concurrently, each calling its Op in a loop for cfg.Warmup
@@ -56,17 +60,7 @@ func Run(ctx context.Context, cfg Config, newOp NewOp) (Summary, error) {
 	start := time.Now()
 	measureStart := start.Add(cfg.Warmup)
 	end := measureStart.Add(cfg.Measure)
-	var cpuStart time.Duration
-	var cpuErr error
-	cpuRead := make(chan struct{})
-	if cfg.CPUTime != nil {
-		time.AfterFunc(cfg.Warmup, func() {
-			cpuStart, cpuErr = cfg.CPUTime()
-			close(cpuRead)
-		})
-	} else {
-		close(cpuRead)
-	}
+	cpu := startCPUMeter(cfg.Warmup, cfg.CPUTime, cfg.LoadCPUTime)
 	var wg sync.WaitGroup
 	for c, op := range ops {
 		wg.Go(func() {
@@ -96,13 +90,7 @@ func Run(ctx context.Context, cfg Config, newOp NewOp) (Summary, error) {
 	if err := ctx.Err(); err != nil {
 		return Summary{}, fmt.Errorf("cannot finish benchmark: %w", err)
 	}
-	var cpu time.Duration
-	<-cpuRead // the measured period has started, so the timer has fired
-	if cfg.CPUTime != nil && cpuErr == nil {
-		if cpuEnd, err := cfg.CPUTime(); err == nil {
-			cpu = cpuEnd - cpuStart
-		}
-	}
+	used := cpu.stop()
 	var (
 		all      []time.Duration
 		nerrs    int
@@ -116,6 +104,47 @@ func Run(ctx context.Context, cfg Config, newOp NewOp) (Summary, error) {
 		}
 	}
 	sum := summarize(all, nerrs, firstErr, elapsed)
-	sum.CPU = cpu
+	sum.CPU, sum.LoadCPU = used[0], used[1]
 	return sum, nil
+}
+
+// cpuMeter reads CPU clocks when the measured period starts and when it ends.
+type cpuMeter struct {
+	clocks []func() (time.Duration, error)
+	start  []time.Duration
+	ok     []bool
+	read   chan struct{} // closed once start holds the first reads
+}
+
+// startCPUMeter reads clocks (nil ones are skipped) after warmup.
+func startCPUMeter(warmup time.Duration, clocks ...func() (time.Duration, error)) *cpuMeter {
+	m := &cpuMeter{clocks: clocks, start: make([]time.Duration, len(clocks)), ok: make([]bool, len(clocks)),
+		read: make(chan struct{})}
+	time.AfterFunc(warmup, func() {
+		for i, clock := range clocks {
+			if clock != nil {
+				var err error
+				m.start[i], err = clock()
+				m.ok[i] = err == nil
+			}
+		}
+		close(m.read)
+	})
+	return m
+}
+
+// stop returns the CPU time each clock measured since the start of the measured period, 0
+// for a nil clock or a failed read. Call it after the measured period.
+func (m *cpuMeter) stop() []time.Duration {
+	<-m.read // the measured period has started, so the timer has fired
+	used := make([]time.Duration, len(m.clocks))
+	for i, clock := range m.clocks {
+		if !m.ok[i] {
+			continue
+		}
+		if end, err := clock(); err == nil {
+			used[i] = end - m.start[i]
+		}
+	}
+	return used
 }

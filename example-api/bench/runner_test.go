@@ -100,23 +100,27 @@ func TestRunRejectsBadConfigAndFailingClients(t *testing.T) {
 	}
 }
 
-// TestRunMeasuresCPUOverTheMeasuredPeriod checks that Summary.CPU is the difference of the
-// CPUTime reads at the start and the end of the measured period.
+// TestRunMeasuresCPUOverTheMeasuredPeriod checks that Summary.CPU and Summary.LoadCPU are
+// the differences of the CPUTime and LoadCPUTime reads at the start and the end of the
+// measured period.
 func TestRunMeasuresCPUOverTheMeasuredPeriod(t *testing.T) {
 	var mu sync.Mutex
-	reads := 0
-	cpu := func() (time.Duration, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		reads++
-		return time.Duration(reads) * 7 * time.Second, nil // 7s, then 14s
+	reads := map[time.Duration]int{}
+	clock := func(step time.Duration) func() (time.Duration, error) {
+		return func() (time.Duration, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			reads[step]++
+			return time.Duration(reads[step]) * step, nil // step, then 2*step
+		}
 	}
-	sum, err := Run(context.Background(), Config{Clients: 1, Warmup: time.Millisecond, Measure: time.Millisecond, CPUTime: cpu},
-		func(int) (Op, error) { return func(context.Context, int) error { return nil }, nil })
+	cfg := Config{Clients: 1, Warmup: time.Millisecond, Measure: time.Millisecond,
+		CPUTime: clock(7 * time.Second), LoadCPUTime: clock(3 * time.Second)}
+	sum, err := Run(context.Background(), cfg, func(int) (Op, error) { return func(context.Context, int) error { return nil }, nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reads != 2 || sum.CPU != 7*time.Second {
-		t.Errorf("CPUTime read %d times, Summary.CPU %v; want 2 reads and 7s", reads, sum.CPU)
+	if reads[7*time.Second] != 2 || reads[3*time.Second] != 2 || sum.CPU != 7*time.Second || sum.LoadCPU != 3*time.Second {
+		t.Errorf("clocks read %v times, Summary.CPU %v, LoadCPU %v; want 2 reads each, 7s and 3s", reads, sum.CPU, sum.LoadCPU)
 	}
 }

@@ -21,6 +21,8 @@ type Summary struct {
 	// CPU is the CPU time Config.CPUTime measured over the measured period; 0 when
 	// Config.CPUTime is nil or failed.
 	CPU time.Duration
+	// LoadCPU is the CPU time Config.LoadCPUTime measured, as CPU.
+	LoadCPU time.Duration
 }
 
 // OpsPerSecond is Ops divided by Elapsed in seconds; 0 when Elapsed is 0.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -28,19 +29,66 @@ func (s *scope) writeObject(ctx context.Context, w http.ResponseWriter, req *htt
 		responsewriters.WriteError(w, err)
 		return
 	}
+	contentType := mediaJSON
+	if out.yaml {
+		contentType = mediaYAML
+	}
+	if out.as == "" {
+		s.streamObject(w, code, contentType, obj, out.yaml)
+		return
+	}
 	data, err := s.encodeOutput(ctx, req, out, obj)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
 	}
-	contentType := mediaJSON
-	if out.yaml {
-		contentType = mediaYAML
-	}
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(code)
 	_, _ = w.Write(data)
+}
+
+// streamObject encodes obj in the URL's version straight into w, as kube-apiserver's
+// SerializeObject does, without a copy of the whole body (a list page is hundreds of KiB):
+// the status line goes out with the first byte of the body, so an error before it (e.g. a
+// failed conversion) is still written as a metav1.Status; one after it can only end the
+// response early, and is logged.
+func (s *scope) streamObject(w http.ResponseWriter, code int, contentType string, obj runtime.Object, yaml bool) {
+	ser := s.json
+	if yaml {
+		ser = s.yaml
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	dw := &deferredWriter{w: w, code: code}
+	gv := s.kind.GroupVersion()
+	if err := s.codecs.EncoderForVersion(ser, gv).Encode(obj, dw); err != nil {
+		err = fmt.Errorf("cannot encode the response as %s: %w", gv, err)
+		if !dw.started {
+			w.Header().Del("X-Content-Type-Options")
+			responsewriters.WriteError(w, apierrors.NewInternalError(err))
+			return
+		}
+		slog.Error("response cut short", "err", err)
+	}
+	if !dw.started { // an empty body
+		w.WriteHeader(code)
+	}
+}
+
+// deferredWriter writes code as the status on its first Write.
+type deferredWriter struct {
+	w       http.ResponseWriter
+	code    int
+	started bool
+}
+
+func (d *deferredWriter) Write(p []byte) (int, error) {
+	if !d.started {
+		d.started = true
+		d.w.WriteHeader(d.code)
+	}
+	return d.w.Write(p)
 }
 
 // encodeOutput renders obj in the negotiated format.

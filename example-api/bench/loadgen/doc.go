@@ -5,7 +5,10 @@
 // (1, 8, 64 clients) runs the operation through the server over HTTP and then directly on
 // etcd with clientv3 (one client shared by all, as the server shares one), and prints ops/s,
 // p50 and p99 of both, their ratio, the server's CPU time per operation (from
-// /proc/<pid>/stat) and its peak RSS, then the targets met and missed.
+// /proc/<pid>/stat), loadgen's own (etcd and clients) per server and per raw operation, the
+// ratio those CPU times predict on a machine the benchmark has to itself (bench.Row.CPURatio:
+// other processes' load moves ops/s, not CPU time per operation) and the server's peak RSS,
+// then the targets met and missed.
 //
 //	go run ./example-api/bench/loadgen                     # what `make bench` runs
 //	go run ./example-api/bench/loadgen -in-process -cpuprofile cpu.out -ops create -clients 64

@@ -41,6 +41,7 @@ type options struct {
 	serverBinary string
 	inProcess    bool
 	cpuProfile   string
+	memProfile   string
 	noFsync      bool
 }
 
@@ -82,6 +83,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.serverBinary, "server-binary", "", "example-apiserver binary to run; empty builds it with go build")
 	fs.BoolVar(&o.inProcess, "in-process", false, "run the server inside loadgen with app.Run (for -cpuprofile); RSS is then not checked")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of loadgen (with -in-process: server included) to this file")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of loadgen (with -in-process: server included) to this file at the end")
 	fs.BoolVar(&o.noFsync, "etcd-unsafe-no-fsync", false, "run the embedded etcd without fsync")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -117,6 +119,9 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	}
 	defer func() { err = errors.Join(err, os.RemoveAll(dir)) }()
 
+	if o.memProfile != "" {
+		defer func() { err = errors.Join(err, writeAllocs(o.memProfile)) }()
+	}
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
@@ -177,7 +182,9 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		srv.url, mode(o), etcd.Endpoints()[0], onOff(!o.noFsync), scenario.ObjectBytes(), o.measure, o.warmup)
 	fmt.Fprintf(out, "list = all %d objects in pages of %d (server: GET ?limit&continue; raw: Range with limit at the first page's revision)\n",
 		o.objects, o.pageSize)
-	fmt.Fprintf(out, "server CPU/op = CPU time of the %s over the measured period / operations\n\n", cpuScope(o))
+	fmt.Fprintf(out, "server CPU/op = CPU time of the %s over the measured period / operations\n", cpuScope(o))
+	fmt.Fprintf(out, "loadgen CPU/op, raw CPU/op = the same for loadgen (etcd and clients) in the server run and in the raw run;\n"+
+		"CPU ratio = raw CPU/op / (server CPU/op + loadgen CPU/op), the ratio on an otherwise idle machine\n\n")
 
 	serverCPU := func() (time.Duration, error) { return bench.ReadCPUTime(srv.pid) }
 	rows, failed, err := measureAll(runCtx, o, scenario, mem, serverCPU)
@@ -216,6 +223,7 @@ func measureAll(ctx context.Context, o *options, s *bench.Scenario, mem *bench.M
 	serverCPU func() (time.Duration, error)) ([]bench.Row, error, error) {
 	var rows []bench.Row
 	var failed error
+	loadCPU := func() (time.Duration, error) { return bench.ReadCPUTime(os.Getpid()) }
 	for _, op := range o.ops {
 		for _, clients := range o.clients {
 			cfg := bench.Config{Clients: clients, Warmup: o.warmup, Measure: o.measure}
@@ -225,6 +233,9 @@ func measureAll(ctx context.Context, o *options, s *bench.Scenario, mem *bench.M
 				return nil, nil, err
 			}
 			mem.TakePeak()
+			if !o.inProcess { // in process, the server's CPU time is the load generator's too
+				cfg.LoadCPUTime = loadCPU
+			}
 			serverCfg := cfg
 			serverCfg.CPUTime = serverCPU
 			if row.Server, err = bench.Run(ctx, serverCfg, newOp); err != nil {
@@ -270,4 +281,18 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// writeAllocs writes the allocation profile (pprof "allocs": inuse and alloc space by site)
+// of the process to path.
+func writeAllocs(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("cannot create memory profile: %w", err)
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("cannot write memory profile: %w", err)
+	}
+	return f.Close()
 }
