@@ -72,23 +72,10 @@ func TestRunSecure(t *testing.T) {
 	if out := runKubectl(t, kubeconfig, "get", "clusterrolebinding", "cluster-admin", "-o", "jsonpath={.roleRef.name} {.subjects[0].name}"); out != "cluster-admin system:masters" {
 		t.Errorf("bootstrap cluster-admin binding: %q", out)
 	}
-	// (kubectl apply, not kubectl create role: the typed clientset kubectl create uses sends
-	// protobuf for built-in groups, which apigen's servers do not speak yet.)
-	rbacManifest := filepath.Join(dir, "rbac.yaml")
-	write(rbacManifest, `apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: {name: widget-reader, namespace: default}
-rules:
-- {verbs: [get, list], apiGroups: [test.apigen.dev], resources: [widgets]}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: bob-reads, namespace: default}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: widget-reader}
-subjects:
-- {apiGroup: rbac.authorization.k8s.io, kind: User, name: bob}
-`)
-	runKubectl(t, kubeconfig, "apply", "-f", rbacManifest)
+	// kubectl create role and rolebinding send protobuf, as kubectl's typed clients do for
+	// built-in groups.
+	runKubectl(t, kubeconfig, "create", "role", "widget-reader", "-n", "default", "--verb=get,list", "--resource=widgets.test.apigen.dev")
+	runKubectl(t, kubeconfig, "create", "rolebinding", "bob-reads", "-n", "default", "--role=widget-reader", "--user=bob")
 	asBob := func(args ...string) (string, error) {
 		cmd := exec.Command(kubectl, append([]string{"--kubeconfig", bob}, args...)...)
 		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())

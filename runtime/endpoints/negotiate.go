@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/apigen-dev/apigen/runtime/protobuf"
 )
 
 // The media types of bodies and responses.
@@ -18,6 +20,15 @@ const (
 
 // acceptedInputTypes are the bodies POST and PUT accept.
 var acceptedInputTypes = []string{mediaJSON, mediaYAML}
+
+// builtinProtobuf reads protobuf bodies of the built-in kinds (rbac.authorization.k8s.io).
+var builtinProtobuf = protobuf.NewTranscoder()
+
+// isProtobuf reports whether req's body is in Kubernetes' protobuf encoding.
+func isProtobuf(req *http.Request) bool {
+	mediaType, _, err := mime.ParseMediaType(req.Header.Get("Content-Type"))
+	return err == nil && mediaType == protobuf.ContentType
+}
 
 // inputSerializer returns the serializer for req's Content-Type (JSON when absent): strict
 // ones report unknown and duplicate fields. Errors: 415 UnsupportedMediaType.

@@ -5,7 +5,7 @@
 // endpoints to decode into apigen's own, wire-compatible type. Responses stay JSON, which
 // those clients accept. Kinds outside the built-in groups have no protobuf form here.
 //
-// Status: built and tested; the endpoints do not route protobuf bodies through it yet.
+// The endpoints route POST and PUT bodies of those kinds through it (runtime/endpoints).
 package protobuf
 
 import (
