@@ -40,7 +40,8 @@ test: vet verify
 ## fuzz: each fuzz target for FUZZ_TIME (default 20s), from its committed corpus
 ## (testdata/fuzz); a failure writes the failing input there
 FUZZ_TIME ?= 20s
-FUZZ_TARGETS := ./runtime/request:FuzzParseRequestInfo ./runtime/endpoints:FuzzDecodeBody
+FUZZ_TARGETS := ./runtime/request:FuzzParseRequestInfo ./runtime/endpoints:FuzzDecodeBody \
+                ./runtime/storage/jsonserializer:FuzzInterpret
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
