@@ -58,7 +58,7 @@ func startServer(t *testing.T) (string, *EtcdOps) {
 	exited := make(chan int, 1)
 	go func() {
 		exited <- app.Run(ctx, "example-apiserver", []string{"--data-dir", t.TempDir(), "--secure-port", "0",
-			"--log-level", "warn", "--etcd-servers", strings.Join(etcd.Endpoints(), ",")},
+			"--plain-http", "--log-level", "warn", "--etcd-servers", strings.Join(etcd.Endpoints(), ",")},
 			stdout, &stderr, dbinstall.NewAPIGroupInfo)
 	}()
 	t.Cleanup(func() {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,7 +52,11 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 	watchEnd := make(chan error, 1)
 	watchEvents := 0
 	go func() { watchEnd <- readWatch(ctx, client, collection+"?watch=true", &watchEvents) }()
-	readyFailed := pollReadyz(proc.URL)
+	tlsConfig, err := rest.TLSConfigFor(proc.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readyFailed := pollReadyz(proc.URL, tlsConfig)
 
 	deadline := time.Now().Add(30 * time.Second)
 	for load.ackedCount() < 50 && time.Now().Before(deadline) {
@@ -268,11 +273,11 @@ func readWatch(ctx context.Context, client *http.Client, url string, events *int
 	}
 }
 
-// pollReadyz asks /readyz on a new connection every 20ms until the server is gone, and sends
-// on the returned channel when it first answers something other than 200.
-func pollReadyz(base string) <-chan time.Time {
+// pollReadyz asks /readyz on a new connection (with tlsConfig) every 20ms until the server is
+// gone, and sends on the returned channel when it first answers something other than 200.
+func pollReadyz(base string, tlsConfig *tls.Config) <-chan time.Time {
 	failed := make(chan time.Time, 1)
-	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 5 * time.Second}
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true, TLSClientConfig: tlsConfig}, Timeout: 5 * time.Second}
 	go func() {
 		for range 3000 { // at most a minute
 			resp, err := client.Get(base + "/readyz")

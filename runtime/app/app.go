@@ -49,11 +49,11 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 		Short: name + " serves its API groups, backed by etcd, to kubectl and client-go",
 		Long: name + ` serves its API groups, backed by an embedded etcd in --data-dir or by --etcd-servers.
 
-With --plain-http (the default for now) it serves plain HTTP on a loopback address without
-authentication; with --plain-http=false it serves HTTPS with a self-signed certificate in
-<data-dir>/pki (or --tls-cert-file), authenticates clients (client certificates, tokens, front
-proxy) and authorizes them (--authorization-mode). Either way it writes a kubeconfig for kubectl
-to <data-dir>/kubeconfig, with the admin credential when serving HTTPS.`,
+It serves HTTPS with a self-signed certificate in <data-dir>/pki (or --tls-cert-file),
+authenticates clients (client certificates, tokens, front proxy) and authorizes them
+(--authorization-mode, RBAC by default), and writes a kubeconfig for kubectl to
+<data-dir>/kubeconfig that trusts the CA and presents the admin certificate. --plain-http
+serves plain HTTP on a loopback address without authentication instead.`,
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,

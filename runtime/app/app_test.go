@@ -45,9 +45,11 @@ var readyLine = regexp.MustCompile(`^test-apiserver: serving on (https?://127\.0
 // start runs the server in-process with Run on a free port with a temporary data directory
 // and returns its URL and kubeconfig path once it printed its readiness line. The server is
 // stopped, and its exit code checked, when the test ends.
+// The tests using it exercise the plain-HTTP mode (--plain-http); the secure default has its
+// own tests (secure_test.go).
 func start(t *testing.T, groups ...GroupBuilder) (url, kubeconfig string) {
 	t.Helper()
-	return startArgs(t, nil, groups...)
+	return startArgs(t, []string{"--plain-http"}, groups...)
 }
 
 // startArgs is start with extra command-line flags.
@@ -202,7 +204,9 @@ func TestRunFlags(t *testing.T) {
 		want string
 	}{
 		{args: []string{"--help"}, code: 0, want: "--etcd-servers"},
-		{args: []string{"--bind-address=0.0.0.0"}, code: 2, want: "must be a loopback IP"},
+		{args: []string{"--plain-http", "--bind-address=0.0.0.0"}, code: 2, want: "must be a loopback IP with --plain-http"},
+		{args: []string{"--token-auth-file=x", "--plain-http"}, code: 2, want: "--token-auth-file needs --plain-http=false"},
+		{args: []string{"--authorization-mode=Everything"}, code: 2, want: `--authorization-mode "Everything"`},
 		{args: []string{"--secure-port=-1", "--etcd-prefix=registry"}, code: 2, want: "--etcd-prefix"},
 		{args: []string{"--no-such-flag"}, code: 2, want: "unknown flag"},
 		{args: []string{"--request-timeout=0s"}, code: 2, want: "--request-timeout must be positive"},
@@ -223,7 +227,7 @@ func TestMainSIGTERM(t *testing.T) {
 			t.Errorf("cannot send SIGTERM: %v", err)
 		}
 	}, func(args []string, stdout, stderr io.Writer) int {
-		return Main("test-apiserver", args, stdout, stderr)
+		return Main("test-apiserver", append(args, "--plain-http"), stdout, stderr)
 	})
 	if code, body := httpGet(t, url+"/healthz"); code != http.StatusOK {
 		t.Errorf("/healthz: %d %q", code, body)

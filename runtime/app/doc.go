@@ -10,6 +10,8 @@
 // kubectl to <data-dir>/kubeconfig, and prints one readiness line to stdout. SIGINT or SIGTERM
 // shut it down gracefully.
 //
-// Serving is plain HTTP on a loopback address: TLS, authentication and authorization come
-// with later issues, so a non-loopback --bind-address is refused.
+// It serves HTTPS (a self-signed CA and certificates in <data-dir>/pki unless --tls-cert-file
+// is given) with kube-apiserver's authentication, authorization (RBAC over the served
+// rbac.authorization.k8s.io API by default) and audit flags; --plain-http serves plain HTTP on
+// a loopback address without them. --proxy-endpoint puts an aggregator first in the chain.
 package app

@@ -27,6 +27,12 @@ const stopTimeout = 20 * time.Second
 // servingLine matches the server's readiness line on stdout and captures its URL.
 var servingLine = regexp.MustCompile(`serving on (http://[^ ]+)`)
 
+// benchFlags are the server's flags in a benchmark: plain HTTP (--plain-http), as the raw
+// etcd baseline has no TLS either, so the ratios compare the servers' own work.
+func benchFlags(etcdServers []string) []string {
+	return []string{"--plain-http", "--log-level", "warn", "--etcd-servers", strings.Join(etcdServers, ",")}
+}
+
 // apiServer is a running example-apiserver: a child process, or app.Run in this process.
 type apiServer struct {
 	url string
@@ -41,7 +47,7 @@ type apiServer struct {
 func startServerProcess(ctx context.Context, bin, dir string, etcdServers []string) (*apiServer, error) {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	p, err := serverproc.Start(ctx, bin, dir, "--log-level", "warn", "--etcd-servers", strings.Join(etcdServers, ","))
+	p, err := serverproc.Start(ctx, bin, dir, benchFlags(etcdServers)...)
 	if err != nil {
 		return nil, err
 	}
@@ -55,8 +61,7 @@ func startServerInProcess(ctx context.Context, dir string, etcdServers []string)
 	stdout, stdoutW := io.Pipe()
 	exited := make(chan int, 1)
 	go func() {
-		code := app.Run(runCtx, "example-apiserver", []string{"--data-dir", dir, "--secure-port", "0",
-			"--log-level", "warn", "--etcd-servers", strings.Join(etcdServers, ",")},
+		code := app.Run(runCtx, "example-apiserver", append([]string{"--data-dir", dir, "--secure-port", "0"}, benchFlags(etcdServers)...),
 			stdoutW, os.Stderr, dbinstall.NewAPIGroupInfo)
 		stdoutW.Close()
 		exited <- code
