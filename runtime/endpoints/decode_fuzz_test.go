@@ -57,4 +57,3 @@ func FuzzDecodeBody(f *testing.F) {
 		}
 	})
 }
-
