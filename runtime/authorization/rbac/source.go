@@ -16,21 +16,27 @@ import (
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
-// DefaultPolicyTTL is how long StoragePolicy reuses what it read: a change to roles or
-// bindings applies within it.
+// DefaultPolicyTTL is how long StoragePolicy reuses what it read before it reads again: a
+// change to roles or bindings applies within about that long.
 const DefaultPolicyTTL = time.Second
 
+// readTimeout bounds one read of the policy.
+const readTimeout = 5 * time.Second
+
 // StoragePolicy is the PolicySource of the served RBAC API: it lists Roles, ClusterRoles,
-// RoleBindings and ClusterRoleBindings through their stores and reuses the result for a TTL,
-// standing in for kube-apiserver's informer-fed RBAC authorizer. Safe for concurrent use.
+// RoleBindings and ClusterRoleBindings through their stores, standing in for kube-apiserver's
+// informer-fed RBAC authorizer: once read, the policy is served from memory, and read again
+// in the background when older than the TTL, so an unavailable etcd never holds up a
+// request's authorization (the last policy read stays in force). Safe for concurrent use.
 type StoragePolicy struct {
 	roles, clusterRoles, roleBindings, clusterRoleBindings rest.Lister
 	ttl                                                    time.Duration
 
-	mu     sync.Mutex
-	cached *Policy
-	at     time.Time
-	now    func() time.Time
+	mu         sync.Mutex
+	cached     *Policy
+	at         time.Time
+	refreshing bool
+	now        func() time.Time
 }
 
 // NewStoragePolicy reads the policy through the stores of info, the group
@@ -53,19 +59,46 @@ func NewStoragePolicy(info *registry.APIGroupInfo, ttl time.Duration) (*StorageP
 	return p, nil
 }
 
-// Policy implements PolicySource.
+// Policy implements PolicySource: the policy in memory, refreshed in the background when
+// older than the TTL; the first call reads it (within 5s). Errors: the first read failing.
 func (p *StoragePolicy) Policy(ctx context.Context) (*Policy, error) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.cached != nil && p.now().Sub(p.at) < p.ttl {
-		return p.cached, nil
+	cached := p.cached
+	if cached != nil && p.now().Sub(p.at) >= p.ttl && !p.refreshing {
+		p.refreshing = true
+		go p.refresh()
 	}
+	p.mu.Unlock()
+	if cached != nil {
+		return cached, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
 	policy, err := p.read(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p.cached, p.at = policy, p.now()
-	return policy, nil
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cached == nil {
+		p.cached, p.at = policy, p.now()
+	}
+	return p.cached, nil
+}
+
+// refresh reads the policy again; on failure the last one stays, and the next call after the
+// TTL tries again.
+func (p *StoragePolicy) refresh() {
+	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+	defer cancel()
+	policy, err := p.read(ctx)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.refreshing = false
+	p.at = p.now()
+	if err == nil {
+		p.cached = policy
+	}
 }
 
 // read lists the four resources in every namespace.
