@@ -75,11 +75,19 @@ type Chain struct {
 // Names returns the enabled plugins' names, in order.
 func (c *Chain) Names() []string { return slices.Clone(c.names) }
 
-// Admit runs the chain on a: every mutating plugin that handles a.Operation, in order, then
-// every validating one. It returns the first refusal: a Kubernetes status error as it is,
-// another error as 403 Forbidden `<resource> "<name>" is forbidden: <error>`, as
-// admission.NewForbidden.
+// Admit runs the chain on a: Mutate, then Validate.
 func (c *Chain) Admit(ctx context.Context, a *Attributes) error {
+	if err := c.Mutate(ctx, a); err != nil {
+		return err
+	}
+	return c.Validate(ctx, a)
+}
+
+// Mutate runs every mutating plugin that handles a.Operation, in order; they may change
+// a.Object. It returns the first refusal: a Kubernetes status error as it is, another error
+// as 403 Forbidden `<resource> "<name>" is forbidden: <error>`, as admission.NewForbidden. A
+// nil Chain admits everything.
+func (c *Chain) Mutate(ctx context.Context, a *Attributes) error {
 	if c == nil {
 		return nil
 	}
@@ -89,6 +97,15 @@ func (c *Chain) Admit(ctx context.Context, a *Attributes) error {
 				return forbidden(a, err)
 			}
 		}
+	}
+	return nil
+}
+
+// Validate runs every validating plugin that handles a.Operation, in order, as Mutate does;
+// they must not change the object.
+func (c *Chain) Validate(ctx context.Context, a *Attributes) error {
+	if c == nil {
+		return nil
 	}
 	for _, p := range c.val {
 		if p.Handles(a.Operation) {

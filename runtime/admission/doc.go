@@ -6,7 +6,6 @@
 // Forbidden naming the object. Plugins are registered by name in Plugins; the server enables
 // them with --enable-admission-plugins / --disable-admission-plugins.
 //
-// Status: the chain, the registry and the flags' semantics are built and tested; calling the
-// chain from the Store, the NamespaceLifecycle plugin and the example's plugins come with the
-// rest of issue 7.
+// The registry's Store calls the chain on create, update and delete (registry.Store.Admission);
+// the NamespaceLifecycle plugin comes with namespaces (issue 6).
 package admission

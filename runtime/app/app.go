@@ -155,6 +155,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err := serveRBAC(&opts.SecureOptions, sec, scheme, factory, &infos); err != nil {
 		return nil, err
 	}
+	if err := applyAdmission(&opts.AdmissionOptions, infos); err != nil {
+		return nil, err
+	}
 	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout,
 		ShutdownDelayDuration: opts.ShutdownDelayDuration,
 		MaxRequestsInFlight:   noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}

@@ -44,6 +44,8 @@ type Options struct {
 	SecureOptions
 	// AggregatorOptions register group versions other servers serve.
 	AggregatorOptions
+	// AdmissionOptions select the admission plugins.
+	AdmissionOptions
 	// LogLevel is "debug", "info", "warn" or "error"; debug logs every request. Default "info".
 	LogLevel string
 }
@@ -78,6 +80,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", o.ShutdownDelayDuration, "time to go on serving after SIGTERM with /readyz failing, so that load balancers stop sending requests, before the server stops listening and drains in-flight requests")
 	o.SecureOptions.AddFlags(fs)
 	o.AggregatorOptions.AddFlags(fs)
+	o.AdmissionOptions.AddFlags(fs)
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
 }
 

@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/rest"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
@@ -44,6 +45,11 @@ type Store struct {
 	// NameValidation validates metadata.name; nil means validation.NameIsDNSSubdomain, as for
 	// most kinds (NameIsDNSLabel and NameIsPathSegment are the others Kubernetes uses).
 	NameValidation validation.ValidateNameFunc
+	// Admission is run on every create, update and delete, as kube-apiserver's admission
+	// chain: mutating plugins before the strategy prepares and validates the object,
+	// validating plugins after, before anything is stored (dry runs included, with
+	// Attributes.DryRun set). nil admits everything.
+	Admission *admission.Chain
 }
 
 // NameIsDNSLabel accepts DNS-1123 labels (at most 63 characters, no dots), as

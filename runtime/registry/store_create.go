@@ -9,18 +9,36 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/apigen-dev/apigen/runtime/admission"
 )
+
+// nameOf returns obj's metadata.name.
+func nameOf(obj runtime.Object) (string, error) {
+	m, err := accessor(obj)
+	if err != nil {
+		return "", err
+	}
+	return m.GetName(), nil
+}
 
 // Create stores obj, a new internal object, as kube-apiserver's Store.Create: it checks the
 // namespace against the request's (400 on a mismatch or when a namespaced kind has none),
 // requires an empty resourceVersion (400), names the object from generateName when name is
 // empty (drawing again on AlreadyExists), sets uid and creationTimestamp, runs
 // Strategy.PrepareForCreate and validates metadata and Strategy.Validate (422 Invalid with
-// field causes). With opts.DryRun it returns the object as it would be stored without
+// field causes), with the Admission chain's mutating plugins first and its validating ones
+// last. With opts.DryRun it returns the object as it would be stored without
 // storing it. Errors: 409 AlreadyExists, storage errors as apierrors.
 func (e *Store) Create(ctx context.Context, obj runtime.Object, opts *metav1.CreateOptions) (runtime.Object, error) {
 	if opts == nil {
 		opts = &metav1.CreateOptions{}
+	}
+	dryRun := isDryRun(opts.DryRun)
+	if name, err := nameOf(obj); err != nil {
+		return nil, err
+	} else if err := e.Admission.Mutate(ctx, e.admissionAttributes(ctx, admission.Create, obj, nil, name, dryRun)); err != nil {
+		return nil, err
 	}
 	m, err := e.beforeCreate(ctx, obj)
 	if err != nil {
@@ -34,7 +52,10 @@ func (e *Store) Create(ctx context.Context, obj runtime.Object, opts *metav1.Cre
 		if err := e.validateCreate(ctx, obj, m); err != nil {
 			return nil, err
 		}
-		if isDryRun(opts.DryRun) {
+		if err := e.Admission.Validate(ctx, e.admissionAttributes(ctx, admission.Create, obj, nil, m.GetName(), dryRun)); err != nil {
+			return nil, err
+		}
+		if dryRun {
 			return obj, nil
 		}
 		out, err := e.store(ctx, obj, m.GetName())

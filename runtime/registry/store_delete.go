@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
@@ -25,7 +26,8 @@ const deleteAttempts = 4
 // opts.Preconditions (uid, resourceVersion) must hold (409 Conflict otherwise). An object with
 // finalizers is not removed: it gets deletionTimestamp (once) and is returned with
 // deleted=false; otherwise it is removed and returned with deleted=true. With opts.DryRun
-// nothing changes. Errors: 404 NotFound, 409 Conflict.
+// nothing changes. The Admission chain's validating plugins see the object first (DELETE).
+// Errors: 404 NotFound, 409 Conflict, the chain's refusal.
 func (e *Store) Delete(ctx context.Context, name string, opts *metav1.DeleteOptions) (runtime.Object, bool, error) {
 	key, err := e.keyFor(ctx, name)
 	if err != nil {
@@ -45,6 +47,9 @@ func (e *Store) Delete(ctx context.Context, name string, opts *metav1.DeleteOpti
 			return nil, false, err
 		}
 		if err := e.checkPreconditions(name, preconditions, m); err != nil {
+			return nil, false, err
+		}
+		if err := e.Admission.Validate(ctx, e.admissionAttributes(ctx, admission.Delete, nil, existing, name, isDryRun(opts.DryRun))); err != nil {
 			return nil, false, err
 		}
 		if len(m.GetFinalizers()) > 0 {

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/rest"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
@@ -46,9 +47,9 @@ func (e *Store) update(ctx context.Context, strategy Strategy, name string, objI
 		}
 		creating = old.GetResourceVersion() == ""
 		if creating {
-			return e.updateCreate(ctx, name, objInfo, forceAllowCreate)
+			return e.updateCreate(ctx, name, objInfo, forceAllowCreate, isDryRun(opts.DryRun))
 		}
-		return e.updateExisting(ctx, strategy, name, objInfo, existing)
+		return e.updateExisting(ctx, strategy, name, objInfo, existing, isDryRun(opts.DryRun))
 	}
 	out := e.NewFunc()
 	if isDryRun(opts.DryRun) {
@@ -66,12 +67,15 @@ func (e *Store) update(ctx context.Context, strategy Strategy, name string, objI
 }
 
 // updateCreate computes the object an update creates, or 404 when it may not.
-func (e *Store) updateCreate(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, forceAllowCreate bool) (runtime.Object, error) {
+func (e *Store) updateCreate(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, forceAllowCreate, dryRun bool) (runtime.Object, error) {
 	if !forceAllowCreate {
 		return nil, apierrors.NewNotFound(e.DefaultQualifiedResource, name)
 	}
 	obj, err := objInfo.UpdatedObject(ctx, nil)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.Admission.Mutate(ctx, e.admissionAttributes(ctx, admission.Create, obj, nil, name, dryRun)); err != nil {
 		return nil, err
 	}
 	m, err := e.beforeCreate(ctx, obj)
@@ -84,12 +88,17 @@ func (e *Store) updateCreate(ctx context.Context, name string, objInfo rest.Upda
 	if err := e.validateCreate(ctx, obj, m); err != nil {
 		return nil, err
 	}
+	if err := e.Admission.Validate(ctx, e.admissionAttributes(ctx, admission.Create, obj, nil, name, dryRun)); err != nil {
+		return nil, err
+	}
 	return obj, nil
 }
 
-// updateExisting computes the new state of existing, as kube's rest.BeforeUpdate.
+// updateExisting computes the new state of existing, as kube's rest.BeforeUpdate, with the
+// Admission chain's mutating plugins before PrepareForUpdate and its validating ones after
+// validation.
 func (e *Store) updateExisting(ctx context.Context, strategy Strategy, name string, objInfo rest.UpdatedObjectInfo,
-	existing runtime.Object) (runtime.Object, error) {
+	existing runtime.Object, dryRun bool) (runtime.Object, error) {
 	old, err := accessor(existing)
 	if err != nil {
 		return nil, err
@@ -122,12 +131,19 @@ func (e *Store) updateExisting(ctx context.Context, strategy Strategy, name stri
 		m.SetDeletionGracePeriodSeconds(old.GetDeletionGracePeriodSeconds())
 	}
 	m.SetGeneration(old.GetGeneration())
+	attrs := e.admissionAttributes(ctx, admission.Update, obj, existing, name, dryRun)
+	if err := e.Admission.Mutate(ctx, attrs); err != nil {
+		return nil, err
+	}
 	strategy.PrepareForUpdate(ctx, obj, existing)
 	errs := validation.ValidateObjectMetaAccessor(m, e.NamespaceScoped(), e.nameValidation(), field.NewPath("metadata"))
 	errs = append(errs, validation.ValidateObjectMetaAccessorUpdate(m, old, field.NewPath("metadata"))...)
 	errs = append(errs, strategy.ValidateUpdate(ctx, obj, existing)...)
 	if len(errs) > 0 {
 		return nil, apierrors.NewInvalid(e.kind(obj), name, errs)
+	}
+	if err := e.Admission.Validate(ctx, attrs); err != nil {
+		return nil, err
 	}
 	m.SetResourceVersion("")
 	return obj, nil

@@ -1,0 +1,49 @@
+package app
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/apigen-dev/apigen/runtime/admission"
+	"github.com/apigen-dev/apigen/runtime/registry"
+)
+
+// AdmissionPlugins is the registry of admission plugins a server may enable, as
+// kube-apiserver's admission.Plugins: a generated server's main registers its own before
+// calling Main, e.g.
+//
+//	app.AdmissionPlugins.Register("DatabaseLabels", true, newDatabaseLabels)
+var AdmissionPlugins = &admission.Plugins{}
+
+// AdmissionOptions are kube-apiserver's admission flags.
+type AdmissionOptions struct {
+	// EnableAdmissionPlugins and DisableAdmissionPlugins adjust the plugins on by default;
+	// they run in registration order whatever the order of the flags.
+	EnableAdmissionPlugins  []string
+	DisableAdmissionPlugins []string
+}
+
+// AddFlags registers the options on fs.
+func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringSliceVar(&o.EnableAdmissionPlugins, "enable-admission-plugins", o.EnableAdmissionPlugins, "admission plugins to enable besides those on by default (registered: see the server's documentation)")
+	fs.StringSliceVar(&o.DisableAdmissionPlugins, "disable-admission-plugins", o.DisableAdmissionPlugins, "admission plugins to disable, even if on by default")
+}
+
+// applyAdmission builds the chain the flags select from AdmissionPlugins and sets it on
+// every Store of infos. Errors: an unknown plugin, a plugin both enabled and disabled, a
+// factory's error.
+func applyAdmission(o *AdmissionOptions, infos []*registry.APIGroupInfo) error {
+	chain, err := AdmissionPlugins.NewChain(o.EnableAdmissionPlugins, o.DisableAdmissionPlugins)
+	if err != nil {
+		return err
+	}
+	for _, info := range infos {
+		for _, resources := range info.VersionedResourcesStorageMap {
+			for _, s := range resources {
+				if store, ok := s.(*registry.Store); ok {
+					store.Admission = chain
+				}
+			}
+		}
+	}
+	return nil
+}
