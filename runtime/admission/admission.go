@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
 // Operation is the kind of write being admitted, as admission.Operation.
@@ -63,6 +64,29 @@ type MutationInterface interface {
 type ValidationInterface interface {
 	Interface
 	Validate(ctx context.Context, a *Attributes) error
+}
+
+// WantsListers is a plugin that reads stored objects (a quota counting them), as
+// kube-apiserver's plugins that want informers: the server calls SetListers once, before
+// serving, with a function returning the lister of a served resource ("databases" of
+// db.example.com), or nil.
+type WantsListers interface {
+	SetListers(lister func(schema.GroupResource) rest.Lister)
+}
+
+// Plugins returns the enabled plugins, in order (one that both mutates and validates once).
+func (c *Chain) Plugins() []Interface {
+	var out []Interface
+	seen := map[Interface]bool{}
+	for _, m := range c.mut {
+		out, seen[m] = append(out, m), true
+	}
+	for _, v := range c.val {
+		if !seen[v] {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Chain is the enabled plugins, in order. The zero Chain admits everything.

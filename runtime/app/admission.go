@@ -2,9 +2,11 @@ package app
 
 import (
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/registry"
+	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
 // AdmissionPlugins is the registry of admission plugins a server may enable, as
@@ -29,20 +31,28 @@ func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
 }
 
 // applyAdmission builds the chain the flags select from AdmissionPlugins and sets it on
-// every Store of infos. Errors: an unknown plugin, a plugin both enabled and disabled, a
+// every Store of infos, and gives plugins that want listers (admission.WantsListers) the
+// stores' lists. Errors: an unknown plugin, a plugin both enabled and disabled, a
 // factory's error.
 func applyAdmission(o *AdmissionOptions, infos []*registry.APIGroupInfo) error {
 	chain, err := AdmissionPlugins.NewChain(o.EnableAdmissionPlugins, o.DisableAdmissionPlugins)
 	if err != nil {
 		return err
 	}
+	listers := map[schema.GroupResource]rest.Lister{}
 	for _, info := range infos {
 		for _, resources := range info.VersionedResourcesStorageMap {
-			for _, s := range resources {
+			for name, s := range resources {
 				if store, ok := s.(*registry.Store); ok {
 					store.Admission = chain
+					listers[schema.GroupResource{Group: info.Group, Resource: name}] = store
 				}
 			}
+		}
+	}
+	for _, p := range chain.Plugins() {
+		if w, ok := p.(admission.WantsListers); ok {
+			w.SetListers(func(gr schema.GroupResource) rest.Lister { return listers[gr] })
 		}
 	}
 	return nil
