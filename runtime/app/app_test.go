@@ -233,3 +233,35 @@ func TestMainSIGTERM(t *testing.T) {
 		t.Errorf("/healthz: %d %q", code, body)
 	}
 }
+
+// TestRunVerbosity checks kube-apiserver's -v: at 3 every request is logged (at the default
+// log level, none is).
+func TestRunVerbosity(t *testing.T) {
+	for _, tc := range []struct {
+		flags  []string
+		logged bool
+	}{{[]string{"-v=3"}, true}, {nil, false}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var stdout, stderr syncBuffer
+		code := make(chan int, 1)
+		args := append([]string{"--plain-http", "--secure-port=0", "--data-dir=" + t.TempDir()}, tc.flags...)
+		go func() { code <- Run(ctx, "test-apiserver", args, &stdout, &stderr, testGroup) }()
+		deadline := time.Now().Add(30 * time.Second)
+		for !strings.HasSuffix(stdout.String(), "\n") && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		m := readyLine.FindStringSubmatch(stdout.String())
+		if m == nil {
+			cancel()
+			t.Fatalf("%v: no readiness line; stderr:\n%s", tc.flags, stderr.String())
+		}
+		httpGet(t, m[1]+"/version")
+		cancel()
+		if c := <-code; c != 0 {
+			t.Fatalf("%v: exit %d; stderr:\n%s", tc.flags, c, stderr.String())
+		}
+		if got := strings.Contains(stderr.String(), "path=/version"); got != tc.logged {
+			t.Errorf("%v: request logged = %v, want %v; stderr:\n%s", tc.flags, got, tc.logged, stderr.String())
+		}
+	}
+}

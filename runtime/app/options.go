@@ -48,7 +48,14 @@ type Options struct {
 	AdmissionOptions
 	// LogLevel is "debug", "info", "warn" or "error"; debug logs every request. Default "info".
 	LogLevel string
+	// Verbosity is kube-apiserver's -v: 3 or more logs every request (debug level), whatever
+	// LogLevel says. Default 0.
+	Verbosity int
 }
+
+// requestLogVerbosity is the -v at which every request is logged, as kube-apiserver's
+// httplog at -v=3.
+const requestLogVerbosity = 3
 
 // NewOptions returns the defaults.
 func NewOptions() *Options {
@@ -82,6 +89,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.AggregatorOptions.AddFlags(fs)
 	o.AdmissionOptions.AddFlags(fs)
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
+	fs.IntVarP(&o.Verbosity, "v", "v", o.Verbosity, "log verbosity, as kube-apiserver's -v: 3 or more logs every request")
 }
 
 // Validate reports every invalid option together.
@@ -128,6 +136,9 @@ func (o *Options) level() (slog.Level, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(o.LogLevel)); err != nil {
 		return 0, fmt.Errorf("--log-level %q must be debug, info, warn or error", o.LogLevel)
+	}
+	if o.Verbosity >= requestLogVerbosity {
+		l = slog.LevelDebug
 	}
 	return l, nil
 }
