@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/server"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
@@ -143,7 +144,8 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 // given.
 func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, sec *security, groups []GroupBuilder) (*server.Server, error) {
 	scheme := runtime.NewScheme()
-	factory := &etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix}
+	m := metrics.New()
+	factory := &etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix, Metrics: m}
 	infos := make([]*registry.APIGroupInfo, 0, len(groups))
 	for _, build := range groups {
 		info, err := build(scheme, factory)
@@ -158,7 +160,7 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err := applyAdmission(&opts.AdmissionOptions, infos); err != nil {
 		return nil, err
 	}
-	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout,
+	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout, Metrics: m,
 		ShutdownDelayDuration: opts.ShutdownDelayDuration,
 		MaxRequestsInFlight:   noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
 	sec.apply(&cfg)
@@ -173,6 +175,12 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		if err := srv.AddPostStartHook("rbac/bootstrap-roles", sec.bootstrap); err != nil {
 			return nil, err
 		}
+	}
+	if err := srv.AddPostStartHook("storage-object-count-tracker", func(ctx context.Context) error {
+		go countObjects(ctx, etcd.client, opts.EtcdPrefix, infos, m, objectCountInterval)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	interval := opts.EtcdCompactionInterval
 	if err := srv.AddPostStartHook("start-etcd-compactor", func(ctx context.Context) error {

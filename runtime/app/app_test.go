@@ -265,3 +265,27 @@ func TestRunVerbosity(t *testing.T) {
 		}
 	}
 }
+
+// TestRunMetrics checks that storage reports to /metrics: etcd request latencies by operation
+// and resource, and the stored object count of every resource (counted at start-up).
+func TestRunMetrics(t *testing.T) {
+	url, kubeconfig := start(t, testGroup)
+	manifest := filepath.Join(t.TempDir(), "w.yaml")
+	if err := os.WriteFile(manifest, []byte("apiVersion: test.apigen.dev/v1\nkind: Widget\nmetadata: {name: m, namespace: default}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runKubectl(t, kubeconfig, "create", "-f", manifest)
+	_, body := httpGet(t, url+"/metrics")
+	for _, want := range []string{
+		`etcd_request_duration_seconds_count{operation="create",type="widgets.test.apigen.dev"} 1`,
+		`apiserver_request_total{code="201",component="apiserver",dry_run="",group="test.apigen.dev",resource="widgets",scope="resource",subresource="",verb="POST",version="v1"} 1`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	// Counted at start-up, before or after the create.
+	if !regexp.MustCompile(`(?m)^apiserver_storage_objects\{resource="widgets\.test\.apigen\.dev"\} [01]$`).MatchString(body) {
+		t.Error("/metrics lacks apiserver_storage_objects for widgets")
+	}
+}

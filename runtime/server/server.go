@@ -76,6 +76,9 @@ type Config struct {
 	// --audit-log-path).
 	AuditPolicy *audit.Policy
 	AuditLog    *audit.Log
+	// Metrics are served at /metrics; nil means new ones. Give the links of one chain, and the
+	// storage factory, the same Metrics so that /metrics shows them all.
+	Metrics *metrics.Metrics
 }
 
 // Server serves API groups, discovery, OpenAPI, health and /version, and hands every other
@@ -119,7 +122,10 @@ func New(cfg Config, delegate DelegationTarget) *Server {
 	s := &Server{
 		cfg: cfg, log: log, delegate: delegate, container: container,
 		mux: http.NewServeMux(), rootAPIs: &discovery.RootAPIs{}, hooks: map[string]PostStartHookFunc{},
-		metrics: metrics.New(),
+		metrics: cfg.Metrics,
+	}
+	if s.metrics == nil {
+		s.metrics = metrics.New()
 	}
 	s.mux.Handle("/", delegate.UnprotectedHandler())
 	s.handle("/version", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

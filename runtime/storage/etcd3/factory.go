@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
+	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/storage"
 	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
 )
@@ -21,6 +22,9 @@ type StorageFactory struct {
 	Client *clientv3.Client
 	// Prefix is the root of every key, e.g. "/registry" (--etcd-prefix).
 	Prefix string
+	// Metrics, when not nil, receives every storage's etcd request latencies
+	// (etcd_request_duration_seconds).
+	Metrics *metrics.Metrics
 }
 
 // NewStorage returns storage for resource under <Prefix>/<group>/<resource>. Objects are
@@ -36,5 +40,7 @@ func (f *StorageFactory) NewStorage(resource schema.GroupResource, storageVersio
 	internal := schema.GroupVersion{Group: resource.Group, Version: runtime.APIVersionInternal}
 	codec := NewCodec(scheme, js, storageVersion, internal)
 	prefix := path.Join("/", f.Prefix, resource.Group, resource.Resource)
-	return New(f.Client, codec, newFunc, prefix, resource), nil
+	st := New(f.Client, codec, newFunc, prefix, resource)
+	st.(*store).metrics = f.Metrics
+	return st, nil
 }

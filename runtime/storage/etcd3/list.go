@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"time"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -140,7 +141,9 @@ func (s *store) readPage(ctx context.Context, key string, plan listPlan, pred st
 	}
 	fromKey, rev := plan.fromKey, plan.withRev
 	for {
+		start := time.Now()
 		resp, err := s.client.Get(ctx, fromKey, s.rangeOptions(plan, rev, readLimit)...)
+		s.observe("list", start)
 		if err != nil {
 			msg := listExpiredMessage
 			if plan.continued {

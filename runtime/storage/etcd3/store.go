@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/kubernetes"
@@ -14,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
@@ -32,6 +34,16 @@ type store struct {
 	// states remembers each key's last known revision and value, where GuaranteedUpdate
 	// and Delete start.
 	states *stateCache
+	// metrics, when not nil, receives the latency of every etcd request.
+	metrics *metrics.Metrics
+}
+
+// observe records an etcd request of operation op that started at start, as
+// kube-apiserver's etcd_request_duration_seconds{operation,type}.
+func (s *store) observe(op string, start time.Time) {
+	if s.metrics != nil {
+		s.metrics.ObserveEtcd(op, s.gr.String(), time.Since(start))
+	}
 }
 
 var _ storage.Interface = (*store)(nil)
@@ -181,7 +193,9 @@ func (s *store) Create(ctx context.Context, key string, obj, out runtime.Object)
 	if err != nil {
 		return err
 	}
+	start := time.Now()
 	resp, err := s.kv.OptimisticPut(ctx, k, data, 0, kubernetes.PutOptions{})
+	s.observe("create", start)
 	if err != nil {
 		return interpretError(err, key, listExpiredMessage, 0)
 	}
@@ -207,7 +221,9 @@ func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, ou
 	if opts.ResourceVersion == "0" {
 		ops = append(ops, clientv3.WithSerializable())
 	}
+	start := time.Now()
 	resp, err := s.client.Get(ctx, k, ops...)
+	s.observe("get", start)
 	if err != nil {
 		return interpretError(err, key, listExpiredMessage, 0)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"time"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/etcd/client/v3/kubernetes"
@@ -22,7 +23,9 @@ type objState struct {
 
 // getState reads the current state of the etcd key k (key is its relative name for errors).
 func (s *store) getState(ctx context.Context, key, k string, ignoreNotFound bool) (*objState, error) {
+	start := time.Now()
 	resp, err := s.kv.Get(ctx, k, kubernetes.GetOptions{})
+	s.observe("get", start)
 	if err != nil {
 		return nil, interpretError(err, key, listExpiredMessage, 0)
 	}
@@ -140,7 +143,9 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, dest runtime.O
 			}
 			return s.decode(state.data, dest, state.rev) // tryUpdate may have changed state.obj
 		}
+		start := time.Now()
 		resp, err := s.kv.OptimisticPut(ctx, k, data, state.rev, kubernetes.PutOptions{GetOnFailure: true})
+		s.observe("update", start)
 		if err != nil {
 			return interpretError(err, key, listExpiredMessage, 0)
 		}
@@ -195,7 +200,9 @@ func (s *store) Delete(ctx context.Context, key string, out runtime.Object, prec
 			current = true
 			continue
 		}
+		start := time.Now()
 		resp, err := s.kv.OptimisticDelete(ctx, k, state.rev, kubernetes.DeleteOptions{GetOnFailure: true})
+		s.observe("delete", start)
 		if err != nil {
 			return interpretError(err, key, listExpiredMessage, 0)
 		}

@@ -1,0 +1,50 @@
+package app
+
+import (
+	"context"
+	"path"
+	"strings"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/apigen-dev/apigen/runtime/metrics"
+	"github.com/apigen-dev/apigen/runtime/registry"
+)
+
+// objectCountInterval is how often the stored objects are counted, as kube-apiserver's
+// storage object count tracker.
+const objectCountInterval = time.Minute
+
+// countObjects sets apiserver_storage_objects for every resource of infos, from a count-only
+// etcd range over its key prefix, at once and then every interval until ctx ends. A failed
+// count leaves the last value.
+func countObjects(ctx context.Context, client *clientv3.Client, prefix string, infos []*registry.APIGroupInfo, m *metrics.Metrics, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		for _, info := range infos {
+			seen := map[string]bool{}
+			for _, resources := range info.VersionedResourcesStorageMap {
+				for name := range resources {
+					if strings.Contains(name, "/") || seen[name] {
+						continue // subresources share their resource's objects
+					}
+					seen[name] = true
+					key := path.Join("/", prefix, info.Group, name) + "/"
+					cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+					resp, err := client.Get(cctx, key, clientv3.WithPrefix(), clientv3.WithCountOnly())
+					cancel()
+					if err == nil {
+						m.SetStorageObjects(name+"."+info.Group, resp.Count)
+					}
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
