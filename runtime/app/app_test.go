@@ -284,6 +284,34 @@ func TestRunMetrics(t *testing.T) {
 			t.Errorf("/metrics lacks %s", want)
 		}
 	}
+	// A watch is counted while it is open.
+	watchers := func() string {
+		_, body := httpGet(t, url+"/metrics")
+		m := regexp.MustCompile(`(?m)^apiserver_registered_watchers\{group="test\.apigen\.dev",kind="Widget",version=""\} (\d+)$`).FindStringSubmatch(body)
+		if m == nil {
+			return ""
+		}
+		return m[1]
+	}
+	waitFor := func(want string) {
+		t.Helper()
+		for i := 0; watchers() != want; i++ {
+			if i == 200 {
+				t.Fatalf("apiserver_registered_watchers for widgets = %q, want %s", watchers(), want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"/apis/test.apigen.dev/v1/namespaces/default/widgets?watch=true", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor("1")
+	cancel()
+	resp.Body.Close()
+	waitFor("0")
 	// Counted at start-up, before or after the create.
 	if !regexp.MustCompile(`(?m)^apiserver_storage_objects\{resource="widgets\.test\.apigen\.dev"\} [01]$`).MatchString(body) {
 		t.Error("/metrics lacks apiserver_storage_objects for widgets")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -11,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/apigen-dev/apigen/runtime/storage"
@@ -104,6 +106,13 @@ func (w *watcher) run() {
 	defer close(w.done)
 	defer close(w.result)
 	defer w.cancel()
+	if m := w.s.metrics; m != nil {
+		// apiserver_registered_watchers; the version label is empty: storage watches the
+		// internal version, whatever version the client asked for.
+		gvk := schema.GroupVersionKind{Group: w.s.gr.Group, Kind: reflect.Indirect(reflect.ValueOf(w.s.newFunc())).Type().Name()}
+		m.AddWatchers(gvk, 1)
+		defer m.AddWatchers(gvk, -1)
+	}
 	if w.initialEvents {
 		rev, err := w.sendInitialEvents()
 		if err != nil {
