@@ -56,7 +56,7 @@ func (l *Log) Write(e *Event) {
 // Audit-Id header.
 func WithAudit(h http.Handler, policy *Policy, backend *Log) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		info, err := request.ParseRequestInfo(r)
+		info, err := request.InfoFor(r)
 		if err != nil {
 			h.ServeHTTP(w, r) // a path that does not parse is refused further in; nothing to audit
 			return

@@ -86,7 +86,7 @@ func Union(authorizers ...Authorizer) Authorizer {
 
 // WithAuthorization authorizes every request before h serves it, as k8s.io/apiserver's
 // filters.WithAuthorization. It needs the user (auth.WithAuthentication runs first) and
-// parses the RequestInfo itself (request.ParseRequestInfo); a path that does not parse is
+// reads the RequestInfo (request.InfoFor); a path that does not parse is
 // 400. A request not allowed gets 403 Forbidden with kube-apiserver's message, e.g.
 // `databases.db.example.com "main" is forbidden: User "bob" cannot delete resource
 // "databases" in API group "db.example.com" in the namespace "team-a"`.
@@ -97,7 +97,7 @@ func WithAuthorization(h http.Handler, z Authorizer, log *slog.Logger) http.Hand
 			responsewriters.WriteError(w, apierrors.NewInternalError(errors.New("no user in the request context: authentication must run before authorization")))
 			return
 		}
-		info, err := request.ParseRequestInfo(r)
+		info, err := request.InfoFor(r)
 		if err != nil {
 			responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
 			return

@@ -37,8 +37,9 @@ type ChainConfig struct {
 
 // BuildHandlerChain wraps apiHandler in the server's filters. The order is spelled out here
 // and nowhere else; the last filter applied runs first (outermost), as k8s.io/apiserver's
-// DefaultBuildHandlerChain: panic recovery, request logging, authentication, audit,
-// authorization, metrics, max-in-flight, then the request deadline.
+// DefaultBuildHandlerChain: panic recovery, request logging, request info (parsed once for
+// the filters after it), authentication, audit, authorization, metrics, max-in-flight, then
+// the request deadline.
 func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	reads, writes := cfg.MaxRequestsInFlight, cfg.MaxMutatingRequestsInFlight
 	if reads == 0 {
@@ -63,6 +64,7 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	if cfg.Authenticator != nil {
 		h = auth.WithAuthentication(h, cfg.Authenticator, log)
 	}
+	h = WithRequestInfo(h)
 	h = WithRequestLogging(h, log)
 	h = WithPanicRecovery(h, log)
 	return h

@@ -91,7 +91,7 @@ func (m *Metrics) SetStorageObjects(resource string, n int64) {
 // scope resource, namespace or cluster; code the HTTP status written.
 func (m *Metrics) WithMetrics(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		info, err := request.ParseRequestInfo(r)
+		info, err := request.InfoFor(r)
 		if err != nil || !info.IsResourceRequest {
 			h.ServeHTTP(w, r)
 			return

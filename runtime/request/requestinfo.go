@@ -119,3 +119,13 @@ func splitPath(path string) []string {
 	}
 	return strings.Split(path, "/")
 }
+
+// InfoFor returns the RequestInfo of r: the one r's context carries (put there once by the
+// handler chain's request-info filter, as kube-apiserver's WithRequestInfo), else
+// ParseRequestInfo(r).
+func InfoFor(r *http.Request) (*RequestInfo, error) {
+	if info, ok := RequestInfoFrom(r.Context()); ok {
+		return info, nil
+	}
+	return ParseRequestInfo(r)
+}
