@@ -210,11 +210,33 @@ func TestRunFlags(t *testing.T) {
 		{args: []string{"--secure-port=-1", "--etcd-prefix=registry"}, code: 2, want: "--etcd-prefix"},
 		{args: []string{"--no-such-flag"}, code: 2, want: "unknown flag"},
 		{args: []string{"--request-timeout=0s"}, code: 2, want: "--request-timeout must be positive"},
+		{args: []string{"--runtime-config=apiextensions.k8s.io/v1=off"}, code: 2, want: "the value must be true or false"},
+		{args: []string{"--runtime-config=apiextensions.k8s.io=false"}, code: 2, want: "write <group>/<version> or api/all"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := Run(context.Background(), "test-apiserver", tc.args, &stdout, &stderr)
 		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
 			t.Errorf("Run %v = %d, output %q; want %d containing %q", tc.args, code, stdout.String()+stderr.String(), tc.code, tc.want)
+		}
+	}
+}
+
+func TestRuntimeConfigEnabled(t *testing.T) {
+	for _, tc := range []struct {
+		config map[string]string
+		gv     string
+		want   bool
+	}{
+		{config: nil, gv: "apiextensions.k8s.io/v1", want: true},
+		{config: map[string]string{"apiextensions.k8s.io/v1": "false"}, gv: "apiextensions.k8s.io/v1", want: false},
+		{config: map[string]string{"apiextensions.k8s.io/v1": "false"}, gv: "apiregistration.k8s.io/v1", want: true},
+		{config: map[string]string{"api/all": "false"}, gv: "apiregistration.k8s.io/v1", want: false},
+		{config: map[string]string{"api/all": "false", "v1": "true"}, gv: "v1", want: true},
+	} {
+		o := NewOptions()
+		o.RuntimeConfig = tc.config
+		if got := o.RuntimeConfigEnabled(tc.gv); got != tc.want {
+			t.Errorf("RuntimeConfigEnabled(%q) with %v = %v, want %v", tc.gv, tc.config, got, tc.want)
 		}
 	}
 }

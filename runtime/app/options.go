@@ -46,6 +46,11 @@ type Options struct {
 	AggregatorOptions
 	// AdmissionOptions select the admission plugins.
 	AdmissionOptions
+	// RuntimeConfig turns the runtime's built-in API group versions on or off, as
+	// kube-apiserver's --runtime-config: keys are "<group>/<version>" (e.g.
+	// "apiextensions.k8s.io/v1") or "api/all", values "true" or "false". Every built-in group
+	// version is on by default; see RuntimeConfigEnabled.
+	RuntimeConfig map[string]string
 	// LogLevel is "debug", "info", "warn" or "error"; debug logs every request. Default "info".
 	LogLevel string
 	// Verbosity is kube-apiserver's -v: 3 or more logs every request (debug level), whatever
@@ -88,6 +93,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.SecureOptions.AddFlags(fs)
 	o.AggregatorOptions.AddFlags(fs)
 	o.AdmissionOptions.AddFlags(fs)
+	fs.StringToStringVar(&o.RuntimeConfig, "runtime-config", o.RuntimeConfig, "built-in API group versions to turn on or off, <group>/<version>=true|false or api/all=true|false, comma-separated (e.g. apiextensions.k8s.io/v1=false); all are on by default")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
 	fs.IntVarP(&o.Verbosity, "v", "v", o.Verbosity, "log verbosity, as kube-apiserver's -v: 3 or more logs every request")
 }
@@ -123,6 +129,14 @@ func (o *Options) Validate() error {
 	}
 	errs = append(errs, o.SecureOptions.validate()...)
 	errs = append(errs, o.AggregatorOptions.validate(o.PlainHTTP)...)
+	for k, v := range o.RuntimeConfig {
+		if v != "true" && v != "false" {
+			errs = append(errs, fmt.Sprintf("--runtime-config %s=%q: the value must be true or false", k, v))
+		}
+		if k != "api/all" && strings.Count(k, "/") != 1 {
+			errs = append(errs, fmt.Sprintf("--runtime-config %q: write <group>/<version> or api/all", k))
+		}
+	}
 	if _, err := o.level(); err != nil {
 		errs = append(errs, err.Error())
 	}
@@ -141,4 +155,17 @@ func (o *Options) level() (slog.Level, error) {
 		l = slog.LevelDebug
 	}
 	return l, nil
+}
+
+// RuntimeConfigEnabled reports whether the built-in group version gv ("apiextensions.k8s.io/v1",
+// "v1" for the core group) is served: its own --runtime-config entry wins, then "api/all",
+// then the default, on.
+func (o *Options) RuntimeConfigEnabled(gv string) bool {
+	if v, ok := o.RuntimeConfig[gv]; ok {
+		return v == "true"
+	}
+	if v, ok := o.RuntimeConfig["api/all"]; ok {
+		return v == "true"
+	}
+	return true
 }
