@@ -16,6 +16,14 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
+// JSON wraps a subject (self or oldSelf) already in its JSON shape: map[string]any, []any, string, bool, int64 for
+// integers and float64 for numbers, as a custom resource's generic values are once typed by their schema.
+// Validate binds its Value as it is, without the conversion it applies to Go values; Value must not be nil.
+type JSON struct {
+	// Value is the JSON-shaped value.
+	Value any
+}
+
 // UsesOldSelf reports whether the rule is a transition rule: one that refers to oldSelf.
 func (r *Rule) UsesOldSelf() bool { return r.usesOldSelf }
 
@@ -94,6 +102,9 @@ func (r *Rule) activation(self, oldSelf any) (map[string]any, any, error) {
 // integers as int64 (k8s.io/apimachinery/pkg/util/json), and integral numbers of a Double
 // subject as float64.
 func (r *Rule) toJSON(v any) (any, error) {
+	if j, ok := v.(JSON); ok {
+		return j.Value, nil
+	}
 	if out, ok := r.scalarJSON(v); ok {
 		return out, nil
 	}
