@@ -6,7 +6,12 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
 	"github.com/apigen-dev/apigen/runtime/storage"
+	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
 
 // TestWatchStopLeavesNoGoroutines starts and stops many watches and checks that the
@@ -42,5 +47,41 @@ func TestWatchStopLeavesNoGoroutines(t *testing.T) {
 			t.Fatalf("%d goroutines before 50 watches, %d after stopping them all", before, after)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestWatchModifiedWithoutPreviousState compacts away an object's previous state before a
+// watch from an older resourceVersion reads its update: etcd then sends the change without
+// its previous value, and the watch must still report it as MODIFIED (not ADDED), as
+// kube-apiserver's watcher, which decides by the key's create revision.
+func TestWatchModifiedWithoutPreviousState(t *testing.T) {
+	s, client := newStore(t)
+	ctx := context.Background()
+	created := &testapi.Widget{}
+	if err := s.Create(ctx, "/ns/a", &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: "ns"}}, created); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	updated := &testapi.Widget{}
+	if err := s.GuaranteedUpdate(ctx, "/ns/a", updated, false, nil, func(in k8sruntime.Object) (k8sruntime.Object, error) {
+		w := in.(*testapi.Widget)
+		w.Spec.Color = "blue"
+		return w, nil
+	}); err != nil {
+		t.Fatalf("GuaranteedUpdate: %v", err)
+	}
+	compactNow(t, client) // removes the created revision: the update is now the key's only one
+	w, err := s.Watch(ctx, "/ns/a", storage.ListOptions{ResourceVersion: created.ResourceVersion})
+	if err != nil {
+		t.Fatalf("Watch: %v", err)
+	}
+	defer w.Stop()
+	select {
+	case ev := <-w.ResultChan():
+		got, ok := ev.Object.(*testapi.Widget)
+		if ev.Type != watch.Modified || !ok || got.Spec.Color != "blue" || got.ResourceVersion != updated.ResourceVersion {
+			t.Errorf("event %s %#v, want MODIFIED of the blue widget at %s", ev.Type, ev.Object, updated.ResourceVersion)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event within 10s")
 	}
 }

@@ -109,7 +109,11 @@ func (w *watcher) run() {
 	if m := w.s.metrics; m != nil {
 		// apiserver_registered_watchers; the version label is empty: storage watches the
 		// internal version, whatever version the client asked for.
-		gvk := schema.GroupVersionKind{Group: w.s.gr.Group, Kind: reflect.Indirect(reflect.ValueOf(w.s.newFunc())).Type().Name()}
+		obj := w.s.newFunc()
+		gvk := schema.GroupVersionKind{Group: w.s.gr.Group, Kind: reflect.Indirect(reflect.ValueOf(obj)).Type().Name()}
+		if u, ok := obj.(runtime.Unstructured); ok { // a custom resource: the object names its kind
+			gvk.Kind = u.GetObjectKind().GroupVersionKind().Kind
+		}
 		m.AddWatchers(gvk, 1)
 		defer m.AddWatchers(gvk, -1)
 	}
@@ -237,8 +241,12 @@ func (w *watcher) transform(e *clientv3.Event) (ev watch.Event, ok bool, err err
 	if err != nil {
 		return ev, false, err
 	}
+	// A change whose previous state etcd no longer has (compacted before the watch read it)
+	// is still a change when every object matches, as kube-apiserver's watcher decides by
+	// the key's create revision rather than by the previous value.
+	modifiedWithoutPrev := cur != nil && prev == nil && !e.IsCreate() && w.opts.Predicate.Empty()
 	switch {
-	case curOK && prevOK:
+	case curOK && (prevOK || modifiedWithoutPrev):
 		return watch.Event{Type: watch.Modified, Object: cur}, true, nil
 	case curOK:
 		return watch.Event{Type: watch.Added, Object: cur}, true, nil
