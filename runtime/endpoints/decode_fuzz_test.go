@@ -22,7 +22,7 @@ func FuzzDecodeBody(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	s := &scope{serializers: newSerializers(scheme), scheme: scheme, gv: v1.SchemeGroupVersion,
+	s := &scope{serializers: newSerializers(SchemeKinds(scheme)), gv: v1.SchemeGroupVersion,
 		kind: v1.SchemeGroupVersion.WithKind("Widget"), hubGV: testapi.SchemeGroupVersion}
 	for _, seed := range []string{
 		`{"apiVersion":"test.apigen.dev/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"color":"red","size":3}}`,

@@ -91,11 +91,11 @@ func (s *scope) decodeWith(ser runtime.Serializer, body []byte, directive string
 		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf(
 			"the kind in the data (%s) does not match the expected kind (%s)", gvk.Kind, s.kind.Kind))
 	}
-	s.scheme.Default(obj)
+	s.Defaulter.Default(obj)
 	if s.hubGV == s.kind.GroupVersion() {
 		return obj, warnings, nil
 	}
-	hub, err := s.scheme.ConvertToVersion(obj, s.hubGV)
+	hub, err := s.Convertor.ConvertToVersion(obj, s.hubGV)
 	if err != nil {
 		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("cannot convert %s to %s: %v", s.kind, s.hubGV, err))
 	}

@@ -142,6 +142,10 @@ func patchType(req *http.Request) (types.PatchType, error) {
 func (s *scope) patch(updater rest.Updater) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
 		pt, err := patchType(req)
+		if err == nil && pt == types.StrategicMergePatchType && s.unstructured() {
+			// As kube-apiserver: custom resources have no Go struct to read patch strategies from.
+			err = newUnsupportedMediaType(string(pt), []string{string(types.JSONPatchType), string(types.MergePatchType)})
+		}
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
@@ -164,4 +168,15 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 		p.mu.Unlock()
 		s.writeObject(ctx, w, req, http.StatusOK, out)
 	}
+}
+
+// unstructured reports whether the scope serves unstructured objects (custom resources),
+// which strategic merge patches cannot apply to.
+func (s *scope) unstructured() bool {
+	obj, err := s.newVersioned()
+	if err != nil {
+		return false
+	}
+	_, ok := obj.(runtime.Unstructured)
+	return ok
 }

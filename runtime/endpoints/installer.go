@@ -26,7 +26,18 @@ func InstallAPIGroup(container *restful.Container, info *registry.APIGroupInfo) 
 	if info == nil || info.Scheme == nil {
 		return nil, fmt.Errorf("cannot install an API group without a scheme")
 	}
-	sers := newSerializers(info.Scheme)
+	return InstallAPIGroupWithKinds(container, info, SchemeKinds(info.Scheme))
+}
+
+// InstallAPIGroupWithKinds is InstallAPIGroup with the objects' creater, typer, defaulter,
+// convertors and serializers given by kinds instead of info.Scheme (which may be nil), as
+// apiextensions-apiserver builds its own RequestScope for the unstructured objects of custom
+// resources. Every Creater, Typer, Defaulter, Convertor and UnsafeConvertor must be set.
+func InstallAPIGroupWithKinds(container *restful.Container, info *registry.APIGroupInfo, kinds Kinds) ([]*metav1.APIResourceList, error) {
+	if info == nil || kinds.Creater == nil || kinds.Typer == nil || kinds.Defaulter == nil || kinds.Convertor == nil || kinds.UnsafeConvertor == nil {
+		return nil, fmt.Errorf("cannot install an API group without its creater, typer, defaulter and convertors")
+	}
+	sers := newSerializers(kinds)
 	var lists []*metav1.APIResourceList
 	var services []*restful.WebService
 	for _, gv := range info.PrioritizedVersions {
@@ -45,8 +56,12 @@ func InstallAPIGroup(container *restful.Container, info *registry.APIGroupInfo) 
 
 // installVersion builds the WebService and discovery list of one version.
 func installVersion(info *registry.APIGroupInfo, sers *serializers, gv schema.GroupVersion) (*restful.WebService, *metav1.APIResourceList, error) {
-	ws := new(restful.WebService).Path("/apis/"+gv.Group+"/"+gv.Version).
-		Doc("API at /apis/"+gv.Group+"/"+gv.Version).
+	root := "/apis/" + gv.Group + "/" + gv.Version
+	if gv.Group == "" {
+		root = "/api/" + gv.Version // the core (legacy) group, as kube-apiserver's /api/v1
+	}
+	ws := new(restful.WebService).Path(root).
+		Doc("API at "+root).
 		Consumes("*/*").Produces(mediaJSON, mediaYAML)
 	list := &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv.String()}
 	storages := info.VersionedResourcesStorageMap[gv.Version]
@@ -60,7 +75,7 @@ func installVersion(info *registry.APIGroupInfo, sers *serializers, gv schema.Gr
 		if sub != "" && storages[resource] == nil {
 			return nil, nil, fmt.Errorf("cannot serve %s without %s", path, resource)
 		}
-		s, err := newScope(info, sers, gv, resource, sub, storages[path], storages[resource])
+		s, err := newScope(sers, gv, resource, sub, storages[path], storages[resource])
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot install %s: %w", path, err)
 		}
@@ -74,9 +89,9 @@ func installVersion(info *registry.APIGroupInfo, sers *serializers, gv schema.Gr
 
 // newScope resolves the kinds of one resource path in gv. parent is the main resource's
 // storage (the scope of a subresource is its resource's).
-func newScope(info *registry.APIGroupInfo, sers *serializers, gv schema.GroupVersion, resource, sub string,
+func newScope(sers *serializers, gv schema.GroupVersion, resource, sub string,
 	storage, parent rest.Storage) (*scope, error) {
-	kinds, _, err := info.Scheme.ObjectKinds(storage.New())
+	kinds, _, err := sers.Typer.ObjectKinds(storage.New())
 	if err != nil || len(kinds) == 0 {
 		return nil, fmt.Errorf("cannot find the kind of %T in the scheme: %w", storage.New(), err)
 	}
@@ -84,20 +99,19 @@ func newScope(info *registry.APIGroupInfo, sers *serializers, gv schema.GroupVer
 	if p, ok := storage.(rest.GroupVersionKindProvider); ok {
 		kind = p.GroupVersionKind(gv) // e.g. autoscaling/v1 Scale for widgets/scale
 	}
-	if !info.Scheme.Recognizes(kind) {
+	if !sers.Typer.Recognizes(kind) {
 		return nil, fmt.Errorf("the scheme does not know %s", kind)
 	}
 	scoper, ok := parent.(rest.Scoper)
 	if !ok {
 		return nil, fmt.Errorf("the storage of %s does not say whether it is namespaced (rest.Scoper)", resource)
 	}
-	parentKinds, _, err := info.Scheme.ObjectKinds(parent.New())
+	parentKinds, _, err := sers.Typer.ObjectKinds(parent.New())
 	if err != nil || len(parentKinds) == 0 {
 		return nil, fmt.Errorf("cannot find the kind of %T in the scheme: %w", parent.New(), err)
 	}
 	return &scope{
-		serializers: sers, scheme: info.Scheme,
-		gv: gv, kind: kind, hubGV: kinds[0].GroupVersion(), resourceKind: parentKinds[0].Kind,
+		serializers: sers, gv: gv, kind: kind, hubGV: kinds[0].GroupVersion(), resourceKind: parentKinds[0].Kind,
 		resource: resource, subresource: sub, namespaced: scoper.NamespaceScoped(),
 		storage: storage, qualified: schema.GroupResource{Group: gv.Group, Resource: resource},
 	}, nil

@@ -62,7 +62,7 @@ func (s *scope) streamObject(w http.ResponseWriter, code int, contentType string
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	dw := &deferredWriter{w: w, code: code}
 	gv := s.kind.GroupVersion()
-	if err := s.codecs.EncoderForVersion(ser, gv).Encode(obj, dw); err != nil {
+	if err := s.encoderForVersion(ser, gv).Encode(obj, dw); err != nil {
 		err = fmt.Errorf("cannot encode the response as %s: %w", gv, err)
 		if !dw.started {
 			w.Header().Del("X-Content-Type-Options")
@@ -112,7 +112,7 @@ func (s *scope) encodeOutput(ctx context.Context, req *http.Request, out output,
 func (s *scope) encode(obj runtime.Object, ser runtime.Serializer) ([]byte, error) {
 	var buf bytes.Buffer
 	gv := s.kind.GroupVersion()
-	if err := s.codecs.EncoderForVersion(ser, gv).Encode(obj, &buf); err != nil {
+	if err := s.encoderForVersion(ser, gv).Encode(obj, &buf); err != nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("cannot encode the response as %s: %w", gv, err))
 	}
 	return buf.Bytes(), nil

@@ -21,7 +21,7 @@ func TestStreamObjectErrorBeforeBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
-	s := &scope{serializers: newSerializers(scheme), scheme: scheme,
+	s := &scope{serializers: newSerializers(SchemeKinds(scheme)),
 		kind: schema.GroupVersionKind{Version: "v1", Kind: "Status"}}
 
 	rec := httptest.NewRecorder()

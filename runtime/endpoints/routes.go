@@ -45,8 +45,12 @@ func (s *scope) registerRoutes(ws *restful.WebService) error {
 		rs.opKind += strings.ToUpper(s.subresource[:1]) + s.subresource[1:]
 	}
 	if lister, ok := s.storage.(rest.Lister); ok && s.subresource == "" {
+		// The list kind is the storage's own (a CRD's listKind need not be <Kind>List).
 		listKind := s.gv.WithKind(s.kind.Kind + "List")
-		if rs.listType, err = s.scheme.New(listKind); err != nil {
+		if kinds, _, err := s.Typer.ObjectKinds(lister.NewList()); err == nil && len(kinds) > 0 {
+			listKind.Kind = kinds[0].Kind
+		}
+		if rs.listType, err = s.Creater.New(listKind); err != nil {
 			return fmt.Errorf("cannot create a %s: %w", listKind, err)
 		}
 		watcher, _ := s.storage.(rest.Watcher)

@@ -9,13 +9,44 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
+	"k8s.io/apimachinery/pkg/runtime/serializer/versioning"
 
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/rest"
 	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
 )
+
+// Kinds is how the handlers of one API group create, type, default and convert its objects,
+// as the Creater, Typer, Defaulter, Convertor and UnsafeConvertor of kube-apiserver's
+// handlers.RequestScope. SchemeKinds fills it from a runtime.Scheme (typed groups);
+// runtime/apiextensions/customresource fills it with unstructured implementations for the
+// custom resources of a CustomResourceDefinition.
+type Kinds struct {
+	// Creater returns empty objects of a kind (decoding targets, list types).
+	Creater runtime.ObjectCreater
+	// Typer says which kinds an object is (encoding, scope resolution).
+	Typer runtime.ObjectTyper
+	// Defaulter applies defaults to a decoded body, in the wire version.
+	Defaulter runtime.ObjectDefaulter
+	// Convertor converts a decoded body from the wire version to the storage (hub) version.
+	Convertor runtime.ObjectConvertor
+	// UnsafeConvertor converts stored objects to the wire version for encoding; its result
+	// may share memory with its input (runtime.UnsafeObjectConvertor).
+	UnsafeConvertor runtime.ObjectConvertor
+	// NewSerializer returns the JSON or YAML serializer options ask for (Strict reports
+	// unknown and duplicate fields as runtime.StrictDecodingError with the decoded object);
+	// nil means jsonserializer.NewSerializer(Creater, Typer, options).
+	NewSerializer func(options json.SerializerOptions) runtime.Serializer
+}
+
+// SchemeKinds returns the Kinds of the typed groups scheme knows, as kube-apiserver's
+// RequestScope is filled for built-in groups: every field is scheme, and UnsafeConvertor is
+// runtime.UnsafeObjectConvertor(scheme).
+func SchemeKinds(scheme *runtime.Scheme) Kinds {
+	return Kinds{Creater: scheme, Typer: scheme, Defaulter: scheme, Convertor: scheme,
+		UnsafeConvertor: runtime.UnsafeObjectConvertor(scheme)}
+}
 
 // serializers are the wire formats of one group: JSON and YAML, each lenient or strict
 // (reporting unknown and duplicate fields). JSON lists are encoded one item at a time into
@@ -23,27 +54,36 @@ import (
 // StreamingCollectionEncodingToJSON feature, on by default since 1.33): the same bytes,
 // without a buffer holding the whole list.
 type serializers struct {
-	codecs                 serializer.CodecFactory
+	Kinds
 	json, yaml             runtime.Serializer
 	strictJSON, strictYAML runtime.Serializer
 }
 
-func newSerializers(scheme *runtime.Scheme) *serializers {
+func newSerializers(k Kinds) *serializers {
 	mk := func(yaml, strict bool) runtime.Serializer {
-		return jsonserializer.NewSerializer(scheme, scheme, json.SerializerOptions{Yaml: yaml, Strict: strict, StreamingCollectionsEncoding: true})
+		opts := json.SerializerOptions{Yaml: yaml, Strict: strict, StreamingCollectionsEncoding: true}
+		if k.NewSerializer != nil {
+			return k.NewSerializer(opts)
+		}
+		return jsonserializer.NewSerializer(k.Creater, k.Typer, opts)
 	}
 	return &serializers{
-		codecs: serializer.NewCodecFactory(scheme),
-		json:   mk(false, false), yaml: mk(true, false),
+		Kinds: k,
+		json:  mk(false, false), yaml: mk(true, false),
 		strictJSON: mk(false, true), strictYAML: mk(true, true),
 	}
+}
+
+// encoderForVersion returns enc converting objects to gv first, as
+// serializer.CodecFactory.EncoderForVersion does with a scheme.
+func (s *serializers) encoderForVersion(enc runtime.Encoder, gv schema.GroupVersion) runtime.Encoder {
+	return versioning.NewCodec(enc, nil, s.UnsafeConvertor, s.Creater, s.Typer, s.Defaulter, gv, runtime.InternalGroupVersioner, "apigen")
 }
 
 // scope is what the handlers of one resource path in one version need, as kube's
 // handlers.RequestScope.
 type scope struct {
 	*serializers
-	scheme *runtime.Scheme
 	// gv is the URL's version; kind the versioned kind served on the wire (gv.WithKind("Widget"),
 	// or the kind a rest.GroupVersionKindProvider storage names, e.g. autoscaling/v1 Scale);
 	// hubGV the version storage objects are in (the internal version, or gv's group's only
@@ -69,7 +109,7 @@ func (s *scope) tableConvertor() rest.TableConvertor {
 
 // newVersioned returns an empty object of the versioned kind, e.g. &v1.Widget{}.
 func (s *scope) newVersioned() (runtime.Object, error) {
-	return s.scheme.New(s.kind)
+	return s.Creater.New(s.kind)
 }
 
 // handlerFunc serves one request with the namespace and name from the path.

@@ -3,8 +3,10 @@ package registry
 import (
 	"fmt"
 	"reflect"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -53,6 +55,9 @@ func (e *Store) fieldSelection(sel fields.Selector) (storage.AttrFunc, error) {
 	if len(extra) == 0 {
 		return GetAttrs, nil
 	}
+	if _, ok := e.NewFunc().(runtime.Unstructured); ok {
+		return unstructuredAttrs(extra), nil
+	}
 	paths := make(map[string]*fieldPath, len(extra))
 	for _, f := range extra {
 		fp, err := compileFieldPath(e.NewFunc(), f)
@@ -84,4 +89,34 @@ func (e *Store) selectable(field string) bool {
 		}
 	}
 	return false
+}
+
+// unstructuredAttrs is the attribute function of fieldSelection for unstructured objects
+// (custom resources): each field of extra is read from the object's content by its dotted
+// path, as kube-apiserver reads a CustomResourceDefinition's selectableFields; unset or not
+// a scalar selects as "".
+func unstructuredAttrs(extra []string) storage.AttrFunc {
+	return func(obj runtime.Object) (labels.Set, fields.Set, error) {
+		l, set, err := GetAttrs(obj)
+		if err != nil {
+			return nil, nil, err
+		}
+		u, ok := obj.(runtime.Unstructured)
+		if !ok {
+			return nil, nil, fmt.Errorf("cannot select fields of %T: not unstructured", obj)
+		}
+		content := u.UnstructuredContent()
+		for _, f := range extra {
+			set[f] = ""
+			v, found, err := unstructured.NestedFieldNoCopy(content, strings.Split(f, ".")...)
+			if err != nil || !found {
+				continue
+			}
+			switch v.(type) {
+			case string, bool, int64, float64:
+				set[f] = fmt.Sprint(v)
+			}
+		}
+		return l, set, nil
+	}
 }

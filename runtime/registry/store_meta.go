@@ -122,7 +122,13 @@ func isDryRun(dryRun []string) bool {
 }
 
 // kind returns the qualified kind named in 422 Invalid errors: obj's Go type name in the
-// resource's group ("Database.db.example.com"), as internal objects carry no TypeMeta.
+// resource's group ("Database.db.example.com"), as internal objects carry no TypeMeta. An
+// unstructured object (a custom resource) names its kind itself ("CronTab.stable.example.com").
 func (e *Store) kind(obj runtime.Object) schema.GroupKind {
+	if u, ok := obj.(runtime.Unstructured); ok {
+		if kind := u.GetObjectKind().GroupVersionKind().Kind; kind != "" {
+			return schema.GroupKind{Group: e.DefaultQualifiedResource.Group, Kind: kind}
+		}
+	}
 	return schema.GroupKind{Group: e.DefaultQualifiedResource.Group, Kind: reflect.Indirect(reflect.ValueOf(obj)).Type().Name()}
 }

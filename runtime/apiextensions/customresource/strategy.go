@@ -1,0 +1,143 @@
+package customresource
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/apigen-dev/apigen/runtime/registry"
+)
+
+// strategy is the registry.Strategy of one served version of a custom resource, as
+// apiextensions-apiserver's customResourceStrategy (statusOnly: its statusStrategy). Objects
+// are *unstructured.Unstructured in the storage version; the version's schema validates them.
+type strategy struct {
+	namespaced bool
+	version    *Version
+	// statusOnly is the /status subresource's strategy: an update changes only status.
+	statusOnly bool
+}
+
+var _ registry.Strategy = (*strategy)(nil)
+
+// NamespaceScoped reports whether the resource is namespaced.
+func (s *strategy) NamespaceScoped() bool { return s.namespaced }
+
+// PrepareForCreate drops status when the status subresource is on, and sets generation 1.
+func (s *strategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return
+	}
+	if s.version.Status {
+		delete(u.Object, "status")
+	}
+	u.SetGeneration(1)
+}
+
+// PrepareForUpdate keeps the stored status on the main resource when the status subresource
+// is on and bumps generation when anything but metadata (and status, then) changed; on
+// /status it keeps everything of the stored object but status, as kube's strategies.
+func (s *strategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+	u, ok := obj.(*unstructured.Unstructured)
+	o, ok2 := old.(*unstructured.Unstructured)
+	if !ok || !ok2 {
+		return
+	}
+	if s.statusOnly {
+		status, has := u.Object["status"]
+		managed := u.GetManagedFields()
+		u.Object = o.DeepCopy().Object
+		u.SetManagedFields(managed)
+		if has {
+			u.Object["status"] = status
+		} else {
+			delete(u.Object, "status")
+		}
+		return
+	}
+	if s.version.Status {
+		if status, has := o.Object["status"]; has {
+			u.Object["status"] = runtime.DeepCopyJSONValue(status)
+		} else {
+			delete(u.Object, "status")
+		}
+	}
+	if !equality.Semantic.DeepEqual(s.specContent(u), s.specContent(o)) {
+		u.SetGeneration(o.GetGeneration() + 1)
+	}
+}
+
+// specContent is what a generation counts: the object without metadata (and without status
+// when the status subresource is on).
+func (s *strategy) specContent(u *unstructured.Unstructured) map[string]any {
+	out := make(map[string]any, len(u.Object))
+	for k, v := range u.Object {
+		if k == "metadata" || (k == "status" && s.version.Status) {
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// Validate checks a new object against the version's schema (CEL rules included).
+func (s *strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+	return s.validate(ctx, obj, nil)
+}
+
+// ValidateUpdate checks an update against the version's schema, with old for transition rules.
+func (s *strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	return s.validate(ctx, obj, old)
+}
+
+// validate runs the schema, and checks the scale subresource's replica fields are integers,
+// as kube's customResourceValidator.
+func (s *strategy) validate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil
+	}
+	var errs field.ErrorList
+	if s.version.Schema != nil {
+		var oldContent map[string]any
+		if o, ok := old.(*unstructured.Unstructured); ok {
+			oldContent = o.Object
+		}
+		errs = append(errs, s.version.Schema.Validate(ctx, u.Object, oldContent)...)
+	}
+	if sc := s.version.Scale; sc != nil {
+		errs = append(errs, validateReplicas(u, sc.SpecReplicasPath)...)
+		errs = append(errs, validateReplicas(u, sc.StatusReplicasPath)...)
+	}
+	return errs
+}
+
+// validateReplicas requires the value at path, when set, to be a non-negative int32, as
+// kube validates the scale subresource's replica fields.
+func validateReplicas(u *unstructured.Unstructured, path string) field.ErrorList {
+	fields := splitPath(path)
+	v, found, err := unstructured.NestedFieldNoCopy(u.Object, fields...)
+	if err != nil || !found {
+		return nil
+	}
+	fp := field.NewPath(fields[0], fields[1:]...)
+	n, ok := v.(int64)
+	if !ok {
+		if f, isFloat := v.(float64); isFloat && f == float64(int64(f)) {
+			n, ok = int64(f), true
+		}
+	}
+	switch {
+	case !ok:
+		return field.ErrorList{field.Invalid(fp, v, "should be an integer")}
+	case n < 0:
+		return field.ErrorList{field.Invalid(fp, n, "should be a non-negative integer")}
+	case n > 1<<31-1:
+		return field.ErrorList{field.Invalid(fp, n, "should be less than or equal to 2147483647")}
+	}
+	return nil
+}
