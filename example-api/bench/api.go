@@ -23,6 +23,7 @@ const requestTimeout = time.Minute
 // responses (client-go leaves compression to the transport in the same way). An APIClient is
 // not safe for concurrent use: each benchmark client has its own.
 type APIClient struct {
+	server string // e.g. "http://127.0.0.1:6443"
 	base   string // e.g. "http://127.0.0.1:6443/apis/db.example.com/v1/namespaces/"
 	client *http.Client
 	tmpl   *ObjectTemplate
@@ -39,6 +40,7 @@ func NewAPIClient(serverURL string, tmpl *ObjectTemplate) *APIClient {
 		IdleConnTimeout:     90 * time.Second,
 	}
 	return &APIClient{
+		server: serverURL,
 		base:   serverURL + "/apis/" + Group + "/" + Version + "/namespaces/",
 		client: &http.Client{Transport: transport, Timeout: requestTimeout},
 		tmpl:   tmpl,
@@ -48,6 +50,21 @@ func NewAPIClient(serverURL string, tmpl *ObjectTemplate) *APIClient {
 // Close closes the client's idle connection.
 func (c *APIClient) Close() {
 	c.client.CloseIdleConnections()
+}
+
+// CreateNamespace creates the Namespace name (POST /api/v1/namespaces); one that exists
+// already is fine. Errors: any other response than 201 Created or 409 Conflict.
+func (c *APIClient) CreateNamespace(ctx context.Context, name string) error {
+	body := []byte(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"` + name + `"}}`)
+	_, err := c.do(ctx, http.MethodPost, c.server+"/api/v1/namespaces", body, http.StatusCreated)
+	var se *statusError
+	if errors.As(err, &se) && se.code == http.StatusConflict {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot create namespace %s: %w", name, err)
+	}
+	return nil
 }
 
 // Create creates Database name in namespace with the template's content (parameter "seq" set
@@ -189,8 +206,16 @@ func (c *APIClient) do(ctx context.Context, method, target string, body []byte, 
 	}
 	if resp.StatusCode != want {
 		const maxShown = 300
-		return nil, fmt.Errorf("%s %s: status %d, want %d: %s", method, req.URL.Path, resp.StatusCode, want,
-			data[:min(len(data), maxShown)])
+		return nil, &statusError{code: resp.StatusCode, msg: fmt.Sprintf("%s %s: status %d, want %d: %s",
+			method, req.URL.Path, resp.StatusCode, want, data[:min(len(data), maxShown)])}
 	}
 	return data, nil
 }
+
+// statusError is a response with another status code than the one wanted.
+type statusError struct {
+	code int
+	msg  string
+}
+
+func (e *statusError) Error() string { return e.msg }

@@ -90,6 +90,14 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 		maxPages: int((int64(cfg.Objects)+cfg.PageSize-1)/cfg.PageSize) + 1,
 		updateRV: make([]string, cfg.MaxClients),
 	}
+	// The server admits objects only in existing namespaces (NamespaceLifecycle).
+	setup := NewAPIClient(s.apiURL, tmpl)
+	defer setup.Close()
+	for _, ns := range []string{listNamespace, createNamespace, updateNamespace} {
+		if err := setup.CreateNamespace(ctx, ns); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.createAll(ctx, listNamespace, cfg.Objects, nil); err != nil {
 		return nil, err
 	}

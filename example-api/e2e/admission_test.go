@@ -35,6 +35,7 @@ func TestKubectlAdmission(t *testing.T) {
 	if err == nil || !strings.Contains(out, `databases.db.example.com "db-3" is forbidden: exceeded quota: namespace default has 3 databases, the limit is 3`) {
 		t.Errorf("the fourth database: %v\n%s", err, out)
 	}
+	s.mustKubectl(t, "create", "namespace", "team-a") // NamespaceLifecycle: content needs its namespace
 	if out, err := create("team-a", "db-0", "mysql"); err != nil {
 		t.Errorf("another namespace is limited too: %v\n%s", err, out)
 	}

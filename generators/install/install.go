@@ -116,7 +116,7 @@ func installFunc(f *jen.File, g *model.Group, rs []*resource) {
 	if len(g.Versions) > 0 {
 		preferred = ", preferring " + g.Versions[0].Name
 	}
-	f.Commentf("Install registers the %s group's internal and versioned types, conversions and defaulters with scheme%s.", g.Name, preferred)
+	f.Commentf("Install registers the %s's internal and versioned types, conversions and defaulters with scheme%s.", groupDescription(g.Name), preferred)
 	if scaled {
 		f.Comment("It also registers autoscaling/v1, whose Scale the scale subresources serve.")
 	}
@@ -136,7 +136,7 @@ func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 				jen.List(jen.Id(r.scaleVar()), jen.Err()).Op(":=").Qual(registryPkg, "NewScaleStore").Call(
 					jen.Id(r.storeVar()), scaleSpec(sc)),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(),
-					jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot serve "+r.kind.Plural+"."+g.Name+"/scale: %w"), jen.Err()))))
+					jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot serve "+qualifiedResource(r.kind.Plural, g.Name)+"/scale: %w"), jen.Err()))))
 		}
 	}
 	definitions := jen.Id("GetOpenAPIDefinitions")

@@ -83,3 +83,30 @@ func TestLowerFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestCoreGroup generates the install code of the core group (""), served at /api/v1 as
+// Kubernetes' namespaces are: resources are named without a trailing "." in errors and docs.
+func TestCoreGroup(t *testing.T) {
+	api := testAPI()
+	g := api.Groups[0]
+	g.Name = ""
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, content := range files {
+		text := string(content)
+		for _, bad := range []string{"databases.:", "databases./", "the  group", `"databases."`} {
+			if bytes.Contains(content, []byte(bad)) {
+				t.Errorf("%s contains %q", path, bad)
+			}
+		}
+		if filepath.Base(path) == "zz_generated.install.go" {
+			for _, want := range []string{"the core group's", "cannot create the storage of databases: %w", `Group: ""`} {
+				if !bytes.Contains(content, []byte(want)) {
+					t.Errorf("%s lacks %q:\n%s", path, want, text)
+				}
+			}
+		}
+	}
+}

@@ -139,3 +139,21 @@ func lowerFirst(s string) string {
 	}
 	return string(runes)
 }
+
+// qualifiedResource names a resource as Kubernetes' schema.GroupResource.String does:
+// "databases.db.example.com", or just "namespaces" in the core group ("").
+func qualifiedResource(plural, group string) string {
+	if group == "" {
+		return plural
+	}
+	return plural + "." + group
+}
+
+// groupDescription names a group in doc comments: "db.example.com group", or "core group"
+// for "".
+func groupDescription(group string) string {
+	if group == "" {
+		return "core group"
+	}
+	return group + " group"
+}

@@ -12,7 +12,7 @@ import (
 // storeFunc emits new<Kind>Store: the resource's storage, table convertor and registry.Store.
 func storeFunc(f *jen.File, g *model.Group, r *resource) {
 	k := r.kind
-	qualified := k.Plural + "." + g.Name
+	qualified := qualifiedResource(k.Plural, g.Name)
 	newObj := jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(emit.Qual(r.obj)).Values()))
 	newList := jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(emit.Qual(r.list)).Values()))
 	groupResource := func(name string) jen.Code {

@@ -67,7 +67,11 @@ func generateGroup(api *model.API, g *model.Group) ([]byte, model.Diagnostics, e
 	for _, t := range defs {
 		entries = append(entries, definitionName(t).Op(":").Id(names[t]).Call(jen.Id("ref")))
 	}
-	f.Commentf("GetOpenAPIDefinitions returns the OpenAPI schemas of every type the %s group serves, keyed by Go type name.", g.Name)
+	groupName := g.Name + " group"
+	if g.Name == "" {
+		groupName = "core group" // the legacy group at /api
+	}
+	f.Commentf("GetOpenAPIDefinitions returns the OpenAPI schemas of every type the %s serves, keyed by Go type name.", groupName)
 	f.Func().Id("GetOpenAPIDefinitions").Params(jen.Id("ref").Qual(commonPkg, "ReferenceCallback")).
 		Map(jen.String()).Qual(commonPkg, "OpenAPIDefinition").Block(
 		jen.Return(jen.Map(jen.String()).Qual(commonPkg, "OpenAPIDefinition").Custom(multi, entries...)),

@@ -102,3 +102,18 @@ func TestBadDefault(t *testing.T) {
 		t.Fatalf("want a diagnostic about the default, got %v", err)
 	}
 }
+
+// TestCoreGroupDoc names the core group ("") in the generated doc comment.
+func TestCoreGroupDoc(t *testing.T) {
+	api := testAPI()
+	api.Groups[0].Name = ""
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, content := range files {
+		if !strings.Contains(string(content), "every type the core group serves") {
+			t.Errorf("%s does not name the core group", path)
+		}
+	}
+}

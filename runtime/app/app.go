@@ -157,6 +157,10 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err := serveRBAC(&opts.SecureOptions, sec, scheme, factory, &infos); err != nil {
 		return nil, err
 	}
+	namespaces, err := serveNamespaces(opts, log, scheme, factory, &infos)
+	if err != nil {
+		return nil, err
+	}
 	if err := applyAdmission(&opts.AdmissionOptions, infos); err != nil {
 		return nil, err
 	}
@@ -165,6 +169,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		MaxRequestsInFlight:   noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
 	sec.apply(&cfg)
 	srv := server.New(cfg, server.NewEmptyDelegate())
+	if err := namespaces.install(srv, infos); err != nil {
+		return nil, err
+	}
 	if err := srv.InstallAPIGroups(infos...); err != nil {
 		return nil, err
 	}

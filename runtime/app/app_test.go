@@ -231,7 +231,8 @@ func TestRuntimeConfigEnabled(t *testing.T) {
 		{config: map[string]string{"apiextensions.k8s.io/v1": "false"}, gv: "apiextensions.k8s.io/v1", want: false},
 		{config: map[string]string{"apiextensions.k8s.io/v1": "false"}, gv: "apiregistration.k8s.io/v1", want: true},
 		{config: map[string]string{"api/all": "false"}, gv: "apiregistration.k8s.io/v1", want: false},
-		{config: map[string]string{"api/all": "false", "v1": "true"}, gv: "v1", want: true},
+		{config: map[string]string{"api/all": "false", "api/v1": "true"}, gv: "v1", want: true},
+		{config: map[string]string{"api/v1": "false"}, gv: "v1", want: false},
 	} {
 		o := NewOptions()
 		o.RuntimeConfig = tc.config
@@ -337,5 +338,9 @@ func TestRunMetrics(t *testing.T) {
 	// Counted at start-up, before or after the create.
 	if !regexp.MustCompile(`(?m)^apiserver_storage_objects\{resource="widgets\.test\.apigen\.dev"\} [01]$`).MatchString(body) {
 		t.Error("/metrics lacks apiserver_storage_objects for widgets")
+	}
+	// The core group's resources are named without a trailing dot, as kube-apiserver's.
+	if !regexp.MustCompile(`(?m)^apiserver_storage_objects\{resource="namespaces"\} [0-9]+$`).MatchString(body) {
+		t.Error("/metrics lacks apiserver_storage_objects for namespaces")
 	}
 }

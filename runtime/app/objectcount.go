@@ -7,6 +7,7 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/registry"
@@ -36,7 +37,7 @@ func countObjects(ctx context.Context, client *clientv3.Client, prefix string, i
 					resp, err := client.Get(cctx, key, clientv3.WithPrefix(), clientv3.WithCountOnly())
 					cancel()
 					if err == nil {
-						m.SetStorageObjects(name+"."+info.Group, resp.Count)
+						m.SetStorageObjects(schema.GroupResource{Group: info.Group, Resource: name}.String(), resp.Count) // "namespaces" for the core group
 					}
 				}
 			}

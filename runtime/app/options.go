@@ -158,10 +158,14 @@ func (o *Options) level() (slog.Level, error) {
 }
 
 // RuntimeConfigEnabled reports whether the built-in group version gv ("apiextensions.k8s.io/v1",
-// "v1" for the core group) is served: its own --runtime-config entry wins, then "api/all",
-// then the default, on.
+// "v1" for the core group, whose --runtime-config key is "api/v1" as kube-apiserver's) is
+// served: its own --runtime-config entry wins, then "api/all", then the default, on.
 func (o *Options) RuntimeConfigEnabled(gv string) bool {
-	if v, ok := o.RuntimeConfig[gv]; ok {
+	key := gv
+	if !strings.Contains(gv, "/") {
+		key = "api/" + gv // the core group
+	}
+	if v, ok := o.RuntimeConfig[key]; ok {
 		return v == "true"
 	}
 	if v, ok := o.RuntimeConfig["api/all"]; ok {

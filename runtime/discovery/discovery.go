@@ -32,16 +32,38 @@ func NewAPIGroup(group string, versions []schema.GroupVersion) metav1.APIGroup {
 }
 
 // APIVersionsHandler serves /api: a metav1.APIVersions listing no versions, which tells
-// clients the server has no legacy core group.
+// clients the server has no legacy core group. A server that serves the core group uses
+// NewAPIVersions instead.
 func APIVersionsHandler() http.Handler {
+	return NewAPIVersions(nil)
+}
+
+// APIVersions serves /api: the metav1.APIVersions of the core (legacy) group, as
+// kube-apiserver's /api ({"kind":"APIVersions","versions":["v1"],...}). versions returns
+// the served versions at request time ("v1"); nil, or an empty result, lists none. It is
+// safe for concurrent use when versions is.
+type APIVersions struct {
+	versions func() []string
+}
+
+// NewAPIVersions returns the /api handler listing what versions returns.
+func NewAPIVersions(versions func() []string) *APIVersions {
+	return &APIVersions{versions: versions}
+}
+
+// ServeHTTP writes the metav1.APIVersions.
+func (a *APIVersions) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	body := &metav1.APIVersions{
 		TypeMeta:                   metav1.TypeMeta{Kind: "APIVersions", APIVersion: "v1"},
 		Versions:                   []string{},
 		ServerAddressByClientCIDRs: []metav1.ServerAddressByClientCIDR{},
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		responsewriters.WriteJSON(w, http.StatusOK, body)
-	})
+	if a.versions != nil {
+		if vs := a.versions(); len(vs) > 0 {
+			body.Versions = vs
+		}
+	}
+	responsewriters.WriteJSON(w, http.StatusOK, body)
 }
 
 // RootAPIs serves /apis: the groups added so far, in the order they were added. It is safe
@@ -92,7 +114,17 @@ func NewGroupWebService(group metav1.APIGroup) *restful.WebService {
 	return ws
 }
 
-// InstallResourceList serves list on GET /apis/<list.GroupVersion> in container: on the
+// ResourceListPath is where the APIResourceList of groupVersion is served: /api/v1 for the
+// core group's "v1", /apis/<group>/<version> otherwise.
+func ResourceListPath(groupVersion string) string {
+	groupVersion = strings.TrimPrefix(groupVersion, "/")
+	if !strings.Contains(groupVersion, "/") {
+		return "/api/" + groupVersion
+	}
+	return "/apis/" + groupVersion
+}
+
+// InstallResourceList serves list on GET ResourceListPath(list.GroupVersion) in container: on the
 // container's WebService with that root (the one the endpoints installer made) if there is
 // one, else on a new WebService it adds.
 func InstallResourceList(container *restful.Container, list *metav1.APIResourceList) {
@@ -101,7 +133,7 @@ func InstallResourceList(container *restful.Container, list *metav1.APIResourceL
 	if body.APIResources == nil {
 		body.APIResources = []metav1.APIResource{}
 	}
-	root := "/apis/" + strings.TrimPrefix(list.GroupVersion, "/")
+	root := ResourceListPath(list.GroupVersion)
 	var ws *restful.WebService
 	for _, have := range container.RegisteredWebServices() {
 		if have.RootPath() == root {

@@ -87,3 +87,33 @@ func TestDiscoveryDocuments(t *testing.T) {
 		t.Errorf("/apis/db.example.com/v1alpha1 = %+v, want an empty resource list", resources)
 	}
 }
+
+// TestCoreGroupDiscovery serves the core group as kube-apiserver does: /api lists "v1" and
+// /api/v1 its resources.
+func TestCoreGroupDiscovery(t *testing.T) {
+	if got := ResourceListPath("v1"); got != "/api/v1" {
+		t.Errorf("ResourceListPath(v1) = %q", got)
+	}
+	if got := ResourceListPath("db.example.com/v1"); got != "/apis/db.example.com/v1" {
+		t.Errorf("ResourceListPath(db.example.com/v1) = %q", got)
+	}
+	container := restful.NewContainer()
+	InstallResourceList(container, &metav1.APIResourceList{GroupVersion: "v1",
+		APIResources: []metav1.APIResource{{Name: "namespaces", ShortNames: []string{"ns"}, Kind: "Namespace", Verbs: metav1.Verbs{"get"}}}})
+	mux := http.NewServeMux()
+	mux.Handle("/api", NewAPIVersions(func() []string { return []string{"v1"} }))
+	mux.Handle("/api/", container)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	var versions metav1.APIVersions
+	fetch(t, srv.URL+"/api", &versions)
+	if diff := cmp.Diff([]string{"v1"}, versions.Versions); versions.Kind != "APIVersions" || diff != "" {
+		t.Errorf("/api = %+v (-want +got versions):\n%s", versions, diff)
+	}
+	var resources metav1.APIResourceList
+	fetch(t, srv.URL+"/api/v1", &resources)
+	if resources.GroupVersion != "v1" || len(resources.APIResources) != 1 || resources.APIResources[0].Name != "namespaces" {
+		t.Errorf("/api/v1 = %+v", resources)
+	}
+}

@@ -1,7 +1,8 @@
 // Package discovery serves legacy API discovery as kube-apiserver does:
 //
-//	/api                    metav1.APIVersions (no versions: apigen servers have no core group)
-//	/apis                   metav1.APIGroupList
+//	/api                    metav1.APIVersions (["v1"] once the core group is served, else none)
+//	/api/v1                 metav1.APIResourceList of the core group (namespaces)
+//	/apis                   metav1.APIGroupList (never the core group)
 //	/apis/<group>           metav1.APIGroup (served versions, preferred version first)
 //	/apis/<group>/<version> metav1.APIResourceList (from the endpoints installer)
 //

@@ -21,7 +21,8 @@ const ExtensionGVK = "x-kubernetes-group-version-kind"
 //
 //   - a type of a package that holds the kinds of exactly one group version is named after the
 //     group with its domain reversed: "com.example.db.v1.Database" for group "db.example.com",
-//     version "v1" (as kube-apiserver names custom resources);
+//     version "v1" (as kube-apiserver names custom resources), and "io.k8s.api.core.v1.Namespace"
+//     for the core group (""), as Kubernetes names its own;
 //   - every other type keeps its package path with the first element reversed
 //     (kube-openapi's ToRESTFriendlyName): "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta".
 //
@@ -59,6 +60,8 @@ func NewDefinitionNamer(schemes ...*runtime.Scheme) *DefinitionNamer {
 		for gv := range gvs {
 			if gv.Group != "" {
 				n.prefixes[pkg] = reverseDomain(gv.Group) + "." + gv.Version
+			} else {
+				n.prefixes[pkg] = "io.k8s.api.core." + gv.Version // the core group's names, as Kubernetes'
 			}
 		}
 	}

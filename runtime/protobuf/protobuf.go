@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -28,9 +29,12 @@ type Transcoder struct {
 }
 
 // NewTranscoder returns a transcoder for the built-in groups apigen serves:
-// rbac.authorization.k8s.io/v1.
+// rbac.authorization.k8s.io/v1 and the core group's v1 (namespaces).
 func NewTranscoder() *Transcoder {
 	scheme := runtime.NewScheme()
+	if err := corev1.AddToScheme(scheme); err != nil {
+		panic(fmt.Sprintf("cannot register k8s.io/api/core/v1: %v", err)) // a static registration: cannot fail
+	}
 	if err := rbacv1.AddToScheme(scheme); err != nil {
 		panic(fmt.Sprintf("cannot register k8s.io/api/rbac/v1: %v", err)) // a static registration: cannot fail
 	}

@@ -100,6 +100,10 @@ type Server struct {
 	paths    []string
 
 	metrics *metrics.Metrics
+
+	// coreVersions are the versions of the core group ("") installed, listed in /api;
+	// guarded by mu.
+	coreVersions []string
 }
 
 // New returns a Server that delegates what it does not serve to delegate (NewEmptyDelegate()
@@ -133,7 +137,7 @@ func New(cfg Config, delegate DelegationTarget) *Server {
 		responsewriters.WriteJSON(w, http.StatusOK, &info)
 	}))
 	s.handle("/metrics", s.metrics.Handler())
-	s.handle("/api", discovery.APIVersionsHandler())
+	s.handle("/api", discovery.NewAPIVersions(s.chainCoreVersions))
 	s.handle("/apis", http.HandlerFunc(s.serveRootAPIs))
 	s.mux.Handle("/apis/{$}", http.HandlerFunc(s.serveRootAPIs))
 	return s
@@ -165,12 +169,46 @@ func (s *Server) InstallAPIGroups(infos ...*registry.APIGroupInfo) error {
 		for _, list := range lists {
 			discovery.InstallResourceList(s.container, list)
 		}
+		if info.Group == "" { // the core group: listed in /api (served at /api/v1), never in /apis
+			for _, gv := range info.PrioritizedVersions {
+				s.coreVersions = append(s.coreVersions, gv.Version)
+			}
+			s.groups = append(s.groups, info)
+			continue
+		}
 		group := discovery.NewAPIGroup(info.Group, info.PrioritizedVersions)
 		s.container.Add(discovery.NewGroupWebService(group))
 		s.rootAPIs.AddGroup(group)
 		s.groups = append(s.groups, info)
 	}
 	return nil
+}
+
+// CoreVersions returns the versions of the core group ("") the server itself serves ("v1"),
+// not its delegates'.
+func (s *Server) CoreVersions() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string{}, s.coreVersions...)
+}
+
+// chainCoreVersions lists the core group's versions of s and of every delegate that serves
+// it, without repeats, for /api, as kube-apiserver's aggregator shows the core group its
+// delegate serves.
+func (s *Server) chainCoreVersions() []string {
+	var out []string
+	seen := map[string]bool{}
+	for link := DelegationTarget(s); link != nil; link = link.NextDelegate() {
+		if cl, ok := link.(interface{ CoreVersions() []string }); ok {
+			for _, v := range cl.CoreVersions() {
+				if !seen[v] {
+					seen[v] = true
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // AddHealthChecks adds checks to /healthz, /livez and /readyz. It fails after PrepareRun and
