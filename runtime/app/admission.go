@@ -35,9 +35,16 @@ func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
 // stores' lists. Errors: an unknown plugin, a plugin both enabled and disabled, a
 // factory's error.
 func applyAdmission(o *AdmissionOptions, infos []*registry.APIGroupInfo) error {
+	_, err := buildAdmission(o, infos)
+	return err
+}
+
+// buildAdmission is applyAdmission returning the chain, for stores built outside infos (the
+// extensions server's custom resources) to run the same chain.
+func buildAdmission(o *AdmissionOptions, infos []*registry.APIGroupInfo) (*admission.Chain, error) {
 	chain, err := AdmissionPlugins.NewChain(o.EnableAdmissionPlugins, o.DisableAdmissionPlugins)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	listers := map[schema.GroupResource]rest.Lister{}
 	for _, info := range infos {
@@ -55,5 +62,5 @@ func applyAdmission(o *AdmissionOptions, infos []*registry.APIGroupInfo) error {
 			w.SetListers(func(gr schema.GroupResource) rest.Lister { return listers[gr] })
 		}
 	}
-	return nil
+	return chain, nil
 }

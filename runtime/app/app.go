@@ -161,14 +161,19 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err != nil {
 		return nil, err
 	}
-	if err := applyAdmission(&opts.AdmissionOptions, infos); err != nil {
+	admissionChain, err := buildAdmission(&opts.AdmissionOptions, infos)
+	if err != nil {
 		return nil, err
 	}
 	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout, Metrics: m,
 		ShutdownDelayDuration: opts.ShutdownDelayDuration,
 		MaxRequestsInFlight:   noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
 	sec.apply(&cfg)
-	srv := server.New(cfg, server.NewEmptyDelegate())
+	extensions, err := serveCRDs(opts, cfg, scheme, factory, admissionChain, namespaces)
+	if err != nil {
+		return nil, err
+	}
+	srv := server.New(cfg, extensions)
 	if err := namespaces.install(srv, infos); err != nil {
 		return nil, err
 	}
