@@ -201,7 +201,7 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	}); err != nil {
 		return nil, err
 	}
-	return withAggregator(srv, cfg, &opts.AggregatorOptions)
+	return withAggregator(srv, cfg, opts, scheme, factory)
 }
 
 // noLimitIsNegative maps a flag's "0 means no limit" to server.Config's "negative means no

@@ -13,5 +13,15 @@
 // It serves HTTPS (a self-signed CA and certificates in <data-dir>/pki unless --tls-cert-file
 // is given) with kube-apiserver's authentication, authorization (RBAC over the served
 // rbac.authorization.k8s.io API by default) and audit flags; --plain-http serves plain HTTP on
-// a loopback address without them. --proxy-endpoint puts an aggregator first in the chain.
+// a loopback address without them. The first link of the chain is an aggregator
+// (runtime/aggregator) serving apiregistration.k8s.io/v1 APIServices (unless --runtime-config
+// turns it off): it proxies the group versions of APIServices naming a service to their
+// backends; --proxy-endpoint registers such an APIService on start, for running outside a
+// cluster.
+//
+// The chain is kube-apiserver's (CreateServerChain): aggregator -> typed server (the user's
+// groups, namespaces at /api/v1 with their bootstrap and deletion controllers, RBAC) ->
+// extensions server (runtime/apiextensions: CustomResourceDefinitions and their custom
+// resources) -> not found. --runtime-config <group>/<version>=false (api/v1 for the core
+// group) turns a built-in API off.
 package app

@@ -2,8 +2,8 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
+	"net/url"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -11,8 +11,65 @@ import (
 )
 
 // APIGroups returns the groups the server itself serves or proxies (not its delegates'), in
-// the order they were added.
-func (s *Server) APIGroups() []metav1.APIGroup { return s.rootAPIs.Groups() }
+// the order they were added, then the groups of its ProxyHandler (see SetProxyHandler) that
+// it does not serve itself.
+func (s *Server) APIGroups() []metav1.APIGroup {
+	groups := s.rootAPIs.Groups()
+	if p := s.proxyHandler(); p != nil {
+		seen := map[string]bool{}
+		for _, g := range groups {
+			seen[g.Name] = true
+		}
+		for _, g := range p.APIGroups() {
+			if !seen[g.Name] {
+				seen[g.Name] = true
+				groups = append(groups, g)
+			}
+		}
+	}
+	return groups
+}
+
+// ProxyHandler serves the groups a server proxies to other servers, a set that changes while
+// the server runs, as kube-aggregator's APIService-driven proxy handlers.
+type ProxyHandler interface {
+	// ServeHTTP serves every request under /apis/ that no group of the server itself serves:
+	// those of its proxied groups, and it hands every other one to the server's delegate.
+	http.Handler
+	// APIGroups returns the discovery documents of the groups proxied right now, listed in
+	// /apis after the server's own.
+	APIGroups() []metav1.APIGroup
+}
+
+// proxyPattern is the mux pattern a ProxyHandler is registered at.
+const proxyPattern = "/apis/"
+
+// SetProxyHandler sends every request under /apis/<group> of a group the server does not serve
+// itself to h, and lists h's groups in /apis, as kube-apiserver's aggregator does for the
+// groups of its APIServices; h passes what it does not proxy on to NextDelegate's
+// UnprotectedHandler. It fails after PrepareRun and when a handler is already set.
+func (s *Server) SetProxyHandler(h ProxyHandler) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.prepared {
+		return errors.New("cannot set the proxy handler: the server is already prepared")
+	}
+	if s.proxyHandler() != nil {
+		return errors.New("cannot set the proxy handler: one is already set")
+	}
+	s.mux.Handle(proxyPattern, h)
+	return nil
+}
+
+// proxyHandler returns the ProxyHandler registered with SetProxyHandler, or nil. The mux holds
+// it (at proxyPattern), so that the server keeps no other state for it.
+func (s *Server) proxyHandler() ProxyHandler {
+	h, pattern := s.mux.Handler(&http.Request{Method: http.MethodGet, URL: &url.URL{Path: proxyPattern + "_/"}})
+	if p, ok := h.(ProxyHandler); ok && pattern == proxyPattern {
+		return p
+	}
+	return nil
+}
 
 // groupLister is a link of the chain that lists its groups in /apis.
 type groupLister interface {
@@ -46,24 +103,4 @@ func (s *Server) serveRootAPIs(w http.ResponseWriter, _ *http.Request) {
 		TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"},
 		Groups:   s.chainGroups(),
 	})
-}
-
-// AddProxiedGroup lists group in /apis and sends every request under /apis/<group.Name> to h,
-// as kube-apiserver's aggregator does for a group an APIService names. It fails after
-// PrepareRun and for a group the server already serves.
-func (s *Server) AddProxiedGroup(group metav1.APIGroup, h http.Handler) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.prepared {
-		return errors.New("cannot add a proxied group: the server is already prepared")
-	}
-	for _, g := range s.rootAPIs.Groups() {
-		if g.Name == group.Name {
-			return fmt.Errorf("cannot proxy group %q: the server already serves it", group.Name)
-		}
-	}
-	s.rootAPIs.AddGroup(group)
-	s.mux.Handle("/apis/"+group.Name, h)
-	s.mux.Handle("/apis/"+group.Name+"/", h)
-	return nil
 }
