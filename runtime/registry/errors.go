@@ -38,7 +38,9 @@ func interpretError(err error, resource schema.GroupResource, name string) error
 		case storage.ErrCodeConflict:
 			return apierrors.NewConflict(resource, name, errors.New(se.Message))
 		case storage.ErrCodeExpired:
-			return apierrors.NewResourceExpired(se.Message)
+			expired := apierrors.NewResourceExpired(se.Message)
+			expired.ErrStatus.ListMeta.Continue = se.Continue // a paged list's way on, as kube-apiserver's
+			return expired
 		case storage.ErrCodeUnreachable:
 			return apierrors.NewServiceUnavailable(se.Error())
 		case storage.ErrCodeInvalidObj:

@@ -40,6 +40,11 @@ func TestInterpretError(t *testing.T) {
 	if err := interpretError(storage.NewKeyNotFoundError("/a/x", 0), gr, "x"); err.Error() != `widgets.test.apigen.dev "x" not found` {
 		t.Errorf("NotFound message: %q", err.Error())
 	}
+	var expired *apierrors.StatusError
+	if err := interpretError(storage.NewInconsistentContinueError("token", "too old"), gr, ""); !errors.As(err, &expired) ||
+		expired.ErrStatus.Code != 410 || expired.ErrStatus.ListMeta.Continue != "token" {
+		t.Errorf("inconsistent continue: got %#v, want 410 with metadata.continue %q", err, "token")
+	}
 	if interpretError(nil, gr, "x") != nil {
 		t.Error("nil error became non-nil")
 	}

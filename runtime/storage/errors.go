@@ -27,6 +27,10 @@ type StatusError struct {
 	ResourceVersion int64
 	// Message is a human-readable description suitable for a metav1.Status message.
 	Message string
+	// Continue, on an Expired error of a paged list, is a continue token that goes on with
+	// the list at the latest revision (an inconsistent list), which the 410 Status carries in
+	// its metadata.continue, as kube-apiserver's.
+	Continue string
 	// Err is the underlying cause, if any.
 	Err error
 }
@@ -66,6 +70,12 @@ func NewInvalidObjError(key, msg string) error {
 // msg is the Kubernetes wording, e.g. "The provided continue parameter is too old ...".
 func NewExpiredError(rv int64, msg string) error {
 	return &StatusError{Code: ErrCodeExpired, ResourceVersion: rv, Message: msg}
+}
+
+// NewInconsistentContinueError reports that a paged list's revision was compacted; token
+// (made with EncodeContinue and revision -1) goes on with the list at the latest revision.
+func NewInconsistentContinueError(token, msg string) error {
+	return &StatusError{Code: ErrCodeExpired, Message: msg, Continue: token}
 }
 
 // NewUnreachableError reports that the backend did not answer for key.

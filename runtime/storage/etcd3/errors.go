@@ -19,6 +19,13 @@ const (
 	watchExpiredMessage    = "The resourceVersion for the provided watch is too old."
 	continueExpiredMessage = "The provided continue parameter is too old to display a consistent list result. " +
 		"You can start a new list without the continue parameter."
+	// inconsistentContinueMessage is kube-apiserver's message for a 410 that carries a token
+	// continuing at the latest revision.
+	inconsistentContinueMessage = "The provided continue parameter is too old to display a consistent list result. " +
+		"You can start a new list without the continue parameter, or use the continue token in this response to " +
+		"retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - " +
+		"objects that were created, modified, or deleted between the time the first chunk was returned and now may " +
+		"show up in the list."
 )
 
 // interpretError turns an etcd client error for key into a storage error: a compacted

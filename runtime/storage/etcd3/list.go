@@ -2,12 +2,14 @@ package etcd3
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -145,11 +147,10 @@ func (s *store) readPage(ctx context.Context, key string, plan listPlan, pred st
 		resp, err := s.client.Get(ctx, fromKey, s.rangeOptions(plan, rev, readLimit)...)
 		s.observe("list", start)
 		if err != nil {
-			msg := listExpiredMessage
-			if plan.continued {
-				msg = continueExpiredMessage
+			if plan.continued && errors.Is(err, rpctypes.ErrCompacted) {
+				return listPage{}, continueCompacted(plan)
 			}
-			return listPage{}, interpretError(err, key, msg, rev)
+			return listPage{}, interpretError(err, key, listExpiredMessage, rev)
 		}
 		if rev == 0 {
 			if plan.minRV > resp.Header.Revision {
@@ -261,4 +262,15 @@ func appendItem(items reflect.Value, obj runtime.Object) error {
 	}
 	items.Set(reflect.Append(items, ov))
 	return nil
+}
+
+// continueCompacted is the 410 for a continued list whose revision was compacted: it carries
+// a token that goes on from the same key at the latest revision, as kube-apiserver's
+// handleCompactedErrorForPaging.
+func continueCompacted(plan listPlan) error {
+	token, err := storage.EncodeContinue(plan.fromKey, plan.keyPrefix, -1)
+	if err != nil {
+		return storage.NewExpiredError(plan.withRev, continueExpiredMessage)
+	}
+	return storage.NewInconsistentContinueError(token, inconsistentContinueMessage)
 }
