@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/apigen-dev/apigen/runtime/storage"
+	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
 
@@ -83,5 +84,35 @@ func TestWatchModifiedWithoutPreviousState(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no event within 10s")
+	}
+}
+
+// TestIdleWatchGetsBookmarks watches from the latest resourceVersion of an etcd nobody
+// writes to: etcd sends such a watch no progress notifications, so the watch itself must
+// send a BOOKMARK at its start revision every bookmark period, as kube-apiserver's watch
+// cache bookmarks idle watchers.
+func TestIdleWatchGetsBookmarks(t *testing.T) {
+	t.Cleanup(etcd3.SetBookmarkFrequency(100 * time.Millisecond))
+	s, _ := newStore(t)
+	ctx := context.Background()
+	created := &testapi.Widget{}
+	if err := s.Create(ctx, "/ns/a", &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: "ns"}}, created); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	w, err := s.Watch(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: created.ResourceVersion, ProgressNotify: true})
+	if err != nil {
+		t.Fatalf("Watch: %v", err)
+	}
+	defer w.Stop()
+	for i := range 2 {
+		select {
+		case ev := <-w.ResultChan():
+			got, ok := ev.Object.(*testapi.Widget)
+			if ev.Type != watch.Bookmark || !ok || got.ResourceVersion != created.ResourceVersion {
+				t.Fatalf("event %d: %s %#v, want a BOOKMARK at %s", i, ev.Type, ev.Object, created.ResourceVersion)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no BOOKMARK %d within 5s on an idle watch", i)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -20,6 +21,13 @@ import (
 
 // resultBufferSize is how many events a watch buffers for a slow consumer.
 const resultBufferSize = 100
+
+// bookmarkFrequency is how often a watch that asked for bookmarks gets one when nothing has
+// been sent to it for that long, as kube-apiserver's watch cache bookmarks every watcher about
+// once a minute. etcd's own progress notifications (which become BOOKMARKs too) skip a watch
+// that starts after etcd's current revision - an idle watch from the latest resourceVersion -
+// and an external etcd's notify interval is not the server's to set.
+var bookmarkFrequency = time.Minute
 
 // InitialEventsEndAnnotation marks the BOOKMARK that ends a streaming list's initial events
 // (metav1.InitialEventsAnnotationKey).
@@ -48,6 +56,11 @@ type watcher struct {
 	result chan watch.Event
 	done   chan struct{}
 	once   sync.Once
+	// lastRev is the revision up to which every event of the watch has been sent (the start,
+	// the last event's, or the last progress notification's); sent records whether anything
+	// was sent since the last bookmark tick. Both belong to run's goroutine.
+	lastRev int64
+	sent    bool
 }
 
 // Watch implements storage.Interface, as kube-apiserver's etcd3 watcher: ResourceVersion N
@@ -133,10 +146,22 @@ func (w *watcher) run() {
 		ops = append(ops, clientv3.WithProgressNotify())
 	}
 	wch := w.s.client.Watch(w.ctx, w.etcdKey, ops...)
+	w.lastRev = w.startRev
+	var ticks <-chan time.Time
+	if w.opts.ProgressNotify {
+		t := time.NewTicker(bookmarkFrequency)
+		defer t.Stop()
+		ticks = t.C
+	}
 	for {
 		select {
 		case <-w.ctx.Done():
 			return
+		case <-ticks:
+			if !w.sent && !w.send(w.bookmark(w.lastRev, false)) {
+				return
+			}
+			w.sent = false
 		case resp, ok := <-wch:
 			if !ok || !w.handle(resp) {
 				return
@@ -153,9 +178,11 @@ func (w *watcher) handle(resp clientv3.WatchResponse) bool {
 		return false
 	}
 	if resp.IsProgressNotify() {
+		w.lastRev = max(w.lastRev, resp.Header.Revision)
 		return !w.opts.ProgressNotify || w.send(w.bookmark(resp.Header.Revision, false))
 	}
 	for _, e := range resp.Events {
+		w.lastRev = max(w.lastRev, e.Kv.ModRevision)
 		ev, ok, err := w.transform(e)
 		if err != nil {
 			w.sendError(err)
@@ -281,6 +308,7 @@ func (w *watcher) bookmark(rev int64, initialEnd bool) watch.Event {
 func (w *watcher) send(ev watch.Event) bool {
 	select {
 	case w.result <- ev:
+		w.sent = true
 		return true
 	case <-w.ctx.Done():
 		return false

@@ -1,0 +1,11 @@
+package etcd3
+
+import "time"
+
+// SetBookmarkFrequency sets bookmarkFrequency for a test and returns the function restoring it.
+// Tests using it must not run in parallel with other watches.
+func SetBookmarkFrequency(d time.Duration) (restore func()) {
+	old := bookmarkFrequency
+	bookmarkFrequency = d
+	return func() { bookmarkFrequency = old }
+}
