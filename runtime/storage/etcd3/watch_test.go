@@ -3,6 +3,7 @@ package etcd3_test
 import (
 	"context"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,5 +115,49 @@ func TestIdleWatchGetsBookmarks(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("no BOOKMARK %d within 5s on an idle watch", i)
 		}
+	}
+}
+
+// TestStreamingListFromCompactedRevision starts a streaming list (sendInitialEvents with
+// resourceVersionMatch=NotOlderThan) from a resourceVersion etcd has compacted: it must show
+// the latest state, as kube-apiserver's watch cache does, not fail with 410; one from a
+// future resourceVersion fails with "Too large resource version".
+func TestStreamingListFromCompactedRevision(t *testing.T) {
+	s, client := newStore(t)
+	ctx := context.Background()
+	first := &testapi.Widget{}
+	if err := s.Create(ctx, "/ns/a", &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: "ns"}}, first); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	last := &testapi.Widget{}
+	if err := s.Create(ctx, "/ns/b", &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "ns"}}, last); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	compactNow(t, client)
+	yes := true
+	opts := storage.ListOptions{Recursive: true, ResourceVersion: first.ResourceVersion, SendInitialEvents: &yes,
+		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan, ProgressNotify: true}
+	w, err := s.Watch(ctx, "/ns/", opts)
+	if err != nil {
+		t.Fatalf("streaming list from a compacted resourceVersion: %v", err)
+	}
+	defer w.Stop()
+	var got []string
+	for len(got) < 3 {
+		select {
+		case ev := <-w.ResultChan():
+			obj := ev.Object.(*testapi.Widget)
+			got = append(got, string(ev.Type)+" "+obj.Name+"@"+obj.ResourceVersion)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("events so far %q; want ADDED a, ADDED b, BOOKMARK", got)
+		}
+	}
+	want := []string{"ADDED a@" + first.ResourceVersion, "ADDED b@" + last.ResourceVersion, "BOOKMARK @" + last.ResourceVersion}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("events %q, want %q", got, want)
+	}
+	opts.ResourceVersion = "1000000"
+	if _, err := s.Watch(ctx, "/ns/", opts); err == nil || !strings.Contains(err.Error(), "Too large resource version") {
+		t.Errorf("streaming list from a future resourceVersion: %v, want Too large resource version", err)
 	}
 }

@@ -85,6 +85,12 @@ func (s *store) Watch(ctx context.Context, key string, opts storage.ListOptions)
 		result: make(chan watch.Event, resultBufferSize), done: make(chan struct{})}
 	sie := opts.SendInitialEvents
 	w.initialEvents = (sie == nil && rev == 0) || (sie != nil && *sie)
+	var minRev int64
+	if sie != nil && *sie && opts.ResourceVersionMatch == metav1.ResourceVersionMatchNotOlderThan {
+		// A streaming list shows a state at least as new as rev, as kube-apiserver's watch
+		// cache serves it: the latest, so a compacted rev is no error.
+		minRev, w.startRev = rev, 0
+	}
 	if rev == 0 && !w.initialEvents {
 		// Only changes from now on: start after the current revision.
 		resp, err := s.client.Get(ctx, k, clientv3.WithCountOnly())
@@ -98,6 +104,10 @@ func (s *store) Watch(ctx context.Context, key string, opts storage.ListOptions)
 		if w.initial, err = w.readInitial(); err != nil {
 			w.cancel()
 			return nil, err
+		}
+		if current := w.initial.Header.Revision; current < minRev {
+			w.cancel()
+			return nil, tooLargeResourceVersion(minRev, current)
 		}
 	}
 	go w.run()
