@@ -5,7 +5,10 @@
 //
 // Covered types are the kinds and lists of every served version (never a separate hub), every
 // struct they reach, local or external, and metav1.Status, DeleteOptions, WatchEvent and Patch
-// with what they reach (when the loader put them in API.Types).
+// with what they reach (when the loader put them in API.Types). The k8s.io/apimachinery types
+// every group shares (ObjectMeta, Status, Condition, Quantity, ... : sharedTypes) are not
+// repeated in each group's file: their definitions are generated once into
+// runtime/openapi/apimachinery, and a group's GetOpenAPIDefinitions starts from those.
 //
 // Schemas follow openapi-gen: description from the doc comment; properties by JSON name with
 // inline and embedded fields flattened; `json:"-"` skipped; required = fields without

@@ -140,7 +140,9 @@ func runGenerated(t *testing.T, root string, generated []byte) []byte {
 		t.Fatal(err)
 	}
 	for name, content := range map[string][]byte{
-		"go.mod":              regexp.MustCompile(`(?m)^module .*$`).ReplaceAll(gomod, []byte("module example.com/eval")),
+		// The generated file imports apigen's runtime/openapi/apimachinery: require this checkout.
+		"go.mod": append(regexp.MustCompile(`(?m)^module .*$`).ReplaceAll(gomod, []byte("module example.com/eval")),
+			[]byte("\nrequire github.com/apigen-dev/apigen v0.0.0\n\nreplace github.com/apigen-dev/apigen => "+root+"\n")...),
 		"go.sum":              gosum,
 		"main.go":             []byte(evalMain),
 		"install/" + fileName: generated,

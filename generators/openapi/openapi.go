@@ -59,7 +59,12 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 
 // generateGroup renders the OpenAPI definitions file of group g.
 func generateGroup(api *model.API, g *model.Group) ([]byte, model.Diagnostics, error) {
-	defs := collect(api, g)
+	var defs []*model.Type // the group's own; the shared ones come from sharedPkg
+	for _, t := range collect(api, g) {
+		if !isShared(t) {
+			defs = append(defs, t)
+		}
+	}
 	names := functionNames(g, defs)
 	b := &builder{}
 	f := emit.NewFile(g.InstallPath, "install", nil)
@@ -71,10 +76,13 @@ func generateGroup(api *model.API, g *model.Group) ([]byte, model.Diagnostics, e
 	if g.Name == "" {
 		groupName = "core group" // the legacy group at /api
 	}
-	f.Commentf("GetOpenAPIDefinitions returns the OpenAPI schemas of every type the %s serves, keyed by Go type name.", groupName)
+	f.Commentf("GetOpenAPIDefinitions returns the OpenAPI schemas of every type the %s serves, keyed by Go type name:", groupName)
+	f.Comment("the shared ones of k8s.io/apimachinery's types and the group's own.")
 	f.Func().Id("GetOpenAPIDefinitions").Params(jen.Id("ref").Qual(commonPkg, "ReferenceCallback")).
 		Map(jen.String()).Qual(commonPkg, "OpenAPIDefinition").Block(
-		jen.Return(jen.Map(jen.String()).Qual(commonPkg, "OpenAPIDefinition").Custom(multi, entries...)),
+		jen.Id("defs").Op(":=").Qual(sharedPkg, "GetOpenAPIDefinitions").Call(jen.Id("ref")),
+		jen.Qual("maps", "Copy").Call(jen.Id("defs"), jen.Map(jen.String()).Qual(commonPkg, "OpenAPIDefinition").Custom(multi, entries...)),
+		jen.Return(jen.Id("defs")),
 	)
 	for _, t := range defs {
 		f.Line()

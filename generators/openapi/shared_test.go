@@ -1,0 +1,54 @@
+package openapi
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators/load"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// TestSharedDefinitions regenerates runtime/openapi/apimachinery/zz_generated.openapi.go and
+// zz_generated.shared.go from testdata/input/shared with the real loader and the apimachinery
+// version in go.mod, and fails when the committed files differ (-update rewrites them).
+func TestSharedDefinitions(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := load.Load(root, "./generators/openapi/testdata/input/shared/v1")
+	if ds, ok := err.(model.Diagnostics); err != nil && (!ok || ds.HasErrors()) {
+		t.Fatalf("cannot load testdata/input/shared: %v", err)
+	}
+	defs, names, err := generateShared(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := sharedNamesFile(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string][]byte{
+		filepath.Join(root, "runtime", "openapi", "apimachinery", fileName):    defs,
+		filepath.Join(root, "generators", "openapi", "zz_generated.shared.go"): list,
+	} {
+		if *update {
+			if err := os.WriteFile(path, want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s is stale (%v): run go test ./generators/openapi -run TestSharedDefinitions -update", path, err)
+		}
+	}
+	for _, n := range []string{"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta", "k8s.io/apimachinery/pkg/apis/meta/v1.Status",
+		"k8s.io/apimachinery/pkg/api/resource.Quantity", "k8s.io/apimachinery/pkg/util/intstr.IntOrString"} {
+		if !sharedTypes[n] {
+			t.Errorf("%s is not shared", n)
+		}
+	}
+}
