@@ -66,7 +66,7 @@ func (s *scope) decodeBody(req *http.Request, body []byte, directive string) (ru
 }
 
 // decodeWith is decodeBody with a chosen serializer: decode in the body's version, check
-// it is the wire version, default, then convert to the storage's version.
+// it is the wire version, default, then convert to the storage's version without a copy.
 func (s *scope) decodeWith(ser runtime.Serializer, body []byte, directive string) (runtime.Object, []string, error) {
 	defaultGVK := s.kind
 	obj, gvk, err := ser.Decode(body, &defaultGVK, nil)
@@ -95,7 +95,9 @@ func (s *scope) decodeWith(ser runtime.Serializer, body []byte, directive string
 	if s.hubGV == s.kind.GroupVersion() {
 		return obj, warnings, nil
 	}
-	hub, err := s.Convertor.ConvertToVersion(obj, s.hubGV)
+	// obj is this request's own, so the conversion may share its memory (as the versioning
+	// codec kube-apiserver decodes bodies with converts with runtime.UnsafeObjectConvertor).
+	hub, err := s.UnsafeConvertor.ConvertToVersion(obj, s.hubGV)
 	if err != nil {
 		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("cannot convert %s to %s: %v", s.kind, s.hubGV, err))
 	}

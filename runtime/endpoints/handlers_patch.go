@@ -39,6 +39,10 @@ type patcher struct {
 	warnings []string
 }
 
+// PreservesOldObject implements registry.OldObjectPreserver: UpdatedObject only encodes
+// old (the versioning codec puts its apiVersion and kind back).
+func (p *patcher) PreservesOldObject() bool { return true }
+
 // UpdatedObject applies the patch to old. Errors: 404 when nothing is stored, 400 for a
 // malformed patch, 422 when it does not apply, 400 for strict field validation.
 func (p *patcher) UpdatedObject(_ context.Context, old runtime.Object) (runtime.Object, error) {

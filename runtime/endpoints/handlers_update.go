@@ -3,22 +3,43 @@ package endpoints
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
 // replacement is the rest.UpdatedObjectInfo of a PUT: the decoded body, whatever is stored
 // (the store checks its resourceVersion against the stored one).
-type replacement struct{ obj runtime.Object }
-
-// UpdatedObject returns a fresh copy of the body on every (re)try.
-func (r replacement) UpdatedObject(context.Context, runtime.Object) (runtime.Object, error) {
-	return r.obj.DeepCopyObject(), nil
+type replacement struct {
+	obj runtime.Object
+	// given is set once obj has been handed out; decode decodes the body again.
+	given  atomic.Bool
+	decode func() (runtime.Object, error)
 }
+
+// UpdatedObject returns the body: the decoded object itself the first time (the store may
+// change it, and nothing else holds it), a new decode of the body on a retry, which is rare
+// (a lost race), instead of a copy on every try.
+func (r *replacement) UpdatedObject(context.Context, runtime.Object) (runtime.Object, error) {
+	if r.given.CompareAndSwap(false, true) {
+		return r.obj, nil
+	}
+	return r.decode()
+}
+
+var (
+	_ registry.OldObjectPreserver = (*replacement)(nil)
+	_ registry.OldObjectPreserver = (*patcher)(nil)
+)
+
+// PreservesOldObject implements registry.OldObjectPreserver: UpdatedObject ignores the
+// stored object.
+func (r *replacement) PreservesOldObject() bool { return true }
 
 // update serves PUT, as kube's UpdateResource: 200 with the stored object, 201 when the
 // update created it.
@@ -30,12 +51,17 @@ func (s *scope) update(updater rest.Updater) handlerFunc {
 			responsewriters.WriteError(w, err)
 			return
 		}
-		obj, warnings, err := s.decodeBody(req, body, fieldValidation(opts.FieldValidation))
+		directive := fieldValidation(opts.FieldValidation)
+		obj, warnings, err := s.decodeBody(req, body, directive)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
 		}
-		out, created, err := updater.Update(ctx, name, replacement{obj}, false, opts)
+		again := func() (runtime.Object, error) {
+			obj, _, err := s.decodeBody(req, body, directive)
+			return obj, err
+		}
+		out, created, err := updater.Update(ctx, name, &replacement{obj: obj, decode: again}, false, opts)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return

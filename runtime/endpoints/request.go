@@ -20,7 +20,7 @@ func readBody(req *http.Request) ([]byte, error) {
 	if req.Body == nil {
 		return nil, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(req.Body, maxBodyBytes+1))
+	data, err := readAll(io.LimitReader(req.Body, maxBodyBytes+1), req.ContentLength)
 	if err != nil {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("cannot read the request body: %v", err))
 	}
@@ -28,6 +28,29 @@ func readBody(req *http.Request) ([]byte, error) {
 		return nil, apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", maxBodyBytes))
 	}
 	return data, nil
+}
+
+// readAll is io.ReadAll into a slice sized for size bytes (the request's Content-Length;
+// unknown when not in 1..maxBodyBytes), so that a body of announced length is read into
+// one allocation rather than a slice regrown from 512 bytes.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	if size <= 0 || size > maxBodyBytes {
+		return io.ReadAll(r)
+	}
+	data := make([]byte, 0, size+1) // +1: room to see the end without growing
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+	}
 }
 
 // decodeQuery decodes req's query parameters into into, a meta.k8s.io/v1 options type

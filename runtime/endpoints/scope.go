@@ -29,10 +29,13 @@ type Kinds struct {
 	Typer runtime.ObjectTyper
 	// Defaulter applies defaults to a decoded body, in the wire version.
 	Defaulter runtime.ObjectDefaulter
-	// Convertor converts a decoded body from the wire version to the storage (hub) version.
+	// Convertor converts between versions leaving its input untouched (a copy); for
+	// conversions of objects the caller does not own. The handlers convert only objects of
+	// their own and use UnsafeConvertor.
 	Convertor runtime.ObjectConvertor
-	// UnsafeConvertor converts stored objects to the wire version for encoding; its result
-	// may share memory with its input (runtime.UnsafeObjectConvertor).
+	// UnsafeConvertor converts a decoded body from the wire version to the storage (hub)
+	// version and stored objects to the wire version for encoding; its result may share
+	// memory with its input (runtime.UnsafeObjectConvertor).
 	UnsafeConvertor runtime.ObjectConvertor
 	// NewSerializer returns the JSON or YAML serializer options ask for (Strict reports
 	// unknown and duplicate fields as runtime.StrictDecodingError with the decoded object);

@@ -66,6 +66,16 @@ func (e *Store) update(ctx context.Context, strategy Strategy, name string, objI
 	return out, creating, err
 }
 
+// OldObjectPreserver is implemented by a rest.UpdatedObjectInfo whose UpdatedObject never
+// changes the old object it is given (it only reads it, or ignores it, as a PUT's body
+// does). Update then passes the stored object itself, as kube-apiserver's Store.Update
+// always does, instead of a copy: updateExisting still needs that object unchanged as the
+// old object of PrepareForUpdate and validation.
+type OldObjectPreserver interface {
+	// PreservesOldObject reports whether UpdatedObject leaves its old object unchanged.
+	PreservesOldObject() bool
+}
+
 // updateCreate computes the object an update creates, or 404 when it may not.
 func (e *Store) updateCreate(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, forceAllowCreate, dryRun bool) (runtime.Object, error) {
 	if !forceAllowCreate {
@@ -103,7 +113,11 @@ func (e *Store) updateExisting(ctx context.Context, strategy Strategy, name stri
 	if err != nil {
 		return nil, err
 	}
-	obj, err := objInfo.UpdatedObject(ctx, existing.DeepCopyObject())
+	given := existing
+	if p, ok := objInfo.(OldObjectPreserver); !ok || !p.PreservesOldObject() {
+		given = existing.DeepCopyObject() // existing is validation's old object: keep it intact
+	}
+	obj, err := objInfo.UpdatedObject(ctx, given)
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,13 @@
 package registry_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/apigen-dev/apigen/runtime/registry/testapi"
@@ -52,6 +54,50 @@ func TestUpdateConflictAndUnconditional(t *testing.T) {
 	invalid := widget("w", 1000)
 	if _, _, err := s.Update(ctx, "w", replace{invalid}, false, nil); !apierrors.IsInvalid(err) {
 		t.Errorf("invalid update: got %v, want Invalid", err)
+	}
+}
+
+// readOnly is a rest.UpdatedObjectInfo that declares (registry.OldObjectPreserver) it only
+// reads the stored object: it returns a changed copy and records what it was given.
+type readOnly struct {
+	change func(*testapi.Widget)
+	given  *[]runtime.Object
+}
+
+func (r readOnly) PreservesOldObject() bool { return true }
+
+func (r readOnly) UpdatedObject(_ context.Context, old runtime.Object) (runtime.Object, error) {
+	*r.given = append(*r.given, old)
+	w := old.DeepCopyObject().(*testapi.Widget)
+	r.change(w)
+	return w, nil
+}
+
+// TestUpdateOldObjectPreserver: an UpdatedObjectInfo that only reads the stored object gets
+// it without a copy and the update sees the old object intact (generation +1 for a spec
+// change); one that changes the object it is given (mutate) gets a copy, so the old object
+// stays intact for PrepareForUpdate too.
+func TestUpdateOldObjectPreserver(t *testing.T) {
+	s := newStores(t).Widgets
+	ctx := nsCtx("ns")
+	created := mustCreate(t, s, ctx, widget("w", 1))
+	var given []runtime.Object
+	out, _, err := s.Update(ctx, "w", readOnly{change: func(w *testapi.Widget) { w.Spec.Size = 2 }, given: &given}, false, nil)
+	if err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+	if got := out.(*testapi.Widget); got.Spec.Size != 2 || got.Generation != 2 {
+		t.Errorf("read-only update: size %d generation %d, want 2 and 2", got.Spec.Size, got.Generation)
+	}
+	if len(given) != 1 || given[0].(*testapi.Widget).Spec.Size != 1 || given[0].(*testapi.Widget).UID != created.UID {
+		t.Errorf("read-only update was given %+v, want the stored widget of size 1", given)
+	}
+	out, _, err = s.Update(ctx, "w", mutate(func(w *testapi.Widget) { w.Spec.Size = 3 }), false, nil)
+	if err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+	if got := out.(*testapi.Widget); got.Spec.Size != 3 || got.Generation != 3 {
+		t.Errorf("mutating update: size %d generation %d, want 3 and 3", got.Spec.Size, got.Generation)
 	}
 }
 

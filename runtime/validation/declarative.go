@@ -22,25 +22,45 @@ import (
 // request's subresource ("status", "scale") is passed on as operation.Request.Subresources.
 //
 // A type without a registered validation function passes. A conversion failure is a single
-// field.InternalError.
+// field.InternalError. obj and old are converted without a copy (convertForValidation) and
+// are left as they were.
 func Declarative(ctx context.Context, scheme *runtime.Scheme, obj, old runtime.Object) field.ErrorList {
 	gvk, err := internalKind(scheme, obj)
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
 	gv, subresources := targetVersion(ctx, scheme, gvk)
-	versioned, err := scheme.ConvertToVersion(obj, gv)
+	versioned, restore, err := convertForValidation(scheme, obj, gv)
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("cannot convert %s to %s: %w", gvk.Kind, gv, err))}
 	}
+	defer restore()
 	if old == nil {
 		return scheme.Validate(ctx, nil, versioned, subresources...)
 	}
-	versionedOld, err := scheme.ConvertToVersion(old, gv)
+	versionedOld, restoreOld, err := convertForValidation(scheme, old, gv)
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("cannot convert the old %s to %s: %w", gvk.Kind, gv, err))}
 	}
+	defer restoreOld()
 	return scheme.ValidateUpdate(ctx, nil, versioned, versionedOld, subresources...)
+}
+
+// convertForValidation converts obj to gv for reading only, without copying it first (as
+// runtime.UnsafeObjectConvertor): the result may share memory with obj, or be obj itself
+// when its type is already gv's. The validation functions only read what they are given.
+// The conversion sets the result's apiVersion and kind, which for obj itself would change
+// the caller's object: restore puts obj's own back, as kube's versioning codec does after
+// encoding. Call restore when done with the result.
+func convertForValidation(scheme *runtime.Scheme, obj runtime.Object, gv schema.GroupVersion) (runtime.Object, func(), error) {
+	kind := obj.GetObjectKind()
+	saved := kind.GroupVersionKind()
+	versioned, err := scheme.UnsafeConvertToVersion(obj, gv)
+	if err != nil {
+		kind.SetGroupVersionKind(saved)
+		return nil, nil, err
+	}
+	return versioned, func() { kind.SetGroupVersionKind(saved) }, nil
 }
 
 // internalKind returns the group and kind scheme knows obj's type by.

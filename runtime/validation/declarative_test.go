@@ -211,6 +211,33 @@ func TestDeclarativeNoValidationFunc(t *testing.T) {
 	}
 }
 
+// TestDeclarativeLeavesObjectsUnchanged: the conversions for validation do not copy, yet
+// neither obj nor old changes, not even the apiVersion and kind the conversion of a type
+// served as it is (gadget: the same type in __internal and v1) sets.
+func TestDeclarativeLeavesObjectsUnchanged(t *testing.T) {
+	var calls []seen
+	scheme := newTestScheme(t, &calls)
+	obj := &widget{ObjectMeta: metav1.ObjectMeta{Name: "w", Labels: map[string]string{"a": "b"}}, Size: 12}
+	old := &widget{ObjectMeta: metav1.ObjectMeta{Name: "w"}, Size: 3}
+	wantObj, wantOld := obj.DeepCopyObject(), old.DeepCopyObject()
+	if errs := Declarative(withRequest(testGroup, "v2", ""), scheme, obj, old); len(errs) != 1 {
+		t.Fatalf("errs = %v, want one", errs)
+	}
+	if diff := cmp.Diff(wantObj, runtime.Object(obj)); diff != "" {
+		t.Errorf("obj changed (-before +after):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantOld, runtime.Object(old)); diff != "" {
+		t.Errorf("old changed (-before +after):\n%s", diff)
+	}
+	g, gOld := &gadget{ObjectMeta: metav1.ObjectMeta{Name: "g"}}, &gadget{ObjectMeta: metav1.ObjectMeta{Name: "g"}}
+	if errs := Declarative(withRequest(testGroup, "v1", ""), scheme, g, gOld); len(errs) != 0 {
+		t.Fatalf("errs = %v, want none", errs)
+	}
+	if g.TypeMeta != (metav1.TypeMeta{}) || gOld.TypeMeta != (metav1.TypeMeta{}) {
+		t.Errorf("the gadgets' kinds changed to %+v and %+v, want them empty as before", g.TypeMeta, gOld.TypeMeta)
+	}
+}
+
 // unknown is a type no scheme knows.
 type unknown struct{ gadget }
 
