@@ -12,6 +12,7 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
 // get serves GET of one object (?resourceVersion), as kube's GetResource.
@@ -22,7 +23,8 @@ func (s *scope) get(getter rest.Getter) handlerFunc {
 			responsewriters.WriteError(w, err)
 			return
 		}
-		obj, err := getter.Get(ctx, name, opts)
+		// The object is only encoded: storage may share it with its cache.
+		obj, err := getter.Get(storage.WithReadOnlyResults(ctx), name, opts)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
@@ -61,7 +63,8 @@ func (s *scope) list(lister rest.Lister, watcher rest.Watcher) handlerFunc {
 			s.serveWatch(ctx, w, req, watcher, opts)
 			return
 		}
-		obj, err := lister.List(ctx, opts)
+		// The list is only encoded: storage may share its items with its cache.
+		obj, err := lister.List(storage.WithReadOnlyResults(ctx), opts)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return

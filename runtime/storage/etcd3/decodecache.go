@@ -46,6 +46,24 @@ func (c *decodeCache) get(data []byte) runtime.Object {
 	return entry.obj.DeepCopyObject()
 }
 
+// getShared returns the object decoded from data, or nil when it is not cached: a shallow
+// copy that shares the cached object's maps, slices and pointers when its type is
+// shareable, else a deep copy. The caller must not change what the copy points to.
+func (c *decodeCache) getShared(data []byte) runtime.Object {
+	v, ok := c.lru.Get(maphash.Bytes(c.seed, data))
+	if !ok {
+		return nil
+	}
+	entry := v.(cachedObject)
+	if !bytes.Equal(entry.data, data) {
+		return nil
+	}
+	if shareable(entry.obj) {
+		return shallowCopy(entry.obj)
+	}
+	return entry.obj.DeepCopyObject()
+}
+
 // add remembers a copy of obj as what data decodes to.
 func (c *decodeCache) add(data []byte, obj runtime.Object) {
 	c.lru.Add(maphash.Bytes(c.seed, data), cachedObject{data: bytes.Clone(data), obj: obj.DeepCopyObject()})

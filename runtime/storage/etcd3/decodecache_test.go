@@ -8,9 +8,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
 	"github.com/apigen-dev/apigen/runtime/storage"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
+	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
 
@@ -73,5 +75,44 @@ func TestDecodeCache(t *testing.T) {
 	}
 	if got.Spec.Color != "blue" || got.ResourceVersion != out.ResourceVersion {
 		t.Errorf("after an update, get = color %q rv %s, want blue rv %s", got.Spec.Color, got.ResourceVersion, out.ResourceVersion)
+	}
+}
+
+// TestWriteStartStateNotCached: updates that start from a state this store wrote itself
+// decode it without adding it to the decode cache (it is about to be replaced); a read of
+// etcd caches what it decodes.
+func TestWriteStartStateNotCached(t *testing.T) {
+	client, _ := etcdtest.Run(t)
+	scheme := testapi.NewScheme()
+	ser := jsonserializer.NewSerializer(scheme, scheme, json.SerializerOptions{})
+	s := New(client, NewCodec(scheme, ser, testapi.SchemeGroupVersion, testapi.SchemeGroupVersion),
+		testapi.NewWidget, "/registry/startstate", testapi.Resource).(*store)
+	ctx := context.Background()
+	in := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w", Namespace: "ns"}}
+	if err := s.Create(ctx, "/ns/w", in, &testapi.Widget{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, color := range []string{"blue", "green"} {
+		out := &testapi.Widget{}
+		if err := s.GuaranteedUpdate(ctx, "/ns/w", out, false, nil, func(cur runtime.Object) (runtime.Object, error) {
+			w := cur.(*testapi.Widget).DeepCopy()
+			w.Spec.Color = color
+			return w, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if out.Spec.Color != color {
+			t.Errorf("update to %s stored %q", color, out.Spec.Color)
+		}
+	}
+	if n := s.decoded.lru.Len(); n != 0 {
+		t.Errorf("after a create and two updates the decode cache holds %d objects, want 0", n)
+	}
+	got := &testapi.Widget{}
+	if err := s.Get(ctx, "/ns/w", storage.GetOptions{}, got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Spec.Color != "green" || s.decoded.lru.Len() != 1 {
+		t.Errorf("get = color %q with %d cached objects, want green and 1", got.Spec.Color, s.decoded.lru.Len())
 	}
 }

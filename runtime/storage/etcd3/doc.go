@@ -11,6 +11,12 @@
 //   - errors are storage.StatusError values: a compacted revision is Expired, an etcd that
 //     does not answer within the caller's context is Unreachable.
 //
+// Each store remembers the last state it saw per key (writes start from it, the
+// transaction's ModRevision compare catches a stale one) and the objects it decoded, by
+// their bytes (a read of unchanged bytes costs a copy, not a decode). Reads whose context
+// is marked by storage.WithReadOnlyResults (the HTTP get and list handlers) get shallow copies
+// sharing the decoded objects' maps and slices instead of deep copies.
+//
 // StartCompactor compacts old revisions periodically, as kube-apiserver's
 // --etcd-compaction-interval.
 package etcd3

@@ -142,6 +142,7 @@ func (s *store) readPage(ctx context.Context, key string, plan listPlan, pred st
 		readLimit = listChunk
 	}
 	fromKey, rev := plan.fromKey, plan.withRev
+	grown := false
 	for {
 		start := time.Now()
 		resp, err := s.client.Get(ctx, fromKey, s.rangeOptions(plan, rev, readLimit)...)
@@ -158,8 +159,20 @@ func (s *store) readPage(ctx context.Context, key string, plan listPlan, pred st
 			}
 			rev = resp.Header.Revision
 		}
+		if unfiltered && !grown {
+			// resp.Count is every key left at rev: make room for the whole page once,
+			// rather than once per read of listChunk keys.
+			want := resp.Count
+			if limit > 0 {
+				want = min(want, limit)
+			}
+			if n := want - int64(items.Len()); n > 0 {
+				items.Grow(int(n))
+			}
+			grown = true
+		}
 		before := items.Len()
-		hasMore, lastKey, err := s.appendMatching(resp.Kvs, pred, items)
+		hasMore, lastKey, err := s.appendMatching(ctx, resp.Kvs, pred, items)
 		if err != nil {
 			return listPage{}, err
 		}
@@ -196,9 +209,10 @@ func (s *store) rangeOptions(plan listPlan, rev, limit int64) []clientv3.OpOptio
 	return ops
 }
 
-// appendMatching decodes kvs and appends those pred matches to items, stopping once items
+// appendMatching decodes kvs (sharing the decode cache's objects when ctx is marked by
+// storage.WithReadOnlyResults) and appends those pred matches to items, stopping once items
 // holds pred.Limit (when > 0). It returns whether keys were left unread and the last key read.
-func (s *store) appendMatching(kvs []*mvccpb.KeyValue, pred storage.SelectionPredicate, items reflect.Value) (bool, string, error) {
+func (s *store) appendMatching(ctx context.Context, kvs []*mvccpb.KeyValue, pred storage.SelectionPredicate, items reflect.Value) (bool, string, error) {
 	lastKey := ""
 	if n := int64(len(kvs)); pred.Empty() && n > 0 {
 		// Every key read is an item: make room once rather than growing the slice item by item.
@@ -214,7 +228,7 @@ func (s *store) appendMatching(kvs []*mvccpb.KeyValue, pred storage.SelectionPre
 			return true, lastKey, nil
 		}
 		lastKey = string(kv.Key)
-		obj, err := s.decodeNew(kv.Value, kv.ModRevision)
+		obj, err := s.decodeFor(ctx, kv.Value, kv.ModRevision)
 		if err != nil {
 			return false, "", err
 		}

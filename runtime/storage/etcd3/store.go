@@ -94,15 +94,44 @@ func (s *store) decode(data []byte, out runtime.Object, rev int64) error {
 
 // decodeNew decodes data into a new object from newFunc with resourceVersion rev.
 // Errors: Internal, wrapping the codec's error, for bytes that do not decode.
-// Bytes decoded before come from the decode cache.
+// Bytes decoded before come from the decode cache; others are decoded and cached.
 func (s *store) decodeNew(data []byte, rev int64) (runtime.Object, error) {
+	return s.decodeObject(data, rev, true)
+}
+
+// decodeShared is decodeNew for a reader that only reads the result (readOnlyResults): a
+// cached object comes as a shallow copy sharing the cache's maps and slices.
+func (s *store) decodeShared(data []byte, rev int64) (runtime.Object, error) {
+	if obj := s.decoded.getShared(data); obj != nil {
+		if err := setResourceVersion(obj, rev); err != nil {
+			return nil, err
+		}
+		return obj, nil
+	}
+	return s.decodeNew(data, rev)
+}
+
+// decodeFor is decodeShared when ctx is marked by storage.WithReadOnlyResults, else decodeNew.
+func (s *store) decodeFor(ctx context.Context, data []byte, rev int64) (runtime.Object, error) {
+	if storage.ReadOnlyResults(ctx) {
+		return s.decodeShared(data, rev)
+	}
+	return s.decodeNew(data, rev)
+}
+
+// decodeObject is decodeNew, which adds what it decodes to the decode cache only when
+// cache is set: a write's start state that the store wrote itself is usually replaced
+// before anyone reads it again, so caching it would only cost a copy.
+func (s *store) decodeObject(data []byte, rev int64, cache bool) (runtime.Object, error) {
 	obj := s.decoded.get(data)
 	if obj == nil {
 		var err error
 		if obj, _, err = s.codec.Decode(data, nil, s.newFunc()); err != nil {
 			return nil, &storage.StatusError{Code: storage.ErrCodeInternal, Message: fmt.Sprintf("cannot decode stored %s", s.gr), Err: err}
 		}
-		s.decoded.add(data, obj)
+		if cache {
+			s.decoded.add(data, obj)
+		}
 	}
 	if err := setResourceVersion(obj, rev); err != nil {
 		return nil, err
@@ -239,5 +268,9 @@ func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, ou
 	}
 	kv := resp.Kvs[0]
 	s.states.remember(k, kv.ModRevision, kv.Value)
-	return s.decode(kv.Value, out, kv.ModRevision)
+	obj, err := s.decodeFor(ctx, kv.Value, kv.ModRevision)
+	if err != nil {
+		return err
+	}
+	return setInto(out, obj)
 }

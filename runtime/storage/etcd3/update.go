@@ -36,7 +36,9 @@ func (s *store) getState(ctx context.Context, key, k string, ignoreNotFound bool
 // when it remembers one (current is then false: it may be stale), else etcd's (current).
 func (s *store) startState(ctx context.Context, key, k string, ignoreNotFound bool) (state *objState, current bool, err error) {
 	if known, ok := s.states.get(k); ok {
-		if obj, err := s.decodeNew(known.data, known.rev); err == nil {
+		// Mostly bytes this store wrote itself: not worth a decode cache entry (a read of
+		// etcd that confirms them adds one).
+		if obj, err := s.decodeObject(known.data, known.rev, false); err == nil {
 			return &objState{obj: obj, data: known.data, rev: known.rev}, false, nil
 		}
 	}
