@@ -62,7 +62,7 @@ type FinalizeREST struct {
 func NewREST(store *registry.Store) (*REST, *registry.StatusStore, *FinalizeREST) {
 	generated := store.Strategy
 	store.Strategy = strategy{Strategy: generated}
-	store.Storage = guardedStorage{Interface: store.Storage}
+	store.ShouldDeleteDuringUpdate = finalized
 	status := registry.NewStatusStore(store, statusStrategy{Strategy: generated})
 	finalize := &FinalizeREST{store: store, status: registry.NewStatusStore(store, finalizeStrategy{Strategy: generated})}
 	return &REST{store: store}, status, finalize
@@ -106,7 +106,7 @@ func (r *REST) Create(ctx context.Context, obj runtime.Object, opts *metav1.Crea
 
 // Update updates a namespace's metadata and spec but not spec.finalizers or status, as
 // registry.Store.Update. An update that leaves a terminating namespace without
-// metadata.finalizers removes it only when spec.finalizers are empty too (guardedStorage).
+// metadata.finalizers removes it only when spec.finalizers are empty too (finalized).
 func (r *REST) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, forceAllowCreate bool,
 	opts *metav1.UpdateOptions) (runtime.Object, bool, error) {
 	return r.store.Update(ctx, name, objInfo, forceAllowCreate, opts)
@@ -222,33 +222,13 @@ func (f *FinalizeREST) Update(ctx context.Context, name string, objInfo rest.Upd
 	return ns, false, nil
 }
 
-// errSpecFinalizers refuses the removal of a namespace whose spec.finalizers remain.
-const errSpecFinalizers = "the namespace's spec.finalizers are not empty"
-
-// guardedStorage is the namespaces' storage: it never removes a namespace whose
-// spec.finalizers are not empty (Delete fails with a storage Conflict), whoever asks. The
-// generic registry.Store removes an object being deleted as soon as an update leaves its
-// metadata.finalizers empty, which for a namespace (a status or label update while it
-// terminates) must also wait for spec.finalizers, as kube's ShouldDeleteDuringUpdate for
-// namespaces; the Store takes that Conflict as "someone changed it first" and keeps the
-// namespace.
-type guardedStorage struct {
-	storage.Interface
-}
-
-// Delete removes the namespace at key as storage.Interface.Delete, unless its stored
-// spec.finalizers are not empty (Conflict).
-func (g guardedStorage) Delete(ctx context.Context, key string, out runtime.Object, preconditions *storage.Preconditions,
-	validateDeletion storage.ValidateObjectFunc) error {
-	return g.Interface.Delete(ctx, key, out, preconditions, func(ctx context.Context, cur runtime.Object) error {
-		if ns, ok := cur.(*corev1.Namespace); ok && len(ns.Spec.Finalizers) > 0 {
-			return storage.NewConflictError(key, 0, errSpecFinalizers)
-		}
-		if validateDeletion != nil {
-			return validateDeletion(ctx, cur)
-		}
-		return nil
-	})
+// finalized is the namespaces' registry.Store.ShouldDeleteDuringUpdate, as kube's namespace
+// storage: a namespace being deleted goes once its spec.finalizers are empty too, not as soon
+// as an update (a status or label change while it terminates) leaves metadata.finalizers
+// empty.
+func finalized(obj runtime.Object) bool {
+	ns, ok := obj.(*corev1.Namespace)
+	return !ok || len(ns.Spec.Finalizers) == 0
 }
 
 // checkPreconditions is the 409 Conflict kube returns for a failed delete precondition.

@@ -45,6 +45,12 @@ type Store struct {
 	// NameValidation validates metadata.name; nil means validation.NameIsDNSSubdomain, as for
 	// most kinds (NameIsDNSLabel and NameIsPathSegment are the others Kubernetes uses).
 	NameValidation validation.ValidateNameFunc
+	// ShouldDeleteDuringUpdate reports whether obj, an object being deleted that an update
+	// (or the delete marking it) has just written, is to be removed from storage now, as
+	// kube-apiserver's Store.ShouldDeleteDuringUpdate; it is only asked for objects with a
+	// deletionTimestamp and no metadata.finalizers. nil means yes; namespaces also wait for
+	// their spec.finalizers.
+	ShouldDeleteDuringUpdate func(obj runtime.Object) bool
 	// Admission is run on every create, update and delete, as kube-apiserver's admission
 	// chain: mutating plugins before the strategy prepares and validates the object,
 	// validating plugins after, before anything is stored (dry runs included, with

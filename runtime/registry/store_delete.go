@@ -113,12 +113,16 @@ func (e *Store) markDeleting(ctx context.Context, key, name string, existing run
 	return out, err == nil && len(m.GetFinalizers()) == 0, err
 }
 
-// finalizeIfDone removes obj, just written, when it is being deleted and has no finalizers
-// left, and returns the removed object; otherwise it returns obj.
+// finalizeIfDone removes obj, just written, when it is being deleted, has no finalizers
+// left and ShouldDeleteDuringUpdate agrees, and returns the removed object; otherwise it
+// returns obj.
 func (e *Store) finalizeIfDone(ctx context.Context, key, name string, obj runtime.Object) (runtime.Object, error) {
 	m, err := accessor(obj)
 	if err != nil || m.GetDeletionTimestamp() == nil || len(m.GetFinalizers()) > 0 {
 		return obj, err
+	}
+	if e.ShouldDeleteDuringUpdate != nil && !e.ShouldDeleteDuringUpdate(obj) {
+		return obj, nil
 	}
 	uid, rv := m.GetUID(), m.GetResourceVersion()
 	out := e.NewFunc()

@@ -221,3 +221,30 @@ func TestDeleteFinalizersAndPreconditions(t *testing.T) {
 	}
 	_ = created
 }
+
+// TestShouldDeleteDuringUpdate: an object whose last finalizer goes stays while the Store's
+// ShouldDeleteDuringUpdate says no (as namespaces wait for spec.finalizers), and goes at the
+// first update after it says yes.
+func TestShouldDeleteDuringUpdate(t *testing.T) {
+	s := newStores(t).Widgets
+	s.ShouldDeleteDuringUpdate = func(obj runtime.Object) bool { return obj.(*testapi.Widget).Labels["done"] == "true" }
+	ctx := nsCtx("ns")
+	w := widget("w", 1)
+	w.Finalizers = []string{"test.apigen.dev/hold"}
+	mustCreate(t, s, ctx, w)
+	if _, deleted, err := s.Delete(ctx, "w", nil); err != nil || deleted {
+		t.Fatalf("delete with finalizers: %v deleted=%v", err, deleted)
+	}
+	if _, _, err := s.Update(ctx, "w", mutate(func(w *testapi.Widget) { w.Finalizers = nil }), false, nil); err != nil {
+		t.Fatalf("removing the finalizer: %v", err)
+	}
+	if _, err := s.Get(ctx, "w", nil); err != nil {
+		t.Fatalf("object gone although ShouldDeleteDuringUpdate said no: %v", err)
+	}
+	if _, _, err := s.Update(ctx, "w", mutate(func(w *testapi.Widget) { w.Labels = map[string]string{"done": "true"} }), false, nil); err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	if _, err := s.Get(ctx, "w", nil); !apierrors.IsNotFound(err) {
+		t.Errorf("object still there after ShouldDeleteDuringUpdate said yes: %v", err)
+	}
+}
