@@ -62,19 +62,8 @@ func (s JSONSchemaPropsOrStringArray) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads a schema or an array of property names; anything else leaves s empty.
 func (s *JSONSchemaPropsOrStringArray) UnmarshalJSON(data []byte) error {
 	var nw JSONSchemaPropsOrStringArray
-	if len(data) > 1 {
-		switch data[0] {
-		case '{':
-			var sch JSONSchemaProps
-			if err := json.Unmarshal(data, &sch); err != nil {
-				return err
-			}
-			nw.Schema = &sch
-		case '[':
-			if err := json.Unmarshal(data, &nw.Property); err != nil {
-				return err
-			}
-		}
+	if err := unmarshalSchemaOrArray(data, &nw.Schema, &nw.Property); err != nil {
+		return err
 	}
 	*s = nw
 	return nil
@@ -91,21 +80,30 @@ func (s JSONSchemaPropsOrArray) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads a schema or an array of schemas; anything else leaves s empty.
 func (s *JSONSchemaPropsOrArray) UnmarshalJSON(data []byte) error {
 	var nw JSONSchemaPropsOrArray
-	if len(data) > 1 {
-		switch data[0] {
-		case '{':
-			var sch JSONSchemaProps
-			if err := json.Unmarshal(data, &sch); err != nil {
-				return err
-			}
-			nw.Schema = &sch
-		case '[':
-			if err := json.Unmarshal(data, &nw.JSONSchemas); err != nil {
-				return err
-			}
-		}
+	if err := unmarshalSchemaOrArray(data, &nw.Schema, &nw.JSONSchemas); err != nil {
+		return err
 	}
 	*s = nw
+	return nil
+}
+
+// unmarshalSchemaOrArray decodes a JSON object into *schema or a JSON array into array (a
+// pointer to a slice), as upstream's JSONSchemaPropsOr* types read their two shapes; any
+// other value leaves both unset.
+func unmarshalSchemaOrArray(data []byte, schema **JSONSchemaProps, array any) error {
+	if len(data) < 2 {
+		return nil
+	}
+	switch data[0] {
+	case '{':
+		var sch JSONSchemaProps
+		if err := json.Unmarshal(data, &sch); err != nil {
+			return err
+		}
+		*schema = &sch
+	case '[':
+		return json.Unmarshal(data, array)
+	}
 	return nil
 }
 
