@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"net/http"
-	"net/url"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -41,9 +40,6 @@ type ProxyHandler interface {
 	APIGroups() []metav1.APIGroup
 }
 
-// proxyPattern is the mux pattern a ProxyHandler is registered at.
-const proxyPattern = "/apis/"
-
 // SetProxyHandler sends every request under /apis/<group> of a group the server does not serve
 // itself to h, and lists h's groups in /apis, as kube-apiserver's aggregator does for the
 // groups of its APIServices; h passes what it does not proxy on to NextDelegate's
@@ -54,21 +50,19 @@ func (s *Server) SetProxyHandler(h ProxyHandler) error {
 	if s.prepared {
 		return errors.New("cannot set the proxy handler: the server is already prepared")
 	}
-	if s.proxyHandler() != nil {
+	if s.proxy != nil {
 		return errors.New("cannot set the proxy handler: one is already set")
 	}
-	s.mux.Handle(proxyPattern, h)
+	s.proxy = h
+	s.mux.Handle("/apis/", h)
 	return nil
 }
 
-// proxyHandler returns the ProxyHandler registered with SetProxyHandler, or nil. The mux holds
-// it (at proxyPattern), so that the server keeps no other state for it.
+// proxyHandler returns the ProxyHandler set with SetProxyHandler, or nil.
 func (s *Server) proxyHandler() ProxyHandler {
-	h, pattern := s.mux.Handler(&http.Request{Method: http.MethodGet, URL: &url.URL{Path: proxyPattern + "_/"}})
-	if p, ok := h.(ProxyHandler); ok && pattern == proxyPattern {
-		return p
-	}
-	return nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.proxy
 }
 
 // groupLister is a link of the chain that lists its groups in /apis.

@@ -98,6 +98,8 @@ type Server struct {
 	checks   []HealthChecker
 	hooks    map[string]PostStartHookFunc
 	paths    []string
+	// proxy is the handler of the groups the server proxies (SetProxyHandler), or nil.
+	proxy ProxyHandler
 
 	metrics *metrics.Metrics
 
