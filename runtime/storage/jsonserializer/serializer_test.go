@@ -44,6 +44,13 @@ var documents = []string{
 	`{"kind":"Widget" "apiVersion":"test.apigen.dev/v1"}`,
 	`{"kind":"Widget","apiVersion":"test.apigen.dev/v1","spec":{"size":"big"}}`,
 	`{"kind":"Widget","apiVersion":"test.apigen.dev/v1","spec":{"colour":"red"},"spec":{"size":2}}`,
+	`{"kind":"Widget","apiVersion":"test.apigen.dev/v1","metadata":{"name":"a","labels":{"x":"y"}},"spec":{"color":"red","size":3}}`,
+	`{"kind":"Widget","apiVersion":"test.apigen.dev/v1","spec":{"color":null,"size":null},"metadata":null}`,
+	`{"kind":"Widget","apiVersion":"test.apigen.dev/v1","spec":{"size":1.5}}`,
+	`{"kind":"Widget","apiVersion":"test.apigen.dev/v1","spec":{"size":2147483648}}`,
+	`{"kind":"Widget","apiVersion":"test.apigen.dev/v1","spec":{"size":2,"size":3}}`,
+	`{"kind":"Widget","apiVersion":"test.apigen.dev/v1","spec":null,"metadata":{"name":"a","nam":"b"}}`,
+	`{"kind":"Widget","apiVersion":"test.apigen.dev/v1","spec":{"color":"r\u00e9d\u2028"}} `,
 }
 
 // TestInterpretMatchesSimpleMetaFactory: on every valid document MetaFactory answers as
