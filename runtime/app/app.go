@@ -166,8 +166,8 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		return nil, err
 	}
 	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout, Metrics: m,
-		ShutdownDelayDuration: opts.ShutdownDelayDuration,
-		MaxRequestsInFlight:   noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
+		ShutdownDelayDuration: opts.ShutdownDelayDuration, Profiling: opts.Profiling,
+		MaxRequestsInFlight: noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
 	sec.apply(&cfg)
 	extensions, err := serveCRDs(opts, cfg, scheme, factory, admissionChain, namespaces)
 	if err != nil {

@@ -204,6 +204,7 @@ func TestRunFlags(t *testing.T) {
 		want string
 	}{
 		{args: []string{"--help"}, code: 0, want: "--etcd-servers"},
+		{args: []string{"--help"}, code: 0, want: "--profiling"},
 		{args: []string{"--plain-http", "--bind-address=0.0.0.0"}, code: 2, want: "must be a loopback IP with --plain-http"},
 		{args: []string{"--token-auth-file=x", "--plain-http"}, code: 2, want: "--token-auth-file needs --plain-http=false"},
 		{args: []string{"--authorization-mode=Everything"}, code: 2, want: `--authorization-mode "Everything"`},

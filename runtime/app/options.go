@@ -40,6 +40,9 @@ type Options struct {
 	// failing, before it stops listening and drains, as kube-apiserver's
 	// --shutdown-delay-duration. Default 0, as kube-apiserver's.
 	ShutdownDelayDuration time.Duration
+	// Profiling serves Go's profiles at /debug/pprof/, as kube-apiserver's --profiling.
+	// Default true, as kube-apiserver's.
+	Profiling bool
 	// SecureOptions are the serving, authentication, authorization and audit flags.
 	SecureOptions
 	// AggregatorOptions register group versions other servers serve.
@@ -74,6 +77,7 @@ func NewOptions() *Options {
 		MaxRequestsInFlight:         filters.DefaultMaxRequestsInFlight,
 		MaxMutatingRequestsInFlight: filters.DefaultMaxMutatingRequestsInFlight,
 		LogLevel:                    "info",
+		Profiling:                   true,
 		SecureOptions:               newSecureOptions(),
 	}
 }
@@ -89,6 +93,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.RequestTimeout, "request-timeout", o.RequestTimeout, "longest time a request other than a watch may take before the server gives up on it (a request's own shorter \"timeout\" parameter wins)")
 	fs.IntVar(&o.MaxRequestsInFlight, "max-requests-inflight", o.MaxRequestsInFlight, "maximum number of non-mutating requests served at once (watches not counted); more get 429; 0 for no limit")
 	fs.IntVar(&o.MaxMutatingRequestsInFlight, "max-mutating-requests-inflight", o.MaxMutatingRequestsInFlight, "maximum number of mutating requests served at once; more get 429; 0 for no limit")
+	fs.BoolVar(&o.Profiling, "profiling", o.Profiling, "serve Go's profiles at /debug/pprof/ (authorized as non-resource paths)")
 	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", o.ShutdownDelayDuration, "time to go on serving after SIGTERM with /readyz failing, so that load balancers stop sending requests, before the server stops listening and drains in-flight requests")
 	o.SecureOptions.AddFlags(fs)
 	o.AggregatorOptions.AddFlags(fs)

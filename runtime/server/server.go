@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"regexp"
 	"sort"
 	"strings"
@@ -79,6 +80,10 @@ type Config struct {
 	// Metrics are served at /metrics; nil means new ones. Give the links of one chain, and the
 	// storage factory, the same Metrics so that /metrics shows them all.
 	Metrics *metrics.Metrics
+	// Profiling serves Go's profiles (net/http/pprof) at /debug/pprof/, as kube-apiserver's
+	// --profiling (on by default there). They are non-resource paths: with authorization,
+	// only those allowed "get" on /debug/pprof/* see them, as on kube-apiserver.
+	Profiling bool
 }
 
 // Server serves API groups, discovery, OpenAPI, health and /version, and hands every other
@@ -139,6 +144,12 @@ func New(cfg Config, delegate DelegationTarget) *Server {
 		responsewriters.WriteJSON(w, http.StatusOK, &info)
 	}))
 	s.handle("/metrics", s.metrics.Handler())
+	if cfg.Profiling {
+		s.handle("/debug/pprof/", http.HandlerFunc(pprof.Index))
+		s.handle("/debug/pprof/profile", http.HandlerFunc(pprof.Profile))
+		s.handle("/debug/pprof/symbol", http.HandlerFunc(pprof.Symbol))
+		s.handle("/debug/pprof/trace", http.HandlerFunc(pprof.Trace))
+	}
 	s.handle("/api", discovery.NewAPIVersions(s.chainCoreVersions))
 	s.handle("/apis", http.HandlerFunc(s.serveRootAPIs))
 	s.mux.Handle("/apis/{$}", http.HandlerFunc(s.serveRootAPIs))

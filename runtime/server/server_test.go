@@ -359,3 +359,19 @@ func TestMetrics(t *testing.T) {
 		t.Errorf("/metrics lacks %s", want)
 	}
 }
+
+// TestProfiling: /debug/pprof/ is served only with Config.Profiling, as kube-apiserver's
+// --profiling.
+func TestProfiling(t *testing.T) {
+	base, _ := serve(t, New(Config{Name: "p", Profiling: true}, nil))
+	if code, body, _ := get(t, base+"/debug/pprof/"); code != http.StatusOK || !strings.Contains(body, "goroutine") {
+		t.Errorf("/debug/pprof/ with Profiling: %d %.200s", code, body)
+	}
+	if code, body, _ := get(t, base+"/debug/pprof/heap?debug=1"); code != http.StatusOK || !strings.Contains(body, "heap profile") {
+		t.Errorf("/debug/pprof/heap with Profiling: %d %.200s", code, body)
+	}
+	base, _ = serve(t, New(Config{Name: "q"}, nil))
+	if code, _, _ := get(t, base+"/debug/pprof/"); code != http.StatusNotFound {
+		t.Errorf("/debug/pprof/ without Profiling: %d, want 404", code)
+	}
+}
