@@ -13,11 +13,21 @@ import (
 // that path fails the Reader (see the package doc); a failed Reader's methods return zero
 // values and do not move, so generated decoders check Failed only where they loop.
 type Reader struct {
-	data   []byte
-	pos    int
+	data []byte
+	pos  int
+	// text is string(data), made on the first string read from a document of at most
+	// sharedTextLimit bytes: the strings read from it are substrings of text, one allocation
+	// for all of them instead of one each (they then keep the document's text alive).
+	text   string
 	key    []byte // the name of the member Member read last, unescaped
+	keyAt  int    // the offset of key in data, or -1 when key does not alias data
 	failed bool
 }
+
+// sharedTextLimit is the largest document (bytes) whose strings share one allocation; a
+// larger one's strings are allocated one by one, so that a string kept from it does not pin
+// the whole document.
+const sharedTextLimit = 16 << 10
 
 // NewReader returns a Reader at the start of data, which it does not modify or keep beyond
 // the decode (strings are copied out).
@@ -109,7 +119,7 @@ func (r *Reader) Member(n int) bool {
 		r.failed = true
 		return false
 	}
-	r.key = r.stringBytes()
+	r.key, r.keyAt = r.stringBytes()
 	if r.next() != ':' {
 		r.failed = true
 		return false
@@ -123,7 +133,53 @@ func (r *Reader) Member(n int) bool {
 func (r *Reader) Key() []byte { return r.key }
 
 // KeyString returns Key as a new string, for a map key.
-func (r *Reader) KeyString() string { return string(r.key) }
+func (r *Reader) KeyString() string { return r.toString(r.key, r.keyAt) }
+
+// toString returns b, read from the document at offset at (-1: not from the document), as a
+// string, a substring of the document's text when it may share it.
+func (r *Reader) toString(b []byte, at int) string {
+	if at < 0 || len(r.data) > sharedTextLimit {
+		return string(b)
+	}
+	if r.text == "" {
+		r.text = string(r.data)
+	}
+	return r.text[at : at+len(b)]
+}
+
+// Len counts the members (or elements) of the object (or array) whose opening bracket
+// Object (or Array) has just consumed, without moving the Reader: a size hint for the map
+// (or slice) a generated decoder is about to fill. It is only a hint: on malformed JSON the
+// count may be wrong, and the decode fails later anyway.
+func (r *Reader) Len() int {
+	n, depth, empty := 0, 0, true
+	for i := r.pos; i < len(r.data); i++ {
+		switch c := r.data[i]; c {
+		case '"':
+			i = skipString(r.data, i) - 1
+			empty = false
+		case '{', '[':
+			depth++
+			empty = false
+		case '}', ']':
+			if depth == 0 {
+				if empty {
+					return 0
+				}
+				return n + 1
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		case ' ', '\t', '\n', '\r':
+		default:
+			empty = false
+		}
+	}
+	return n
+}
 
 // Array consumes the '[' that starts an array; anything else fails the Reader.
 func (r *Reader) Array() bool {
@@ -159,36 +215,37 @@ func (r *Reader) String() string {
 		r.failed = true
 		return ""
 	}
-	return string(r.stringBytes())
+	return r.toString(r.stringBytes())
 }
 
 // stringBytes reads the string starting at r.pos (its opening quote) and returns its
-// contents as encoding/json unquotes them. The result may alias r.data.
-func (r *Reader) stringBytes() []byte {
+// contents as encoding/json unquotes them, and their offset in r.data when they are a part
+// of it (a string without escapes), else -1.
+func (r *Reader) stringBytes() ([]byte, int) {
 	start := r.pos + 1
 	for i := start; i < len(r.data); {
 		c := r.data[i]
 		switch {
 		case c == '"':
 			r.pos = i + 1
-			return r.data[start:i]
+			return r.data[start:i], start
 		case c == '\\':
-			return r.escapedString()
+			return r.escapedString(), -1
 		case c < 0x20:
 			r.failed = true
-			return nil
+			return nil, -1
 		case c < utf8.RuneSelf:
 			i++
 		default:
 			rn, size := utf8.DecodeRune(r.data[i:])
 			if rn == utf8.RuneError && size == 1 {
-				return r.escapedString() // encoding/json replaces invalid UTF-8
+				return r.escapedString(), -1 // encoding/json replaces invalid UTF-8
 			}
 			i += size
 		}
 	}
 	r.failed = true
-	return nil
+	return nil, -1
 }
 
 // escapedString reads the string at r.pos the slow way: encoding/json unquotes it.

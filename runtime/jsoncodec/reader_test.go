@@ -148,7 +148,7 @@ func TestReaderStructure(t *testing.T) {
 		r := NewReader([]byte(doc))
 		r.Array()
 		for i := 0; r.Elem(i); i++ {
-			r.String()
+			_ = r.String()
 		}
 		if r.Done() != ok {
 			t.Errorf("%s: Done() = %v, want %v", doc, !ok, ok)
@@ -272,5 +272,23 @@ func TestRegistry(t *testing.T) {
 	r := NewReader(w.Bytes())
 	if r.Value(&back); !r.Done() || back != *p {
 		t.Errorf("Value round trip: %s -> %+v", w.Bytes(), back)
+	}
+}
+
+func TestReaderLen(t *testing.T) {
+	for doc, want := range map[string]int{
+		`{}`: 0, `{ }`: 0, `[]`: 0, `[ 1 ]`: 1, `{"a":1}`: 1, `{"a":"x,y","b":{"c":[1,2]},"d":[{},{}]}`: 3,
+		`["a\"]", "b", 3, null]`: 4, ` { "k" : "}" } `: 1,
+	} {
+		r := NewReader([]byte(doc))
+		if doc[len(doc)-1] == ']' || doc[0] == '[' {
+			r.Array()
+		} else {
+			r.Object()
+		}
+		pos := r.pos
+		if got := r.Len(); got != want || r.pos != pos {
+			t.Errorf("Len of %s = %d (moved %d), want %d", doc, got, r.pos-pos, want)
+		}
 	}
 }
