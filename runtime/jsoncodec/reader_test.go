@@ -127,10 +127,10 @@ func TestReaderStructure(t *testing.T) {
 		return out, r.Done()
 	}
 	for doc, want := range map[string]map[string]string{
-		`{}`:                           {},
-		` { "a" : "x" , "b":"y" } `:    {"a": "x", "b": "y"},
+		`{}`:                          {},
+		` { "a" : "x" , "b":"y" } `:   {"a": "x", "b": "y"},
 		"{\n\t\"\\u0061\\n\":\"\"\r}": {"a\n": ""},
-		`null`:                         nil,
+		`null`:                        nil,
 	} {
 		got, ok := readObject(doc)
 		if !ok || !reflect.DeepEqual(got, want) {
