@@ -290,6 +290,45 @@ func TestPlural(t *testing.T) {
 	}
 }
 
+// TestLoadJSONShapes checks what generators/jsoncodec needs beyond the tag's name: the
+// ",string" and ",omitzero" options, unexported embedded fields, and method sets with
+// promoted methods and receivers told apart.
+func TestLoadJSONShapes(t *testing.T) {
+	api, _ := loadOK(t, filepath.Join(fixtures, "jsontags"))
+	pkg := api.Packages[0]
+	tagged := pkg.Type("Tagged")
+	type tags struct {
+		Name, JSONName                  string
+		JSONString, OmitZero, OmitEmpty bool
+	}
+	var got []tags
+	for _, f := range tagged.Fields {
+		got = append(got, tags{f.Name, f.JSONName, f.JSONString, f.OmitZero, f.OmitEmpty})
+	}
+	want := []tags{{"Count", "count", true, false, false}, {"Maybe", "maybe", false, true, true}, {"Plain", "plain", false, false, false}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Tagged fields (-want +got):\n%s", diff)
+	}
+	if !tagged.EmbedsUnexported || pkg.Type("Stamp").EmbedsUnexported {
+		t.Errorf("EmbedsUnexported: Tagged %v (want true), Stamp %v (want false)", tagged.EmbedsUnexported, pkg.Type("Stamp").EmbedsUnexported)
+	}
+	stamp, level := pkg.Type("Stamp"), pkg.Type("Level")
+	for _, c := range []struct {
+		set  map[string]bool
+		name string
+		want bool
+	}{
+		{stamp.ValueMethods, "MarshalJSON", true}, {stamp.ValueMethods, "UnmarshalJSON", false},
+		{stamp.PointerMethods, "UnmarshalJSON", true}, {stamp.PointerMethods, "MarshalJSON", true},
+		{level.ValueMethods, "MarshalText", true}, {level.ValueMethods, "UnmarshalText", false},
+		{level.PointerMethods, "UnmarshalText", true},
+	} {
+		if c.set[c.name] != c.want {
+			t.Errorf("method set has %s = %v, want %v", c.name, c.set[c.name], c.want)
+		}
+	}
+}
+
 // benchDir is the module directory the benchmarks load ./... from, e.g.
 // go test -bench Load -load.dir=$PWD/../../example-api ./generators/load
 var benchDir = flag.String("load.dir", filepath.Join(fixtures, "basic"), "directory the load benchmarks load ./... from")

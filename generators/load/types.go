@@ -95,6 +95,8 @@ func (b *builder) named(obj *types.TypeName) *model.Type {
 		for m := range named.Methods() {
 			t.Methods[m.Name()] = true
 		}
+		t.ValueMethods = methodSet(named)
+		t.PointerMethods = methodSet(types.NewPointer(named))
 	}
 	if td := b.idx.typeAt(b.tokenPosition(obj.Pos())); td != nil {
 		lines := commentLines(b.fset, b.pos, td.detached, td.doc)
@@ -119,10 +121,12 @@ func (b *builder) fields(owner *model.Type, st *types.Struct) []*model.Field {
 	for i := 0; i < st.NumFields(); i++ {
 		v := st.Field(i)
 		if !v.Exported() {
+			owner.EmbedsUnexported = owner.EmbedsUnexported || v.Embedded()
 			continue
 		}
 		f := &model.Field{Name: v.Name(), Embedded: v.Embedded(), Pos: b.position(v.Pos())}
 		f.JSONName, f.OmitEmpty, f.Inline = jsonTag(v, st.Tag(i))
+		f.JSONString, f.OmitZero = jsonTagOptions(st.Tag(i))
 		if af := b.idx.fieldAt(b.tokenPosition(v.Pos()), v.Name()); af != nil {
 			lines := commentLines(b.fset, b.pos, af.Doc)
 			f.Doc = markers.Doc(lines)
@@ -160,6 +164,28 @@ func jsonTag(v *types.Var, tag string) (name string, omitEmpty, inline bool) {
 		name = v.Name()
 	}
 	return name, omitEmpty, inline
+}
+
+// jsonTagOptions reports the json tag's ",string" and ",omitzero" options.
+func jsonTagOptions(tag string) (str, omitZero bool) {
+	_, opts, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
+	for _, o := range strings.Split(opts, ",") {
+		str = str || o == "string"
+		omitZero = omitZero || o == "omitzero"
+	}
+	return str, omitZero
+}
+
+// methodSet names the exported methods of t's method set, promoted ones included.
+func methodSet(t types.Type) map[string]bool {
+	ms := types.NewMethodSet(t)
+	out := make(map[string]bool, ms.Len())
+	for i := range ms.Len() {
+		if m := ms.At(i).Obj(); m.Exported() {
+			out[m.Name()] = true
+		}
+	}
+	return out
 }
 
 // ref converts a type expression; unsupported shapes in local types are errors at pos.

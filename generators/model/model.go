@@ -201,7 +201,15 @@ type Type struct {
 	// Methods names the type's methods (value and pointer receivers), e.g. "DeepCopyInto",
 	// "OpenAPISchemaType"; generators use it to call existing methods instead of emitting code.
 	Methods map[string]bool
-	Pos     Position
+	// ValueMethods and PointerMethods name the exported methods in the method sets of T and of
+	// *T, promoted methods included (a struct embedding metav1.Time has MarshalJSON in both):
+	// what encoding/json sees when it looks for MarshalJSON, UnmarshalText and the like.
+	ValueMethods   map[string]bool
+	PointerMethods map[string]bool
+	// EmbedsUnexported is true for a struct with an unexported embedded field, which Fields
+	// leaves out although encoding/json promotes the exported fields of an embedded struct.
+	EmbedsUnexported bool
+	Pos              Position
 }
 
 // HasMethod reports whether the type or its pointer declares a method called name.
@@ -264,6 +272,9 @@ type Field struct {
 	OmitEmpty bool
 	Inline    bool
 	Embedded  bool
+	// JSONString and OmitZero are the tag's ",string" and ",omitzero" options.
+	JSONString bool
+	OmitZero   bool
 	// Doc is the field's doc comment with marker lines removed, trimmed.
 	Doc string
 	// Markers are the field's markers, merged from every grammar onto one set.
