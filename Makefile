@@ -19,14 +19,17 @@ build:
 	$(GO) build -o $(BIN)/example-apiserver ./example-api/cmd/example-apiserver
 
 ## generate: regenerate every zz_generated file of the example API and the runtime's own APIs,
-## and the OpenAPI definitions of apimachinery's types they share (runtime/openapi/apimachinery)
+## and the OpenAPI definitions and JSON codecs of apimachinery's types they share
+## (runtime/openapi/apimachinery, runtime/jsoncodec/apimachinery)
 generate:
 	$(GO) test ./generators/openapi -run TestSharedDefinitions -count=1 -update
+	$(GO) test ./generators/jsoncodec -run TestSharedCodecs -count=1 -update
 	$(GO) generate ./example-api/... ./runtime/apis/...
 
 ## verify: exit 1 with a diff when a generated file is stale or missing
 verify:
 	$(GO) test ./generators/openapi -run TestSharedDefinitions -count=1
+	$(GO) test ./generators/jsoncodec -run TestSharedCodecs -count=1
 	$(GO) tool apigen verify ./example-api/... ./runtime/apis/...
 
 ## vet: go vet every package

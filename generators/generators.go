@@ -7,16 +7,18 @@ import (
 	"github.com/apigen-dev/apigen/generators/defaulting"
 	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/install"
+	"github.com/apigen-dev/apigen/generators/jsoncodec"
 	"github.com/apigen-dev/apigen/generators/openapi"
 	"github.com/apigen-dev/apigen/generators/register"
 	"github.com/apigen-dev/apigen/generators/validation"
 )
 
-// All returns every generator, in the fixed order `apigen generate` runs them: deepcopy,
+// All returns every generator, in the fixed order `apigen generate` runs them: deepcopy, json,
 // register, defaulting, conversion, validation, openapi, install. Each call returns new values.
 func All() []emit.Generator {
 	return []emit.Generator{
 		deepcopy.New(),
+		jsoncodec.New(),
 		register.New(),
 		defaulting.New(),
 		conversion.New(),

@@ -36,6 +36,8 @@ var ImportNames = map[string]string{
 	"k8s.io/apimachinery/pkg/util/validation/field": "field",
 	"k8s.io/kube-openapi/pkg/common":                "common",
 	"k8s.io/kube-openapi/pkg/validation/spec":       "spec",
+	RuntimePath + "/jsoncodec":                      "jsoncodec",
+	RuntimePath + "/jsoncodec/apimachinery":         "apimachineryjson",
 	RuntimePath + "/registry":                       "registry",
 	RuntimePath + "/rest":                           "rest",
 	RuntimePath + "/tableconvertor":                 "tableconvertor",

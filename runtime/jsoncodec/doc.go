@@ -17,6 +17,6 @@
 //     and errors (strict-decoding errors included) are the ones that count.
 //
 // So the fast path needs no error messages of its own, and every answer it gives is one the
-// reference decoder gives too; TestRegisteredCodecs in each generated package checks that on
-// random objects.
+// reference decoder gives too; runtime/jsoncodec/jsoncodectest checks that on random objects
+// of every generated type (TestJSONCodecs in each API package).
 package jsoncodec

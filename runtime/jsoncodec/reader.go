@@ -209,8 +209,9 @@ func (r *Reader) Elem(i int) bool {
 	return !r.failed
 }
 
-// String reads a string.
-func (r *Reader) String() string {
+// Str reads a string. (It is not called String so that a Reader is not a fmt.Stringer,
+// which printing would move.)
+func (r *Reader) Str() string {
 	if r.next() != '"' {
 		r.failed = true
 		return ""

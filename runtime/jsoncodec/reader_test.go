@@ -23,7 +23,7 @@ func FuzzReaderString(f *testing.F) {
 	f.Add([]byte(`"bad \q escape"`))
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		r := NewReader(doc)
-		got := r.String()
+		got := r.Str()
 		ok := r.Done()
 		var want string
 		err := kjson.UnmarshalCaseSensitivePreserveInts(doc, &want)
@@ -122,7 +122,7 @@ func TestReaderStructure(t *testing.T) {
 			return nil, false
 		}
 		for n := 0; r.Member(n); n++ {
-			out[r.KeyString()] = r.String()
+			out[r.KeyString()] = r.Str()
 		}
 		return out, r.Done()
 	}
@@ -148,7 +148,7 @@ func TestReaderStructure(t *testing.T) {
 		r := NewReader([]byte(doc))
 		r.Array()
 		for i := 0; r.Elem(i); i++ {
-			_ = r.String()
+			_ = r.Str()
 		}
 		if r.Done() != ok {
 			t.Errorf("%s: Done() = %v, want %v", doc, !ok, ok)

@@ -100,10 +100,6 @@ func (w *Writer) Float(v float64, bits int) {
 	}
 }
 
-// NonZeroFloat reports whether f is not +0, the test encoding/json's omitempty applies to
-// floats (-0 is written).
-func NonZeroFloat(f float64) bool { return math.Float64bits(f) != 0 }
-
 const hexDigits = "0123456789abcdef"
 
 // String appends s quoted as encoding/json quotes strings: <, > and & escaped as \u003c,
