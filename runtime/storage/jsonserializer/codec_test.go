@@ -66,11 +66,11 @@ func decodeWidget(r *jsoncodec.Reader, out *testapi.Widget) {
 		switch string(r.Key()) {
 		case "kind":
 			if field(0) && !r.Null() {
-				out.Kind = r.String()
+				out.Kind = r.Str()
 			}
 		case "apiVersion":
 			if field(1) && !r.Null() {
-				out.APIVersion = r.String()
+				out.APIVersion = r.Str()
 			}
 		case "metadata":
 			if field(2) {
@@ -86,7 +86,7 @@ func decodeWidget(r *jsoncodec.Reader, out *testapi.Widget) {
 				case k == "color" && !inner[0]:
 					inner[0] = true
 					if !r.Null() {
-						out.Spec.Color = r.String()
+						out.Spec.Color = r.Str()
 					}
 				case k == "size" && !inner[1]:
 					inner[1] = true
