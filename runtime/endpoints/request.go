@@ -57,6 +57,9 @@ func readAll(r io.Reader, size int64) ([]byte, error) {
 // (metav1.CreateOptions, ...) or the internal metainternalversion.ListOptions, through the
 // meta scheme's ParameterCodec. Errors: 400 BadRequest.
 func decodeQuery(req *http.Request, into runtime.Object) error {
+	if req.URL.RawQuery == "" {
+		return nil // DecodeParameters leaves into as it is for no parameters
+	}
 	err := metainternalversionscheme.ParameterCodec.DecodeParameters(req.URL.Query(), metav1.SchemeGroupVersion, into)
 	if err != nil {
 		return apierrors.NewBadRequest(err.Error())

@@ -125,7 +125,7 @@ func (s *scope) route(verb string, h handlerFunc) restful.RouteFunction {
 		req := rreq.Request
 		ns, name := rreq.PathParameter("namespace"), rreq.PathParameter("name")
 		requestVerb := verb
-		if w := req.URL.Query().Get("watch"); verb == "list" && w != "" && w != "false" && w != "0" {
+		if w := request.QueryParam(req, "watch"); verb == "list" && w != "" && w != "false" && w != "0" {
 			requestVerb = "watch"
 		}
 		ctx := request.WithNamespace(req.Context(), ns)

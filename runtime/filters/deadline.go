@@ -8,6 +8,8 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // DefaultRequestTimeout bounds a non-long-running request when Config.RequestTimeout is
@@ -31,7 +33,7 @@ func WithRequestDeadline(h http.Handler, timeout time.Duration) http.Handler {
 			return
 		}
 		d := timeout
-		if v := r.URL.Query().Get("timeout"); v != "" {
+		if v := request.QueryParam(r, "timeout"); v != "" {
 			user, err := time.ParseDuration(v)
 			if err != nil {
 				responsewriters.WriteStatus(w, &apierrors.NewBadRequest(fmt.Sprintf("invalid timeout specified in the request URL - %v", err)).ErrStatus)

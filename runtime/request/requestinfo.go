@@ -88,12 +88,12 @@ func ParseRequestInfo(r *http.Request) (*RequestInfo, error) {
 	}
 	if info.Name == "" && info.Verb == "get" {
 		info.Verb = "list"
-		if w, err := strconv.ParseBool(r.URL.Query().Get("watch")); err == nil && w {
+		if w, err := strconv.ParseBool(QueryParam(r, "watch")); err == nil && w {
 			info.Verb = "watch"
 		}
 	}
 	if info.Name == "" && (info.Verb == "list" || info.Verb == "watch") {
-		if sel, err := fields.ParseSelector(r.URL.Query().Get("fieldSelector")); err == nil {
+		if sel, err := fields.ParseSelector(QueryParam(r, "fieldSelector")); err == nil {
 			if name, ok := sel.RequiresExactMatch("metadata.name"); ok && validPathSegment(name) {
 				info.Name = name
 			}
