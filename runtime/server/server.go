@@ -128,7 +128,7 @@ func New(cfg Config, delegate DelegationTarget) *Server {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	container := restful.NewContainer()
-	container.Router(restful.CurlyRouter{})
+	container.Router(endpoints.NewRouter())
 	container.ServiceErrorHandler(responsewriters.ServiceErrorHandler)
 	s := &Server{
 		cfg: cfg, log: log, delegate: delegate, container: container,

@@ -162,7 +162,7 @@ func newGroup(name string, resources map[string]*resource) (*group, error) {
 		info.PrioritizedVersions = append(info.PrioritizedVersions, schema.GroupVersion{Group: name, Version: v})
 	}
 	g.container = restful.NewContainer()
-	g.container.Router(restful.CurlyRouter{})
+	g.container.Router(endpoints.NewRouter())
 	g.container.ServiceErrorHandler(responsewriters.ServiceErrorHandler)
 	lists, err := endpoints.InstallAPIGroupWithKinds(g.container, info, kinds.endpointsKinds())
 	if err != nil {
