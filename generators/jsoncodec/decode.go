@@ -99,11 +99,12 @@ func (g *gen) decodeMap(x string, ref, typ *model.TypeRef, depth int, named []*m
 	}
 	loop := []jen.Code{
 		jen.Id(k).Op(":=").Add(key),
-		jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(m).Index(jen.Id(k)), jen.Id("dup")).Block(fail()...),
 		jen.Var().Id(v).Add(emit.TypeRef(ref.Elem)),
 	}
 	loop = append(loop, g.decode(v, ref.Elem, false, depth+1, named)...)
-	loop = append(loop, jen.Id(m).Index(jen.Id(k)).Op("=").Id(v))
+	// Member n makes the map n+1 long unless its key came before: one hash per member.
+	loop = append(loop, jen.Id(m).Index(jen.Id(k)).Op("=").Id(v),
+		jen.If(jen.Len(jen.Id(m)).Op("==").Id(n)).Block(fail()...))
 	return []jen.Code{jen.If(notNull(false, jen.Id("r").Dot("Object").Call())).Block(
 		jen.Id(m).Op(":=").Make(emit.TypeRef(typ), jen.Id("r").Dot("Len").Call()),
 		jen.For(jen.Id(n).Op(":=").Lit(0).Op(";").Id("r").Dot("Member").Call(jen.Id(n)).Op(";").Id(n).Op("++")).Block(loop...),

@@ -1078,15 +1078,15 @@ func DecodeLabelSelector(r *jsoncodec.Reader, out *metav1.LabelSelector) {
 				m0 := make(map[string]string, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 string
 					if !r.Null() {
 						val0 = r.Str()
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.MatchLabels = m0
 			}
@@ -1875,15 +1875,15 @@ func DecodeObjectMeta(r *jsoncodec.Reader, out *metav1.ObjectMeta) {
 				m0 := make(map[string]string, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 string
 					if !r.Null() {
 						val0 = r.Str()
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Labels = m0
 			}
@@ -1897,15 +1897,15 @@ func DecodeObjectMeta(r *jsoncodec.Reader, out *metav1.ObjectMeta) {
 				m0 := make(map[string]string, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 string
 					if !r.Null() {
 						val0 = r.Str()
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Annotations = m0
 			}

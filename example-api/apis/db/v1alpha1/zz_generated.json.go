@@ -513,15 +513,15 @@ func jsonDecodeDatabaseSpec(r *jsoncodec.Reader, out *DatabaseSpec) {
 				m0 := make(map[string]string, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 string
 					if !r.Null() {
 						val0 = r.Str()
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Parameters = m0
 			}

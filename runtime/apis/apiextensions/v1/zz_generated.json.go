@@ -1688,13 +1688,13 @@ func jsonDecodeJSONSchemaProps(r *jsoncodec.Reader, out *JSONSchemaProps) {
 				m0 := make(map[string]JSONSchemaProps, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 JSONSchemaProps
 					jsonDecodeJSONSchemaProps(r, &val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Properties = m0
 			}
@@ -1718,13 +1718,13 @@ func jsonDecodeJSONSchemaProps(r *jsoncodec.Reader, out *JSONSchemaProps) {
 				m0 := make(map[string]JSONSchemaProps, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 JSONSchemaProps
 					jsonDecodeJSONSchemaProps(r, &val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.PatternProperties = m0
 			}
@@ -1738,13 +1738,13 @@ func jsonDecodeJSONSchemaProps(r *jsoncodec.Reader, out *JSONSchemaProps) {
 				m0 := make(JSONSchemaDependencies, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 JSONSchemaPropsOrStringArray
 					r.Unmarshaler(&val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Dependencies = m0
 			}
@@ -1768,13 +1768,13 @@ func jsonDecodeJSONSchemaProps(r *jsoncodec.Reader, out *JSONSchemaProps) {
 				m0 := make(JSONSchemaDefinitions, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 JSONSchemaProps
 					jsonDecodeJSONSchemaProps(r, &val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Definitions = m0
 			}

@@ -714,15 +714,15 @@ func jsonDecodeComposite(r *jsoncodec.Reader, out *Composite) {
 				m0 := make(map[string]int64, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 int64
 					if !r.Null() {
 						val0 = r.Int(64)
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Map = m0
 			}
@@ -736,28 +736,28 @@ func jsonDecodeComposite(r *jsoncodec.Reader, out *Composite) {
 				m0 := make(map[string]map[string]string, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 map[string]string
 					if !r.Null() && r.Object() {
 						m1 := make(map[string]string, r.Len())
 						for n1 := 0; r.Member(n1); n1++ {
 							key1 := r.KeyString()
-							if _, dup := m1[key1]; dup {
-								r.Fail()
-								return
-							}
 							var val1 string
 							if !r.Null() {
 								val1 = r.Str()
 							}
 							m1[key1] = val1
+							if len(m1) == n1 {
+								r.Fail()
+								return
+							}
 						}
 						val0 = m1
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Maps = m0
 			}
@@ -771,10 +771,6 @@ func jsonDecodeComposite(r *jsoncodec.Reader, out *Composite) {
 				m0 := make(map[string][]float64, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 []float64
 					if !r.Null() && r.Array() {
 						for i1 := 0; r.Elem(i1); i1++ {
@@ -788,6 +784,10 @@ func jsonDecodeComposite(r *jsoncodec.Reader, out *Composite) {
 						}
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.MapSlices = m0
 			}
@@ -801,13 +801,13 @@ func jsonDecodeComposite(r *jsoncodec.Reader, out *Composite) {
 				m0 := make(map[string]Basics, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 Basics
 					jsonDecodeBasics(r, &val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.MapStructs = m0
 			}
@@ -821,16 +821,16 @@ func jsonDecodeComposite(r *jsoncodec.Reader, out *Composite) {
 				m0 := make(map[string]*Basics, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 *Basics
 					if !r.Null() {
 						val0 = new(Basics)
 						jsonDecodeBasics(r, val0)
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.MapPointers = m0
 			}
@@ -844,15 +844,15 @@ func jsonDecodeComposite(r *jsoncodec.Reader, out *Composite) {
 				m0 := make(map[Engine]Ratio, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := Engine(r.KeyString())
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 Ratio
 					if !r.Null() {
 						val0 = Ratio(r.Float(32))
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.EngineKeys = m0
 			}
@@ -909,13 +909,13 @@ func jsonDecodeComposite(r *jsoncodec.Reader, out *Composite) {
 				m0 := make(map[string]interface{}, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 interface{}
 					r.Value(&val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.AnyMap = m0
 			}
@@ -953,15 +953,15 @@ func jsonDecodeComposite(r *jsoncodec.Reader, out *Composite) {
 				m0 := make(Labels, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 string
 					if !r.Null() {
 						val0 = r.Str()
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Labels = m0
 			}
@@ -977,15 +977,15 @@ func jsonDecodeComposite(r *jsoncodec.Reader, out *Composite) {
 					m0 := make(Labels, r.Len())
 					for n0 := 0; r.Member(n0); n0++ {
 						key0 := r.KeyString()
-						if _, dup := m0[key0]; dup {
-							r.Fail()
-							return
-						}
 						var val0 string
 						if !r.Null() {
 							val0 = r.Str()
 						}
 						m0[key0] = val0
+						if len(m0) == n0 {
+							r.Fail()
+							return
+						}
 					}
 					*out.LabelsPointer = m0
 				}
@@ -1000,13 +1000,13 @@ func jsonDecodeComposite(r *jsoncodec.Reader, out *Composite) {
 				m0 := make(Tree, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 Tree
 					r.Value(&val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Tree = m0
 			}
@@ -1317,15 +1317,15 @@ func jsonDecodeEmpty(r *jsoncodec.Reader, out *Empty) {
 				m0 := make(map[string]string, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 string
 					if !r.Null() {
 						val0 = r.Str()
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Map = m0
 			}
@@ -1831,13 +1831,13 @@ func jsonDecodeMethods(r *jsoncodec.Reader, out *Methods) {
 				m0 := make(map[string]metav1.Time, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 metav1.Time
 					r.Unmarshaler(&val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.TimeMap = m0
 			}
@@ -1872,13 +1872,13 @@ func jsonDecodeMethods(r *jsoncodec.Reader, out *Methods) {
 				m0 := make(map[string]resource.Quantity, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 resource.Quantity
 					r.Unmarshaler(&val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Quantities = m0
 			}
@@ -1963,13 +1963,13 @@ func jsonDecodeMethods(r *jsoncodec.Reader, out *Methods) {
 				m0 := make(map[string]PtrMarshal, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 PtrMarshal
 					r.Unmarshaler(&val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.PtrMap = m0
 			}
@@ -1983,13 +1983,13 @@ func jsonDecodeMethods(r *jsoncodec.Reader, out *Methods) {
 				m0 := make(map[string]HoldsPtrMarshal, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 HoldsPtrMarshal
 					jsonDecodeHoldsPtrMarshal(r, &val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.HoldsMap = m0
 			}

@@ -293,15 +293,15 @@ func jsonDecodeRegion(r *jsoncodec.Reader, out *Region) {
 				m0 := make(map[string]string, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 string
 					if !r.Null() {
 						val0 = r.Str()
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.ObjectMeta.Labels = m0
 			}
@@ -315,15 +315,15 @@ func jsonDecodeRegion(r *jsoncodec.Reader, out *Region) {
 				m0 := make(map[string]string, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 string
 					if !r.Null() {
 						val0 = r.Str()
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.ObjectMeta.Annotations = m0
 			}
@@ -612,13 +612,13 @@ func jsonDecodeRegionSpec(r *jsoncodec.Reader, out *RegionSpec) {
 				m0 := make(map[string]resource.Quantity, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 resource.Quantity
 					r.Unmarshaler(&val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Quotas = m0
 			}
@@ -969,15 +969,15 @@ func jsonDecodeStore(r *jsoncodec.Reader, out *Store) {
 				m0 := make(map[string]string, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 string
 					if !r.Null() {
 						val0 = r.Str()
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.ObjectMeta.Labels = m0
 			}
@@ -991,15 +991,15 @@ func jsonDecodeStore(r *jsoncodec.Reader, out *Store) {
 				m0 := make(map[string]string, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 string
 					if !r.Null() {
 						val0 = r.Str()
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.ObjectMeta.Annotations = m0
 			}
@@ -1331,15 +1331,15 @@ func jsonDecodeStoreSpec(r *jsoncodec.Reader, out *StoreSpec) {
 				m0 := make(map[string]int64, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 int64
 					if !r.Null() {
 						val0 = r.Int(64)
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Prices = m0
 			}

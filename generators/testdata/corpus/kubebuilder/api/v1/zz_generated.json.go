@@ -281,13 +281,13 @@ func jsonDecodeFactorySpec(r *jsoncodec.Reader, out *FactorySpec) {
 				m0 := make(map[string]AssemblyLine, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 AssemblyLine
 					jsonDecodeAssemblyLine(r, &val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Lines = m0
 			}
@@ -639,15 +639,15 @@ func jsonDecodeRobotSpec(r *jsoncodec.Reader, out *RobotSpec) {
 				m0 := make(map[string]string, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 string
 					if !r.Null() {
 						val0 = r.Str()
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Settings = m0
 			}

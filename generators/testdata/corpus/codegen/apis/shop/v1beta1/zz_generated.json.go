@@ -281,13 +281,13 @@ func jsonDecodeRegionSpec(r *jsoncodec.Reader, out *RegionSpec) {
 				m0 := make(map[string]resource.Quantity, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 resource.Quantity
 					r.Unmarshaler(&val0)
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Quotas = m0
 			}
@@ -670,15 +670,15 @@ func jsonDecodeStoreSpec(r *jsoncodec.Reader, out *StoreSpec) {
 				m0 := make(map[string]int64, r.Len())
 				for n0 := 0; r.Member(n0); n0++ {
 					key0 := r.KeyString()
-					if _, dup := m0[key0]; dup {
-						r.Fail()
-						return
-					}
 					var val0 int64
 					if !r.Null() {
 						val0 = r.Int(64)
 					}
 					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
 				}
 				out.Prices = m0
 			}
