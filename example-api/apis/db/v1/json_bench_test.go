@@ -1,0 +1,78 @@
+package v1_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	kjson "sigs.k8s.io/json"
+
+	v1 "github.com/apigen-dev/apigen/example-api/apis/db/v1"
+	"github.com/apigen-dev/apigen/example-api/bench"
+	"github.com/apigen-dev/apigen/runtime/jsoncodec"
+)
+
+// benchDocument is the Database loadgen writes: ~1 KiB of JSON, 31 spec.parameters.
+func benchDocument(b *testing.B) []byte {
+	tmpl, err := bench.NewObjectTemplate(1024)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tmpl.Render(nil, "bench-object-0000001", "12345", 7)
+}
+
+// BenchmarkJSONCodec measures the generated codec of Database against its baseline in the
+// same run, the reflective libraries the apimachinery serializer uses otherwise
+// (sigs.k8s.io/json to decode, encoding/json to encode), and reports both and their ratio:
+// `go test -run '^$' -bench JSONCodec ./example-api/apis/db/v1`.
+func BenchmarkJSONCodec(b *testing.B) {
+	data := benchDocument(b)
+	var obj v1.Database
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &obj); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("decode", func(b *testing.B) {
+		ratio(b, func() {
+			var out v1.Database
+			if !jsoncodec.Unmarshal(data, &out) {
+				b.Fatal("the generated decoder refused the bench document")
+			}
+		}, func() {
+			var out v1.Database
+			if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &out); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+	b.Run("encode", func(b *testing.B) {
+		buf := make([]byte, 0, 2048)
+		ratio(b, func() {
+			var ok bool
+			if buf, ok = jsoncodec.Marshal(buf[:0], &obj); !ok {
+				b.Fatal("the generated encoder failed")
+			}
+		}, func() {
+			if _, err := json.Marshal(&obj); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// ratio runs fast and baseline b.N times each and reports their times per operation
+// (generated-ns/op, baseline-ns/op) and baseline/generated (speedup).
+func ratio(b *testing.B, fast, baseline func()) {
+	b.ReportAllocs()
+	var fastTime, baseTime time.Duration
+	for b.Loop() {
+		start := time.Now()
+		fast()
+		mid := time.Now()
+		baseline()
+		fastTime += mid.Sub(start)
+		baseTime += time.Since(mid)
+	}
+	b.ReportMetric(float64(fastTime.Nanoseconds())/float64(b.N), "generated-ns/op")
+	b.ReportMetric(float64(baseTime.Nanoseconds())/float64(b.N), "baseline-ns/op")
+	b.ReportMetric(float64(baseTime)/float64(fastTime), "speedup")
+}
