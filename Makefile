@@ -49,7 +49,12 @@ test: vet verify
 ## failing input to testdata/fuzz
 FUZZ_TARGETS := ./runtime/request:FuzzParseRequestInfo:300000x \
                 ./runtime/endpoints:FuzzDecodeBody:40000x \
-                ./runtime/storage/jsonserializer:FuzzInterpret:200000x
+                ./runtime/storage/jsonserializer:FuzzInterpret:200000x \
+                ./runtime/request:FuzzQueryParam:100000x \
+                ./runtime/jsoncodec:FuzzReaderString:100000x \
+                ./runtime/jsoncodec:FuzzReaderNumber:50000x \
+                ./runtime/jsoncodec:FuzzWriterString:100000x \
+                ./example-api/apis/db/install:FuzzJSONCodec:20000x
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; count=$${rest#*:}; \
