@@ -122,6 +122,7 @@ func (b *builder) fields(owner *model.Type, st *types.Struct) []*model.Field {
 		v := st.Field(i)
 		if !v.Exported() {
 			owner.EmbedsUnexported = owner.EmbedsUnexported || v.Embedded()
+			owner.HasUnexported = true
 			continue
 		}
 		f := &model.Field{Name: v.Name(), Embedded: v.Embedded(), Pos: b.position(v.Pos())}

@@ -209,7 +209,11 @@ type Type struct {
 	// EmbedsUnexported is true for a struct with an unexported embedded field, which Fields
 	// leaves out although encoding/json promotes the exported fields of an embedded struct.
 	EmbedsUnexported bool
-	Pos              Position
+	// HasUnexported is true for a struct with any unexported field, embedded or not: Fields
+	// leaves those out, so code that must see every field (generated semantic equality) cannot
+	// compare it field by field.
+	HasUnexported bool
+	Pos           Position
 }
 
 // HasMethod reports whether the type or its pointer declares a method called name.
