@@ -6,6 +6,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/deepcopy"
 	"github.com/apigen-dev/apigen/generators/defaulting"
 	"github.com/apigen-dev/apigen/generators/emit"
+	"github.com/apigen-dev/apigen/generators/equality"
 	"github.com/apigen-dev/apigen/generators/install"
 	"github.com/apigen-dev/apigen/generators/jsoncodec"
 	"github.com/apigen-dev/apigen/generators/openapi"
@@ -13,11 +14,13 @@ import (
 	"github.com/apigen-dev/apigen/generators/validation"
 )
 
-// All returns every generator, in the fixed order `apigen generate` runs them: deepcopy, json,
-// register, defaulting, conversion, validation, openapi, install. Each call returns new values.
+// All returns every generator, in the fixed order `apigen generate` runs them: deepcopy,
+// equality, json, register, defaulting, conversion, validation, openapi, install. Each call
+// returns new values.
 func All() []emit.Generator {
 	return []emit.Generator{
 		deepcopy.New(),
+		equality.New(),
 		jsoncodec.New(),
 		register.New(),
 		defaulting.New(),

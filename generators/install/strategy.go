@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/apigen-dev/apigen/generators/emit"
+	equalitygen "github.com/apigen-dev/apigen/generators/equality"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -96,10 +97,14 @@ func prepareForUpdate(f *jen.File, r *resource, recv *jen.Statement) {
 		doc = "PrepareForUpdate keeps generation, bumping it when spec changed."
 	}
 	body = append(body, jen.Id("newObj").Dot("Generation").Op("=").Id("oldObj").Dot("Generation"))
-	if r.obj.Field("Spec") != nil {
-		body = append(body, jen.If(jen.Op("!").Qual(equalityPkg, "Semantic").Dot("DeepEqual").Call(
-			jen.Id("newObj").Dot("Spec"), jen.Id("oldObj").Dot("Spec"),
-		)).Block(jen.Id("newObj").Dot("Generation").Op("=").Id("oldObj").Dot("Generation").Op("+").Lit(1)))
+	if spec := r.obj.Field("Spec"); spec != nil {
+		// equality.Semantic.DeepEqual of the specs, without reflection when the spec is a
+		// local type generators/equality wrote SemanticEqual_<Spec> for.
+		changed := jen.Op("!").Qual(equalityPkg, "Semantic").Dot("DeepEqual").Call(jen.Id("newObj").Dot("Spec"), jen.Id("oldObj").Dot("Spec"))
+		if spec.Type.Kind == model.Named && equalitygen.HasFunc(spec.Type.Named) {
+			changed = jen.Op("!").Add(equalitygen.Call(spec.Type.Named, jen.Op("&").Id("newObj").Dot("Spec"), jen.Op("&").Id("oldObj").Dot("Spec")))
+		}
+		body = append(body, jen.If(changed).Block(jen.Id("newObj").Dot("Generation").Op("=").Id("oldObj").Dot("Generation").Op("+").Lit(1)))
 	} else {
 		doc = "PrepareForUpdate keeps generation: the kind has no spec to compare."
 		if statusField(r) != nil {

@@ -4,6 +4,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/apigen-dev/apigen/generators/emit"
+	equalitygen "github.com/apigen-dev/apigen/generators/equality"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -70,10 +71,15 @@ func (g *pkgGen) fieldBlock(t *model.Type, f *model.Field) jen.Code {
 	}
 	old := jen.Qual(safePkg, "Field").Call(jen.Id("oldObj"),
 		jen.Func().Params(jen.Id("oldObj").Op("*").Add(emit.Qual(t))).Add(paramType.Clone()).Block(jen.Return(oldRet)))
+	// Unchanged is equality.Semantic.DeepEqual(obj, oldObj), generated without reflection
+	// where generators/equality can.
+	unchanged := equalitygen.FieldEqual(f.Type, "obj", "oldObj")
+	if unchanged == nil {
+		unchanged = jen.Qual(equalityPkg, "Semantic").Dot("DeepEqual").Call(jen.Id("obj"), jen.Id("oldObj"))
+	}
 	body := []jen.Code{
 		jen.Comment("Ratcheting: an unchanged value is not validated again, as in Kubernetes."),
-		jen.If(jen.Id("op").Dot("Type").Op("==").Qual(operationPkg, "Update").Op("&&").
-			Qual(equalityPkg, "Semantic").Dot("DeepEqual").Call(jen.Id("obj"), jen.Id("oldObj"))).Block(jen.Return(jen.Nil())),
+		jen.If(jen.Id("op").Dot("Type").Op("==").Qual(operationPkg, "Update").Op("&&").Add(unchanged)).Block(jen.Return(jen.Nil())),
 	}
 	body = append(body, g.presence(f)...)
 	body = append(body, g.valueChecks(f, owner)...)
@@ -166,11 +172,11 @@ func (g *pkgGen) sliceChecks(f *model.Field, owner string) []jen.Code {
 		if m := g.keyMatch(f, owner); m != nil {
 			// Items are correlated with the old list by key, so unchanged items are not
 			// validated again (ratcheting).
-			match, equiv = m, jen.Qual(validatePkg, "SemanticDeepEqual").Types(jen.Op("*").Add(emit.TypeRef(elem)))
+			match, equiv = m, semanticEqual(elem)
 			out = append(out, appendErrs(jen.Qual(validatePkg, "ValSliceUnique").Call(ctxArgs(m)...)))
 		}
 	case f.Markers.ListType == "set" || v.UniqueItems:
-		eq := jen.Qual(validatePkg, "SemanticDeepEqual").Types(jen.Op("*").Add(emit.TypeRef(elem)))
+		eq := semanticEqual(elem)
 		if elem.Kind == model.Basic || (elem.Kind == model.Named && elem.Named.Kind == model.Basic) {
 			eq = jen.Qual(validatePkg, "DirectEqual").Types(emit.TypeRef(elem))
 		}
@@ -235,8 +241,18 @@ func (g *pkgGen) mapChecks(f *model.Field, owner string) []jen.Code {
 	elem := f.Type.Elem
 	if elem.Kind == model.Named && g.hasFunc(elem.Named) && isString(f.Type.Key) {
 		out = append(out, appendErrs(jen.Qual(validatePkg, "EachMapVal").Call(ctxArgs(
-			jen.Qual(validatePkg, "SemanticDeepEqual").Types(jen.Op("*").Add(emit.TypeRef(elem))),
+			semanticEqual(elem),
 			jen.Id("Validate_"+elem.Named.Name.Name))...)))
 	}
 	return out
+}
+
+// semanticEqual is the MatchFunc[*elem] comparing two items as equality.Semantic.DeepEqual:
+// the generated SemanticEqual_T of a local type (generators/equality), else
+// validate.SemanticDeepEqual.
+func semanticEqual(elem *model.TypeRef) jen.Code {
+	if elem.Kind == model.Named && equalitygen.HasFunc(elem.Named) {
+		return jen.Qual(elem.Named.Name.Package, equalitygen.FuncName(elem.Named))
+	}
+	return jen.Qual(validatePkg, "SemanticDeepEqual").Types(jen.Op("*").Add(emit.TypeRef(elem)))
 }

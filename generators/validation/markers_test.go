@@ -87,17 +87,17 @@ func TestEveryMarker(t *testing.T) {
 		{"UniqueItems", "ShopSpec.Mirrors", "validate.ValSliceUnique" + args + ", validate.DirectEqual[string])"},
 		{"+listType=map +listMapKey", "ShopSpec.Products", "return a.Name == b.Name && a.Kind == b.Kind"},
 		{"slice items (type constraints)", "ShopSpec.Tags", "validate.EachValSliceVal" + args + ", nil, nil, Validate_Tag)"},
-		{"slice items (nested struct, by key)", "ShopSpec.Products", "}, validate.SemanticDeepEqual[*Product], Validate_Product)"},
+		{"slice items (nested struct, by key)", "ShopSpec.Products", "}, SemanticEqual_Product, Validate_Product)"},
 		{"slice items behind pointers", "ShopSpec.Extras", "validate.EachPtrSliceVal" + args + ", nil, nil, Validate_Product)"},
 		{"MinProperties", "Limits.Quotas", "validate.MinProperties" + args + ", 1)"},
 		{"MaxProperties", "ShopSpec.Stock", "validate.MaxProperties" + args + ", 2)"},
-		{"map values (nested struct)", "ShopSpec.Stock", "validate.EachMapVal" + args + ", validate.SemanticDeepEqual[*Stock], Validate_Stock)"},
+		{"map values (nested struct)", "ShopSpec.Stock", "validate.EachMapVal" + args + ", SemanticEqual_Stock, Validate_Stock)"},
 		{"map values (type constraints)", "Limits.Quotas", "validate.EachMapVal" + args + ", validate.SemanticDeepEqual[*Tag], Validate_Tag)"},
 		{"nested struct", "Shop.Spec", "Validate_ShopSpec" + args + ")"},
 		{"nested pointer struct", "ShopSpec.Billing", "Validate_Billing" + args + ")"},
 		{"XValidation", "ShopSpec.Tier", "ruleShopSpecTier.Validate(ctx, op, fldPath, cel.Present(obj, false), cel.Present(oldObj, false))"},
 		{"XValidation (omitempty pointer)", "ShopSpec.Capacity", "ruleShopSpecCapacity.Validate(ctx, op, fldPath, cel.Present(obj, true), cel.Present(oldObj, true))"},
-		{"ratcheting", "ShopSpec.Owner", "if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {"},
+		{"ratcheting", "ShopSpec.Owner", "if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {"},
 	} {
 		block, ok := blocks[tc.field]
 		if !ok {

@@ -17,7 +17,10 @@ import (
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	"maps"
+	reflect "reflect"
 	"regexp"
+	"slices"
 	"sync"
 )
 
@@ -92,7 +95,7 @@ func Validate_Billing(ctx context.Context, op operation.Operation, fldPath *fiel
 	// field Billing.Account
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -107,7 +110,7 @@ func Validate_Billing(ctx context.Context, op operation.Operation, fldPath *fiel
 	// field Billing.Labels
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj map[string]string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && maps.Equal(obj, oldObj) {
 			return nil
 		}
 		if e := validate.RequiredMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -130,7 +133,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 	// field Limits.Orders
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -145,7 +148,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 	// field Limits.Region
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -161,7 +164,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 	// field Limits.Burst
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int64) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -176,7 +179,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 	// field Limits.Zones
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -191,7 +194,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 	// field Limits.Quotas
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj map[string]Tag) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && maps.Equal(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -206,7 +209,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 	// field Limits.Gateway
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -229,7 +232,7 @@ func Validate_Product(ctx context.Context, op operation.Operation, fldPath *fiel
 	// field Product.Name
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -244,7 +247,7 @@ func Validate_Product(ctx context.Context, op operation.Operation, fldPath *fiel
 	// field Product.Kind
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -259,7 +262,7 @@ func Validate_Product(ctx context.Context, op operation.Operation, fldPath *fiel
 	// field Product.Price
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int64) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
@@ -280,7 +283,7 @@ func Validate_Shop(ctx context.Context, op operation.Operation, fldPath *field.P
 	// field Shop.Spec
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ShopSpec) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_ShopSpec(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_ShopSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -301,7 +304,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Tier
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *Tier) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -317,7 +320,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Owner
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -332,7 +335,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Homepage
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -346,7 +349,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Host
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -360,7 +363,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.IPv4
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -374,7 +377,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.IPv6
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -388,7 +391,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.ID
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -402,7 +405,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.OpensAt
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -416,7 +419,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Timeout
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -430,7 +433,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Disk
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -444,7 +447,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Name
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -458,7 +461,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Slots
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
@@ -471,7 +474,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.DiscountPercent
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *float64) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -486,7 +489,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Priority
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -500,7 +503,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Tags
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []Tag) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -517,7 +520,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Mirrors
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -531,7 +534,19 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Products
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []Product) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_Product(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.RequiredSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -543,7 +558,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		})...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *Product) bool {
 			return a.Name == b.Name && a.Kind == b.Kind
-		}, validate.SemanticDeepEqual[*Product], Validate_Product)...)
+		}, SemanticEqual_Product, Validate_Product)...)
 		return errs
 	}(fldPath.Child("products"), obj.Products, safe.Field(oldObj, func(oldObj *ShopSpec) []Product {
 		return oldObj.Products
@@ -551,14 +566,30 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Stock
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj map[string]Stock) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && reflect.ValueOf(obj).UnsafePointer() != reflect.ValueOf(oldObj).UnsafePointer() {
+				for k, va := range obj {
+					vb, ok := oldObj[k]
+					if !ok {
+						return false
+					}
+					if !SemanticEqual_Stock(&va, &vb) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.MaxProperties(ctx, op, fldPath, obj, oldObj, 2)...)
-		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, validate.SemanticDeepEqual[*Stock], Validate_Stock)...)
+		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, SemanticEqual_Stock, Validate_Stock)...)
 		return errs
 	}(fldPath.Child("stock"), obj.Stock, safe.Field(oldObj, func(oldObj *ShopSpec) map[string]Stock {
 		return oldObj.Stock
@@ -566,7 +597,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Billing
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *Billing) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_Billing(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -594,7 +625,19 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Extras
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []*Product) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_Product(obj[i], oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -608,7 +651,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 	// field ShopSpec.Limits
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *Limits) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_Limits(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -631,7 +674,7 @@ func Validate_Stock(ctx context.Context, op operation.Operation, fldPath *field.
 	// field Stock.Count
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
