@@ -9,7 +9,6 @@ import (
 	db "github.com/apigen-dev/apigen/example-api/apis/db"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
-	equality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
@@ -40,7 +39,7 @@ func (backupStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Obj
 	newObj, oldObj := obj.(*db.Backup), old.(*db.Backup)
 	newObj.Status = oldObj.Status
 	newObj.Generation = oldObj.Generation
-	if !equality.Semantic.DeepEqual(newObj.Spec, oldObj.Spec) {
+	if !db.SemanticEqual_BackupSpec(&newObj.Spec, &oldObj.Spec) {
 		newObj.Generation = oldObj.Generation + 1
 	}
 }
@@ -99,7 +98,7 @@ func (databaseStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.O
 	newObj, oldObj := obj.(*db.Database), old.(*db.Database)
 	newObj.Status = oldObj.Status
 	newObj.Generation = oldObj.Generation
-	if !equality.Semantic.DeepEqual(newObj.Spec, oldObj.Spec) {
+	if !db.SemanticEqual_DatabaseSpec(&newObj.Spec, &oldObj.Spec) {
 		newObj.Generation = oldObj.Generation + 1
 	}
 }
@@ -156,7 +155,7 @@ func (databaseClassStrategy) PrepareForCreate(ctx context.Context, obj runtime.O
 func (databaseClassStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 	newObj, oldObj := obj.(*db.DatabaseClass), old.(*db.DatabaseClass)
 	newObj.Generation = oldObj.Generation
-	if !equality.Semantic.DeepEqual(newObj.Spec, oldObj.Spec) {
+	if !db.SemanticEqual_DatabaseClassSpec(&newObj.Spec, &oldObj.Spec) {
 		newObj.Generation = oldObj.Generation + 1
 	}
 }

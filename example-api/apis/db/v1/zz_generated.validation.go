@@ -9,7 +9,6 @@ import (
 	"fmt"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
 	cel "github.com/apigen-dev/apigen/runtime/validation/cel"
-	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -17,6 +16,7 @@ import (
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	"maps"
 	"regexp"
 	"sync"
 )
@@ -92,7 +92,7 @@ func Validate_Backup(ctx context.Context, op operation.Operation, fldPath *field
 	// field Backup.Spec
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *BackupSpec) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_BackupSpec(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_BackupSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -112,7 +112,7 @@ func Validate_BackupPolicy(ctx context.Context, op operation.Operation, fldPath 
 	// field BackupPolicy.RetentionDays
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -135,7 +135,7 @@ func Validate_BackupSpec(ctx context.Context, op operation.Operation, fldPath *f
 	// field BackupSpec.DatabaseName
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -161,7 +161,7 @@ func Validate_Database(ctx context.Context, op operation.Operation, fldPath *fie
 	// field Database.Spec
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *DatabaseSpec) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_DatabaseSpec(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_DatabaseSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -172,7 +172,7 @@ func Validate_Database(ctx context.Context, op operation.Operation, fldPath *fie
 	// field Database.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *DatabaseStatus) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_DatabaseStatus(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_DatabaseStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -192,7 +192,7 @@ func Validate_DatabaseClass(ctx context.Context, op operation.Operation, fldPath
 	// field DatabaseClass.Spec
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *DatabaseClassSpec) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_DatabaseClassSpec(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_DatabaseClassSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -212,7 +212,7 @@ func Validate_DatabaseClassSpec(ctx context.Context, op operation.Operation, fld
 	// field DatabaseClassSpec.Engine
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *Engine) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -236,7 +236,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 	// field DatabaseSpec.Engine
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *Engine) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -252,7 +252,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 	// field DatabaseSpec.Version
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -266,7 +266,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 	// field DatabaseSpec.Replicas
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -281,7 +281,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 	// field DatabaseSpec.Parameters
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj map[string]string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && maps.Equal(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -295,7 +295,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 	// field DatabaseSpec.Backup
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *BackupPolicy) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_BackupPolicy(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -318,7 +318,34 @@ func Validate_DatabaseStatus(ctx context.Context, op operation.Operation, fldPat
 	// field DatabaseStatus.Conditions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []metav1.Condition) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if obj[i].Type != oldObj[i].Type {
+						return false
+					}
+					if obj[i].Status != oldObj[i].Status {
+						return false
+					}
+					if obj[i].ObservedGeneration != oldObj[i].ObservedGeneration {
+						return false
+					}
+					if obj[i].LastTransitionTime.UTC() != oldObj[i].LastTransitionTime.UTC() {
+						return false
+					}
+					if obj[i].Reason != oldObj[i].Reason {
+						return false
+					}
+					if obj[i].Message != oldObj[i].Message {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {

@@ -7,12 +7,12 @@ package v1
 import (
 	context "context"
 	"fmt"
-	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	reflect "reflect"
 )
 
 func init() {
@@ -44,7 +44,7 @@ func Validate_CustomResourceDefinition(ctx context.Context, op operation.Operati
 	// field CustomResourceDefinition.Spec
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CustomResourceDefinitionSpec) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_CustomResourceDefinitionSpec(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_CustomResourceDefinitionSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -55,7 +55,7 @@ func Validate_CustomResourceDefinition(ctx context.Context, op operation.Operati
 	// field CustomResourceDefinition.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CustomResourceDefinitionStatus) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_CustomResourceDefinitionStatus(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_CustomResourceDefinitionStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -75,7 +75,19 @@ func Validate_CustomResourceDefinitionSpec(ctx context.Context, op operation.Ope
 	// field CustomResourceDefinitionSpec.Versions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []CustomResourceDefinitionVersion) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_CustomResourceDefinitionVersion(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_CustomResourceDefinitionVersion)...)
@@ -95,7 +107,19 @@ func Validate_CustomResourceDefinitionStatus(ctx context.Context, op operation.O
 	// field CustomResourceDefinitionStatus.Conditions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []CustomResourceDefinitionCondition) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_CustomResourceDefinitionCondition(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -120,7 +144,7 @@ func Validate_CustomResourceDefinitionVersion(ctx context.Context, op operation.
 	// field CustomResourceDefinitionVersion.Schema
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CustomResourceValidation) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_CustomResourceValidation(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -143,7 +167,7 @@ func Validate_CustomResourceValidation(ctx context.Context, op operation.Operati
 	// field CustomResourceValidation.OpenAPIV3Schema
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *JSONSchemaProps) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_JSONSchemaProps(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -166,7 +190,19 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 	// field JSONSchemaProps.AllOf
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []JSONSchemaProps) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_JSONSchemaProps(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -180,7 +216,19 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 	// field JSONSchemaProps.OneOf
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []JSONSchemaProps) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_JSONSchemaProps(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -194,7 +242,19 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 	// field JSONSchemaProps.AnyOf
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []JSONSchemaProps) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_JSONSchemaProps(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -208,7 +268,7 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 	// field JSONSchemaProps.Not
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *JSONSchemaProps) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_JSONSchemaProps(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -222,13 +282,29 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 	// field JSONSchemaProps.Properties
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj map[string]JSONSchemaProps) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && reflect.ValueOf(obj).UnsafePointer() != reflect.ValueOf(oldObj).UnsafePointer() {
+				for k, va := range obj {
+					vb, ok := oldObj[k]
+					if !ok {
+						return false
+					}
+					if !SemanticEqual_JSONSchemaProps(&va, &vb) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, validate.SemanticDeepEqual[*JSONSchemaProps], Validate_JSONSchemaProps)...)
+		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, SemanticEqual_JSONSchemaProps, Validate_JSONSchemaProps)...)
 		return errs
 	}(fldPath.Child("properties"), obj.Properties, safe.Field(oldObj, func(oldObj *JSONSchemaProps) map[string]JSONSchemaProps {
 		return oldObj.Properties
@@ -236,13 +312,29 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 	// field JSONSchemaProps.PatternProperties
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj map[string]JSONSchemaProps) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && reflect.ValueOf(obj).UnsafePointer() != reflect.ValueOf(oldObj).UnsafePointer() {
+				for k, va := range obj {
+					vb, ok := oldObj[k]
+					if !ok {
+						return false
+					}
+					if !SemanticEqual_JSONSchemaProps(&va, &vb) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, validate.SemanticDeepEqual[*JSONSchemaProps], Validate_JSONSchemaProps)...)
+		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, SemanticEqual_JSONSchemaProps, Validate_JSONSchemaProps)...)
 		return errs
 	}(fldPath.Child("patternProperties"), obj.PatternProperties, safe.Field(oldObj, func(oldObj *JSONSchemaProps) map[string]JSONSchemaProps {
 		return oldObj.PatternProperties
@@ -250,7 +342,7 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 	// field JSONSchemaProps.XValidations
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ValidationRules) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_ValidationRules(obj, oldObj) {
 			return nil
 		}
 		return errs

@@ -7,7 +7,6 @@ package v1
 import (
 	context "context"
 	"fmt"
-	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -44,7 +43,7 @@ func Validate_APIService(ctx context.Context, op operation.Operation, fldPath *f
 	// field APIService.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *APIServiceStatus) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_APIServiceStatus(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_APIServiceStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -64,7 +63,19 @@ func Validate_APIServiceStatus(ctx context.Context, op operation.Operation, fldP
 	// field APIServiceStatus.Conditions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []APIServiceCondition) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_APIServiceCondition(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {

@@ -7,7 +7,6 @@ package v1
 import (
 	context "context"
 	"fmt"
-	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -48,7 +47,7 @@ func Validate_Namespace(ctx context.Context, op operation.Operation, fldPath *fi
 	// field Namespace.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *NamespaceStatus) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_NamespaceStatus(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_NamespaceStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -68,7 +67,7 @@ func Validate_NamespaceStatus(ctx context.Context, op operation.Operation, fldPa
 	// field NamespaceStatus.Phase
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *NamespacePhase) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -82,7 +81,19 @@ func Validate_NamespaceStatus(ctx context.Context, op operation.Operation, fldPa
 	// field NamespaceStatus.Conditions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []NamespaceCondition) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_NamespaceCondition(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {

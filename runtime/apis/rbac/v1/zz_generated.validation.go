@@ -8,7 +8,6 @@ import (
 	context "context"
 	"fmt"
 	cel "github.com/apigen-dev/apigen/runtime/validation/cel"
-	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -87,7 +86,19 @@ func Validate_ClusterRoleBinding(ctx context.Context, op operation.Operation, fl
 	// field ClusterRoleBinding.Subjects
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []Subject) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_Subject(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -101,7 +112,7 @@ func Validate_ClusterRoleBinding(ctx context.Context, op operation.Operation, fl
 	// field ClusterRoleBinding.RoleRef
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *RoleRef) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_RoleRef(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_RoleRef(ctx, op, fldPath, obj, oldObj)...)
@@ -122,7 +133,19 @@ func Validate_RoleBinding(ctx context.Context, op operation.Operation, fldPath *
 	// field RoleBinding.Subjects
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []Subject) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_Subject(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -136,7 +159,7 @@ func Validate_RoleBinding(ctx context.Context, op operation.Operation, fldPath *
 	// field RoleBinding.RoleRef
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *RoleRef) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_RoleRef(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_RoleRef(ctx, op, fldPath, obj, oldObj)...)
@@ -157,7 +180,7 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 	// field RoleRef.APIGroup
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefAPIGroup, nil)...)
@@ -168,7 +191,7 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 	// field RoleRef.Kind
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefKind, nil)...)
@@ -179,7 +202,7 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 	// field RoleRef.Name
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
@@ -199,7 +222,7 @@ func Validate_Subject(ctx context.Context, op operation.Operation, fldPath *fiel
 	// field Subject.Kind
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumSubjectKind, nil)...)
@@ -210,7 +233,7 @@ func Validate_Subject(ctx context.Context, op operation.Operation, fldPath *fiel
 	// field Subject.Name
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)

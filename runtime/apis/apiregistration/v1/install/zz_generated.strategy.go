@@ -9,7 +9,6 @@ import (
 	v1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
-	equality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
@@ -40,7 +39,7 @@ func (apiServiceStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime
 	newObj, oldObj := obj.(*v1.APIService), old.(*v1.APIService)
 	newObj.Status = oldObj.Status
 	newObj.Generation = oldObj.Generation
-	if !equality.Semantic.DeepEqual(newObj.Spec, oldObj.Spec) {
+	if !v1.SemanticEqual_APIServiceSpec(&newObj.Spec, &oldObj.Spec) {
 		newObj.Generation = oldObj.Generation + 1
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
 	cel "github.com/apigen-dev/apigen/runtime/validation/cel"
-	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -17,7 +16,9 @@ import (
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	reflect "reflect"
 	"regexp"
+	"slices"
 	"sync"
 )
 
@@ -83,7 +84,7 @@ func Validate_AssemblyLine(ctx context.Context, op operation.Operation, fldPath 
 	// field AssemblyLine.Models
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []Model) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -98,7 +99,7 @@ func Validate_AssemblyLine(ctx context.Context, op operation.Operation, fldPath 
 	// field AssemblyLine.RatePerHour
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -121,7 +122,7 @@ func Validate_Factory(ctx context.Context, op operation.Operation, fldPath *fiel
 	// field Factory.Spec
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *FactorySpec) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_FactorySpec(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_FactorySpec(ctx, op, fldPath, obj, oldObj)...)
@@ -141,7 +142,7 @@ func Validate_FactorySpec(ctx context.Context, op operation.Operation, fldPath *
 	// field FactorySpec.Location
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
@@ -153,13 +154,29 @@ func Validate_FactorySpec(ctx context.Context, op operation.Operation, fldPath *
 	// field FactorySpec.Lines
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj map[string]AssemblyLine) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && reflect.ValueOf(obj).UnsafePointer() != reflect.ValueOf(oldObj).UnsafePointer() {
+				for k, va := range obj {
+					vb, ok := oldObj[k]
+					if !ok {
+						return false
+					}
+					if !SemanticEqual_AssemblyLine(&va, &vb) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, validate.SemanticDeepEqual[*AssemblyLine], Validate_AssemblyLine)...)
+		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, SemanticEqual_AssemblyLine, Validate_AssemblyLine)...)
 		return errs
 	}(fldPath.Child("lines"), obj.Lines, safe.Field(oldObj, func(oldObj *FactorySpec) map[string]AssemblyLine {
 		return oldObj.Lines
@@ -167,7 +184,7 @@ func Validate_FactorySpec(ctx context.Context, op operation.Operation, fldPath *
 	// field FactorySpec.Shifts
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -191,7 +208,7 @@ func Validate_MaintenanceWindow(ctx context.Context, op operation.Operation, fld
 	// field MaintenanceWindow.Hours
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -224,7 +241,7 @@ func Validate_Robot(ctx context.Context, op operation.Operation, fldPath *field.
 	// field Robot.Spec
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *RobotSpec) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_RobotSpec(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_RobotSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -235,7 +252,7 @@ func Validate_Robot(ctx context.Context, op operation.Operation, fldPath *field.
 	// field Robot.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *RobotStatus) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_RobotStatus(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_RobotStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -255,7 +272,7 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 	// field RobotSpec.Model
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *Model) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -270,7 +287,7 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 	// field RobotSpec.Firmware
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -284,7 +301,7 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 	// field RobotSpec.Arms
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -299,7 +316,19 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 	// field RobotSpec.Tools
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []Tool) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_Tool(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -311,7 +340,7 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		})...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *Tool) bool {
 			return a.Slot == b.Slot
-		}, validate.SemanticDeepEqual[*Tool], Validate_Tool)...)
+		}, SemanticEqual_Tool, Validate_Tool)...)
 		return errs
 	}(fldPath.Child("tools"), obj.Tools, safe.Field(oldObj, func(oldObj *RobotSpec) []Tool {
 		return oldObj.Tools
@@ -319,7 +348,7 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 	// field RobotSpec.Maintenance
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *MaintenanceWindow) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_MaintenanceWindow(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -342,7 +371,34 @@ func Validate_RobotStatus(ctx context.Context, op operation.Operation, fldPath *
 	// field RobotStatus.Conditions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []metav1.Condition) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if obj[i].Type != oldObj[i].Type {
+						return false
+					}
+					if obj[i].Status != oldObj[i].Status {
+						return false
+					}
+					if obj[i].ObservedGeneration != oldObj[i].ObservedGeneration {
+						return false
+					}
+					if obj[i].LastTransitionTime.UTC() != oldObj[i].LastTransitionTime.UTC() {
+						return false
+					}
+					if obj[i].Reason != oldObj[i].Reason {
+						return false
+					}
+					if obj[i].Message != oldObj[i].Message {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -367,7 +423,7 @@ func Validate_Tool(ctx context.Context, op operation.Operation, fldPath *field.P
 	// field Tool.Slot
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
@@ -378,7 +434,7 @@ func Validate_Tool(ctx context.Context, op operation.Operation, fldPath *field.P
 	// field Tool.Name
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
 		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)

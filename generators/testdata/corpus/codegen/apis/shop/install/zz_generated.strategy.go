@@ -9,7 +9,6 @@ import (
 	shop "github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
-	equality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
@@ -38,7 +37,7 @@ func (regionStrategy) PrepareForCreate(ctx context.Context, obj runtime.Object) 
 func (regionStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 	newObj, oldObj := obj.(*shop.Region), old.(*shop.Region)
 	newObj.Generation = oldObj.Generation
-	if !equality.Semantic.DeepEqual(newObj.Spec, oldObj.Spec) {
+	if !shop.SemanticEqual_RegionSpec(&newObj.Spec, &oldObj.Spec) {
 		newObj.Generation = oldObj.Generation + 1
 	}
 }
@@ -80,7 +79,7 @@ func (storeStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Obje
 	newObj, oldObj := obj.(*shop.Store), old.(*shop.Store)
 	newObj.Status = oldObj.Status
 	newObj.Generation = oldObj.Generation
-	if !equality.Semantic.DeepEqual(newObj.Spec, oldObj.Spec) {
+	if !shop.SemanticEqual_StoreSpec(&newObj.Spec, &oldObj.Spec) {
 		newObj.Generation = oldObj.Generation + 1
 	}
 }

@@ -7,13 +7,13 @@ package v1beta1
 import (
 	context "context"
 	"fmt"
-	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	"slices"
 )
 
 func init() {
@@ -54,7 +54,7 @@ func Validate_Region(ctx context.Context, op operation.Operation, fldPath *field
 	// field Region.Spec
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *RegionSpec) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_RegionSpec(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_RegionSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -74,7 +74,7 @@ func Validate_RegionSpec(ctx context.Context, op operation.Operation, fldPath *f
 	// field RegionSpec.Zones
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -97,7 +97,7 @@ func Validate_Shelf(ctx context.Context, op operation.Operation, fldPath *field.
 	// field Shelf.Tags
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -120,7 +120,7 @@ func Validate_Store(ctx context.Context, op operation.Operation, fldPath *field.
 	// field Store.Spec
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *StoreSpec) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_StoreSpec(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_StoreSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -131,7 +131,7 @@ func Validate_Store(ctx context.Context, op operation.Operation, fldPath *field.
 	// field Store.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *StoreStatus) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && SemanticEqual_StoreStatus(obj, oldObj) {
 			return nil
 		}
 		errs = append(errs, Validate_StoreStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -151,7 +151,19 @@ func Validate_StoreSpec(ctx context.Context, op operation.Operation, fldPath *fi
 	// field StoreSpec.Shelves
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []Shelf) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_Shelf(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
@@ -162,7 +174,7 @@ func Validate_StoreSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		})...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *Shelf) bool {
 			return a.Name == b.Name
-		}, validate.SemanticDeepEqual[*Shelf], Validate_Shelf)...)
+		}, SemanticEqual_Shelf, Validate_Shelf)...)
 		return errs
 	}(fldPath.Child("shelves"), obj.Shelves, safe.Field(oldObj, func(oldObj *StoreSpec) []Shelf {
 		return oldObj.Shelves
@@ -179,7 +191,34 @@ func Validate_StoreStatus(ctx context.Context, op operation.Operation, fldPath *
 	// field StoreStatus.Conditions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []metav1.Condition) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
-		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if obj[i].Type != oldObj[i].Type {
+						return false
+					}
+					if obj[i].Status != oldObj[i].Status {
+						return false
+					}
+					if obj[i].ObservedGeneration != oldObj[i].ObservedGeneration {
+						return false
+					}
+					if obj[i].LastTransitionTime.UTC() != oldObj[i].LastTransitionTime.UTC() {
+						return false
+					}
+					if obj[i].Reason != oldObj[i].Reason {
+						return false
+					}
+					if obj[i].Message != oldObj[i].Message {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
 			return nil
 		}
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {

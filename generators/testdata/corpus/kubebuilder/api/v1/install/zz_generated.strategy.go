@@ -9,7 +9,6 @@ import (
 	v1 "github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
-	equality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
@@ -38,7 +37,7 @@ func (factoryStrategy) PrepareForCreate(ctx context.Context, obj runtime.Object)
 func (factoryStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 	newObj, oldObj := obj.(*v1.Factory), old.(*v1.Factory)
 	newObj.Generation = oldObj.Generation
-	if !equality.Semantic.DeepEqual(newObj.Spec, oldObj.Spec) {
+	if !v1.SemanticEqual_FactorySpec(&newObj.Spec, &oldObj.Spec) {
 		newObj.Generation = oldObj.Generation + 1
 	}
 }
@@ -80,7 +79,7 @@ func (robotStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Obje
 	newObj, oldObj := obj.(*v1.Robot), old.(*v1.Robot)
 	newObj.Status = oldObj.Status
 	newObj.Generation = oldObj.Generation
-	if !equality.Semantic.DeepEqual(newObj.Spec, oldObj.Spec) {
+	if !v1.SemanticEqual_RobotSpec(&newObj.Spec, &oldObj.Spec) {
 		newObj.Generation = oldObj.Generation + 1
 	}
 }
