@@ -2,30 +2,18 @@ package jsoncodec
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/apigen-dev/apigen/generators/load"
+	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
 // loadShapes loads testdata/shapes/v1 with the real loader.
 func loadShapes(t *testing.T) *model.API {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	api, err := load.Load(root, "./generators/jsoncodec/testdata/shapes/v1")
-	if ds, ok := err.(model.Diagnostics); err != nil && (!ok || ds.HasErrors()) {
-		t.Fatalf("cannot load testdata/shapes: %v", err)
-	}
-	return api
+	return golden.Load(t, "./generators/jsoncodec/testdata/shapes/v1")
 }
 
 // TestGenerateShapes compares the codecs of testdata/shapes/v1 with the committed
@@ -37,23 +25,7 @@ func TestGenerateShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	path, _ := filepath.Abs(filepath.Join("testdata", "shapes", "v1", FileName))
-	got, ok := files[path]
-	if len(files) != 1 || !ok {
-		t.Fatalf("Generate returned %d files, want only %s", len(files), path)
-	}
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("cannot read the golden file (run go test -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
-	src := string(got)
+	src := golden.CheckInPlace(t, files, path, *update)
 	for _, name := range []string{"Basics", "Composite", "Empty", "Fallback", "HoldsPtrMarshal", "Inline", "Methods", "Shape", "ShapeList"} {
 		if !strings.Contains(src, "func jsonEncode"+name+"(") || !strings.Contains(src, "jsoncodec.Register(jsonEncode"+name+", jsonDecode"+name+")") {
 			t.Errorf("no registered codec for %s", name)

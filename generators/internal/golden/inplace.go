@@ -1,0 +1,53 @@
+package golden
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/generators/load"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// Load loads the package at pattern (from the repository root, e.g.
+// "./generators/jsoncodec/testdata/shapes/v1") with the real loader, for a generator's test
+// run from its package directory two levels below the root. A load error that is more than
+// warnings fails t.
+func Load(t *testing.T, pattern string) *model.API {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := load.Load(root, pattern)
+	if ds, ok := err.(model.Diagnostics); err != nil && (!ok || ds.HasErrors()) {
+		t.Fatalf("cannot load %s: %v", pattern, err)
+	}
+	return api
+}
+
+// CheckInPlace compares the one file a generator returned, for the absolute path, with the
+// file committed there, which a test of the generated code compiles (with update it is
+// rewritten first), and returns the generated content. Other returned files fail t.
+func CheckInPlace(t *testing.T, files map[string][]byte, path string, update bool) string {
+	t.Helper()
+	got, ok := files[path]
+	if len(files) != 1 || !ok {
+		t.Fatalf("Generate returned %d files, want only %s", len(files), path)
+	}
+	if update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("cannot read the committed file (run go test -update): %v", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+	return string(got)
+}
