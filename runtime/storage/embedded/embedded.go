@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
@@ -15,6 +16,10 @@ import (
 
 // DefaultStartTimeout bounds Start when ctx has no deadline.
 const DefaultStartTimeout = 30 * time.Second
+
+// maxPortAttempts is how many times Start picks free ports when one it picked is taken
+// before etcd listens on it.
+const maxPortAttempts = 3
 
 // Config configures an embedded etcd member.
 type Config struct {
@@ -48,10 +53,6 @@ type Server struct {
 // ends (or DefaultStartTimeout passes, if ctx has no deadline) before the member is ready;
 // on error nothing is left running.
 func Start(ctx context.Context, cfg Config) (*Server, error) {
-	ecfg, err := etcdConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("cannot start embedded etcd in %s: %w", cfg.DataDir, err)
 	}
@@ -60,9 +61,20 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		ctx, cancel = context.WithTimeout(ctx, DefaultStartTimeout)
 		defer cancel()
 	}
-	e, err := embed.StartEtcd(ecfg)
-	if err != nil {
-		return nil, fmt.Errorf("cannot start embedded etcd in %s: %w", cfg.DataDir, err)
+	var e *embed.Etcd
+	for attempt := 1; ; attempt++ {
+		ecfg, err := etcdConfig(cfg)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = embed.StartEtcd(ecfg); err == nil {
+			break
+		}
+		// A port freePort found free may be taken before etcd binds it (by another process,
+		// or an outgoing connection's ephemeral port): pick new ones, a few times.
+		if picked := cfg.ClientURL == "" || cfg.PeerURL == ""; !picked || !errors.Is(err, syscall.EADDRINUSE) || attempt == maxPortAttempts {
+			return nil, fmt.Errorf("cannot start embedded etcd in %s: %w", cfg.DataDir, err)
+		}
 	}
 	select {
 	case <-e.Server.ReadyNotify():
@@ -139,7 +151,7 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 // 127.0.0.1 port when raw is "".
 func loopbackURL(raw string) (*url.URL, error) {
 	if raw == "" {
-		port, err := freePort()
+		port, err := pickPort()
 		if err != nil {
 			return nil, err
 		}
@@ -155,6 +167,9 @@ func loopbackURL(raw string) (*url.URL, error) {
 	}
 	return u, nil
 }
+
+// pickPort is freePort; tests replace it.
+var pickPort = freePort
 
 // freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
 func freePort() (int, error) {

@@ -1,0 +1,52 @@
+package embedded
+
+import (
+	"context"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStartPicksAgainWhenAPortIsTaken: a port found free but taken before etcd listens on
+// it (here: held by the test) makes Start pick new ports instead of failing.
+func TestStartPicksAgainWhenAPortIsTaken(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	takenPort := taken.Addr().(*net.TCPAddr).Port
+	calls := 0
+	pickPort = func() (int, error) {
+		calls++
+		if calls == 1 {
+			return takenPort, nil
+		}
+		return freePort()
+	}
+	t.Cleanup(func() { pickPort = freePort })
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	srv, err := Start(ctx, Config{DataDir: t.TempDir(), LogLevel: "fatal", UnsafeNoFsync: true})
+	if err != nil {
+		t.Fatalf("Start with a taken port: %v", err)
+	}
+	defer srv.Close()
+	if calls < 3 {
+		t.Errorf("ports picked %d times, want a second pick after the taken one", calls)
+	}
+	for _, ep := range srv.Endpoints() {
+		if strings.HasSuffix(ep, ":"+strconv.Itoa(takenPort)) {
+			t.Errorf("serving on the taken port: %v", srv.Endpoints())
+		}
+	}
+
+	// A taken port the caller chose is the caller's error.
+	if _, err := Start(ctx, Config{DataDir: t.TempDir(), LogLevel: "fatal", ClientURL: "http://" + taken.Addr().String(),
+		PeerURL: "http://127.0.0.1:0"}); err == nil || !strings.Contains(err.Error(), "address already in use") {
+		t.Errorf("Start on a taken ClientURL: %v, want address already in use", err)
+	}
+}
