@@ -31,7 +31,7 @@ func (generator) Name() string { return Name }
 // model.Diagnostics naming every field that cannot be deep-copied, or a rendering failure.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
 	roots := rootTypes(api)
-	names := importNames(api)
+	names := emit.PackageNames(api)
 	files := map[string][]byte{}
 	var diags model.Diagnostics
 	for _, pkg := range api.Packages {
@@ -54,16 +54,6 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 		return nil, err
 	}
 	return files, nil
-}
-
-// importNames names every API package by its package name (db, v1alpha1, v1), the import
-// names code-generator uses.
-func importNames(api *model.API) map[string]string {
-	names := make(map[string]string, len(api.Packages))
-	for _, p := range api.Packages {
-		names[p.Path] = p.Name
-	}
-	return names
 }
 
 // rootTypes returns, by package import path, the names of the types that get DeepCopyObject:

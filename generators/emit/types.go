@@ -29,3 +29,14 @@ func TypeRef(r *model.TypeRef) jen.Code {
 	}
 	return jen.Interface()
 }
+
+// PackageNames names every API package of api by its package name (db, v1alpha1, v1), the
+// import names code-generator uses; it is the extra table of NewFile for generators whose
+// files refer to other API packages.
+func PackageNames(api *model.API) map[string]string {
+	names := make(map[string]string, len(api.Packages))
+	for _, p := range api.Packages {
+		names[p.Path] = p.Name
+	}
+	return names
+}

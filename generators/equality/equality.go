@@ -38,10 +38,7 @@ func (generator) Name() string { return Name }
 // Every type can be compared (what has no generated comparison falls back to
 // equality.Semantic.DeepEqual), so the only error is a rendering failure.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	names := make(map[string]string, len(api.Packages))
-	for _, p := range api.Packages {
-		names[p.Path] = p.Name
-	}
+	names := emit.PackageNames(api)
 	files := map[string][]byte{}
 	for _, pkg := range api.Packages {
 		f := emit.NewFile(pkg.Path, pkg.Name, names)

@@ -27,10 +27,7 @@ func (generator) Name() string { return Name }
 // a supported struct type, keyed by absolute path. Errors: a model.Diagnostics naming every
 // hand-written function that has the name of a generated one, or a rendering failure.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	names := make(map[string]string, len(api.Packages))
-	for _, p := range api.Packages {
-		names[p.Path] = p.Name
-	}
+	names := emit.PackageNames(api)
 	a := newAnalysis()
 	files := map[string][]byte{}
 	var diags model.Diagnostics
