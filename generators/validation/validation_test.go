@@ -3,16 +3,13 @@ package validation
 import (
 	"bytes"
 	"flag"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/apigen-dev/apigen/generators/load"
+	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -20,16 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 // loadTestdata loads testdata/<name>/v1 from source, as `apigen generate` would.
 func loadTestdata(t *testing.T, name string) *model.API {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	api, err := load.Load(root, "./generators/validation/testdata/"+name+"/v1")
-	if ds, ok := err.(model.Diagnostics); err != nil && (!ok || ds.HasErrors()) {
-		t.Fatalf("cannot load testdata/%s: %v", name, err)
-	}
-	return api
+	return golden.Load(t, "./generators/validation/testdata/"+name+"/v1")
 }
 
 func TestGenerateGolden(t *testing.T) {
@@ -38,21 +26,7 @@ func TestGenerateGolden(t *testing.T) {
 		t.Fatalf("Generate: %v", err)
 	}
 	path, _ := filepath.Abs(filepath.Join("testdata", "shop", "v1", FileName))
-	if len(files) != 1 || files[path] == nil {
-		t.Fatalf("Generate returned %d files, want only %s", len(files), path)
-	}
-	if *update {
-		if err := os.WriteFile(path, files[path], 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("cannot read golden file (run go test -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(files[path])); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	golden.CheckInPlace(t, files, path, *update)
 }
 
 func TestGenerateDeterministic(t *testing.T) {
