@@ -1,14 +1,11 @@
 package jsoncodec
 
 import (
-	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/apigen-dev/apigen/generators/load"
-	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated files and golden files this package's tests compare with")
@@ -21,10 +18,7 @@ func TestSharedCodecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, err := load.Load(root, "./generators/jsoncodec/testdata/input/shared/v1")
-	if ds, ok := err.(model.Diagnostics); err != nil && (!ok || ds.HasErrors()) {
-		t.Fatalf("cannot load testdata/input/shared: %v", err)
-	}
+	api := golden.Load(t, "./generators/jsoncodec/testdata/input/shared/v1")
 	codecs, names, err := generateShared(api)
 	if err != nil {
 		t.Fatal(err)
@@ -33,21 +27,10 @@ func TestSharedCodecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string][]byte{
+	golden.CheckCommitted(t, map[string][]byte{
 		filepath.Join(root, "runtime", "jsoncodec", "apimachinery", FileName):    codecs,
 		filepath.Join(root, "generators", "jsoncodec", "zz_generated.shared.go"): list,
-	} {
-		if *update {
-			if err := os.WriteFile(path, want, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s is stale (%v): run go test ./generators/jsoncodec -run TestSharedCodecs -update", path, err)
-		}
-	}
+	}, *update, "go test ./generators/jsoncodec -run TestSharedCodecs -update")
 	for _, n := range []string{"ObjectMeta", "ListMeta", "TypeMeta", "OwnerReference", "ManagedFieldsEntry", "Condition", "LabelSelector", "Status", "DeleteOptions"} {
 		if names["k8s.io/apimachinery/pkg/apis/meta/v1."+n] != n {
 			t.Errorf("metav1.%s is not shared as %s", n, n)

@@ -1,13 +1,10 @@
 package openapi
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/apigen-dev/apigen/generators/load"
-	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/internal/golden"
 )
 
 // TestSharedDefinitions regenerates runtime/openapi/apimachinery/zz_generated.openapi.go and
@@ -18,10 +15,7 @@ func TestSharedDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, err := load.Load(root, "./generators/openapi/testdata/input/shared/v1")
-	if ds, ok := err.(model.Diagnostics); err != nil && (!ok || ds.HasErrors()) {
-		t.Fatalf("cannot load testdata/input/shared: %v", err)
-	}
+	api := golden.Load(t, "./generators/openapi/testdata/input/shared/v1")
 	defs, names, err := generateShared(api)
 	if err != nil {
 		t.Fatal(err)
@@ -30,21 +24,10 @@ func TestSharedDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string][]byte{
+	golden.CheckCommitted(t, map[string][]byte{
 		filepath.Join(root, "runtime", "openapi", "apimachinery", fileName):    defs,
 		filepath.Join(root, "generators", "openapi", "zz_generated.shared.go"): list,
-	} {
-		if *update {
-			if err := os.WriteFile(path, want, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s is stale (%v): run go test ./generators/openapi -run TestSharedDefinitions -update", path, err)
-		}
-	}
+	}, *update, "go test ./generators/openapi -run TestSharedDefinitions -update")
 	for _, n := range []string{"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta", "k8s.io/apimachinery/pkg/apis/meta/v1.Status",
 		"k8s.io/apimachinery/pkg/api/resource.Quantity", "k8s.io/apimachinery/pkg/util/intstr.IntOrString"} {
 		if !sharedTypes[n] {

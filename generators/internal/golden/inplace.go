@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,4 +51,23 @@ func CheckInPlace(t *testing.T, files map[string][]byte, path string, update boo
 		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
 	}
 	return string(got)
+}
+
+// CheckCommitted compares files (content keyed by absolute path) with the committed files
+// at those paths; with update it writes them instead. A stale or missing file fails t with
+// the command that regenerates it.
+func CheckCommitted(t *testing.T, files map[string][]byte, update bool, regenerate string) {
+	t.Helper()
+	for path, want := range files {
+		if update {
+			if err := os.WriteFile(path, want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s is stale (%v): run %s", path, err, regenerate)
+		}
+	}
 }
