@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/gcpacer"
 	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/server"
@@ -31,8 +32,11 @@ type GroupBuilder func(scheme *runtime.Scheme, storage registry.StorageFactory) 
 var _ registry.StorageFactory = (*etcd3.StorageFactory)(nil)
 
 // Main runs the API server named name with args (flags below) until SIGINT/SIGTERM; returns the exit code.
-// It is Run with a context that those signals end.
+// It is Run with a context that those signals end, in a process whose garbage collector
+// waits for gcpacer.DefaultHeadroom of heap growth (unless GOGC or GOMEMLIMIT is set; see
+// package gcpacer).
 func Main(name string, args []string, stdout, stderr io.Writer, groups ...GroupBuilder) int {
+	gcpacer.Start(gcpacer.DefaultHeadroom)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, name, args, stdout, stderr, groups...)
