@@ -9,6 +9,7 @@ import (
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
@@ -29,8 +30,31 @@ func (s *scope) get(getter rest.Getter) handlerFunc {
 			responsewriters.WriteError(w, err)
 			return
 		}
+		if out, err := negotiateOutput(req, false, s.tableConvertor() != nil); err == nil && out == (output{}) {
+			s.writeJSONCached(w, obj)
+			return
+		}
 		s.writeObject(ctx, w, req, http.StatusOK, obj)
 	}
+}
+
+// writeJSONCached writes obj, got from storage, as 200 OK in JSON in the URL's version,
+// with the bytes written for the same object state before when the scope's encodingCache
+// has them.
+func (s *scope) writeJSONCached(w http.ResponseWriter, obj runtime.Object) {
+	data, ok := s.encodings.get(obj)
+	if !ok {
+		var err error
+		if data, err = s.encode(obj, s.json); err != nil {
+			responsewriters.WriteError(w, err)
+			return
+		}
+		s.encodings.add(obj, data)
+	}
+	w.Header().Set("Content-Type", mediaJSON)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(data)
 }
 
 // listOptions decodes a list's query parameters (labelSelector, fieldSelector, limit,

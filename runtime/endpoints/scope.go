@@ -102,6 +102,8 @@ type scope struct {
 	storage               rest.Storage
 	// qualified names the resource in errors ("widgets.test.apigen.dev").
 	qualified schema.GroupResource
+	// encodings holds the JSON of objects GET wrote.
+	encodings *encodingCache
 }
 
 // tableConvertor returns the storage's table convertor, or nil.
