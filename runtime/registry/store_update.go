@@ -151,7 +151,7 @@ func (e *Store) updateExisting(ctx context.Context, strategy Strategy, name stri
 	}
 	strategy.PrepareForUpdate(ctx, obj, existing)
 	errs := validation.ValidateObjectMetaAccessor(m, e.NamespaceScoped(), e.nameValidation(), field.NewPath("metadata"))
-	errs = append(errs, validation.ValidateObjectMetaAccessorUpdate(m, old, field.NewPath("metadata"))...)
+	errs = append(errs, validateMetaUpdate(m, old)...)
 	errs = append(errs, strategy.ValidateUpdate(ctx, obj, existing)...)
 	if len(errs) > 0 {
 		return nil, apierrors.NewInvalid(e.kind(obj), name, errs)
