@@ -64,6 +64,8 @@ type pkgGen struct {
 	// memo holds the types hasDefaults found to have defaults.
 	memo  map[*model.Type]bool
 	diags model.Diagnostics
+	// decoded are the defaults the functions copy from package variables, in order of use.
+	decoded []decodedDefault
 }
 
 func newPkgGen(v *model.Version) *pkgGen {
@@ -183,16 +185,26 @@ func (g *pkgGen) file() *jen.File {
 	f.Comment("Public to allow building arbitrary schemes.")
 	f.Comment("All generated defaulters are covering - they call all nested defaulters.")
 	f.Func().Id("RegisterDefaults").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(regs...)
+	var funcs []jen.Code // walked first: the walk declares the decoded defaults
 	for _, t := range g.roots {
 		if !g.withDefaults[t] {
 			continue
 		}
-		f.Line()
-		f.Commentf("%s sets the defaults of every field of in that has one, at any depth,", objectDefaultsName(t))
-		f.Comment("calling the package's SetDefaults_ functions on the way.")
 		w := &walker{g: g, root: t}
-		f.Func().Id(objectDefaultsName(t)).Params(jen.Id("in").Op("*").Id(t.Name.Name)).
-			Block(w.typeStmts(t, target{expr: "in", ptr: true}, map[*model.Type]bool{})...)
+		funcs = append(funcs, jen.Line(),
+			jen.Commentf("%s sets the defaults of every field of in that has one, at any depth,", objectDefaultsName(t)),
+			jen.Comment("calling the package's SetDefaults_ functions on the way."),
+			jen.Func().Id(objectDefaultsName(t)).Params(jen.Id("in").Op("*").Id(t.Name.Name)).
+				Block(w.typeStmts(t, target{expr: "in", ptr: true}, map[*model.Type]bool{})...))
+	}
+	for _, d := range g.decoded {
+		f.Line()
+		f.Commentf("%s is the default %s as a %s, decoded once: the fields it defaults get", d.name, d.text, d.typ.Named.Name.Name)
+		f.Comment("a deep copy of it.")
+		f.Add(d.decl())
+	}
+	for _, c := range funcs {
+		f.Add(c)
 	}
 	return f
 }

@@ -24,10 +24,17 @@
 //
 //	basic:            if in.Engine == "" { in.Engine = "postgres" }
 //	pointer to basic: if in.Replicas == nil { var ptrVar1 int32 = 1; in.Replicas = &ptrVar1 }
-//	anything else:    if reflect.ValueOf(in.Storage).IsZero() { json.Unmarshal the default into it }
+//	anything else:    if reflect.ValueOf(in.Spec).IsZero() { json.Unmarshal the default into it }
+//
+// except that a default of a type from another package with deepcopy-gen's DeepCopyInto
+// (resource.Quantity, intstr.IntOrString, metav1.Duration, ...) is unmarshalled once, into a
+// package variable, when the package is initialized, and each field it defaults gets a deep
+// copy (`defaultValue0.DeepCopyInto(&in.Storage)`): defaulting is on every request's path.
 //
 // Every default is checked at generate time: a value that is not valid JSON for its field's
 // type is a diagnostic at the field, so the generated json.Unmarshal (which panics on error,
-// as defaulter-gen's does) cannot fail at run time. Defaults on a type that reaches itself
+// as defaulter-gen's does) cannot fail at run time. (A type that unmarshals itself, such as
+// Quantity, is only checked to be JSON; a value it refuses panics when the package is
+// initialized, for a decoded-once default, or when the field is defaulted.) Defaults on a type that reaches itself
 // are applied once; the walk does not follow the cycle.
 package defaulting

@@ -139,8 +139,13 @@ func shapeOf(ref *model.TypeRef) string {
 }
 
 // defaultStmt returns the statement giving expr, a field of type ref, the default text (valid
-// JSON, checked by checkDefault) when expr is unset.
-func defaultStmt(ref *model.TypeRef, expr, text string) jen.Code {
+// JSON, checked by checkDefault) when expr is unset. A default of a type from another package
+// with a DeepCopyInto method (resource.Quantity, intstr.IntOrString, ...) is decoded once, into
+// a package variable (g.decoded), and copied; any other is unmarshalled each time, as
+// defaulter-gen does. (DeepCopyInto is deepcopy-gen's, func (in *T) DeepCopyInto(out *T), found
+// in the dependency's zz_generated.deepcopy.go. Local types are left out: whether theirs is
+// known depends on whether that file exists yet, and output must not.)
+func (g *pkgGen) defaultStmt(ref *model.TypeRef, expr, text string) jen.Code {
 	isPtr := ref.Kind == model.Pointer
 	elem := ref
 	if isPtr {
@@ -156,16 +161,61 @@ func defaultStmt(ref *model.TypeRef, expr, text string) jen.Code {
 		}
 		return jen.If(isZero(basic, expr)).Block(jen.Id(expr).Op("=").Add(lit))
 	}
+	unset := jen.Qual(reflectPkg, "ValueOf").Call(jen.Id(expr)).Dot("IsZero").Call()
+	if elem.Kind == model.Named && !elem.Named.Local && elem.Named.HasMethod("DeepCopyInto") {
+		v := jen.Id(g.decodedValue(elem, text))
+		if isPtr {
+			return jen.If(unset).Block(
+				jen.Id(expr).Op("=").New(emit.TypeRef(elem)),
+				v.Dot("DeepCopyInto").Call(jen.Id(expr)),
+			)
+		}
+		return jen.If(unset).Block(v.Dot("DeepCopyInto").Call(jen.Op("&").Id(expr)))
+	}
+	return jen.If(unset).Block(unmarshalStmt(text, jen.Op("&").Id(expr)))
+}
+
+// unmarshalStmt returns the statement unmarshalling text, JSON, into dest (a pointer), which
+// panics on error as defaulter-gen's does.
+func unmarshalStmt(text string, dest jen.Code) jen.Code {
 	raw := jen.Lit(text)
 	if !strings.Contains(text, "`") {
 		raw = jen.Op("`" + text + "`")
 	}
-	return jen.If(jen.Qual(reflectPkg, "ValueOf").Call(jen.Id(expr)).Dot("IsZero").Call()).Block(
-		jen.If(
-			jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Index().Byte().Parens(raw), jen.Op("&").Id(expr)),
-			jen.Err().Op("!=").Nil(),
-		).Block(jen.Panic(jen.Err())),
-	)
+	return jen.If(
+		jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Index().Byte().Parens(raw), dest),
+		jen.Err().Op("!=").Nil(),
+	).Block(jen.Panic(jen.Err()))
+}
+
+// decodedDefault is a default decoded once into a package variable.
+type decodedDefault struct {
+	name string
+	typ  *model.TypeRef
+	text string
+}
+
+// decodedValue returns the name of the package variable holding text decoded as a value of
+// typ, declaring it on first use (defaultValue0, defaultValue1, ... in the order of use).
+func (g *pkgGen) decodedValue(typ *model.TypeRef, text string) string {
+	key := typ.Named.Name.Package + "." + typ.Named.Name.Name + "\x00" + text
+	for _, d := range g.decoded {
+		if d.typ.Named.Name.Package+"."+d.typ.Named.Name.Name+"\x00"+d.text == key {
+			return d.name
+		}
+	}
+	name := "defaultValue" + strconv.Itoa(len(g.decoded))
+	g.decoded = append(g.decoded, decodedDefault{name: name, typ: typ, text: text})
+	return name
+}
+
+// decl returns the declaration of d's variable, decoded when the package is initialized.
+func (d decodedDefault) decl() jen.Code {
+	return jen.Var().Id(d.name).Op("=").Func().Params().Add(emit.TypeRef(d.typ)).Block(
+		jen.Var().Id("v").Add(emit.TypeRef(d.typ)),
+		unmarshalStmt(d.text, jen.Op("&").Id("v")),
+		jen.Return(jen.Id("v")),
+	).Call()
 }
 
 // isZero returns the condition that expr, of basic type basic, holds its zero value.

@@ -65,7 +65,7 @@ func (w *walker) typeStmts(t *model.Type, at target, stack map[*model.Type]bool)
 	for _, f := range t.Fields {
 		expr := at.expr + "." + f.Name
 		if f.Markers.Default != nil {
-			stmts = append(stmts, defaultStmt(f.Type, expr, *f.Markers.Default))
+			stmts = append(stmts, w.g.defaultStmt(f.Type, expr, *f.Markers.Default))
 		}
 		stmts = append(stmts, w.refStmts(f.Type, expr, stack)...)
 	}

@@ -6,6 +6,7 @@ package v1
 
 import (
 	json "encoding/json"
+	resource "k8s.io/apimachinery/pkg/api/resource"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	reflect "reflect"
 )
@@ -27,6 +28,16 @@ func RegisterDefaults(scheme *runtime.Scheme) error {
 	return nil
 }
 
+// defaultValue0 is the default "10Gi" as a Quantity, decoded once: the fields it defaults get
+// a deep copy of it.
+var defaultValue0 = func() resource.Quantity {
+	var v resource.Quantity
+	if err := json.Unmarshal([]byte(`"10Gi"`), &v); err != nil {
+		panic(err)
+	}
+	return v
+}()
+
 // SetObjectDefaults_Database sets the defaults of every field of in that has one, at any depth,
 // calling the package's SetDefaults_ functions on the way.
 func SetObjectDefaults_Database(in *Database) {
@@ -35,9 +46,7 @@ func SetObjectDefaults_Database(in *Database) {
 		in.Spec.Replicas = &ptrVar1
 	}
 	if reflect.ValueOf(in.Spec.Storage).IsZero() {
-		if err := json.Unmarshal([]byte(`"10Gi"`), &in.Spec.Storage); err != nil {
-			panic(err)
-		}
+		defaultValue0.DeepCopyInto(&in.Spec.Storage)
 	}
 	if in.Spec.Backup != nil {
 		if in.Spec.Backup.RetentionDays == 0 {

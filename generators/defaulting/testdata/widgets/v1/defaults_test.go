@@ -93,3 +93,20 @@ func copySpec(in WidgetSpec) WidgetSpec {
 	out.Tags = append([]string(nil), in.Tags...)
 	return out
 }
+
+// TestDecodedDefaultIsCopied: a default decoded once (Size's Quantity) is copied into each
+// object, so changing one object's value changes neither the default nor the others', and
+// the copy is what decoding the JSON gives (its string form included).
+func TestDecodedDefaultIsCopied(t *testing.T) {
+	s := newScheme(t)
+	a, b := &Widget{}, &Widget{}
+	s.Default(a)
+	a.Spec.Size.Add(resource.MustParse("1Gi"))
+	s.Default(b)
+	if got := b.Spec.Size.String(); got != "10Gi" {
+		t.Errorf("second object's default = %s after the first's changed, want 10Gi", got)
+	}
+	if got := a.Spec.Size.String(); got != "11Gi" {
+		t.Errorf("first object's size = %s, want 11Gi", got)
+	}
+}

@@ -6,6 +6,7 @@ package v1
 
 import (
 	json "encoding/json"
+	resource "k8s.io/apimachinery/pkg/api/resource"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	reflect "reflect"
 )
@@ -33,6 +34,16 @@ func RegisterDefaults(scheme *runtime.Scheme) error {
 	return nil
 }
 
+// defaultValue0 is the default "10Gi" as a Quantity, decoded once: the fields it defaults get
+// a deep copy of it.
+var defaultValue0 = func() resource.Quantity {
+	var v resource.Quantity
+	if err := json.Unmarshal([]byte(`"10Gi"`), &v); err != nil {
+		panic(err)
+	}
+	return v
+}()
+
 // SetObjectDefaults_Thing sets the defaults of every field of in that has one, at any depth,
 // calling the package's SetDefaults_ functions on the way.
 func SetObjectDefaults_Thing(in *Thing) {
@@ -59,9 +70,7 @@ func SetObjectDefaults_Widget(in *Widget) {
 		in.Spec.Replicas = &ptrVar1
 	}
 	if reflect.ValueOf(in.Spec.Size).IsZero() {
-		if err := json.Unmarshal([]byte(`"10Gi"`), &in.Spec.Size); err != nil {
-			panic(err)
-		}
+		defaultValue0.DeepCopyInto(&in.Spec.Size)
 	}
 	if in.Spec.Backup != nil {
 		if in.Spec.Backup.RetentionDays == 0 {

@@ -6,6 +6,7 @@ package v1
 
 import (
 	json "encoding/json"
+	resource "k8s.io/apimachinery/pkg/api/resource"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	reflect "reflect"
 )
@@ -32,6 +33,16 @@ func RegisterDefaults(scheme *runtime.Scheme) error {
 	})
 	return nil
 }
+
+// defaultValue0 is the default "5Gi" as a Quantity, decoded once: the fields it defaults get
+// a deep copy of it.
+var defaultValue0 = func() resource.Quantity {
+	var v resource.Quantity
+	if err := json.Unmarshal([]byte(`"5Gi"`), &v); err != nil {
+		panic(err)
+	}
+	return v
+}()
 
 // SetObjectDefaults_Factory sets the defaults of every field of in that has one, at any depth,
 // calling the package's SetDefaults_ functions on the way.
@@ -60,9 +71,7 @@ func SetObjectDefaults_Robot(in *Robot) {
 		in.Spec.Arms = &ptrVar1
 	}
 	if reflect.ValueOf(in.Spec.Payload).IsZero() {
-		if err := json.Unmarshal([]byte(`"5Gi"`), &in.Spec.Payload); err != nil {
-			panic(err)
-		}
+		defaultValue0.DeepCopyInto(&in.Spec.Payload)
 	}
 	if in.Spec.Maintenance != nil {
 		if in.Spec.Maintenance.Hours == 0 {
