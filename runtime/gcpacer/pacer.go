@@ -8,11 +8,11 @@ import (
 	"sync"
 )
 
-// DefaultHeadroom is the heap growth, in bytes, a server allows before a collection: 96 MiB.
+// DefaultHeadroom is the heap growth, in bytes, a server allows before a collection: 64 MiB.
 // With the example server's live heap (about 20 MiB under a write load, 50 MiB under 64
 // concurrent paged lists) it keeps the process under 300 MB of RSS (make bench) while
 // collecting three to five times less often than GOGC=100.
-const DefaultHeadroom = 96 << 20
+const DefaultHeadroom = 64 << 20
 
 // liveHeapMetric is the heap the last collection marked live, in bytes.
 const liveHeapMetric = "/gc/heap/live:bytes"
