@@ -24,8 +24,11 @@ const (
 // of watch-cache objects per encoder in the same way (cachingObject), keyed by the object
 // instead. Safe for concurrent use.
 type encodingCache struct {
-	lru *lru.Cache // "<namespace>/<name>" -> cachedEncoding
+	lru *lru.Cache // objectName -> cachedEncoding
 }
+
+// objectName is the key of an object in one scope.
+type objectName struct{ namespace, name string }
 
 // cachedEncoding is the encoding of one object state. data is never modified.
 type cachedEncoding struct {
@@ -39,16 +42,16 @@ func newEncodingCache() *encodingCache {
 }
 
 // stateOf returns obj's cache key and state, or ok false when obj cannot be cached.
-func stateOf(obj runtime.Object) (key string, uid types.UID, rv string, ok bool) {
+func stateOf(obj runtime.Object) (key objectName, uid types.UID, rv string, ok bool) {
 	acc, err := meta.Accessor(obj)
 	if err != nil {
-		return "", "", "", false
+		return objectName{}, "", "", false
 	}
 	uid, rv = acc.GetUID(), acc.GetResourceVersion()
 	if uid == "" || rv == "" {
-		return "", "", "", false
+		return objectName{}, "", "", false
 	}
-	return acc.GetNamespace() + "/" + acc.GetName(), uid, rv, true
+	return objectName{acc.GetNamespace(), acc.GetName()}, uid, rv, true
 }
 
 // get returns the encoding remembered for obj's state. A nil cache has none.

@@ -9,8 +9,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi"
+	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
 	v1 "github.com/apigen-dev/apigen/runtime/registry/testapi/v1"
 )
 

@@ -104,7 +104,8 @@ func parseAccept(header string) []acceptClause {
 // resource can render tables. Errors: 406 NotAcceptable.
 func negotiateOutput(req *http.Request, list, table bool) (output, error) {
 	header := req.Header.Get("Accept")
-	if strings.TrimSpace(header) == "" {
+	switch strings.TrimSpace(header) {
+	case "", mediaJSON, "*/*": // what client-go and most clients send: no need to parse
 		return output{}, nil
 	}
 	for _, c := range parseAccept(header) {
