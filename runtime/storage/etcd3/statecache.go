@@ -41,12 +41,13 @@ func (c *stateCache) get(key string) (knownState, bool) {
 	return v.(knownState), true
 }
 
-// remember records that key held data at revision rev, unless a newer state is known (racing
-// writers may report out of order). data must not be modified afterwards.
+// remember records that key held data at revision rev, unless that or a newer state is known
+// (racing writers may report out of order; one revision of a key names one value, so a
+// repeated read changes nothing). data must not be modified afterwards.
 func (c *stateCache) remember(key string, rev int64, data []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if v, ok := c.lru.Get(key); ok && v.(knownState).rev > rev {
+	if v, ok := c.lru.Get(key); ok && v.(knownState).rev >= rev {
 		return
 	}
 	c.lru.Add(key, knownState{rev: rev, data: data})
