@@ -151,8 +151,18 @@ spec:
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	if status := waitForCode(t, client, urlB+proxied, http.StatusServiceUnavailable); status.Message != "service unavailable" {
-		t.Errorf("unavailable APIService: %+v", status)
+	// The gauge is set before the condition is written (as kube-aggregator's availability
+	// controller does), and the proxy learns the condition from its watch: poll until it
+	// refuses without trying.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		status := waitForCode(t, client, urlB+proxied, http.StatusServiceUnavailable)
+		if status.Message == "service unavailable" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("unavailable APIService still proxied after 30s: %+v", status)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	if code, body := get(t, client, urlB+local); code != http.StatusOK {
 		t.Errorf("the aggregator's own group is affected: %d %s", code, body)
