@@ -39,6 +39,9 @@ type Config struct {
 	WatchProgressNotifyInterval time.Duration
 	// UnsafeNoFsync skips fsync: faster, but a crash can lose data. For tests only.
 	UnsafeNoFsync bool
+	// MaxTxnOps is the most operations the member accepts in one transaction (etcd's
+	// --max-txn-ops); 0 means etcd's default, 128.
+	MaxTxnOps uint
 }
 
 // Server is a running embedded etcd member. Its methods are safe for concurrent use.
@@ -141,6 +144,9 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 	e.LogOutputs = []string{"stderr"}
 	e.AutoCompactionRetention = "0" // off: etcd3.StartCompactor compacts
 	e.UnsafeNoFsync = cfg.UnsafeNoFsync
+	if cfg.MaxTxnOps > 0 {
+		e.MaxTxnOps = cfg.MaxTxnOps
+	}
 	if cfg.WatchProgressNotifyInterval > 0 {
 		e.WatchProgressNotifyInterval = cfg.WatchProgressNotifyInterval
 	}

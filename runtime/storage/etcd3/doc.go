@@ -15,7 +15,9 @@
 // transaction's ModRevision compare catches a stale one) and the objects it decoded, by
 // their bytes (a read of unchanged bytes costs a copy, not a decode). Reads whose context
 // is marked by storage.WithReadOnlyResults (the HTTP get and list handlers) get shallow copies
-// sharing the decoded objects' maps and slices instead of deep copies.
+// sharing the decoded objects' maps and slices instead of deep copies. Concurrent
+// linearizable Gets of one store are coalesced into read-only transactions (readBatcher): one
+// round trip, still linearizable, serves many.
 //
 // StartCompactor compacts old revisions periodically, as kube-apiserver's
 // --etcd-compaction-interval.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/kubernetes"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -34,6 +35,8 @@ type store struct {
 	// states remembers each key's last known revision and value, where GuaranteedUpdate
 	// and Delete start.
 	states *stateCache
+	// reads coalesces Get's linearizable reads.
+	reads *readBatcher
 	// metrics, when not nil, receives the latency of every etcd request.
 	metrics *metrics.Metrics
 }
@@ -65,6 +68,7 @@ func New(client *clientv3.Client, codec runtime.Codec, newFunc func() runtime.Ob
 		gr:      gr,
 		decoded: newDecodeCache(decodeCacheSize),
 		states:  newStateCache(stateCacheSize),
+		reads:   newReadBatcher(client),
 	}
 }
 
@@ -235,6 +239,20 @@ func (s *store) Create(ctx context.Context, key string, obj, out runtime.Object)
 	return written(stored, out, resp.Revision)
 }
 
+// read reads the etcd key k and returns its KeyValue (nil when absent) and the revision of the
+// read: from the member's local state when serializable, else linearizably, coalesced with
+// concurrent reads (readBatcher).
+func (s *store) read(ctx context.Context, k string, serializable bool) (*mvccpb.KeyValue, int64, error) {
+	if !serializable {
+		return s.reads.get(ctx, k)
+	}
+	resp, err := s.client.Get(ctx, k, clientv3.WithSerializable())
+	if err != nil {
+		return nil, 0, err
+	}
+	return firstKV(resp.Kvs), resp.Header.Revision, nil
+}
+
 // Get implements storage.Interface: ResourceVersion "" is a linearizable read, "0" may be
 // served from the member's local state, N must not be newer than etcd's revision.
 func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, out runtime.Object) error {
@@ -246,27 +264,22 @@ func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, ou
 	if err != nil {
 		return err
 	}
-	var ops []clientv3.OpOption
-	if opts.ResourceVersion == "0" {
-		ops = append(ops, clientv3.WithSerializable())
-	}
 	start := time.Now()
-	resp, err := s.client.Get(ctx, k, ops...)
+	kv, rev, err := s.read(ctx, k, opts.ResourceVersion == "0")
 	s.observe("get", start)
 	if err != nil {
 		return interpretError(err, key, listExpiredMessage, 0)
 	}
-	if minRV > resp.Header.Revision {
-		return tooLargeResourceVersion(minRV, resp.Header.Revision)
+	if minRV > rev {
+		return tooLargeResourceVersion(minRV, rev)
 	}
-	if len(resp.Kvs) == 0 {
+	if kv == nil {
 		s.states.forget(k)
 		if opts.IgnoreNotFound {
 			return setInto(out, s.newFunc())
 		}
 		return storage.NewKeyNotFoundError(key, 0)
 	}
-	kv := resp.Kvs[0]
 	s.states.remember(k, kv.ModRevision, kv.Value)
 	obj, err := s.decodeFor(ctx, kv.Value, kv.ModRevision)
 	if err != nil {
