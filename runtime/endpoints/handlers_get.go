@@ -30,11 +30,15 @@ func (s *scope) get(getter rest.Getter) handlerFunc {
 			responsewriters.WriteError(w, err)
 			return
 		}
-		if out, err := negotiateOutput(req, false, s.tableConvertor() != nil); err == nil && out == (output{}) {
+		out, err := negotiateOutput(req, false, s.tableConvertor() != nil)
+		switch {
+		case err != nil:
+			responsewriters.WriteError(w, err)
+		case out == (output{}): // plain JSON
 			s.writeJSONCached(w, obj)
-			return
+		default:
+			s.writeOutput(ctx, w, req, http.StatusOK, obj, out)
 		}
-		s.writeObject(ctx, w, req, http.StatusOK, obj)
 	}
 }
 
@@ -51,10 +55,7 @@ func (s *scope) writeJSONCached(w http.ResponseWriter, obj runtime.Object) {
 		}
 		s.encodings.add(obj, data)
 	}
-	w.Header().Set("Content-Type", mediaJSON)
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(data)
+	responsewriters.WriteBody(w, http.StatusOK, mediaJSON, data)
 }
 
 // listOptions decodes a list's query parameters (labelSelector, fieldSelector, limit,

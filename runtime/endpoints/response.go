@@ -29,6 +29,11 @@ func (s *scope) writeObject(ctx context.Context, w http.ResponseWriter, req *htt
 		responsewriters.WriteError(w, err)
 		return
 	}
+	s.writeOutput(ctx, w, req, code, obj, out)
+}
+
+// writeOutput writes obj with code in the negotiated format out.
+func (s *scope) writeOutput(ctx context.Context, w http.ResponseWriter, req *http.Request, code int, obj runtime.Object, out output) {
 	contentType := mediaJSON
 	if out.yaml {
 		contentType = mediaYAML
@@ -42,10 +47,7 @@ func (s *scope) writeObject(ctx context.Context, w http.ResponseWriter, req *htt
 		responsewriters.WriteError(w, err)
 		return
 	}
-	w.Header().Set("Content-Type", contentType)
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(code)
-	_, _ = w.Write(data)
+	responsewriters.WriteBody(w, code, contentType, data)
 }
 
 // streamObject encodes obj in the URL's version straight into w, as kube-apiserver's

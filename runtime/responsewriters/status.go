@@ -20,10 +20,16 @@ func WriteJSON(w http.ResponseWriter, code int, obj any) {
 		http.Error(w, "cannot encode response: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	WriteBody(w, code, "application/json", append(data, '\n'))
+}
+
+// WriteBody writes data, an encoded response body of contentType, with status code and
+// X-Content-Type-Options: nosniff, as kube-apiserver's responsewriters write every body.
+func WriteBody(w http.ResponseWriter, code int, contentType string, data []byte) {
+	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(code)
-	_, _ = w.Write(append(data, '\n'))
+	_, _ = w.Write(data)
 }
 
 // ErrorStatus returns the metav1.Status a client sees for err: the status of an apierrors
