@@ -198,9 +198,8 @@ type decodedDefault struct {
 // decodedValue returns the name of the package variable holding text decoded as a value of
 // typ, declaring it on first use (defaultValue0, defaultValue1, ... in the order of use).
 func (g *pkgGen) decodedValue(typ *model.TypeRef, text string) string {
-	key := typ.Named.Name.Package + "." + typ.Named.Name.Name + "\x00" + text
 	for _, d := range g.decoded {
-		if d.typ.Named.Name.Package+"."+d.typ.Named.Name.Name+"\x00"+d.text == key {
+		if d.typ.Named.Name == typ.Named.Name && d.text == text {
 			return d.name
 		}
 	}

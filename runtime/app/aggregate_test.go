@@ -154,15 +154,16 @@ spec:
 	// The gauge is set before the condition is written (as kube-aggregator's availability
 	// controller does), and the proxy learns the condition from its watch: poll until it
 	// refuses without trying.
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		status := waitForCode(t, client, urlB+proxied, http.StatusServiceUnavailable)
-		if status.Message == "service unavailable" {
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		code, body := get(t, client, urlB+proxied)
+		var status metav1.Status
+		_ = json.Unmarshal([]byte(body), &status)
+		if code == http.StatusServiceUnavailable && status.Message == "service unavailable" {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("unavailable APIService still proxied after 30s: %+v", status)
+			t.Fatalf("unavailable APIService still proxied after 30s: %d %s", code, body)
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
 	if code, body := get(t, client, urlB+local); code != http.StatusOK {
 		t.Errorf("the aggregator's own group is affected: %d %s", code, body)

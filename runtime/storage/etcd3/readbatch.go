@@ -163,6 +163,13 @@ func (b *readBatcher) send(ctx context.Context, reads []*keyRead) {
 		}
 		return
 	}
+	if ctx.Err() != nil { // every caller gave up: nobody to retry for
+		for _, r := range reads {
+			r.err = err
+			close(r.done)
+		}
+		return
+	}
 	if errors.Is(rpctypes.Error(err), rpctypes.ErrTooManyOps) {
 		b.mu.Lock()
 		b.limit = max(1, min(b.limit, len(reads))/2)
