@@ -40,7 +40,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-var readyLine = regexp.MustCompile(`^test-apiserver: serving on (https?://127\.0\.0\.1:\d+) \((?:plain HTTP, no authentication|HTTPS); etcd: embedded, (.+)\); kubectl: export KUBECONFIG=(.+)\n$`)
+var readyLine = regexp.MustCompile(`^test-apiserver: serving on (https?://127\.0\.0\.1:\d+) \((?:plain HTTP, no authentication|HTTPS); etcd: embedded, (.+), client URL (http://127\.0\.0\.1:\d+)\); kubectl: export KUBECONFIG=(.+)\n$`)
 
 // start runs the server in-process with Run on a free port with a temporary data directory
 // and returns its URL and kubeconfig path once it printed its readiness line. The server is
@@ -97,13 +97,13 @@ func startWith(t *testing.T, stop func(), run func(args []string, stdout, stderr
 	if m == nil {
 		t.Fatalf("readiness line %q does not match %s", stdout.String(), readyLine)
 	}
-	if want := filepath.Join(dataDir, "kubeconfig"); m[3] != want || m[2] != filepath.Join(dataDir, "etcd") {
-		t.Errorf("readiness line names kubeconfig %q, etcd %q; want %q and %s/etcd", m[3], m[2], want, dataDir)
+	if want := filepath.Join(dataDir, "kubeconfig"); m[4] != want || m[2] != filepath.Join(dataDir, "etcd") {
+		t.Errorf("readiness line names kubeconfig %q, etcd %q; want %q and %s/etcd", m[4], m[2], want, dataDir)
 	}
-	if _, err := os.Stat(m[3]); err != nil {
+	if _, err := os.Stat(m[4]); err != nil {
 		t.Fatalf("kubeconfig: %v", err)
 	}
-	return m[1], m[3]
+	return m[1], m[4]
 }
 
 func httpGet(t *testing.T, url string) (int, string) {

@@ -11,7 +11,9 @@ import (
 	"syscall"
 	"time"
 
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
+	"go.etcd.io/etcd/server/v3/etcdserver/api/v3client"
 )
 
 // DefaultStartTimeout bounds Start when ctx has no deadline.
@@ -98,6 +100,23 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 // Endpoints returns the member's client URLs, e.g. ["http://127.0.0.1:41234"].
 func (s *Server) Endpoints() []string {
 	return append([]string(nil), s.endpoints...)
+}
+
+// Client returns a client that calls the member in this process, through etcd's own
+// v3client: each KV, Watch, Lease and Maintenance call is a function call into the member's
+// gRPC service implementations, with no socket, no HTTP/2 framing and no protobuf encoding
+// between them (etcd's grpc-proxy and v3election gateways use it the same way). The member
+// sees the same requests as over gRPC, minus its gRPC interceptors (request logging and
+// metrics); its limits still hold (--max-txn-ops, --max-request-bytes, the space quota).
+// Values the client returns and watch events may be shared with the member and with other
+// watchers: they must not be modified.
+//
+// Each call returns a new client. Closing it does not stop the member; its Close returns
+// context.Canceled, the cancellation of the client's own context, which is not a failure.
+// Use a client only while the member runs: once Close has stopped the member, calls fail with
+// etcd's "server stopped".
+func (s *Server) Client() *clientv3.Client {
+	return v3client.New(s.etcd.Server)
 }
 
 // Close stops the member and waits until it has stopped. Clients connected to it see it as

@@ -22,23 +22,32 @@ import (
 )
 
 // TestConformance runs the storage conformance suite against one embedded etcd, each
-// subtest under its own key prefix: once with etcd3's Codec (writes return what they wrote
-// without decoding it) and once with a plain apimachinery codec (writes decode what they wrote).
+// subtest under its own key prefix: with etcd3's Codec (writes return what they wrote
+// without decoding it) and with a plain apimachinery codec (writes decode what they wrote),
+// over gRPC; and with etcd3's Codec over the member's in-process client, as the server uses
+// its embedded etcd.
 func TestConformance(t *testing.T) {
-	client, _ := etcdtest.Run(t)
-	codecs := map[string]func() runtime.Codec{
-		"codec":       func() runtime.Codec { return widgetCodec() },
-		"plain-codec": testapi.Codec,
+	client, srv := etcdtest.Run(t)
+	inProcess := srv.Client()
+	t.Cleanup(func() { _ = inProcess.Close() }) // before the member stops
+	backends := []struct {
+		name   string
+		client *clientv3.Client
+		codec  func() runtime.Codec
+	}{
+		{"codec", client, func() runtime.Codec { return widgetCodec() }},
+		{"plain-codec", client, testapi.Codec},
+		{"in-process-client", inProcess, func() runtime.Codec { return widgetCodec() }},
 	}
 	var n atomic.Int64
-	for name, codec := range codecs {
-		t.Run(name, func(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
 			storagetest.RunTests(t, storagetest.Backend{
 				New: func(t *testing.T) storage.Interface {
 					prefix := fmt.Sprintf("/registry/test.apigen.dev/widgets-%d", n.Add(1))
-					return etcd3.New(client, codec(), testapi.NewWidget, prefix, testapi.Resource)
+					return etcd3.New(b.client, b.codec(), testapi.NewWidget, prefix, testapi.Resource)
 				},
-				Compact:          func(t *testing.T) { compactNow(t, client) },
+				Compact:          func(t *testing.T) { compactNow(t, b.client) },
 				BookmarkInterval: etcdtest.ProgressNotifyInterval,
 			})
 		})
