@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -31,7 +32,7 @@ const (
 // setupClients is how many clients create the scenario's objects.
 const setupClients = 8
 
-// Scenario is one benchmark of the server against its etcd: the objects it reads and
+// Scenario is one benchmark of the server against raw etcd: the objects it reads and
 // updates, and the Op factories of both sides. Build it with NewScenario.
 type Scenario struct {
 	apiURL   string
@@ -57,8 +58,12 @@ type Scenario struct {
 type ScenarioConfig struct {
 	// ServerURL is the server's base URL, e.g. "http://127.0.0.1:6443".
 	ServerURL string
-	// Etcd are the raw operations on the server's etcd, under its prefix.
+	// Etcd are the raw side's operations, under the server's prefix.
 	Etcd *EtcdOps
+	// ServerEtcd reads the server's etcd, under its prefix, for the objects it stored. When
+	// it is another etcd than Etcd's, NewScenario copies the objects get and list read into
+	// Etcd, so that both sides read the same bytes. nil means Etcd's.
+	ServerEtcd *EtcdOps
 	// ObjectSize is the approximate size of an object's JSON in bytes, e.g. 1024.
 	ObjectSize int
 	// Objects is how many objects get and list read, e.g. 1000; PageSize is a list's limit,
@@ -72,7 +77,7 @@ type ScenarioConfig struct {
 
 // NewScenario creates the scenario's objects through the server (cfg.Objects to read,
 // cfg.MaxClients to update, and their raw counterparts in etcd) and checks that a paged list
-// returns all of them.
+// of the server and of the raw side's etcd returns all of them.
 func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 	if cfg.Objects < 1 || cfg.PageSize < 1 || cfg.MaxClients < 1 {
 		return nil, fmt.Errorf("cannot set up scenario: want objects, page size and clients >= 1, got %+v", cfg)
@@ -104,8 +109,17 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 	if err := s.createAll(ctx, updateNamespace, cfg.MaxClients, s.updateRV); err != nil {
 		return nil, err
 	}
-	if s.rawValue, err = s.etcd.Value(ctx, listNamespace, objectName(0)); err != nil {
+	stored := cfg.ServerEtcd
+	if stored == nil {
+		stored = cfg.Etcd
+	}
+	if s.rawValue, err = stored.Value(ctx, listNamespace, objectName(0)); err != nil {
 		return nil, fmt.Errorf("cannot read a stored object: %w", err)
+	}
+	if stored != cfg.Etcd {
+		if err := copyObjects(ctx, stored, cfg.Etcd, listNamespace, cfg.Objects); err != nil {
+			return nil, err
+		}
 	}
 	for c := range cfg.MaxClients {
 		if err := s.etcd.Put(ctx, updateRawNamespace, objectName(c), s.rawValue); err != nil {
@@ -149,6 +163,32 @@ func (s *Scenario) createAll(ctx context.Context, namespace string, n int, rvs [
 		if err != nil {
 			return fmt.Errorf("cannot set up scenario: %w", err)
 		}
+	}
+	return ctx.Err()
+}
+
+// copyObjects copies the stored objects 0..n-1 of namespace from one etcd to the other, with
+// setupClients clients.
+func copyObjects(ctx context.Context, from, to *EtcdOps, namespace string, n int) error {
+	errs := make([]error, setupClients)
+	var wg sync.WaitGroup
+	for c := range setupClients {
+		wg.Go(func() {
+			for i := c; i < n && ctx.Err() == nil; i += setupClients {
+				value, err := from.Value(ctx, namespace, objectName(i))
+				if err == nil {
+					err = to.Put(ctx, namespace, objectName(i), value)
+				}
+				if err != nil {
+					errs[c] = fmt.Errorf("cannot copy the stored objects to the raw side's etcd: %w", err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	return ctx.Err()
 }

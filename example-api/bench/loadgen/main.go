@@ -43,7 +43,19 @@ type options struct {
 	cpuProfile   string
 	memProfile   string
 	noFsync      bool
+	// etcd is the topology: etcdEmbedded or etcdExternal.
+	etcd string
 }
+
+// The topologies -etcd selects.
+const (
+	// etcdEmbedded runs the server as it runs by default, on the embedded etcd member in its
+	// own process; the raw baseline runs on a separate member embedded in loadgen.
+	etcdEmbedded = "embedded"
+	// etcdExternal runs the server on loadgen's embedded member (--etcd-servers), as
+	// replicas share an etcd cluster; the raw baseline runs on that same member.
+	etcdExternal = "external"
+)
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -84,7 +96,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.inProcess, "in-process", false, "run the server inside loadgen with app.Run (for -cpuprofile); RSS is then not checked")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of loadgen (with -in-process: server included) to this file")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of loadgen (with -in-process: server included) to this file at the end")
-	fs.BoolVar(&o.noFsync, "etcd-unsafe-no-fsync", false, "run the embedded etcd without fsync")
+	fs.StringVar(&o.etcd, "etcd", etcdEmbedded, "where the server's etcd runs: \"embedded\" (its own member, in its process, as by default; "+
+		"the raw baseline then runs on a separate member in loadgen) or \"external\" (loadgen's member, via --etcd-servers, shared with the raw baseline)")
+	fs.BoolVar(&o.noFsync, "etcd-unsafe-no-fsync", false, "run loadgen's embedded etcd without fsync (with -etcd external only)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -104,6 +118,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			return nil, fmt.Errorf("-ops: unknown operation %q, want one of %s", s, strings.Join(bench.Ops, ", "))
 		}
 		o.ops = append(o.ops, s)
+	}
+	if o.etcd != etcdEmbedded && o.etcd != etcdExternal {
+		return nil, fmt.Errorf("-etcd: %q is neither %q nor %q", o.etcd, etcdEmbedded, etcdExternal)
+	}
+	if o.noFsync && o.etcd == etcdEmbedded {
+		// The server's own member always syncs: the sides would not compare.
+		return nil, errors.New("-etcd-unsafe-no-fsync needs -etcd external (the server's embedded etcd always fsyncs)")
 	}
 	if o.measure <= 0 || o.warmup < 0 || o.objects < 1 || o.pageSize < 1 {
 		return nil, errors.New("-duration, -objects and -page-size must be positive, -warmup not negative")
@@ -145,22 +166,36 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, etcd.Close()) }()
-	client, err := clientv3.New(clientv3.Config{Endpoints: etcd.Endpoints(), DialTimeout: 10 * time.Second})
+	client, err := dialEtcd(etcd.Endpoints())
 	if err != nil {
-		return fmt.Errorf("cannot connect to etcd: %w", err)
+		return err
 	}
 	defer func() { err = errors.Join(err, client.Close()) }()
 
+	var serverEtcd []string // the server's --etcd-servers; none runs its embedded member
+	if o.etcd == etcdExternal {
+		serverEtcd = etcd.Endpoints()
+	}
 	var srv *apiServer
 	if o.inProcess {
-		srv, err = startServerInProcess(ctx, filepath.Join(dir, "server"), etcd.Endpoints())
+		srv, err = startServerInProcess(ctx, filepath.Join(dir, "server"), serverEtcd)
 	} else {
-		srv, err = startServerProcess(ctx, bin, filepath.Join(dir, "server"), etcd.Endpoints())
+		srv, err = startServerProcess(ctx, bin, filepath.Join(dir, "server"), serverEtcd)
 	}
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, srv.stop()) }()
+	serverClient := client
+	if o.etcd == etcdEmbedded {
+		if srv.embeddedEtcd == "" {
+			return errors.New("the server's readiness line names no embedded etcd client URL")
+		}
+		if serverClient, err = dialEtcd([]string{srv.embeddedEtcd}); err != nil {
+			return err
+		}
+		defer func() { err = errors.Join(err, serverClient.Close()) }()
+	}
 	mem, err := bench.StartMemSampler(srv.pid, sampleInterval)
 	if err != nil {
 		return err
@@ -172,18 +207,26 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	scenario, err := bench.NewScenario(runCtx, bench.ScenarioConfig{
-		ServerURL: srv.url, Etcd: bench.NewEtcdOps(client, etcdPrefix), ObjectSize: o.objectSize,
-		Objects: o.objects, PageSize: o.pageSize, MaxClients: slices.Max(o.clients),
+		ServerURL: srv.url, Etcd: bench.NewEtcdOps(client, etcdPrefix), ServerEtcd: bench.NewEtcdOps(serverClient, etcdPrefix),
+		ObjectSize: o.objectSize,
+		Objects:    o.objects, PageSize: o.pageSize, MaxClients: slices.Max(o.clients),
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "loadgen: server %s (%s), embedded etcd %s (fsync %s); %d-byte stored objects; %s measured after %s warm-up per cell\n",
-		srv.url, mode(o), etcd.Endpoints()[0], onOff(!o.noFsync), scenario.ObjectBytes(), o.measure, o.warmup)
+	if o.etcd == etcdEmbedded {
+		fmt.Fprintf(out, "loadgen: server %s (%s) on its own embedded etcd (in process; client URL %s); raw: clientv3 on a separate embedded etcd %s "+
+			"in loadgen, holding copies of the server's stored objects\n", srv.url, mode(o), srv.embeddedEtcd, etcd.Endpoints()[0])
+	} else {
+		fmt.Fprintf(out, "loadgen: server %s (%s) on loadgen's embedded etcd %s (--etcd-servers); raw: clientv3 on the same etcd\n",
+			srv.url, mode(o), etcd.Endpoints()[0])
+	}
+	fmt.Fprintf(out, "etcd fsync %s; %d-byte stored objects; %s measured after %s warm-up per cell\n",
+		onOff(!o.noFsync), scenario.ObjectBytes(), o.measure, o.warmup)
 	fmt.Fprintf(out, "list = all %d objects in pages of %d (server: GET ?limit&continue; raw: Range with limit at the first page's revision)\n",
 		o.objects, o.pageSize)
 	fmt.Fprintf(out, "server CPU/op = CPU time of the %s over the measured period / operations\n", cpuScope(o))
-	fmt.Fprintf(out, "loadgen CPU/op, raw CPU/op = the same for loadgen (etcd and clients) in the server run and in the raw run;\n"+
+	fmt.Fprintf(out, "loadgen CPU/op, raw CPU/op = the same for loadgen (clients and its etcd) in the server run and in the raw run;\n"+
 		"CPU ratio = raw CPU/op / (server CPU/op + loadgen CPU/op), the ratio on an otherwise idle machine\n\n")
 
 	serverCPU := func() (time.Duration, error) { return bench.ReadCPUTime(srv.pid) }
@@ -207,6 +250,9 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	}
 	if err := mem.Err(); err != nil {
 		return fmt.Errorf("server memory sampling stopped early: %w", err)
+	}
+	if o.etcd == etcdExternal {
+		fmt.Fprintln(out, "the server on an external etcd: the targets below are for comparison (they are the embedded topology's, -etcd embedded)")
 	}
 	bench.CheckTargets(out, rows, bench.IssueTargets, checkedRSS)
 	if failed != nil {
@@ -269,10 +315,22 @@ func mode(o *options) string {
 
 // cpuScope names the process whose CPU time is the server's.
 func cpuScope(o *options) string {
-	if o.inProcess {
-		return "whole loadgen process (server, etcd and clients: -in-process)"
+	switch {
+	case o.inProcess:
+		return "whole loadgen process (server, etcds and clients: -in-process)"
+	case o.etcd == etcdEmbedded:
+		return "server process (its embedded etcd included)"
 	}
 	return "server process"
+}
+
+// dialEtcd returns a clientv3 client of endpoints.
+func dialEtcd(endpoints []string) (*clientv3.Client, error) {
+	client, err := clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: 10 * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to etcd %s: %w", strings.Join(endpoints, ","), err)
+	}
+	return client, nil
 }
 
 // onOff renders a boolean as "on" or "off".

@@ -14,7 +14,8 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(o.clients) != 2 || o.clients[0] != 2 || o.clients[1] != 4 || len(o.ops) != 2 || o.ops[1] != "list" || o.measure != time.Second {
+	if len(o.clients) != 2 || o.clients[0] != 2 || o.clients[1] != 4 || len(o.ops) != 2 || o.ops[1] != "list" ||
+		o.measure != time.Second || o.etcd != etcdEmbedded {
 		t.Errorf("parseFlags = %+v", o)
 	}
 	for _, bad := range [][]string{
@@ -23,6 +24,8 @@ func TestParseFlags(t *testing.T) {
 		{"-ops", "patch"},
 		{"-duration", "0s"},
 		{"-objects", "0"},
+		{"-etcd", "local"},
+		{"-etcd-unsafe-no-fsync"}, // the server's embedded member always syncs
 		{"extra"},
 	} {
 		if _, err := parseFlags(bad, &stderr); err == nil {
@@ -31,27 +34,39 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
-// TestRunInProcess runs the whole benchmark, small and short, with the server in process:
-// every operation must succeed on both sides and the report must show every row and target.
+// TestRunInProcess runs the whole benchmark, small and short, with the server in process, in
+// both topologies: every operation must succeed on both sides (in the embedded topology the
+// raw side reads copies of the server's objects from its own etcd) and the report must show
+// every row and target.
 func TestRunInProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs etcd and the server; skipped in -short mode")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	var stdout, stderr bytes.Buffer
-	code := run(ctx, []string{"-in-process", "-clients", "1,2", "-duration", "100ms", "-warmup", "10ms",
-		"-objects", "30", "-page-size", "10", "-etcd-unsafe-no-fsync"}, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("run = %d, want 0\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
-	}
-	out := stdout.String()
-	for _, want := range []string{"server/raw", "create", "get", "update", "list", "target create at 64 clients", "in process"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	if rows := strings.Count(out, "0/0"); rows != 8 {
-		t.Errorf("%d rows without errors, want 4 operations x 2 concurrencies:\n%s", rows, out)
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"-etcd", "embedded"}, "on its own embedded etcd (in process"},
+		{[]string{"-etcd", "external", "-etcd-unsafe-no-fsync"}, "(--etcd-servers); raw: clientv3 on the same etcd"},
+	} {
+		t.Run(tc.flags[1], func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			var stdout, stderr bytes.Buffer
+			code := run(ctx, append([]string{"-in-process", "-clients", "1,2", "-duration", "100ms", "-warmup", "10ms",
+				"-objects", "30", "-page-size", "10"}, tc.flags...), &stdout, &stderr)
+			if code != 0 {
+				t.Fatalf("run = %d, want 0\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
+			}
+			out := stdout.String()
+			for _, want := range []string{"server/raw", "create", "get", "update", "list", "target create at 64 clients", "in process", tc.want} {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			if rows := strings.Count(out, "0/0"); rows != 8 {
+				t.Errorf("%d rows without errors, want 4 operations x 2 concurrencies:\n%s", rows, out)
+			}
+		})
 	}
 }

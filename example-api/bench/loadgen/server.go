@@ -24,26 +24,35 @@ const readyTimeout = time.Minute
 // stopTimeout bounds the wait for the server to exit after SIGTERM, before SIGKILL.
 const stopTimeout = 20 * time.Second
 
-// servingLine matches the server's readiness line on stdout and captures its URL.
-var servingLine = regexp.MustCompile(`serving on (http://[^ ]+)`)
+// servingLine matches the server's readiness line on stdout and captures its URL and, when
+// it runs an embedded etcd, that member's client URL.
+var servingLine = regexp.MustCompile(`serving on (http://[^ ]+) \(.*etcd: (?:embedded, .*, client URL (http://[^ )]+)|[^)]*)\)`)
 
 // benchFlags are the server's flags in a benchmark: plain HTTP (--plain-http), as the raw
-// etcd baseline has no TLS either, so the ratios compare the servers' own work.
+// etcd baseline has no TLS either, so the ratios compare the servers' own work; and
+// --etcd-servers when etcdServers is not empty (else the server runs its embedded etcd).
 func benchFlags(etcdServers []string) []string {
-	return []string{"--plain-http", "--log-level", "warn", "--etcd-servers", strings.Join(etcdServers, ",")}
+	flags := []string{"--plain-http", "--log-level", "warn"}
+	if len(etcdServers) > 0 {
+		flags = append(flags, "--etcd-servers", strings.Join(etcdServers, ","))
+	}
+	return flags
 }
 
 // apiServer is a running example-apiserver: a child process, or app.Run in this process.
 type apiServer struct {
 	url string
+	// embeddedEtcd is the client URL of the server's embedded etcd member; "" when the
+	// server uses an external etcd.
+	embeddedEtcd string
 	// pid is the process whose memory is the server's: the child's, or this process's.
 	pid  int
 	stop func() error
 }
 
 // startServerProcess starts bin with a data directory in dir, on a free port, against
-// etcdServers, and waits until it is ready. stop sends SIGTERM and waits (SIGKILL after
-// stopTimeout).
+// etcdServers (none: its embedded etcd), and waits until it is ready and has printed its
+// readiness line. stop sends SIGTERM and waits (SIGKILL after stopTimeout).
 func startServerProcess(ctx context.Context, bin, dir string, etcdServers []string) (*apiServer, error) {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
@@ -51,11 +60,24 @@ func startServerProcess(ctx context.Context, bin, dir string, etcdServers []stri
 	if err != nil {
 		return nil, err
 	}
-	return &apiServer{url: p.URL, pid: p.PID, stop: func() error { return p.Stop(stopTimeout) }}, nil
+	srv := &apiServer{url: p.URL, pid: p.PID, stop: func() error { return p.Stop(stopTimeout) }}
+	// The server prints its readiness line right after the kubeconfig Start waited for.
+	for {
+		if m := servingLine.FindStringSubmatch(p.Output()); m != nil {
+			srv.embeddedEtcd = m[2]
+			return srv, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, errors.Join(fmt.Errorf("example-apiserver printed no readiness line: %w\n%s", ctx.Err(), p.Output()), srv.stop())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
-// startServerInProcess runs the server with app.Run in this process (for CPU profiles:
-// the server has no pprof endpoint), with a data directory in dir, against etcdServers.
+// startServerInProcess runs the server with app.Run in this process (for -cpuprofile and
+// -memprofile, which then cover server and clients in one profile), with a data directory
+// in dir, against etcdServers (none: its embedded etcd).
 func startServerInProcess(ctx context.Context, dir string, etcdServers []string) (*apiServer, error) {
 	runCtx, cancel := context.WithCancel(context.Background())
 	stdout, stdoutW := io.Pipe()
@@ -77,25 +99,26 @@ func startServerInProcess(ctx context.Context, dir string, etcdServers []string)
 		})
 		return stopErr
 	}
-	url, err := waitServing(ctx, stdout)
+	m, err := waitServing(ctx, stdout)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("cannot start the in-process server: %w", err), stop())
 	}
-	return &apiServer{url: url, pid: os.Getpid(), stop: stop}, nil
+	return &apiServer{url: m[1], embeddedEtcd: m[2], pid: os.Getpid(), stop: stop}, nil
 }
 
 // waitServing reads the server's stdout until the readiness line, keeps draining it in the
-// background, and waits until /readyz answers 200. It gives up after readyTimeout.
-func waitServing(ctx context.Context, stdout io.Reader) (string, error) {
+// background, and waits until /readyz answers 200. It returns servingLine's submatches and
+// gives up after readyTimeout.
+func waitServing(ctx context.Context, stdout io.Reader) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	found := make(chan string, 1)
+	found := make(chan []string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		sent := false
 		for sc.Scan() {
 			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil && !sent {
-				found <- m[1]
+				found <- m
 				sent = true
 			}
 		}
@@ -104,21 +127,21 @@ func waitServing(ctx context.Context, stdout io.Reader) (string, error) {
 			close(found)
 		}
 	}()
-	var url string
+	var m []string
 	select {
-	case u, ok := <-found:
+	case got, ok := <-found:
 		if !ok {
-			return "", errors.New("the server exited before it was ready")
+			return nil, errors.New("the server exited before it was ready")
 		}
-		url = u
+		m = got
 	case <-ctx.Done():
-		return "", fmt.Errorf("no readiness line: %w", ctx.Err())
+		return nil, fmt.Errorf("no readiness line: %w", ctx.Err())
 	}
 	for {
-		if err := readyz(ctx, url); err == nil {
-			return url, nil
+		if err := readyz(ctx, m[1]); err == nil {
+			return m, nil
 		} else if ctx.Err() != nil {
-			return "", fmt.Errorf("/readyz: %w", err)
+			return nil, fmt.Errorf("/readyz: %w", err)
 		}
 		select {
 		case <-ctx.Done():
