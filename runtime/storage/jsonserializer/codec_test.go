@@ -2,7 +2,10 @@ package jsonserializer_test
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -17,10 +20,21 @@ import (
 // apigen's generator would write it, so the tests see the serializer take the fast path.
 var fastDecodes, fastEncodes atomic.Int64
 
-func init() { jsoncodec.Register(encodeWidget, decodeWidget) }
+func init() {
+	jsoncodec.Register(encodeWidget, decodeWidget)
+	jsoncodec.Register(encodeWidgetList, nil)
+}
+
+// unencodable is a color encodeWidget refuses (jsoncodec.Writer.Fail), as a codec refuses a
+// value it cannot write, so that the serializer's fallbacks can be seen.
+const unencodable = "unencodable"
 
 func encodeWidget(w *jsoncodec.Writer, in *testapi.Widget) {
 	fastEncodes.Add(1)
+	if in.Spec.Color == unencodable {
+		w.Fail()
+		return
+	}
 	more := false
 	w.Byte('{')
 	if in.Kind != "" {
@@ -45,6 +59,37 @@ func encodeWidget(w *jsoncodec.Writer, in *testapi.Widget) {
 		w.Int(int64(in.Spec.Size))
 	}
 	w.Byte('}')
+	w.Byte('}')
+}
+
+// encodeWidgetList is WidgetList's codec as apigen's generator writes a list's.
+func encodeWidgetList(w *jsoncodec.Writer, in *testapi.WidgetList) {
+	more := false
+	w.Byte('{')
+	if in.Kind != "" {
+		w.Field(&more, `"kind":`)
+		w.String(in.Kind)
+	}
+	if in.APIVersion != "" {
+		w.Field(&more, `"apiVersion":`)
+		w.String(in.APIVersion)
+	}
+	w.Field(&more, `"metadata":`)
+	w.Value(&in.ListMeta)
+	w.Raw(`,"items":`)
+	if in.Items == nil {
+		w.Null()
+		w.Byte('}')
+		return
+	}
+	w.Byte('[')
+	for i := range in.Items {
+		if i > 0 {
+			w.Byte(',')
+		}
+		encodeWidget(w, &in.Items[i])
+	}
+	w.Byte(']')
 	w.Byte('}')
 }
 
@@ -149,3 +194,91 @@ func TestFastPaths(t *testing.T) {
 
 // equalWidgets compares decoded objects exactly, unexported time fields included.
 func equalWidgets(a, b any) bool { return reflect.DeepEqual(a, b) }
+
+// writes records the size of each Write.
+type writes struct {
+	bytes.Buffer
+	sizes []int
+}
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return w.Buffer.Write(p)
+}
+
+// widgetList returns a list of n widgets of about 200 bytes of JSON each.
+func widgetList(n int) *testapi.WidgetList {
+	l := &testapi.WidgetList{Items: make([]testapi.Widget, n)}
+	l.APIVersion, l.Kind = testapi.SchemeGroupVersion.String(), "WidgetList"
+	l.ResourceVersion, l.Continue = "42", "token"
+	for i := range l.Items {
+		l.Items[i].Name, l.Items[i].Namespace = fmt.Sprintf("widget-%05d", i), "ns"
+		l.Items[i].Labels = map[string]string{"app": "bench", "tier": strings.Repeat("x", 100)}
+		l.Items[i].Spec.Color, l.Items[i].Spec.Size = "red", int32(i)
+	}
+	return l
+}
+
+// TestListsAreStreamed: a list with items is written item by item in writes of about 32
+// KiB, not whole, with the bytes apimachinery writes; one whose codec refuses an item before
+// the first write is encoded the exact way; one whose codec refuses an item after it ends early
+// with an error; lists without items are written whole, nil items as null.
+func TestListsAreStreamed(t *testing.T) {
+	scheme := testapi.NewScheme()
+	fast := jsonserializer.NewSerializer(scheme, scheme, kjson.SerializerOptions{})
+	exact := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, scheme, scheme, kjson.SerializerOptions{})
+	encode := func(t *testing.T, l *testapi.WidgetList) (got *writes, want string, err error) {
+		t.Helper()
+		var w bytes.Buffer
+		if err := exact.Encode(l, &w); err != nil {
+			t.Fatal(err)
+		}
+		got = &writes{}
+		return got, w.String(), fast.Encode(l, got)
+	}
+
+	t.Run("streamed", func(t *testing.T) {
+		l := widgetList(1000) // ~230 KiB
+		got, want, err := encode(t, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want {
+			t.Fatalf("streamed list differs from apimachinery's:\n%.300s\n%.300s", got.String(), want)
+		}
+		if len(got.sizes) < 5 || slices.Max(got.sizes) > 40<<10 {
+			t.Errorf("list of %d bytes written in %d writes of at most %d bytes; want writes of about 32 KiB",
+				got.Len(), len(got.sizes), slices.Max(got.sizes))
+		}
+		if l.Items == nil || len(l.Items) != 1000 {
+			t.Errorf("Encode changed the list's items")
+		}
+	})
+	t.Run("small-and-empty", func(t *testing.T) {
+		for _, l := range []*testapi.WidgetList{widgetList(3), widgetList(0), {Items: nil}} {
+			got, want, err := encode(t, l)
+			if err != nil || got.String() != want || len(got.sizes) != 1 {
+				t.Errorf("%d items: wrote %q in %d writes (%v); want %q in one", len(l.Items), got.String(), len(got.sizes), err, want)
+			}
+		}
+	})
+	t.Run("refused-before-first-write", func(t *testing.T) {
+		l := widgetList(1000)
+		l.Items[10].Spec.Color = unencodable
+		got, want, err := encode(t, l)
+		if err != nil || got.String() != want {
+			t.Errorf("wrote %.200q (%v); want apimachinery's %.200q", got.String(), err, want)
+		}
+	})
+	t.Run("refused-after-first-write", func(t *testing.T) {
+		l := widgetList(1000)
+		l.Items[900].Spec.Color = unencodable
+		got, want, err := encode(t, l)
+		if err == nil || !strings.Contains(err.Error(), "item 900") {
+			t.Fatalf("Encode = %v; want an error naming item 900", err)
+		}
+		if got.Len() == 0 || got.Len() >= len(want) || !strings.HasPrefix(want, got.String()) {
+			t.Errorf("wrote %d bytes; want a strict prefix of apimachinery's %d", got.Len(), len(want))
+		}
+	})
+}

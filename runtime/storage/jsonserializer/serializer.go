@@ -52,10 +52,14 @@ var buffers = sync.Pool{New: func() any { return new([]byte) }}
 // Encode implements runtime.Encoder as json.Serializer.Encode: obj's JSON and a newline.
 // A plain-JSON serializer writes an object whose type has a generated codec with it (the
 // same bytes encoding/json writes); anything else, or a value the codec cannot write, is
-// json.Serializer's to encode.
+// json.Serializer's to encode. A list with items is written the way kube-apiserver streams
+// collections: item by item, in writes of about 32 KiB (see encodeList), the same bytes.
 func (s *Serializer) Encode(obj runtime.Object, w io.Writer) error {
 	if _, cacheable := obj.(runtime.CacheableObject); !s.fast || cacheable {
 		return s.Serializer.Encode(obj, w)
+	}
+	if handled, err := encodeList(obj, w); handled {
+		return err
 	}
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
