@@ -207,9 +207,8 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	scenario, err := bench.NewScenario(runCtx, bench.ScenarioConfig{
-		ServerURL: srv.url, Etcd: bench.NewEtcdOps(client, etcdPrefix), ServerEtcd: bench.NewEtcdOps(serverClient, etcdPrefix),
-		ObjectSize: o.objectSize,
-		Objects:    o.objects, PageSize: o.pageSize, MaxClients: slices.Max(o.clients),
+		ServerURL: srv.url, ObjectSize: o.objectSize, Objects: o.objects, PageSize: o.pageSize, MaxClients: slices.Max(o.clients),
+		Etcd: bench.NewEtcdOps(client, etcdPrefix), ServerEtcd: bench.NewEtcdOps(serverClient, etcdPrefix),
 	})
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 
 	"github.com/apigen-dev/apigen/runtime/jsoncodec"
@@ -37,14 +38,7 @@ func encodeWidget(w *jsoncodec.Writer, in *testapi.Widget) {
 	}
 	more := false
 	w.Byte('{')
-	if in.Kind != "" {
-		w.Field(&more, `"kind":`)
-		w.String(in.Kind)
-	}
-	if in.APIVersion != "" {
-		w.Field(&more, `"apiVersion":`)
-		w.String(in.APIVersion)
-	}
+	encodeTypeMeta(w, &more, &in.TypeMeta)
 	w.Field(&more, `"metadata":`)
 	w.Value(&in.ObjectMeta)
 	w.Field(&more, `"spec":`)
@@ -62,18 +56,23 @@ func encodeWidget(w *jsoncodec.Writer, in *testapi.Widget) {
 	w.Byte('}')
 }
 
+// encodeTypeMeta writes kind and apiVersion when set, as generated codecs do.
+func encodeTypeMeta(w *jsoncodec.Writer, more *bool, in *metav1.TypeMeta) {
+	if in.Kind != "" {
+		w.Field(more, `"kind":`)
+		w.String(in.Kind)
+	}
+	if in.APIVersion != "" {
+		w.Field(more, `"apiVersion":`)
+		w.String(in.APIVersion)
+	}
+}
+
 // encodeWidgetList is WidgetList's codec as apigen's generator writes a list's.
 func encodeWidgetList(w *jsoncodec.Writer, in *testapi.WidgetList) {
 	more := false
 	w.Byte('{')
-	if in.Kind != "" {
-		w.Field(&more, `"kind":`)
-		w.String(in.Kind)
-	}
-	if in.APIVersion != "" {
-		w.Field(&more, `"apiVersion":`)
-		w.String(in.APIVersion)
-	}
+	encodeTypeMeta(w, &more, &in.TypeMeta)
 	w.Field(&more, `"metadata":`)
 	w.Value(&in.ListMeta)
 	w.Raw(`,"items":`)
