@@ -18,6 +18,8 @@
 // "external" runs the server on loadgen's member over gRPC (--etcd-servers), as replicas
 // share an etcd cluster, and the raw baseline on that same member; loadgen's CPU time then
 // includes the etcd both sides use. `make bench` runs both; the targets are the default's.
+// loadgen runs under the server's GC pacing (runtime/gcpacer, which app.Main starts), so its
+// etcd member collects garbage as the server's own does.
 //
 //	go run ./example-api/bench/loadgen                     # what `make bench` runs
 //	go run ./example-api/bench/loadgen -in-process -cpuprofile cpu.out -ops create -clients 64

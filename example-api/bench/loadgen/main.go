@@ -20,6 +20,7 @@ import (
 
 	"github.com/apigen-dev/apigen/example-api/bench"
 	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
+	"github.com/apigen-dev/apigen/runtime/gcpacer"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 )
 
@@ -60,6 +61,9 @@ const (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// loadgen's etcd member (the raw side's) collects garbage as the server's own member
+	// does, under the server's GC pacing (app.Main starts the same), not Go's default.
+	gcpacer.Start(gcpacer.DefaultHeadroom)
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
