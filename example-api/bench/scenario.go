@@ -140,47 +140,52 @@ func objectName(n int) string {
 // createAll creates objects 0..n-1 of namespace through the server with setupClients
 // clients, and stores each one's resourceVersion in rvs when rvs is not nil.
 func (s *Scenario) createAll(ctx context.Context, namespace string, n int, rvs []string) error {
-	errs := make([]error, setupClients)
-	var wg sync.WaitGroup
-	for c := range setupClients {
-		wg.Go(func() {
-			client := NewAPIClient(s.apiURL, s.tmpl)
-			defer client.Close()
-			for i := c; i < n && ctx.Err() == nil; i += setupClients {
-				rv, err := client.Create(ctx, namespace, objectName(i), 0)
-				if err != nil {
-					errs[c] = err
-					return
-				}
-				if rvs != nil {
-					rvs[i] = rv
-				}
+	err := inSetupClients(ctx, n, func() (func(i int) error, func()) {
+		client := NewAPIClient(s.apiURL, s.tmpl)
+		return func(i int) error {
+			rv, err := client.Create(ctx, namespace, objectName(i), 0)
+			if err == nil && rvs != nil {
+				rvs[i] = rv
 			}
-		})
+			return err
+		}, client.Close
+	})
+	if err != nil {
+		return fmt.Errorf("cannot set up scenario: %w", err)
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return fmt.Errorf("cannot set up scenario: %w", err)
-		}
-	}
-	return ctx.Err()
+	return nil
 }
 
 // copyObjects copies the stored objects 0..n-1 of namespace from one etcd to the other, with
 // setupClients clients.
 func copyObjects(ctx context.Context, from, to *EtcdOps, namespace string, n int) error {
+	err := inSetupClients(ctx, n, func() (func(i int) error, func()) {
+		return func(i int) error {
+			value, err := from.Value(ctx, namespace, objectName(i))
+			if err != nil {
+				return err
+			}
+			return to.Put(ctx, namespace, objectName(i), value)
+		}, func() {}
+	})
+	if err != nil {
+		return fmt.Errorf("cannot copy the stored objects to the raw side's etcd: %w", err)
+	}
+	return nil
+}
+
+// inSetupClients runs do(i) for i in 0..n-1 on setupClients goroutines, each with a do of its
+// own from newClient (and its done, called when the goroutine ends). A goroutine stops at its
+// first error; the result is the errors joined, or ctx's error.
+func inSetupClients(ctx context.Context, n int, newClient func() (do func(i int) error, done func())) error {
 	errs := make([]error, setupClients)
 	var wg sync.WaitGroup
 	for c := range setupClients {
 		wg.Go(func() {
+			do, done := newClient()
+			defer done()
 			for i := c; i < n && ctx.Err() == nil; i += setupClients {
-				value, err := from.Value(ctx, namespace, objectName(i))
-				if err == nil {
-					err = to.Put(ctx, namespace, objectName(i), value)
-				}
-				if err != nil {
-					errs[c] = fmt.Errorf("cannot copy the stored objects to the raw side's etcd: %w", err)
+				if errs[c] = do(i); errs[c] != nil {
 					return
 				}
 			}
