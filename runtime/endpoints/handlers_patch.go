@@ -33,7 +33,11 @@ type patcher struct {
 	patchType types.PatchType
 	patch     []byte
 	directive string
+	namespace string
 	name      string
+	// strictErrs are the patch's own duplicate (or, for a JSON patch, unknown) fields
+	// under fieldValidation Strict or Warn (patchStrictErrors).
+	strictErrs []error
 
 	mu       sync.Mutex
 	warnings []string
@@ -44,10 +48,16 @@ type patcher struct {
 func (p *patcher) PreservesOldObject() bool { return true }
 
 // UpdatedObject applies the patch to old. Errors: 404 when nothing is stored, 400 for a
-// malformed patch, 422 when it does not apply, 400 for strict field validation.
-func (p *patcher) UpdatedObject(_ context.Context, old runtime.Object) (runtime.Object, error) {
+// malformed patch, 413 for a JSON patch of too many operations, 422 when it does not apply
+// (a JSON patch whose copies outgrow jsonPatchMaxCopyBytes included) and, under
+// fieldValidation=Strict, for unknown or duplicate fields, as kube-apiserver's patch handler;
+// the context's error once the request's deadline has passed.
+func (p *patcher) UpdatedObject(ctx context.Context, old runtime.Object) (runtime.Object, error) {
 	if old == nil {
 		return nil, apierrors.NewNotFound(p.scope.qualified, p.name)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	current, err := p.scope.encode(old, p.scope.json)
 	if err != nil {
@@ -57,13 +67,29 @@ func (p *patcher) UpdatedObject(_ context.Context, old runtime.Object) (runtime.
 	if err != nil {
 		return nil, err
 	}
-	strict := p.directive != metav1.FieldValidationIgnore
+	if err := ctx.Err(); err != nil {
+		return nil, err // the client is gone or out of time: do not decode and validate
+	}
 	ser := p.scope.json
-	if strict {
+	if p.directive != metav1.FieldValidationIgnore {
 		ser = p.scope.strictJSON
 	}
-	obj, warnings, err := p.scope.decodeWith(ser, patched, p.directive)
+	obj, warnings, err := p.scope.decodeWith(ser, patched, decodeDirective(p.directive))
 	if err != nil {
+		return nil, err
+	}
+	if p.directive == metav1.FieldValidationStrict && len(p.strictErrs)+len(warnings) > 0 {
+		return nil, strictPatchError(patched, append(p.strictErrs, strictWarnings(warnings)...))
+	}
+	if p.directive == metav1.FieldValidationWarn {
+		for _, e := range p.strictErrs {
+			warnings = append(warnings, e.Error())
+		}
+	}
+	if err := ensureNamespace(p.scope, p.namespace, obj); err != nil {
+		return nil, err
+	}
+	if err := checkName(obj, p.name, p.namespace); err != nil {
 		return nil, err
 	}
 	p.mu.Lock()
@@ -78,9 +104,9 @@ func (p *patcher) UpdatedObject(_ context.Context, old runtime.Object) (runtime.
 func (p *patcher) apply(current []byte) ([]byte, error) {
 	switch p.patchType {
 	case types.JSONPatchType:
-		patch, err := jsonpatch.DecodePatch(p.patch)
+		patch, err := decodeJSONPatch(p.patch)
 		if err != nil {
-			return nil, apierrors.NewBadRequest(fmt.Sprintf("cannot decode the JSON patch: %v", err))
+			return nil, err
 		}
 		out, err := patch.Apply(current)
 		if err != nil {
@@ -144,7 +170,8 @@ func patchType(req *http.Request) (types.PatchType, error) {
 // patch serves PATCH, as kube's PatchResource: the patch is applied inside the storage's
 // read-modify-write, so it always applies to the latest object.
 func (s *scope) patch(updater rest.Updater) handlerFunc {
-	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
+	limitJSONPatchCopies()
+	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, namespace, name string) {
 		pt, err := patchType(req)
 		if err == nil && pt == types.StrategicMergePatchType && s.unstructured() {
 			// As kube-apiserver: custom resources have no Go struct to read patch strategies from.
@@ -160,7 +187,10 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 			responsewriters.WriteError(w, err)
 			return
 		}
-		p := &patcher{scope: s, patchType: pt, patch: body, directive: fieldValidation(opts.FieldValidation), name: name}
+		p := &patcher{scope: s, patchType: pt, patch: body, directive: fieldValidation(opts.FieldValidation), namespace: namespace, name: name}
+		if p.directive != metav1.FieldValidationIgnore {
+			p.strictErrs = patchStrictErrors(pt, body)
+		}
 		updateOpts := &metav1.UpdateOptions{DryRun: opts.DryRun, FieldManager: opts.FieldManager, FieldValidation: opts.FieldValidation}
 		out, _, err := updater.Update(ctx, name, p, false, updateOpts)
 		if err != nil {

@@ -44,7 +44,7 @@ func (r *replacement) PreservesOldObject() bool { return true }
 // update serves PUT, as kube's UpdateResource: 200 with the stored object, 201 when the
 // update created it.
 func (s *scope) update(updater rest.Updater) handlerFunc {
-	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
+	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, namespace, name string) {
 		opts := &metav1.UpdateOptions{}
 		body, err := readWrite(req, "UpdateOptions", opts, func() ([]string, string) { return opts.DryRun, opts.FieldValidation })
 		if err != nil {
@@ -53,6 +53,9 @@ func (s *scope) update(updater rest.Updater) handlerFunc {
 		}
 		directive := fieldValidation(opts.FieldValidation)
 		obj, warnings, err := s.decodeBody(req, body, directive)
+		if err == nil {
+			err = checkName(obj, name, namespace)
+		}
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return

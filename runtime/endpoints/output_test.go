@@ -84,7 +84,7 @@ func TestFieldValidation(t *testing.T) {
 	s.expectStatus(t, request{method: "POST", path: widgets + "?fieldValidation=Loose", body: body("x")},
 		http.StatusUnprocessableEntity, metav1.StatusReasonInvalid, "fieldValidation")
 	s.expectStatus(t, request{method: "PATCH", path: widgets + "/warn?fieldValidation=Strict", contentType: "application/merge-patch+json",
-		body: `{"spec":{"bar":1}}`}, http.StatusBadRequest, metav1.StatusReasonBadRequest, `unknown field "spec.bar"`)
+		body: `{"spec":{"bar":1}}`}, http.StatusUnprocessableEntity, metav1.StatusReasonInvalid, `unknown field "spec.bar"`)
 }
 
 func replaceName(body, name string) string {

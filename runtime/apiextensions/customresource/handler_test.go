@@ -223,9 +223,9 @@ func TestFieldValidation(t *testing.T) {
 	if code != http.StatusBadRequest || !strings.Contains(string(data), `duplicate field \"spec.image\"`) {
 		t.Errorf("Strict duplicate field: %d %s", code, data)
 	}
-	// A patch adding an unknown field, strictly.
+	// A patch adding an unknown field, strictly: 422 on field "patch", as kube-apiserver's patch handler.
 	code, _, data = f.do(t, http.MethodPatch, path+"/ignore?fieldValidation=Strict", "application/merge-patch+json", `{"spec":{"baz":true}}`)
-	if code != http.StatusBadRequest || !strings.Contains(string(data), `unknown field \"spec.baz\"`) {
+	if code != http.StatusUnprocessableEntity || !strings.Contains(string(data), `unknown field \"spec.baz\"`) {
 		t.Errorf("strict patch: %d %s", code, data)
 	}
 }
