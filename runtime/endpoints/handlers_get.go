@@ -88,6 +88,12 @@ func (s *scope) list(lister rest.Lister, watcher rest.Watcher) handlerFunc {
 			s.serveWatch(ctx, w, req, watcher, opts)
 			return
 		}
+		if opts.Limit == 0 {
+			if out, err := negotiateOutput(req, true, s.tableConvertor() != nil); err == nil && out == (output{}) {
+				s.listWhole(ctx, w, req, lister, opts)
+				return
+			}
+		}
 		// The list is only encoded: storage may share its items with its cache.
 		obj, err := lister.List(storage.WithReadOnlyResults(ctx), opts)
 		if err != nil {

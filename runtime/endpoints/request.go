@@ -1,9 +1,11 @@
 package endpoints
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metainternalversionscheme "k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme"
@@ -14,13 +16,21 @@ import (
 // maxBodyBytes bounds a request body, as kube-apiserver's default MaxRequestBodyBytes (3 MiB).
 const maxBodyBytes = 3 << 20
 
+// timeoutMessage is kube-apiserver's message for a request whose deadline passed
+// (k8s.io/apiserver's WithTimeoutForNonLongRunningRequests), after "Timeout: ".
+const timeoutMessage = "request did not complete within the allotted timeout"
+
 // readBody reads the whole request body. Errors: 413 RequestEntityTooLarge beyond
-// maxBodyBytes, 400 when it cannot be read.
+// maxBodyBytes, 504 Timeout when the request's deadline passes first (a client uploading too
+// slowly; see filters.WithRequestDeadline), 400 when it cannot be read otherwise.
 func readBody(req *http.Request) ([]byte, error) {
 	if req.Body == nil {
 		return nil, nil
 	}
 	data, err := readAll(io.LimitReader(req.Body, maxBodyBytes+1), req.ContentLength)
+	if errors.Is(err, os.ErrDeadlineExceeded) || (err != nil && req.Context().Err() != nil) {
+		return nil, apierrors.NewTimeoutError(timeoutMessage, 0)
+	}
 	if err != nil {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("cannot read the request body: %v", err))
 	}

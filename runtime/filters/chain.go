@@ -38,8 +38,9 @@ type ChainConfig struct {
 // BuildHandlerChain wraps apiHandler in the server's filters. The order is spelled out here
 // and nowhere else; the last filter applied runs first (outermost), as k8s.io/apiserver's
 // DefaultBuildHandlerChain: panic recovery, request logging, request info (parsed once for
-// the filters after it), authentication, audit, authorization, metrics, max-in-flight, then
-// the request deadline.
+// the filters after it), the request deadline (so that it bounds authentication webhooks,
+// audit's reading of the body and every in-flight slot, as kube's timeout filters sit
+// outside them), authentication, audit, authorization, metrics, then max-in-flight.
 func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	reads, writes := cfg.MaxRequestsInFlight, cfg.MaxMutatingRequestsInFlight
 	if reads == 0 {
@@ -50,7 +51,6 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	}
 	log := cfg.Log
 	h := apiHandler
-	h = WithRequestDeadline(h, cfg.RequestTimeout)
 	h = WithMaxInFlightLimit(h, reads, writes)
 	if cfg.Metrics != nil {
 		h = cfg.Metrics.WithMetrics(h)
@@ -64,6 +64,7 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	if cfg.Authenticator != nil {
 		h = auth.WithAuthentication(h, cfg.Authenticator, log)
 	}
+	h = WithRequestDeadline(h, cfg.RequestTimeout)
 	h = WithRequestInfo(h)
 	h = WithRequestLogging(h, log)
 	h = WithPanicRecovery(h, log)

@@ -24,7 +24,8 @@
 // # Handler chain
 //
 // Handler wraps the director in the filters of filters.BuildHandlerChain, outermost first: panic
-// recovery (a panic becomes a 500 metav1.Status), request logging at debug level, then the
-// request deadline (Config.RequestTimeout, or a shorter "timeout" query parameter) that bounds
-// every request but watches.
+// recovery (a panic becomes a 500 metav1.Status), request logging at debug level, request info,
+// then the request deadline (Config.RequestTimeout, or a shorter "timeout" query parameter)
+// that bounds every request but watches: its context, the reading of its body and the writing
+// of its response, so that a slow or non-reading client gives its in-flight slot back.
 package server

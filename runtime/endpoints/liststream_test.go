@@ -1,0 +1,72 @@
+package endpoints_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/apigen-dev/apigen/runtime/endpoints"
+)
+
+// TestListWholeInPages lists more objects than a page without a limit: the response is the
+// bytes of the same list read at once (a limit larger than the collection), with one
+// resourceVersion, every item in key order, no continue token; selectors and
+// resourceVersion keep their unpaged meaning.
+func TestListWholeInPages(t *testing.T) {
+	s := newTestServer(t)
+	t.Cleanup(endpoints.SetListPageSize(4))
+	const n = 23
+	for i := range n {
+		body := widgetJSON(fmt.Sprintf("w%02d", i), 1+i%2, "red")
+		if i%3 == 0 {
+			body = `{"apiVersion":"test.apigen.dev/v1","kind":"Widget","metadata":{"name":"` + fmt.Sprintf("w%02d", i) +
+				`","labels":{"third":"yes"}},"spec":{"size":1}}`
+		}
+		s.expect(t, request{method: "POST", path: widgets, body: body}, http.StatusCreated, nil)
+	}
+	_, whole := s.do(t, request{method: "GET", path: widgets})
+	_, once := s.do(t, request{method: "GET", path: widgets + "?limit=1000"})
+	if !bytes.Equal(whole, once) {
+		t.Fatalf("list read in pages differs from the list read at once:\npages %s\nonce  %s", whole, once)
+	}
+	var list struct {
+		Metadata metav1.ListMeta `json:"metadata"`
+		Items    []struct {
+			Metadata metav1.ObjectMeta `json:"metadata"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(whole, &list); err != nil {
+		t.Fatalf("the list is not JSON: %v\n%s", err, whole)
+	}
+	if len(list.Items) != n || list.Metadata.Continue != "" || list.Metadata.RemainingItemCount != nil {
+		t.Fatalf("%d items, continue %q, remaining %v; want %d, none, none", len(list.Items), list.Metadata.Continue,
+			list.Metadata.RemainingItemCount, n)
+	}
+	for i, item := range list.Items {
+		if want := fmt.Sprintf("w%02d", i); item.Metadata.Name != want {
+			t.Fatalf("item %d is %s, want %s", i, item.Metadata.Name, want)
+		}
+	}
+
+	// A selector across pages: every match, still one list.
+	_, selected := s.do(t, request{method: "GET", path: widgets + "?labelSelector=third%3Dyes"})
+	if err := json.Unmarshal(selected, &list); err != nil || len(list.Items) != (n+2)/3 {
+		t.Fatalf("selected list: %v, %d items, want %d: %s", err, len(list.Items), (n+2)/3, selected)
+	}
+	// An unpaged resourceVersion is a lower bound: the current one reads the latest state, a
+	// future one is refused.
+	rv, _ := strconv.ParseInt(list.Metadata.ResourceVersion, 10, 64)
+	_, atRV := s.do(t, request{method: "GET", path: widgets + "?resourceVersion=" + strconv.FormatInt(rv, 10)})
+	if !bytes.Equal(atRV, whole) {
+		t.Errorf("list at the current resourceVersion differs from the latest list")
+	}
+	resp, body := s.do(t, request{method: "GET", path: widgets + "?resourceVersion=" + strconv.FormatInt(rv+1000, 10)})
+	if resp.StatusCode < 500 {
+		t.Errorf("list at a future resourceVersion: %d %s, want a timeout", resp.StatusCode, body)
+	}
+}
