@@ -7,7 +7,10 @@
 //     (go.etcd.io/etcd/client/v3/kubernetes's OptimisticPut and OptimisticDelete);
 //   - lists page with Kubernetes-shaped continue tokens read at one revision;
 //   - watches turn etcd events into ADDED/MODIFIED/DELETED/BOOKMARK/ERROR watch events,
-//     applying the selection predicate server-side;
+//     applying the selection predicate server-side; a watch's memory is bounded: its initial
+//     events are read a chunk at a time, and a consumer that leaves its buffer of change
+//     events full for a second is cut off (the watch closes, as kube-apiserver closes an
+//     unresponsive watcher);
 //   - errors are storage.StatusError values: a compacted revision is Expired, an etcd that
 //     does not answer within the caller's context is Unreachable.
 //

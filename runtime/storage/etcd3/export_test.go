@@ -9,3 +9,14 @@ func SetBookmarkFrequency(d time.Duration) (restore func()) {
 	bookmarkFrequency = d
 	return func() { bookmarkFrequency = old }
 }
+
+// SetSlowWatcherTimeout sets slowWatcherTimeout for a test and returns the function restoring
+// it. Tests using it must not run in parallel with other watches.
+func SetSlowWatcherTimeout(d time.Duration) (restore func()) {
+	old := slowWatcherTimeout
+	slowWatcherTimeout = d
+	return func() { slowWatcherTimeout = old }
+}
+
+// InitialChunk is how many keys one read of a watch's initial events fetches.
+const InitialChunk = initialChunk

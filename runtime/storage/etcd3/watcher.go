@@ -3,6 +3,7 @@ package etcd3
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"reflect"
 	"strings"
@@ -21,6 +22,17 @@ import (
 
 // resultBufferSize is how many events a watch buffers for a slow consumer.
 const resultBufferSize = 100
+
+// slowWatcherTimeout is how long a watch waits for its consumer when its result buffer is
+// full of change events before it gives up and closes, as kube-apiserver's watch cache
+// terminates an unresponsive watcher (the client then watches again from the last
+// resourceVersion it saw, or relists). Without it, etcd's changes pile up unread in the etcd
+// client's watch buffers for as long as the consumer stalls. Initial events are not cut: they
+// are read initialChunk keys at a time, so a slow consumer of them holds one chunk.
+var slowWatcherTimeout = time.Second
+
+// initialChunk is how many keys one etcd read of a watch's initial events fetches.
+const initialChunk = 128
 
 // bookmarkFrequency is how often a watch that asked for bookmarks gets one when nothing has
 // been sent to it for that long, as kube-apiserver's watch cache bookmarks every watcher about
@@ -44,11 +56,12 @@ type watcher struct {
 	// state first (initial events) and start after that read.
 	startRev      int64
 	initialEvents bool
-	// initial is the read whose objects are the initial events (nil without them). Watch
-	// makes it before returning, so the watch's starting point is fixed by the time the
-	// caller sees it: a write made after Watch returns is always a change event, never
-	// folded into (or, for a delete, hidden by) the initial state, as kube-apiserver's
-	// watch cache registers a watcher before its response starts.
+	// initial is the first read of the initial events (nil without them): at most
+	// initialChunk keys, the rest are read at its revision as they are sent. Watch makes it
+	// before returning, so the watch's starting point is fixed by the time the caller sees
+	// it: a write made after Watch returns is always a change event, never folded into (or,
+	// for a delete, hidden by) the initial state, as kube-apiserver's watch cache registers a
+	// watcher before its response starts.
 	initial *clientv3.GetResponse
 
 	ctx    context.Context
@@ -168,7 +181,7 @@ func (w *watcher) run() {
 		case <-w.ctx.Done():
 			return
 		case <-ticks:
-			if !w.sent && !w.send(w.bookmark(w.lastRev, false)) {
+			if !w.sent && !w.sendChange(w.bookmark(w.lastRev, false)) {
 				return
 			}
 			w.sent = false
@@ -189,7 +202,7 @@ func (w *watcher) handle(resp clientv3.WatchResponse) bool {
 	}
 	if resp.IsProgressNotify() {
 		w.lastRev = max(w.lastRev, resp.Header.Revision)
-		return !w.opts.ProgressNotify || w.send(w.bookmark(resp.Header.Revision, false))
+		return !w.opts.ProgressNotify || w.sendChange(w.bookmark(resp.Header.Revision, false))
 	}
 	for _, e := range resp.Events {
 		w.lastRev = max(w.lastRev, e.Kv.ModRevision)
@@ -198,52 +211,69 @@ func (w *watcher) handle(resp clientv3.WatchResponse) bool {
 			w.sendError(err)
 			return false
 		}
-		if ok && !w.send(ev) {
+		if ok && !w.sendChange(ev) {
 			return false
 		}
 	}
 	return true
 }
 
-// readInitial reads the state the initial events show: at startRev if set, else the latest.
-// Errors: as interpretError (410 Expired for a compacted startRev, 503 when etcd is down).
+// readInitial reads the first initialChunk keys of the state the initial events show: at
+// startRev if set, else the latest. Errors: as interpretError (410 Expired for a compacted
+// startRev, 503 when etcd is down).
 func (w *watcher) readInitial() (*clientv3.GetResponse, error) {
+	return w.readInitialFrom(w.etcdKey, w.startRev)
+}
+
+// readInitialFrom reads up to initialChunk keys of the initial state from key on, at rev (0:
+// the latest).
+func (w *watcher) readInitialFrom(key string, rev int64) (*clientv3.GetResponse, error) {
 	var ops []clientv3.OpOption
 	if w.recursive {
-		ops = append(ops, clientv3.WithPrefix())
+		ops = append(ops, clientv3.WithRange(clientv3.GetPrefixRangeEnd(w.etcdKey)), clientv3.WithLimit(initialChunk))
 	}
-	if w.startRev > 0 {
-		ops = append(ops, clientv3.WithRev(w.startRev))
+	if rev > 0 {
+		ops = append(ops, clientv3.WithRev(rev))
 	}
-	resp, err := w.s.client.Get(w.ctx, w.etcdKey, ops...)
+	resp, err := w.s.client.Get(w.ctx, key, ops...)
 	if err != nil {
-		return nil, interpretError(err, w.key, watchExpiredMessage, w.startRev)
+		return nil, interpretError(err, w.key, watchExpiredMessage, rev)
 	}
 	return resp, nil
 }
 
-// sendInitialEvents sends ADDED for every object of the initial read matching the predicate
-// and, for a streaming list, the initial-events-end BOOKMARK. It returns the revision of the
-// read.
+// sendInitialEvents sends ADDED for every object of the initial state matching the predicate,
+// reading it chunk by chunk at the first read's revision, and, for a streaming list, the
+// initial-events-end BOOKMARK. It returns the revision of the state.
 func (w *watcher) sendInitialEvents() (int64, error) {
 	resp := w.initial
 	w.initial = nil // the events hold what they need; let the rest go
-	for _, kv := range resp.Kvs {
-		obj, err := w.s.decodeNew(kv.Value, kv.ModRevision)
-		if err != nil {
-			return 0, err
-		}
-		ok, err := w.opts.Predicate.Matches(obj)
-		if err != nil {
-			return 0, err
-		}
-		if ok && !w.send(watch.Event{Type: watch.Added, Object: obj}) {
-			return 0, w.ctx.Err()
-		}
-	}
 	rev := resp.Header.Revision
 	if w.startRev > 0 {
 		rev = w.startRev
+	}
+	for {
+		for _, kv := range resp.Kvs {
+			obj, err := w.s.decodeNew(kv.Value, kv.ModRevision)
+			if err != nil {
+				return 0, err
+			}
+			ok, err := w.opts.Predicate.Matches(obj)
+			if err != nil {
+				return 0, err
+			}
+			if ok && !w.send(watch.Event{Type: watch.Added, Object: obj}) {
+				return 0, w.ctx.Err()
+			}
+		}
+		if !resp.More || len(resp.Kvs) == 0 {
+			break
+		}
+		next := string(resp.Kvs[len(resp.Kvs)-1].Key) + "\x00"
+		var err error
+		if resp, err = w.readInitialFrom(next, rev); err != nil {
+			return 0, err
+		}
 	}
 	if sie := w.opts.SendInitialEvents; sie != nil && *sie {
 		if !w.send(w.bookmark(rev, true)) {
@@ -314,7 +344,8 @@ func (w *watcher) bookmark(rev int64, initialEnd bool) watch.Event {
 	return watch.Event{Type: watch.Bookmark, Object: obj}
 }
 
-// send delivers ev unless the watch has ended; it reports whether it did.
+// send delivers an initial event unless the watch has ended, waiting as long as the
+// consumer takes; it reports whether it did.
 func (w *watcher) send(ev watch.Event) bool {
 	select {
 	case w.result <- ev:
@@ -325,13 +356,39 @@ func (w *watcher) send(ev watch.Event) bool {
 	}
 }
 
+// sendChange delivers a change (or bookmark) event unless the watch has ended or its consumer
+// has left the result buffer full for slowWatcherTimeout; it reports whether it did. A watch
+// that returns false for a slow consumer ends: its result channel closes after the events
+// already buffered.
+func (w *watcher) sendChange(ev watch.Event) bool {
+	select {
+	case w.result <- ev:
+		w.sent = true
+		return true
+	default:
+	}
+	timer := time.NewTimer(slowWatcherTimeout)
+	defer timer.Stop()
+	select {
+	case w.result <- ev:
+		w.sent = true
+		return true
+	case <-w.ctx.Done():
+		return false
+	case <-timer.C:
+		slog.Warn("closing a watch whose client does not keep up", "resource", w.s.gr.String(), "key", w.key,
+			"buffered", len(w.result), "waited", slowWatcherTimeout)
+		return false
+	}
+}
+
 // sendError delivers err as an ERROR event holding a metav1.Status (410 Expired for a
 // compacted revision), unless the watch was stopped.
 func (w *watcher) sendError(err error) {
 	if w.ctx.Err() != nil {
 		return
 	}
-	w.send(watch.Event{Type: watch.Error, Object: errorStatus(err)})
+	w.sendChange(watch.Event{Type: watch.Error, Object: errorStatus(err)})
 }
 
 // errorStatus renders a storage error as the metav1.Status of a watch ERROR event.
