@@ -170,7 +170,7 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		return nil, err
 	}
 	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout, Metrics: m,
-		ShutdownDelayDuration: opts.ShutdownDelayDuration, Profiling: opts.Profiling,
+		ShutdownDelayDuration: opts.ShutdownDelayDuration, Profiling: opts.Profiling, HTTP2MaxStreamsPerConnection: opts.HTTP2MaxStreamsPerConnection,
 		MaxRequestsInFlight: noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
 	sec.apply(&cfg)
 	extensions, err := serveCRDs(opts, cfg, scheme, factory, admissionChain, namespaces)

@@ -143,6 +143,8 @@ func buildSecurity(o *SecureOptions, dataDir, bindAddress string, log *slog.Logg
 	s.tls = &tls.Config{
 		MinVersion:   tls.VersionTLS12,
 		Certificates: []tls.Certificate{serving},
+		// HTTP/2 first, as kube-apiserver offers it; kubectl and client-go prefer it.
+		NextProtos: []string{"h2", "http/1.1"},
 		// Certificates are verified by the authenticators (client CA or front-proxy CA).
 		ClientAuth: tls.RequestClientCert,
 	}

@@ -162,7 +162,8 @@ func (p *PreparedServer) Run(ctx context.Context, addr string) error {
 	return p.Serve(ctx, ln)
 }
 
-// Serve serves plain HTTP on ln (and closes it) until ctx ends or a post-start hook fails. It
+// Serve serves HTTP on ln (and closes it) until ctx ends or a post-start hook fails: HTTP/1.1,
+// and HTTP/2 on TLS connections that negotiated it (see newHTTPServer for the limits). It
 // runs the post-start hooks once serving. When ctx ends it shuts down gracefully, as
 // kube-apiserver's graceful termination: /readyz fails at once; the server goes on serving
 // everything for Config.ShutdownDelayDuration; then long-running requests (watches) are told
@@ -170,9 +171,10 @@ func (p *PreparedServer) Run(ctx context.Context, addr string) error {
 // before the remaining connections are closed. It returns nil after a shutdown that ctx
 // caused, and the error otherwise.
 func (p *PreparedServer) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{
-		Handler:           withLongRunningStop(p.Handler(), p.stopping),
-		ReadHeaderTimeout: 30 * time.Second,
+	srv, err := newHTTPServer(withLongRunningStop(p.Handler(), p.stopping), p.cfg.HTTP2MaxStreamsPerConnection)
+	if err != nil {
+		_ = ln.Close()
+		return err
 	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -181,7 +183,6 @@ func (p *PreparedServer) Serve(ctx context.Context, ln net.Listener) error {
 	hookErr := make(chan error, 1)
 	go func() { hookErr <- p.runHooks(hookCtx) }()
 
-	var err error
 	select {
 	case <-ctx.Done():
 		p.shuttingDown.Store(true)

@@ -80,6 +80,10 @@ type Config struct {
 	// Metrics are served at /metrics; nil means new ones. Give the links of one chain, and the
 	// storage factory, the same Metrics so that /metrics shows them all.
 	Metrics *metrics.Metrics
+	// HTTP2MaxStreamsPerConnection is how many concurrent streams a client may open on one
+	// HTTP/2 connection, as kube-apiserver's --http2-max-streams-per-connection. Zero means
+	// DefaultHTTP2MaxStreamsPerConnection.
+	HTTP2MaxStreamsPerConnection int
 	// Profiling serves Go's profiles (net/http/pprof) at /debug/pprof/, as kube-apiserver's
 	// --profiling (on by default there). They are non-resource paths: with authorization,
 	// only those allowed "get" on /debug/pprof/* see them, as on kube-apiserver.
