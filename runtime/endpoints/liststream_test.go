@@ -16,7 +16,7 @@ import (
 // TestListWholeInPages lists more objects than a page without a limit: the response is the
 // bytes of the same list read at once (a limit larger than the collection), with one
 // resourceVersion, every item in key order, no continue token; selectors and
-// resourceVersion keep their unpaged meaning.
+// resourceVersion keep their unpaged meaning (a future one waits 3 s for etcd, then is 504).
 func TestListWholeInPages(t *testing.T) {
 	s := newTestServer(t)
 	t.Cleanup(endpoints.SetListPageSize(4))
@@ -66,7 +66,9 @@ func TestListWholeInPages(t *testing.T) {
 		t.Errorf("list at the current resourceVersion differs from the latest list")
 	}
 	resp, body := s.do(t, request{method: "GET", path: widgets + "?resourceVersion=" + strconv.FormatInt(rv+1000, 10)})
-	if resp.StatusCode < 500 {
-		t.Errorf("list at a future resourceVersion: %d %s, want a timeout", resp.StatusCode, body)
+	if resp.StatusCode != http.StatusGatewayTimeout || resp.Header.Get("Retry-After") != "1" ||
+		!bytes.Contains(body, []byte(`"reason":"ResourceVersionTooLarge"`)) {
+		t.Errorf("list at a future resourceVersion: %d Retry-After %q %s, want 504 with cause ResourceVersionTooLarge and Retry-After 1",
+			resp.StatusCode, resp.Header.Get("Retry-After"), body)
 	}
 }

@@ -27,6 +27,9 @@ func TestInterpretError(t *testing.T) {
 		{storage.NewInvalidObjError("/a/x", "bad token"), 400, metav1.StatusReasonBadRequest},
 		{storage.NewInternalError("boom"), 500, metav1.StatusReasonInternalError},
 		{context.DeadlineExceeded, 504, metav1.StatusReasonTimeout},
+		{storage.NewTimeoutError("/a/x", true, context.DeadlineExceeded), 504, metav1.StatusReasonTimeout},
+		{storage.NewResourceVersionTooLargeError(10, 5), 504, metav1.StatusReasonTimeout},
+		{storage.NewRequestTooLargeError("/a/x", errors.New("etcdserver: request is too large")), 413, metav1.StatusReasonRequestEntityTooLarge},
 		{errors.New("other"), 500, metav1.StatusReasonInternalError},
 		{apierrors.NewForbidden(gr, "x", errors.New("no")), 403, metav1.StatusReasonForbidden},
 	}
@@ -44,6 +47,16 @@ func TestInterpretError(t *testing.T) {
 	if err := interpretError(storage.NewInconsistentContinueError("token", "too old"), gr, ""); !errors.As(err, &expired) ||
 		expired.ErrStatus.Code != 410 || expired.ErrStatus.ListMeta.Continue != "token" {
 		t.Errorf("inconsistent continue: got %#v, want 410 with metadata.continue %q", err, "token")
+	}
+	unknown := interpretError(storage.NewTimeoutError("/a/x", true, context.DeadlineExceeded), gr, "x")
+	if want := "Timeout: request did not complete within the allotted timeout; the write may have been applied"; unknown.Error() != want {
+		t.Errorf("unknown outcome message: %q, want %q", unknown.Error(), want)
+	}
+	tooLarge := interpretError(storage.NewResourceVersionTooLargeError(10, 5), gr, "")
+	if st := tooLarge.(apierrors.APIStatus).Status(); st.Details == nil || st.Details.RetryAfterSeconds != 1 ||
+		len(st.Details.Causes) != 1 || st.Details.Causes[0].Type != metav1.CauseTypeResourceVersionTooLarge ||
+		st.Message != "Timeout: Too large resource version: 10, current: 5" {
+		t.Errorf("too large resourceVersion: %+v, want kube's cause, message and Retry-After 1", st)
 	}
 	if interpretError(nil, gr, "x") != nil {
 		t.Error("nil error became non-nil")

@@ -15,8 +15,17 @@ const (
 	ErrCodeConflict                         // 409 Conflict (resourceVersion or precondition)
 	ErrCodeInvalidObj                       // 400/422: undecodable object, bad continue token
 	ErrCodeExpired                          // 410 Expired: compacted revision or continue token
-	ErrCodeUnreachable                      // 503/504: the backend does not answer
+	ErrCodeUnreachable                      // 503: the backend does not answer; nothing was written
 	ErrCodeInternal                         // 500
+	// ErrCodeTimeout is kube's ErrCodeTimeout: the caller's deadline passed (504). For a
+	// write, StatusError.Unknown says whether it may have been applied.
+	ErrCodeTimeout
+	// ErrCodeResourceVersionTooLarge: a read asked for a revision the backend has not
+	// reached, even after waiting (504 with Retry-After, as kube's
+	// NewTooLargeResourceVersionError).
+	ErrCodeResourceVersionTooLarge
+	// ErrCodeRequestTooLarge: the backend refused an object too large to store (413).
+	ErrCodeRequestTooLarge
 )
 
 // StatusError is the error every storage.Interface method returns for a storage condition.
@@ -31,6 +40,12 @@ type StatusError struct {
 	// the list at the latest revision (an inconsistent list), which the 410 Status carries in
 	// its metadata.continue, as kube-apiserver's.
 	Continue string
+	// Unknown, on a Timeout or Unreachable error of a write, says that the write was handed
+	// to the backend and may have been applied: a client must read before it writes again.
+	Unknown bool
+	// Current, on a ResourceVersionTooLarge error, is the backend's revision when the wait
+	// ended.
+	Current int64
 	// Err is the underlying cause, if any.
 	Err error
 }
@@ -83,6 +98,30 @@ func NewUnreachableError(key string, err error) error {
 	return &StatusError{Code: ErrCodeUnreachable, Key: key, Message: "storage is unreachable", Err: err}
 }
 
+// NewTimeoutError reports that the caller's deadline passed before the operation on key
+// finished; unknown says that a write was handed to the backend and may have been applied.
+func NewTimeoutError(key string, unknown bool, err error) error {
+	msg := "request did not complete within the allotted timeout"
+	if unknown {
+		msg = "request did not complete within the allotted timeout; the write may have been applied"
+	}
+	return &StatusError{Code: ErrCodeTimeout, Key: key, Message: msg, Unknown: unknown, Err: err}
+}
+
+// NewResourceVersionTooLargeError reports that the backend's revision, current, has not
+// reached rv, the one a read asked for, in kube-apiserver's words ("Too large resource
+// version: rv, current: current").
+func NewResourceVersionTooLargeError(rv, current int64) error {
+	return &StatusError{Code: ErrCodeResourceVersionTooLarge, ResourceVersion: rv, Current: current,
+		Message: fmt.Sprintf("Too large resource version: %d, current: %d", rv, current)}
+}
+
+// NewRequestTooLargeError reports that the backend refused to store the object at key because
+// it is too large (etcd's "etcdserver: request is too large").
+func NewRequestTooLargeError(key string, err error) error {
+	return &StatusError{Code: ErrCodeRequestTooLarge, Key: key, Message: "the object is too large to store", Err: err}
+}
+
 // NewInternalError reports a fault inside the storage layer.
 func NewInternalError(msg string) error {
 	return &StatusError{Code: ErrCodeInternal, Message: msg}
@@ -110,3 +149,12 @@ func IsExpired(err error) bool { return hasCode(err, ErrCodeExpired) }
 
 // IsUnreachable reports whether err is ErrCodeUnreachable.
 func IsUnreachable(err error) bool { return hasCode(err, ErrCodeUnreachable) }
+
+// IsTimeout reports whether err is ErrCodeTimeout.
+func IsTimeout(err error) bool { return hasCode(err, ErrCodeTimeout) }
+
+// IsResourceVersionTooLarge reports whether err is ErrCodeResourceVersionTooLarge.
+func IsResourceVersionTooLarge(err error) bool { return hasCode(err, ErrCodeResourceVersionTooLarge) }
+
+// IsRequestTooLarge reports whether err is ErrCodeRequestTooLarge.
+func IsRequestTooLarge(err error) bool { return hasCode(err, ErrCodeRequestTooLarge) }

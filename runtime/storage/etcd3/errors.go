@@ -3,7 +3,7 @@ package etcd3
 import (
 	"context"
 	"errors"
-	"fmt"
+	"strings"
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	"google.golang.org/grpc/codes"
@@ -30,8 +30,10 @@ const (
 
 // interpretError turns an etcd client error for key into a storage error: a compacted
 // revision becomes Expired with expiredMsg, a future revision a "Too large resource version"
-// error, a deadline or an unavailable etcd Unreachable, a cancelled ctx stays a context
-// error, and anything else Internal. A *storage.StatusError passes through unchanged.
+// error, the end of the caller's context (its deadline, or a cancellation) Timeout, an object
+// etcd refuses as too large RequestTooLarge, an etcd that cannot answer Unreachable, and
+// anything else Internal. A *storage.StatusError passes through unchanged. Writes classify
+// their own failures first (see put), as only they can leave an outcome unknown.
 func interpretError(err error, key, expiredMsg string, rv int64) error {
 	var se *storage.StatusError
 	switch {
@@ -43,12 +45,26 @@ func interpretError(err error, key, expiredMsg string, rv int64) error {
 		return storage.NewExpiredError(rv, expiredMsg)
 	case errors.Is(err, rpctypes.ErrFutureRev):
 		return tooLargeResourceVersion(rv, 0)
-	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("cannot access %s: %w", key, err)
-	case errors.Is(err, context.DeadlineExceeded), isUnavailable(err):
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded),
+		status.Code(err) == codes.DeadlineExceeded, status.Code(err) == codes.Canceled:
+		return storage.NewTimeoutError(key, false, err)
+	case isRequestTooLarge(err):
+		return storage.NewRequestTooLargeError(key, err)
+	case isUnavailable(err):
 		return storage.NewUnreachableError(key, err)
 	}
 	return &storage.StatusError{Code: storage.ErrCodeInternal, Key: key, Message: "cannot access " + key, Err: err}
+}
+
+// isRequestTooLarge reports whether err is etcd refusing a request over its
+// --max-request-bytes ("etcdserver: request is too large"), or gRPC refusing to send one over
+// the client's largest message.
+func isRequestTooLarge(err error) bool {
+	if errors.Is(err, rpctypes.ErrRequestTooLarge) || errors.Is(err, rpctypes.ErrGRPCRequestTooLarge) {
+		return true
+	}
+	st, ok := status.FromError(err)
+	return ok && st.Code() == codes.ResourceExhausted && strings.Contains(st.Message(), "larger than max")
 }
 
 // isUnavailable reports whether err is a gRPC or etcd error meaning etcd cannot answer now.
@@ -66,12 +82,8 @@ func isUnavailable(err error) bool {
 }
 
 // tooLargeResourceVersion reports a requested revision newer than etcd's current one, as
-// kube-apiserver's "Too large resource version" (a 504 Timeout there, hence Unreachable
-// here: the client may retry). current is 0 when unknown.
+// kube-apiserver's "Too large resource version" (504 Timeout with Retry-After). current is 0
+// when unknown.
 func tooLargeResourceVersion(rv, current int64) error {
-	msg := fmt.Sprintf("Too large resource version: %d", rv)
-	if current > 0 {
-		msg += fmt.Sprintf(", current: %d", current)
-	}
-	return &storage.StatusError{Code: storage.ErrCodeUnreachable, ResourceVersion: rv, Message: msg}
+	return storage.NewResourceVersionTooLargeError(rv, current)
 }

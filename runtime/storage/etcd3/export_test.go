@@ -20,3 +20,11 @@ func SetSlowWatcherTimeout(d time.Duration) (restore func()) {
 
 // InitialChunk is how many keys one read of a watch's initial events fetches.
 const InitialChunk = initialChunk
+
+// SetResourceVersionWait sets resourceVersionWait for a test and returns the function
+// restoring it. Tests using it must not run in parallel.
+func SetResourceVersionWait(d time.Duration) (restore func()) {
+	old := resourceVersionWait
+	resourceVersionWait = d
+	return func() { resourceVersionWait = old }
+}

@@ -155,7 +155,12 @@ func (s *store) readPage(ctx context.Context, key string, plan listPlan, pred st
 		}
 		if rev == 0 {
 			if plan.minRV > resp.Header.Revision {
-				return listPage{}, tooLargeResourceVersion(plan.minRV, resp.Header.Revision)
+				// A revision etcd has not reached: wait for it, then read again.
+				if err := s.waitForRevision(ctx, key, plan.keyPrefix, plan.minRV, resp.Header.Revision); err != nil {
+					return listPage{}, err
+				}
+				plan.anyRV = false
+				continue
 			}
 			rev = resp.Header.Revision
 		}

@@ -227,10 +227,10 @@ func (s *store) Create(ctx context.Context, key string, obj, out runtime.Object)
 		return err
 	}
 	start := time.Now()
-	resp, err := s.kv.OptimisticPut(ctx, k, data, 0, kubernetes.PutOptions{})
+	resp, err := s.put(ctx, key, k, data, 0)
 	s.observe("create", start)
 	if err != nil {
-		return interpretError(err, key, listExpiredMessage, 0)
+		return err
 	}
 	if !resp.Succeeded {
 		return storage.NewKeyExistsError(key, 0)
@@ -254,7 +254,8 @@ func (s *store) read(ctx context.Context, k string, serializable bool) (*mvccpb.
 }
 
 // Get implements storage.Interface: ResourceVersion "" is a linearizable read, "0" may be
-// served from the member's local state, N must not be newer than etcd's revision.
+// served from the member's local state, N newer than etcd's revision waits up to
+// resourceVersionWait for it (then ResourceVersionTooLarge).
 func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, out runtime.Object) error {
 	k, err := s.fullKey(key)
 	if err != nil {
@@ -271,7 +272,13 @@ func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, ou
 		return interpretError(err, key, listExpiredMessage, 0)
 	}
 	if minRV > rev {
-		return tooLargeResourceVersion(minRV, rev)
+		// A revision etcd has not reached: wait for it, then read again.
+		if err := s.waitForRevision(ctx, key, k, minRV, rev); err != nil {
+			return err
+		}
+		if kv, rev, err = s.read(ctx, k, false); err != nil {
+			return interpretError(err, key, listExpiredMessage, 0)
+		}
 	}
 	if kv == nil {
 		s.states.forget(k)

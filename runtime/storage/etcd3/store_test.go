@@ -3,6 +3,7 @@ package etcd3_test
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -100,8 +101,9 @@ func TestValueHasNoResourceVersion(t *testing.T) {
 	}
 }
 
-// TestUnreachable checks that calls against a stopped etcd end with the caller's context and
-// are classified Unreachable.
+// TestUnreachable checks that calls against a stopped etcd end with the caller's context: a
+// read is a Timeout (the request's deadline passed), a write that never left because there
+// was no connection is Unreachable (nothing was written, a client may retry).
 func TestUnreachable(t *testing.T) {
 	client, srv := etcdtest.Run(t)
 	s := etcd3.New(client, testapi.Codec(), testapi.NewWidget, "/registry/test.apigen.dev/widgets", testapi.Resource)
@@ -112,11 +114,18 @@ func TestUnreachable(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	err := s.Get(ctx, "/ns/a", storage.GetOptions{}, &testapi.Widget{})
-	if !storage.IsUnreachable(err) {
-		t.Errorf("Get against a stopped etcd: got %v, want Unreachable", err)
+	if !storage.IsTimeout(err) {
+		t.Errorf("Get against a stopped etcd: got %v, want Timeout", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("Get against a stopped etcd took %v; want it bounded by its 300ms context", d)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	w := &testapi.Widget{}
+	w.Name, w.Namespace = "a", "ns"
+	if err := s.Create(ctx, "/ns/a", w, &testapi.Widget{}); !storage.IsUnreachable(err) {
+		t.Errorf("Create against a stopped etcd: got %v, want Unreachable", err)
 	}
 }
 
@@ -127,6 +136,7 @@ func newStore(t *testing.T) (storage.Interface, *clientv3.Client) {
 }
 
 func TestResourceVersionTooLarge(t *testing.T) {
+	t.Cleanup(etcd3.SetResourceVersionWait(100 * time.Millisecond))
 	s, _ := newStore(t)
 	ctx := context.Background()
 	if err := s.Get(ctx, "/ns/a", storage.GetOptions{ResourceVersion: "1000000"}, &testapi.Widget{}); err == nil ||
@@ -197,5 +207,44 @@ func TestKeysCannotEscapePrefix(t *testing.T) {
 		if _, err := s.Watch(ctx, key, storage.ListOptions{}); !storage.IsInvalidObj(err) {
 			t.Errorf("Watch %q: got %v, want InvalidObj", key, err)
 		}
+	}
+}
+
+// TestResourceVersionAheadIsWaitedFor: a read at a revision etcd reaches a moment later (a
+// client that saw it on another server of the same etcd) waits for it and succeeds, as
+// kube-apiserver's watch cache waits up to 3 s; one etcd does not reach in time fails with
+// ResourceVersionTooLarge after the wait.
+func TestResourceVersionAheadIsWaitedFor(t *testing.T) {
+	t.Cleanup(etcd3.SetResourceVersionWait(5 * time.Second))
+	s, client := newStore(t)
+	ctx := context.Background()
+	resp, err := client.Put(ctx, "unrelated", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := strconv.FormatInt(resp.Header.Revision+1, 10)
+	got := make(chan error, 2)
+	go func() {
+		got <- s.Get(ctx, "/ns/a", storage.GetOptions{ResourceVersion: next, IgnoreNotFound: true}, &testapi.Widget{})
+	}()
+	go func() {
+		opts := storage.ListOptions{Recursive: true, ResourceVersion: next, ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan}
+		got <- s.GetList(ctx, "/", opts, &testapi.WidgetList{})
+	}()
+	time.Sleep(100 * time.Millisecond) // the reads are waiting: etcd is not at next yet
+	if _, err := client.Put(ctx, "unrelated", "y"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := <-got; err != nil {
+			t.Errorf("read at the next revision after etcd reached it: %v", err)
+		}
+	}
+
+	t.Cleanup(etcd3.SetResourceVersionWait(200 * time.Millisecond))
+	start := time.Now()
+	err = s.Get(ctx, "/ns/a", storage.GetOptions{ResourceVersion: "1000000"}, &testapi.Widget{})
+	if !storage.IsResourceVersionTooLarge(err) || time.Since(start) < 200*time.Millisecond {
+		t.Errorf("read at an unreached revision: %v after %v; want ResourceVersionTooLarge after the wait", err, time.Since(start))
 	}
 }

@@ -146,10 +146,10 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, dest runtime.O
 			return s.decode(state.data, dest, state.rev) // tryUpdate may have changed state.obj
 		}
 		start := time.Now()
-		resp, err := s.kv.OptimisticPut(ctx, k, data, state.rev, kubernetes.PutOptions{GetOnFailure: true})
+		resp, err := s.put(ctx, key, k, data, state.rev)
 		s.observe("update", start)
 		if err != nil {
-			return interpretError(err, key, listExpiredMessage, 0)
+			return err
 		}
 		if resp.Succeeded {
 			s.states.remember(k, resp.Revision, data)
@@ -203,10 +203,10 @@ func (s *store) Delete(ctx context.Context, key string, out runtime.Object, prec
 			continue
 		}
 		start := time.Now()
-		resp, err := s.kv.OptimisticDelete(ctx, k, state.rev, kubernetes.DeleteOptions{GetOnFailure: true})
+		resp, err := s.del(ctx, key, k, state.rev)
 		s.observe("delete", start)
 		if err != nil {
-			return interpretError(err, key, listExpiredMessage, 0)
+			return err
 		}
 		if resp.Succeeded {
 			s.states.forget(k)

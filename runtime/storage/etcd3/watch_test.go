@@ -123,6 +123,7 @@ func TestIdleWatchGetsBookmarks(t *testing.T) {
 // the latest state, as kube-apiserver's watch cache does, not fail with 410; one from a
 // future resourceVersion fails with "Too large resource version".
 func TestStreamingListFromCompactedRevision(t *testing.T) {
+	t.Cleanup(etcd3.SetResourceVersionWait(100 * time.Millisecond))
 	s, client := newStore(t)
 	ctx := context.Background()
 	first := &testapi.Widget{}

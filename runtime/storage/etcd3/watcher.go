@@ -119,8 +119,15 @@ func (s *store) Watch(ctx context.Context, key string, opts storage.ListOptions)
 			return nil, err
 		}
 		if current := w.initial.Header.Revision; current < minRev {
-			w.cancel()
-			return nil, tooLargeResourceVersion(minRev, current)
+			// A revision etcd has not reached: wait for it, then read again.
+			if err := s.waitForRevision(w.ctx, key, k, minRev, current); err != nil {
+				w.cancel()
+				return nil, err
+			}
+			if w.initial, err = w.readInitial(); err != nil {
+				w.cancel()
+				return nil, err
+			}
 		}
 	}
 	go w.run()
@@ -400,6 +407,8 @@ func errorStatus(err error) *metav1.Status {
 		st.Code, st.Reason = http.StatusGone, metav1.StatusReasonExpired
 	case storage.IsUnreachable(err):
 		st.Code, st.Reason = http.StatusServiceUnavailable, metav1.StatusReasonServiceUnavailable
+	case storage.IsTimeout(err), storage.IsResourceVersionTooLarge(err):
+		st.Code, st.Reason = http.StatusGatewayTimeout, metav1.StatusReasonTimeout
 	case storage.IsInvalidObj(err):
 		st.Code, st.Reason = http.StatusBadRequest, metav1.StatusReasonBadRequest
 	}
