@@ -72,7 +72,7 @@ func (s *scope) deleteOne(deleter rest.GracefulDeleter) handlerFunc {
 // DeleteOptions from the body (or the query); 200 with the list of deleted objects.
 func (s *scope) deleteCollection(deleter rest.CollectionDeleter) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, _ string) {
-		listOpts, err := listOptions(req)
+		listOpts, err := listOptions(req, false)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return

@@ -7,9 +7,12 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
+	metainternalversionvalidation "k8s.io/apimachinery/pkg/apis/meta/internalversion/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
@@ -60,8 +63,13 @@ func (s *scope) writeJSONCached(w http.ResponseWriter, obj runtime.Object) {
 
 // listOptions decodes a list's query parameters (labelSelector, fieldSelector, limit,
 // continue, resourceVersion, resourceVersionMatch, timeoutSeconds, watch,
-// allowWatchBookmarks, sendInitialEvents). Errors: 400.
-func listOptions(req *http.Request) (*metainternalversion.ListOptions, error) {
+// allowWatchBookmarks, sendInitialEvents) and validates them, as kube-apiserver's list
+// handler, for a watch when watch is set (a legacy /watch/ path) or the query asks for one.
+// Errors: 400 for what does not decode; 422 Invalid (kind ListOptions) for what
+// apimachinery's ValidateListOptions refuses (resourceVersionMatch without resourceVersion,
+// Exact on a watch, sendInitialEvents without resourceVersionMatch=NotOlderThan or on a
+// list, ...) and for a negative timeoutSeconds on a watch.
+func listOptions(req *http.Request, watch bool) (*metainternalversion.ListOptions, error) {
 	opts := &metainternalversion.ListOptions{}
 	if err := decodeQuery(req, opts); err != nil {
 		return nil, err
@@ -69,13 +77,23 @@ func listOptions(req *http.Request) (*metainternalversion.ListOptions, error) {
 	if opts.Limit < 0 {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("limit must be non-negative, got %d", opts.Limit))
 	}
+	opts.Watch = opts.Watch || watch
+	// The WatchList feature (streaming lists) is served, as on by default since kube 1.34.
+	errs := metainternalversionvalidation.ValidateListOptions(opts, true)
+	if opts.Watch && opts.TimeoutSeconds != nil && *opts.TimeoutSeconds < 0 {
+		// kube-apiserver would end such a watch at once; a negative duration is a mistake.
+		errs = append(errs, field.Invalid(field.NewPath("timeoutSeconds"), *opts.TimeoutSeconds, "must be greater than or equal to 0"))
+	}
+	if len(errs) > 0 {
+		return nil, apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: "ListOptions"}, "", errs)
+	}
 	return opts, nil
 }
 
 // list serves LIST, or WATCH when ?watch=true, as kube's ListResource.
 func (s *scope) list(lister rest.Lister, watcher rest.Watcher) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, _ string) {
-		opts, err := listOptions(req)
+		opts, err := listOptions(req, false)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
@@ -108,7 +126,7 @@ func (s *scope) list(lister rest.Lister, watcher rest.Watcher) handlerFunc {
 // names it (a metadata.name field selector).
 func (s *scope) legacyWatch(watcher rest.Watcher) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, name string) {
-		opts, err := listOptions(req)
+		opts, err := listOptions(req, true)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
@@ -121,7 +139,6 @@ func (s *scope) legacyWatch(watcher rest.Watcher) handlerFunc {
 				opts.FieldSelector = fields.AndSelectors(opts.FieldSelector, nameSelector)
 			}
 		}
-		opts.Watch = true
 		s.serveWatch(ctx, w, req, watcher, opts)
 	}
 }
