@@ -8,6 +8,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -15,8 +17,12 @@ import (
 )
 
 // deleteOptions reads DeleteOptions from a JSON or YAML body (kind DeleteOptions of v1 or
-// meta.k8s.io/v1, as kubectl sends it) or, when the body is empty, from the query.
-// Errors: 400, 422 for an unsupported dryRun.
+// meta.k8s.io/v1, as kubectl sends it) or, when the body is empty, from the query, and
+// validates them as kube-apiserver's delete handlers do, before anything is deleted
+// (apimachinery's ValidateDeleteOptions; ignoreStoreReadErrorWithClusterBreakingPotential is
+// dropped, as kube drops it with its AllowUnsafeMalformedObjectDeletion feature off).
+// Errors: 400 for what does not decode, 422 Invalid (kind DeleteOptions) for an unknown
+// propagationPolicy, one given with orphanDependents, or an unsupported dryRun.
 func deleteOptions(req *http.Request) (*metav1.DeleteOptions, error) {
 	opts := &metav1.DeleteOptions{}
 	body, err := readBody(req)
@@ -39,8 +45,9 @@ func deleteOptions(req *http.Request) (*metav1.DeleteOptions, error) {
 			return nil, apierrors.NewBadRequest(fmt.Sprintf("expected a DeleteOptions body, got kind %q", opts.Kind))
 		}
 	}
-	if err := validateWriteOptions("DeleteOptions", opts.DryRun, ""); err != nil {
-		return nil, err
+	opts.IgnoreStoreReadErrorWithClusterBreakingPotential = nil
+	if errs := metav1validation.ValidateDeleteOptions(opts); len(errs) > 0 {
+		return nil, apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: "DeleteOptions"}, "", errs)
 	}
 	return opts, nil
 }

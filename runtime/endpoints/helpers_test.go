@@ -37,6 +37,7 @@ func newTestServer(t *testing.T) *testServer {
 		t.Fatal(err)
 	}
 	container := restful.NewContainer()
+	container.Router(endpoints.NewRouter()) // as runtime/server's containers
 	container.ServiceErrorHandler(responsewriters.ServiceErrorHandler)
 	lists, err := endpoints.InstallAPIGroup(container, install.NewAPIGroupInfo(scheme, stores))
 	if err != nil {

@@ -1,6 +1,7 @@
 package endpoints
 
 import (
+	"errors"
 	"net/http"
 	"sync"
 
@@ -54,6 +55,13 @@ func (r *Router) SelectRoute(services []*restful.WebService, req *http.Request) 
 		return hit.service, hit.route, nil
 	}
 	ws, route, err := r.curly.SelectRoute(services, req)
+	if isNotAcceptable(err) && acceptsTypeWildcard(req.Header.Get(restful.HEADER_Accept)) {
+		// CurlyRouter knows */* but not application/*: pick the route as for */*; the
+		// handler's own negotiation reads the Accept header (application/* is JSON).
+		anyType := req.Clone(req.Context())
+		anyType.Header.Set(restful.HEADER_Accept, "*/*")
+		ws, route, err = r.curly.SelectRoute(services, anyType)
+	}
 	if err != nil || conditional(ws) {
 		return ws, route, err
 	}
@@ -84,6 +92,23 @@ func sameServices(a, b []*restful.WebService) bool {
 func conditional(ws *restful.WebService) bool {
 	for _, route := range ws.Routes() {
 		if len(route.If) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// isNotAcceptable reports whether err is go-restful's 406 for a request no route produces.
+func isNotAcceptable(err error) bool {
+	var se restful.ServiceError
+	return errors.As(err, &se) && se.Code == http.StatusNotAcceptable
+}
+
+// acceptsTypeWildcard reports whether an Accept header has an "application/*" media range,
+// which kube-apiserver answers with JSON.
+func acceptsTypeWildcard(accept string) bool {
+	for _, c := range parseAccept(accept) {
+		if c.mediaType == "application/*" {
 			return true
 		}
 	}

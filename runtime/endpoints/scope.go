@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	restful "github.com/emicklei/go-restful/v3"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/versioning"
 
 	"github.com/apigen-dev/apigen/runtime/request"
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
 )
@@ -126,6 +128,15 @@ func (s *scope) route(verb string, h handlerFunc) restful.RouteFunction {
 	return func(rreq *restful.Request, rresp *restful.Response) {
 		req := rreq.Request
 		ns, name := rreq.PathParameter("namespace"), rreq.PathParameter("name")
+		if name != "" && strings.HasSuffix(req.URL.Path, "/") {
+			// go-restful drops a trailing slash ("<name>/", or an escaped "<name>%2F"): the
+			// name asked for is not the object's, and no object has such a name.
+			if s.subresource == "" {
+				name = strings.TrimPrefix(req.URL.Path[strings.LastIndex(strings.TrimRight(req.URL.Path, "/"), "/")+1:], "/")
+			}
+			responsewriters.WriteError(rresp, apierrors.NewNotFound(s.qualified, name))
+			return
+		}
 		requestVerb := verb
 		if w := request.QueryParam(req, "watch"); verb == "list" && w != "" && w != "false" && w != "0" {
 			requestVerb = "watch"

@@ -54,8 +54,7 @@ func interpretError(err error, resource schema.GroupResource, name string) error
 		case storage.ErrCodeResourceVersionTooLarge:
 			return tooLargeResourceVersion(se.Message)
 		case storage.ErrCodeRequestTooLarge:
-			return apierrors.NewRequestEntityTooLargeError(fmt.Sprintf(
-				"the %s %q is too large for storage (%v)", resource, name, se.Err))
+			return apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("%s %q is too large to store in etcd: %v", resource, name, se.Err))
 		}
 		return apierrors.NewInternalError(se)
 	}
