@@ -96,7 +96,7 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return fmt.Errorf("cannot create data directory: %w", err)
 	}
-	etcd, err := connectEtcd(ctx, opts.EtcdServers, filepath.Join(dataDir, "etcd"))
+	etcd, err := connectEtcd(ctx, opts.EtcdServers, dataDir, opts.EmbeddedEtcdClientURL)
 	if err != nil {
 		return err
 	}

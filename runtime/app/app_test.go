@@ -40,7 +40,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-var readyLine = regexp.MustCompile(`^test-apiserver: serving on (https?://127\.0\.0\.1:\d+) \((?:plain HTTP, no authentication|HTTPS); etcd: embedded, (.+), client URL (http://127\.0\.0\.1:\d+)\); kubectl: export KUBECONFIG=(.+)\n$`)
+var readyLine = regexp.MustCompile(`^test-apiserver: serving on (https?://127\.0\.0\.1:\d+) \((?:plain HTTP, no authentication|HTTPS); etcd: embedded, (.+), client URL (https://127\.0\.0\.1:\d+) \(mutual TLS: etcdctl [^)]+\)\); kubectl: export KUBECONFIG=(.+)\n$`)
 
 // start runs the server in-process with Run on a free port with a temporary data directory
 // and returns its URL and kubeconfig path once it printed its readiness line. The server is

@@ -5,7 +5,9 @@
 //	}
 //
 // Main parses kube-apiserver-named flags, starts an embedded single-member etcd under
-// --data-dir (or connects to --etcd-servers), builds every API group over one shared scheme
+// --data-dir (or connects to --etcd-servers; the embedded member serves other clients, such
+// as etcdctl, only with the client certificate in <data-dir>/pki/etcd unless
+// --embedded-etcd-client-url asks for plain HTTP), builds every API group over one shared scheme
 // and an etcd-backed StorageFactory, serves them with runtime/server, writes a kubeconfig for
 // kubectl to <data-dir>/kubeconfig, and prints one readiness line to stdout. SIGINT or SIGTERM
 // shut it down gracefully.

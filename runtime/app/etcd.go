@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"github.com/apigen-dev/apigen/runtime/certs"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 )
 
@@ -25,31 +27,50 @@ type etcdConn struct {
 	client   *clientv3.Client
 	embedded *embedded.Server
 	// describe says which etcd is used in the readiness line: "embedded, <dir>, client URL
-	// <url>" or the URLs.
+	// <url>" and how etcdctl reaches it, or the URLs.
 	describe string
 }
 
 // connectEtcd connects to servers, or, when servers is empty, starts the embedded etcd in
-// dir and talks to it in process (embedded.Server.Client): a single-machine server pays for
-// no gRPC round trip to its own member. The member still listens on its loopback client URL
-// (named in the readiness line) for etcdctl and other clients.
-func connectEtcd(ctx context.Context, servers []string, dir string) (*etcdConn, error) {
-	if len(servers) == 0 {
-		member, err := embedded.Start(ctx, embedded.Config{DataDir: dir, LogLevel: embeddedLogLevel})
+// <dataDir>/etcd and talks to it in process (embedded.Server.Client): a single-machine server
+// pays for no gRPC round trip to its own member. The member's client URL is for etcdctl and
+// other clients. By default (clientURL "") it is https on a free loopback port and, as its peer
+// URL, requires a client certificate signed by the CA in <dataDir>/pki/etcd (certs.EnsureEtcd),
+// so that no other local process reads or rewrites the objects (RBAC bindings included);
+// clientURL "https://127.0.0.1:<port>" picks the port, "http://127.0.0.1:<port>" serves
+// without authentication, as asked.
+func connectEtcd(ctx context.Context, servers []string, dataDir, clientURL string) (*etcdConn, error) {
+	if len(servers) > 0 {
+		client, err := clientv3.New(clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout})
 		if err != nil {
-			return nil, fmt.Errorf("cannot start embedded etcd: %w", err)
+			return nil, fmt.Errorf("cannot connect to etcd %s: %w", strings.Join(servers, ","), err)
 		}
-		return &etcdConn{
-			client:   member.Client(),
-			embedded: member,
-			describe: fmt.Sprintf("embedded, %s, client URL %s", dir, strings.Join(member.Endpoints(), ",")),
-		}, nil
+		return &etcdConn{client: client, describe: strings.Join(servers, ",")}, nil
 	}
-	client, err := clientv3.New(clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout})
+	dir := filepath.Join(dataDir, "etcd")
+	cfg := embedded.Config{DataDir: dir, LogLevel: embeddedLogLevel, ClientURL: clientURL}
+	var pki *certs.Bundle
+	if !strings.HasPrefix(clientURL, "http://") {
+		var err error
+		if pki, err = certs.EnsureEtcd(filepath.Join(dataDir, "pki", "etcd")); err != nil {
+			return nil, fmt.Errorf("cannot make the embedded etcd's certificates: %w", err)
+		}
+		cfg.TLS = &embedded.TLSFiles{CertFile: pki.CertFile(certs.EtcdServerName), KeyFile: pki.KeyFile(certs.EtcdServerName),
+			TrustedCAFile: pki.CertFile(certs.CAName)}
+	}
+	member, err := embedded.Start(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("cannot connect to etcd %s: %w", strings.Join(servers, ","), err)
+		return nil, fmt.Errorf("cannot start embedded etcd: %w", err)
 	}
-	return &etcdConn{client: client, describe: strings.Join(servers, ",")}, nil
+	endpoints := strings.Join(member.Endpoints(), ",")
+	describe := fmt.Sprintf("embedded, %s, client URL %s", dir, endpoints)
+	if pki != nil {
+		describe += fmt.Sprintf(" (mutual TLS: etcdctl --endpoints=%s --cacert=%s --cert=%s --key=%s)", endpoints,
+			pki.CertFile(certs.CAName), pki.CertFile(certs.EtcdClientName), pki.KeyFile(certs.EtcdClientName))
+	} else {
+		describe += " (no authentication: any local process may read and write it)"
+	}
+	return &etcdConn{client: member.Client(), embedded: member, describe: describe}, nil
 }
 
 // Close closes the client, then stops the embedded member if there is one.

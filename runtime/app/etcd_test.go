@@ -2,22 +2,29 @@ package app
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 )
 
+// etcdctlFlags matches the etcdctl command the readiness line gives for the embedded etcd.
+var etcdctlFlags = regexp.MustCompile(`etcdctl --endpoints=(\S+) --cacert=(\S+) --cert=(\S+) --key=(\S+)\)`)
+
 // TestConnectEtcdEmbeddedInProcess checks the single-machine wiring: with no --etcd-servers
-// the server talks to its embedded member in process (a client with no endpoints to dial),
-// what it writes is what a client on the member's loopback URL (etcdctl's way in) reads, and
-// Close stops everything without reporting the in-process client's own cancellation.
+// the server talks to its embedded member in process (a client with no endpoints to dial);
+// the member's client URL refuses a client without the certificate the readiness line names
+// (no local process may read the objects or rewrite RBAC), while a client with the printed
+// etcdctl settings reads what the server wrote; Close stops everything without reporting the
+// in-process client's own cancellation.
 func TestConnectEtcdEmbeddedInProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := connectEtcd(ctx, nil, t.TempDir())
+	conn, err := connectEtcd(ctx, nil, t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,23 +37,43 @@ func TestConnectEtcdEmbeddedInProcess(t *testing.T) {
 	if eps := conn.client.Endpoints(); len(eps) != 0 {
 		t.Errorf("server's etcd client dials %v; want the in-process client (no endpoints)", eps)
 	}
-	urls := conn.embedded.Endpoints()
-	if !strings.Contains(conn.describe, "client URL "+urls[0]) {
-		t.Errorf("describe = %q; want it to name the member's client URL %s", conn.describe, urls[0])
+	m := etcdctlFlags.FindStringSubmatch(conn.describe)
+	if m == nil || !strings.HasPrefix(m[1], "https://127.0.0.1:") {
+		t.Fatalf("describe = %q; want an etcdctl command with an https loopback endpoint and the client certificate", conn.describe)
 	}
-
 	put, err := conn.client.Put(ctx, "/registry/probe", "in-process")
 	if err != nil {
 		t.Fatalf("in-process put: %v", err)
 	}
-	remote, err := clientv3.New(clientv3.Config{Endpoints: urls, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+
+	// Without credentials: plain HTTP, and TLS without a client certificate, both fail.
+	for name, cfg := range map[string]clientv3.Config{
+		"plain":              {Endpoints: []string{strings.Replace(m[1], "https://", "http://", 1)}},
+		"TLS, no client cert": tlsClient(t, m[1], transport.TLSInfo{TrustedCAFile: m[2]}),
+	} {
+		cfg.DialTimeout, cfg.Logger = 2*time.Second, zap.NewNop()
+		if c, err := clientv3.New(cfg); err == nil {
+			gctx, gcancel := context.WithTimeout(ctx, 2*time.Second)
+			_, err = c.Get(gctx, "/registry/probe")
+			gcancel()
+			c.Close()
+			if err == nil {
+				t.Errorf("%s: a client without the certificate read the embedded etcd", name)
+			}
+		}
+	}
+
+	// etcdctl's settings, as printed.
+	printed := tlsClient(t, m[1], transport.TLSInfo{TrustedCAFile: m[2], CertFile: m[3], KeyFile: m[4]})
+	printed.DialTimeout, printed.Logger = 5*time.Second, zap.NewNop()
+	remote, err := clientv3.New(printed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer remote.Close()
 	got, err := remote.Get(ctx, "/registry/probe")
 	if err != nil {
-		t.Fatalf("get over the member's client URL: %v", err)
+		t.Fatalf("get with the printed etcdctl settings: %v", err)
 	}
 	if len(got.Kvs) != 1 || string(got.Kvs[0].Value) != "in-process" || got.Kvs[0].ModRevision != put.Header.Revision {
 		t.Fatalf("read over gRPC %v; want value %q at revision %d", got.Kvs, "in-process", put.Header.Revision)
@@ -58,5 +85,38 @@ func TestConnectEtcdEmbeddedInProcess(t *testing.T) {
 	}
 	if _, err := conn.client.Get(ctx, "/registry/probe"); err == nil {
 		t.Error("in-process client still answers after Close")
+	}
+}
+
+// tlsClient is a clientv3 configuration for endpoint with info's TLS settings.
+func tlsClient(t *testing.T, endpoint string, info transport.TLSInfo) clientv3.Config {
+	t.Helper()
+	tlsConfig, err := info.ClientConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return clientv3.Config{Endpoints: []string{endpoint}, TLS: tlsConfig}
+}
+
+// TestConnectEtcdPlainClientURL: --embedded-etcd-client-url=http://... serves etcdctl without
+// authentication, as asked, and the readiness line says so.
+func TestConnectEtcdPlainClientURL(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := connectEtcd(ctx, nil, t.TempDir(), "http://127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if !strings.Contains(conn.describe, "no authentication") {
+		t.Errorf("describe = %q; want it to say the client URL has no authentication", conn.describe)
+	}
+	c, err := clientv3.New(clientv3.Config{Endpoints: conn.embedded.Endpoints(), DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Put(ctx, "/registry/probe", "plain"); err != nil {
+		t.Errorf("plain client of a member asked to serve plain HTTP: %v", err)
 	}
 }

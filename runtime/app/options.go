@@ -24,6 +24,12 @@ type Options struct {
 	SecurePort int
 	// EtcdServers are etcd client URLs; empty starts the embedded etcd.
 	EtcdServers []string
+	// EmbeddedEtcdClientURL is where the embedded etcd member serves clients such as
+	// etcdctl (the server itself calls it in process): "" is https on a free loopback port
+	// requiring a client certificate from <DataDir>/pki/etcd (printed in the readiness line);
+	// "https://127.0.0.1:<port>" the same on that port; "http://127.0.0.1:<port>" serves
+	// without authentication. Default "".
+	EmbeddedEtcdClientURL string
 	// EtcdPrefix is the root of every key. Default "/registry".
 	EtcdPrefix string
 	// EtcdCompactionInterval is how often old revisions are compacted; 0 disables
@@ -92,6 +98,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.BindAddress, "bind-address", o.BindAddress, "IP address to listen on; with --plain-http (no authentication) only a loopback address is allowed")
 	fs.IntVar(&o.SecurePort, "secure-port", o.SecurePort, "port to listen on (HTTPS, or plain HTTP with --plain-http); 0 picks a free port")
 	fs.StringSliceVar(&o.EtcdServers, "etcd-servers", o.EtcdServers, "comma-separated etcd client URLs; empty starts an embedded single-member etcd in <data-dir>/etcd")
+	fs.StringVar(&o.EmbeddedEtcdClientURL, "embedded-etcd-client-url", o.EmbeddedEtcdClientURL, "loopback URL the embedded etcd serves clients such as etcdctl on: empty is https on a free port requiring the client certificate in <data-dir>/pki/etcd; https://127.0.0.1:<port> picks the port; http://127.0.0.1:<port> serves without authentication")
 	fs.StringVar(&o.EtcdPrefix, "etcd-prefix", o.EtcdPrefix, "prefix of every etcd key")
 	fs.DurationVar(&o.EtcdCompactionInterval, "etcd-compaction-interval", o.EtcdCompactionInterval, "interval between compactions of old etcd revisions; 0 disables compaction")
 	fs.DurationVar(&o.RequestTimeout, "request-timeout", o.RequestTimeout, "longest time a request other than a watch may take before the server gives up on it (a request's own shorter \"timeout\" parameter wins)")
@@ -124,6 +131,14 @@ func (o *Options) Validate() error {
 	}
 	if o.EtcdPrefix == "" || !strings.HasPrefix(o.EtcdPrefix, "/") {
 		errs = append(errs, fmt.Sprintf("--etcd-prefix %q must start with /", o.EtcdPrefix))
+	}
+	if u := o.EmbeddedEtcdClientURL; u != "" {
+		if len(o.EtcdServers) > 0 {
+			errs = append(errs, "--embedded-etcd-client-url needs the embedded etcd (no --etcd-servers)")
+		}
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			errs = append(errs, fmt.Sprintf("--embedded-etcd-client-url %q must be an http:// or https:// loopback URL", u))
+		}
 	}
 	if o.EtcdCompactionInterval < 0 {
 		errs = append(errs, "--etcd-compaction-interval must not be negative")

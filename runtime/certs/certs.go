@@ -65,16 +65,10 @@ func (b *Bundle) KeyFile(name string) string { return filepath.Join(b.Dir, name+
 // more than 30 days from expiry, so a restart keeps the certificates kubeconfigs trust.
 // Errors: the directory or a file cannot be read or written, or key generation fails.
 func EnsureSelfSigned(dir string, hosts []string, ips []net.IP) (*Bundle, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("cannot create certificate directory: %w", err)
-	}
-	b := &Bundle{Dir: dir}
-	ca, caKey, err := b.ensureCA()
+	b, ca, caKey, err := newBundle(dir)
 	if err != nil {
 		return nil, err
 	}
-	b.CAPool = x509.NewCertPool()
-	b.CAPool.AddCert(ca)
 	serving := &x509.Certificate{
 		Subject:     pkix.Name{CommonName: ServingName},
 		DNSNames:    hosts,
@@ -91,6 +85,22 @@ func EnsureSelfSigned(dir string, hosts []string, ips []net.IP) (*Bundle, error)
 		}
 	}
 	return b, nil
+}
+
+// newBundle creates dir (0700) when missing and makes sure it holds a CA, which it returns
+// with its key and a Bundle whose CAPool holds it.
+func newBundle(dir string) (*Bundle, *x509.Certificate, crypto.Signer, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, nil, fmt.Errorf("cannot create certificate directory: %w", err)
+	}
+	b := &Bundle{Dir: dir}
+	ca, caKey, err := b.ensureCA()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b.CAPool = x509.NewCertPool()
+	b.CAPool.AddCert(ca)
+	return b, ca, caKey, nil
 }
 
 // ensureCA loads the CA, or makes a new one when it is missing, unreadable or expiring.

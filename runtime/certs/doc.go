@@ -1,7 +1,9 @@
 // Package certs makes the certificates a server serves with when it is given none, as
 // kube-apiserver's self-signed serving certificate (MaybeDefaultWithSelfSignedCerts): a CA,
 // a serving certificate it signs for the server's addresses, and an admin client certificate
-// (group system:masters) for the kubeconfig, written to a directory and reused on restart.
+// (group system:masters) for the kubeconfig, written to a directory and reused on restart;
+// and, with EnsureEtcd, a separate CA, member and client certificates that an embedded etcd
+// member requires of its clients (etcdctl).
 //
 // Status: built and tested; the server starts serving HTTPS with them, and the kubeconfig
 // trusts the CA and carries the admin credential, when TLS serving is wired (issue 7).

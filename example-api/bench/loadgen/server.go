@@ -26,17 +26,19 @@ const stopTimeout = 20 * time.Second
 
 // servingLine matches the server's readiness line on stdout and captures its URL and, when
 // it runs an embedded etcd, that member's client URL.
-var servingLine = regexp.MustCompile(`serving on (http://[^ ]+) \(.*etcd: (?:embedded, .*, client URL (http://[^ )]+)|[^)]*)\)`)
+var servingLine = regexp.MustCompile(`serving on (http://[^ ]+) \([^;]*; etcd: (?:embedded, [^,]*, client URL (http://[^ )]+))?`)
 
 // benchFlags are the server's flags in a benchmark: plain HTTP (--plain-http), as the raw
 // etcd baseline has no TLS either, so the ratios compare the servers' own work; and
-// --etcd-servers when etcdServers is not empty (else the server runs its embedded etcd).
+// --etcd-servers when etcdServers is not empty (else the server runs its embedded etcd, whose
+// client URL loadgen reads the stored objects through: plain HTTP, asked for with
+// --embedded-etcd-client-url, since by default it requires a client certificate).
 func benchFlags(etcdServers []string) []string {
 	flags := []string{"--plain-http", "--log-level", "warn"}
 	if len(etcdServers) > 0 {
-		flags = append(flags, "--etcd-servers", strings.Join(etcdServers, ","))
+		return append(flags, "--etcd-servers", strings.Join(etcdServers, ","))
 	}
-	return flags
+	return append(flags, "--embedded-etcd-client-url", "http://127.0.0.1:0")
 }
 
 // apiServer is a running example-apiserver: a child process, or app.Run in this process.

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v3client"
@@ -28,10 +29,17 @@ type Config struct {
 	// DataDir holds the member's WAL and database; required. An existing member's data is
 	// reused.
 	DataDir string
-	// ClientURL and PeerURL are the member's URLs, e.g. "http://127.0.0.1:2379". The host
-	// must be a loopback address. "" picks a free 127.0.0.1 port.
+	// ClientURL and PeerURL are the member's URLs, e.g. "http://127.0.0.1:2379", or https
+	// with TLS. The host must be a loopback address. "" picks a free 127.0.0.1 port (http, or
+	// https with TLS).
 	ClientURL string
 	PeerURL   string
+	// TLS, when not nil, makes the member serve its client and peer URLs over TLS and accept
+	// only clients presenting a certificate signed by TLS.TrustedCAFile (etcd's
+	// --client-cert-auth and --peer-client-cert-auth): a local process without the keys
+	// cannot read or write it, nor speak raft to it. Both URLs must then be https. The
+	// in-process Client is not affected.
+	TLS *TLSFiles
 	// LogLevel is etcd's zap log level ("debug", "info", "warn", "error", ...); "" means
 	// "error".
 	LogLevel string
@@ -44,6 +52,13 @@ type Config struct {
 	// MaxTxnOps is the most operations the member accepts in one transaction (etcd's
 	// --max-txn-ops); 0 means etcd's default, 128.
 	MaxTxnOps uint
+}
+
+// TLSFiles are the PEM files of a member serving TLS with client certificates.
+type TLSFiles struct {
+	// CertFile and KeyFile are the member's certificate (server and client usage: peers
+	// present it too) and key; TrustedCAFile the CA client certificates must be signed by.
+	CertFile, KeyFile, TrustedCAFile string
 }
 
 // Server is a running embedded etcd member. Its methods are safe for concurrent use.
@@ -91,13 +106,18 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("cannot start embedded etcd in %s: %w", cfg.DataDir, ctx.Err())
 	}
 	s := &Server{etcd: e}
+	scheme := "http://"
+	if cfg.TLS != nil {
+		scheme = "https://"
+	}
 	for _, l := range e.Clients {
-		s.endpoints = append(s.endpoints, "http://"+l.Addr().String())
+		s.endpoints = append(s.endpoints, scheme+l.Addr().String())
 	}
 	return s, nil
 }
 
-// Endpoints returns the member's client URLs, e.g. ["http://127.0.0.1:41234"].
+// Endpoints returns the member's client URLs, e.g. ["http://127.0.0.1:41234"], or https
+// ones with TLS.
 func (s *Server) Endpoints() []string {
 	return append([]string(nil), s.endpoints...)
 }
@@ -135,11 +155,15 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 	if cfg.DataDir == "" {
 		return nil, errors.New("cannot configure embedded etcd: DataDir is required")
 	}
-	clientURL, err := loopbackURL(cfg.ClientURL)
+	scheme := "http"
+	if cfg.TLS != nil {
+		scheme = "https"
+	}
+	clientURL, err := loopbackURL(cfg.ClientURL, scheme)
 	if err != nil {
 		return nil, fmt.Errorf("cannot configure embedded etcd client URL: %w", err)
 	}
-	peerURL, err := loopbackURL(cfg.PeerURL)
+	peerURL, err := loopbackURL(cfg.PeerURL, scheme)
 	if err != nil {
 		return nil, fmt.Errorf("cannot configure embedded etcd peer URL: %w", err)
 	}
@@ -152,6 +176,10 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 	e.AdvertisePeerUrls = []url.URL{*peerURL}
 	e.InitialCluster = e.Name + "=" + peerURL.String()
 	e.InitialClusterToken = "apigen-embedded"
+	if t := cfg.TLS; t != nil {
+		info := transport.TLSInfo{CertFile: t.CertFile, KeyFile: t.KeyFile, TrustedCAFile: t.TrustedCAFile, ClientCertAuth: true}
+		e.ClientTLSInfo, e.PeerTLSInfo = info, info
+	}
 	// A lone member elects itself after a few ticks: short ticks make it ready in tens of
 	// milliseconds instead of half a second, at the cost of 100 no-op heartbeats a second.
 	e.TickMs, e.ElectionMs = 10, 100
@@ -172,19 +200,22 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 	return e, nil
 }
 
-// loopbackURL parses raw, which must name a loopback host, or returns a URL with a free
-// 127.0.0.1 port when raw is "".
-func loopbackURL(raw string) (*url.URL, error) {
+// loopbackURL parses raw, which must name a loopback host with scheme ("http" or "https"),
+// or returns a URL with a free 127.0.0.1 port when raw is "".
+func loopbackURL(raw, scheme string) (*url.URL, error) {
 	if raw == "" {
 		port, err := pickPort()
 		if err != nil {
 			return nil, err
 		}
-		return &url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", port)}, nil
+		return &url.URL{Scheme: scheme, Host: fmt.Sprintf("127.0.0.1:%d", port)}, nil
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, err
+	}
+	if u.Scheme != scheme {
+		return nil, fmt.Errorf("%s must be an %s URL", raw, scheme)
 	}
 	host := u.Hostname()
 	if ip := net.ParseIP(host); !strings.EqualFold(host, "localhost") && (ip == nil || !ip.IsLoopback()) {
