@@ -48,7 +48,7 @@ func TestConnectEtcdEmbeddedInProcess(t *testing.T) {
 
 	// Without credentials: plain HTTP, and TLS without a client certificate, both fail.
 	for name, cfg := range map[string]clientv3.Config{
-		"plain":              {Endpoints: []string{strings.Replace(m[1], "https://", "http://", 1)}},
+		"plain":               {Endpoints: []string{strings.Replace(m[1], "https://", "http://", 1)}},
 		"TLS, no client cert": tlsClient(t, m[1], transport.TLSInfo{TrustedCAFile: m[2]}),
 	} {
 		cfg.DialTimeout, cfg.Logger = 2*time.Second, zap.NewNop()
