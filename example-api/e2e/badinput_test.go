@@ -26,6 +26,8 @@ type badInput struct {
 	cause string
 	// warning, when set, must be in the Warning header of a success.
 	warning string
+	// accept, when set, is the request's Accept header.
+	accept string
 }
 
 // deepJSON nests depth objects where spec.replicas (an integer) is expected.
@@ -59,13 +61,16 @@ func TestBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := s.proc.URL + "/apis/db.example.com/v1/namespaces/default"
-	send := func(method, path, contentType, body string) (*http.Response, []byte) {
+	send := func(method, path, contentType, body string, accept ...string) (*http.Response, []byte) {
 		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if contentType != "" {
 			req.Header.Set("Content-Type", contentType)
+		}
+		if len(accept) > 0 && accept[0] != "" {
+			req.Header.Set("Accept", accept[0])
 		}
 		resp, err := client.Do(req)
 		if err != nil {
@@ -89,7 +94,7 @@ func TestBadInput(t *testing.T) {
 	}
 
 	const js, yml = "application/json", "application/yaml"
-	for _, tc := range []badInput{
+	for _, tc := range append([]badInput{
 		{name: "malformed JSON", method: "POST", path: "/databases", contentType: js, body: `{"apiVersion":"db.example.com/v1",`, code: 400, reason: metav1.StatusReasonBadRequest},
 		{name: "malformed YAML", method: "POST", path: "/databases", contentType: yml, body: "apiVersion: db.example.com/v1\nkind: [\n", code: 400, reason: metav1.StatusReasonBadRequest},
 		{name: "YAML alias bomb", method: "POST", path: "/databases", contentType: yml, body: aliasBomb(), code: 400, reason: metav1.StatusReasonBadRequest},
@@ -115,9 +120,9 @@ func TestBadInput(t *testing.T) {
 		{name: "invalid label selector", method: "GET", path: "/databases?labelSelector=a+in+(", code: 400, reason: metav1.StatusReasonBadRequest},
 		{name: "unsupported field selector", method: "GET", path: "/databases?fieldSelector=spec.version%3D16", code: 400, reason: metav1.StatusReasonBadRequest},
 		{name: "invalid resourceVersion", method: "GET", path: "/databases?resourceVersion=abc", code: 400, reason: metav1.StatusReasonBadRequest},
-	} {
+	}, hostileInputs()...) {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, body := send(tc.method, tc.path, tc.contentType, tc.body)
+			resp, body := send(tc.method, tc.path, tc.contentType, tc.body, tc.accept)
 			if resp.StatusCode != tc.code {
 				t.Fatalf("%d, want %d: %.300s", resp.StatusCode, tc.code, body)
 			}
@@ -155,5 +160,60 @@ func TestBadInput(t *testing.T) {
 		if _, got := send("GET", "/databases/"+name, "", ""); !bytes.Equal(got, want) {
 			t.Errorf("%s changed during the suite:\nbefore %s\nafter  %s", name, want, got)
 		}
+	}
+}
+
+// hostileInputs are the requests kube-apiserver refuses that an earlier apigen accepted or
+// answered as a server error: each gets kube's code, and nothing changes in storage.
+func hostileInputs() []badInput {
+	const js, merge, smp, jp = "application/json", "application/merge-patch+json", "application/strategic-merge-patch+json", "application/json-patch+json"
+	big := strings.Repeat("x", 2<<20) // past etcd's 1.5 MiB request limit, within the 3 MiB body limit
+	ops := func(n int) string {
+		return "[" + strings.TrimSuffix(strings.Repeat(`{"op":"test","path":"/spec/engine","value":"postgres"},`, n), ",") + "]"
+	}
+	copies := make([]string, 30)
+	for i := range copies {
+		copies[i] = fmt.Sprintf(`{"op":"copy","from":"/spec","path":"/spec/c%d"}`, i)
+	}
+	return []badInput{
+		{name: "JSON patch copy bomb", method: "PATCH", path: "/databases/keep-a", contentType: jp, body: "[" + strings.Join(copies, ",") + "]",
+			code: 422, reason: metav1.StatusReasonInvalid},
+		{name: "JSON patch of 10,001 operations", method: "PATCH", path: "/databases/keep-a", contentType: jp, body: ops(10001),
+			code: 413, reason: metav1.StatusReasonRequestEntityTooLarge},
+		{name: "delete, invalid propagationPolicy in the query", method: "DELETE", path: "/databases/keep-a?propagationPolicy=Sideways",
+			code: 422, reason: metav1.StatusReasonInvalid, cause: "propagationPolicy"},
+		{name: "delete, invalid propagationPolicy in the body", method: "DELETE", path: "/databases/keep-a", contentType: js,
+			body: `{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Sideways"}`, code: 422, reason: metav1.StatusReasonInvalid, cause: "propagationPolicy"},
+		{name: "create too large for etcd", method: "POST", path: "/databases", contentType: js,
+			body: database("too-big", `,"parameters":{"blob":"`+big+`"}`), code: 413, reason: metav1.StatusReasonRequestEntityTooLarge},
+		{name: "update too large for etcd", method: "PUT", path: "/databases/keep-a", contentType: js,
+			body: database("keep-a", `,"parameters":{"blob":"`+big+`"}`), code: 413, reason: metav1.StatusReasonRequestEntityTooLarge},
+		{name: "merge patch too large for etcd", method: "PATCH", path: "/databases/keep-a", contentType: merge,
+			body: `{"spec":{"parameters":{"blob":"` + big + `"}}}`, code: 413, reason: metav1.StatusReasonRequestEntityTooLarge},
+		{name: "strategic merge patch too large for etcd", method: "PATCH", path: "/databases/keep-a", contentType: smp,
+			body: `{"spec":{"parameters":{"blob":"` + big + `"}}}`, code: 413, reason: metav1.StatusReasonRequestEntityTooLarge},
+		{name: "JSON patch too large for etcd", method: "PATCH", path: "/databases/keep-a", contentType: jp,
+			body: `[{"op":"add","path":"/spec/parameters","value":{"blob":"` + big + `"}}]`, code: 413, reason: metav1.StatusReasonRequestEntityTooLarge},
+		{name: "update with another namespace in the body", method: "PUT", path: "/databases/keep-a", contentType: js,
+			body: strings.Replace(database("keep-a", ""), `"name":"keep-a"`, `"name":"keep-a","namespace":"kube-system"`, 1), code: 400, reason: metav1.StatusReasonBadRequest},
+		{name: "update without a name in the body", method: "PUT", path: "/databases/keep-a", contentType: js,
+			body: strings.Replace(database("keep-a", ""), `"name":"keep-a"`, `"labels":{"a":"b"}`, 1), code: 400, reason: metav1.StatusReasonBadRequest},
+		{name: "patch moving the object to another namespace", method: "PATCH", path: "/databases/keep-a", contentType: merge,
+			body: `{"metadata":{"namespace":"kube-system"}}`, code: 400, reason: metav1.StatusReasonBadRequest},
+		{name: "get <name>%2F", method: "GET", path: "/databases/keep-a%2F", code: 404, reason: metav1.StatusReasonNotFound},
+		{name: "delete <name>%2F%2F", method: "DELETE", path: "/databases/keep-a%2F%2F", code: 404, reason: metav1.StatusReasonNotFound},
+		{name: "delete <name>/", method: "DELETE", path: "/databases/keep-a/", code: 404, reason: metav1.StatusReasonNotFound},
+		{name: "merge patch with a duplicate field, fieldValidation=Strict", method: "PATCH", path: "/databases/keep-a?fieldValidation=Strict", contentType: merge,
+			body: `{"spec":{"engine":"mysql","engine":"postgres"}}`, code: 422, reason: metav1.StatusReasonInvalid, cause: "patch"},
+		{name: "strategic merge patch with a duplicate field, fieldValidation=Strict", method: "PATCH", path: "/databases/keep-a?fieldValidation=Strict", contentType: smp,
+			body: `{"spec":{"replicas":3},"spec":{"replicas":4}}`, code: 422, reason: metav1.StatusReasonInvalid, cause: "patch"},
+		{name: "Accept: application/*", method: "GET", path: "/databases/keep-a", accept: "application/*", code: 200},
+		{name: "watch, negative timeoutSeconds", method: "GET", path: "/databases?watch=true&timeoutSeconds=-1", code: 422, reason: metav1.StatusReasonInvalid, cause: "timeoutSeconds"},
+		{name: "watch, sendInitialEvents without resourceVersionMatch", method: "GET", path: "/databases?watch=true&sendInitialEvents=true",
+			code: 422, reason: metav1.StatusReasonInvalid, cause: "resourceVersionMatch"},
+		{name: "watch, resourceVersionMatch=Exact", method: "GET", path: "/databases?watch=true&resourceVersion=1&resourceVersionMatch=Exact",
+			code: 422, reason: metav1.StatusReasonInvalid, cause: "resourceVersionMatch"},
+		{name: "list, resourceVersionMatch without resourceVersion", method: "GET", path: "/databases?resourceVersionMatch=NotOlderThan",
+			code: 422, reason: metav1.StatusReasonInvalid, cause: "resourceVersionMatch"},
 	}
 }

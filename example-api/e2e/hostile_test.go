@@ -1,0 +1,295 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+
+	"github.com/apigen-dev/apigen/example-api/bench"
+)
+
+// rawTLS opens a TLS connection to the server as the kubeconfig's admin, for a client that
+// writes its request by hand (slowly) and reads its response when it likes (or never).
+func rawTLS(t *testing.T, s *apiServer) *tls.Conn {
+	t.Helper()
+	cfg, err := rest.TLSConfigFor(s.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = cfg.Clone()
+	cfg.NextProtos = []string{"http/1.1"}
+	u, err := url.Parse(s.proc.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := tls.Dial("tcp", u.Host, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// rss is the server's resident set now and at its peak so far, in MiB.
+func rss(t *testing.T, s *apiServer) (now, peak uint64) {
+	t.Helper()
+	m, err := bench.ReadMemStatus(s.proc.PID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.RSS >> 20, m.HWM >> 20
+}
+
+// TestHostileCopyBombPatch sends a JSON patch of 30 copy operations, each doubling the
+// object (unbounded: 2^30 times it, tens of GiB): the server refuses it with 422 once the
+// copies pass kube-apiserver's limit, quickly and with little memory; 10,001 operations are
+// refused with kube's 413 before any is applied.
+func TestHostileCopyBombPatch(t *testing.T) {
+	s := startServer(t)
+	client, err := rest.HTTPClientFor(s.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := s.proc.URL + "/apis/db.example.com/v1/namespaces/default/databases"
+	send := func(method, path, contentType, body string) (int, []byte, time.Duration) {
+		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", contentType)
+		start := time.Now()
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, data, time.Since(start)
+	}
+	if code, body, _ := send("POST", "", "application/json", database("bomb", "")); code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	// Warm the PATCH path up (route, decoders), so that what follows measures the bomb only.
+	send("PATCH", "/bomb", "application/json-patch+json", `[{"op":"test","path":"/spec/engine","value":"postgres"}]`)
+	copies := make([]string, 30)
+	for i := range copies {
+		copies[i] = fmt.Sprintf(`{"op":"copy","from":"/spec","path":"/spec/c%d"}`, i)
+	}
+	_, peakBefore := rss(t, s)
+	code, body, took := send("PATCH", "/bomb", "application/json-patch+json", "["+strings.Join(copies, ",")+"]")
+	_, peakAfter := rss(t, s)
+	t.Logf("copy bomb: %d after %v; server peak RSS %d -> %d MiB", code, took, peakBefore, peakAfter)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "exceeding the limit 3145728") {
+		t.Fatalf("copy bomb: %d %s; want 422 for the copy limit", code, body)
+	}
+	// Unbounded, the copies ask for gigabytes and seconds of CPU. Bounded by kube's 3 MiB,
+	// json-patch marshals about 20 MiB in all (measured in-process: ~80 ms, 21 MiB allocated):
+	// the bounds below are generous for a loaded machine and a GC that runs when it likes.
+	if peakAfter > peakBefore+32 || took > 5*time.Second {
+		t.Errorf("copy bomb cost %v and %d MiB of peak RSS; want it bounded by the copy limit", took, peakAfter-peakBefore)
+	}
+	ops := "[" + strings.TrimSuffix(strings.Repeat(`{"op":"test","path":"/spec/engine","value":"postgres"},`, 10001), ",") + "]"
+	if code, body, _ := send("PATCH", "/bomb", "application/json-patch+json", ops); code != http.StatusRequestEntityTooLarge ||
+		!strings.Contains(string(body), "The allowed maximum operations in a JSON patch is 10000, got 10001") {
+		t.Errorf("10,001 operations: %d %s; want kube's 413", code, body)
+	}
+}
+
+// TestHostileTimeouts: a create whose deadline has passed (?timeout=1ns) is either stored and
+// acknowledged or reported as not stored, never stored silently (so a client retrying a
+// generateName create makes no duplicate); a read whose deadline passes is 504 Timeout; a
+// list at a resourceVersion etcd has not reached waits 3 s, then is 504 with cause
+// ResourceVersionTooLarge and Retry-After.
+func TestHostileTimeouts(t *testing.T) {
+	s := startServer(t)
+	client, err := rest.HTTPClientFor(s.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := s.proc.URL + "/apis/db.example.com/v1/namespaces/default/databases"
+	do := func(method, path, body string) (*http.Response, []byte) {
+		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return resp, data
+	}
+	generated := strings.Replace(database("", ""), `"name":""`, `"generateName":"timed-"`, 1)
+	acked := map[string]bool{}
+	for range 20 {
+		resp, body := do("POST", "?timeout=1ns", generated)
+		switch resp.StatusCode {
+		case http.StatusCreated:
+			var obj metav1.PartialObjectMetadata
+			if err := json.Unmarshal(body, &obj); err != nil {
+				t.Fatal(err)
+			}
+			acked[obj.Name] = true
+		case http.StatusGatewayTimeout:
+			if !strings.Contains(string(body), `"reason":"Timeout"`) || resp.Header.Get("Retry-After") != "" {
+				t.Errorf("timed-out create: %s (Retry-After %q); want a Timeout Status a client does not retry blindly", body, resp.Header.Get("Retry-After"))
+			}
+		default:
+			t.Errorf("create with ?timeout=1ns: %d %s; want 201 or 504", resp.StatusCode, body)
+		}
+	}
+	list, err := s.dynamic.Resource(databasesV1).Namespace("default").List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := 0
+	for _, item := range list.Items {
+		if strings.HasPrefix(item.GetName(), "timed-") {
+			stored++
+			if !acked[item.GetName()] {
+				t.Errorf("%s is stored but its create was answered with a timeout", item.GetName())
+			}
+		}
+	}
+	t.Logf("20 creates with ?timeout=1ns: %d acknowledged, %d stored", len(acked), stored)
+
+	if resp, body := do("GET", "?timeout=1ns", ""); resp.StatusCode != http.StatusGatewayTimeout || !strings.Contains(string(body), "request did not complete within the allotted timeout") {
+		t.Errorf("list with ?timeout=1ns: %d %s; want 504 Timeout", resp.StatusCode, body)
+	}
+
+	future := fmt.Sprint(mustAtoi(t, list.GetResourceVersion()) + 1000)
+	start := time.Now()
+	resp, body := do("GET", "?resourceVersion="+future+"&resourceVersionMatch=NotOlderThan", "")
+	waited := time.Since(start)
+	var st metav1.Status
+	_ = json.Unmarshal(body, &st)
+	if resp.StatusCode != http.StatusGatewayTimeout || resp.Header.Get("Retry-After") != "1" || st.Details == nil ||
+		len(st.Details.Causes) != 1 || st.Details.Causes[0].Type != metav1.CauseTypeResourceVersionTooLarge || waited < 3*time.Second {
+		t.Errorf("list at a future resourceVersion: %d after %v, Retry-After %q, %s; want 504 with cause ResourceVersionTooLarge after 3s",
+			resp.StatusCode, waited, resp.Header.Get("Retry-After"), body)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int64 {
+	t.Helper()
+	var n int64
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		t.Fatalf("resourceVersion %q: %v", s, err)
+	}
+	return n
+}
+
+// TestHostileSlowClients: with --request-timeout 2s, clients uploading at a byte a second
+// and clients that never read a 7 MiB list hold every write and read slot; they are cut at
+// the deadline (the uploaders get 504), so a writer and a reader of other clients succeed
+// within a few seconds (client-go retries the 429s meanwhile), and the server's memory stays
+// bounded (each non-reader holds one page of the list, not the list).
+func TestHostileSlowClients(t *testing.T) {
+	const timeout = 2 * time.Second
+	const uploaders, nonReaders = 10, 50
+	s := startServer(t, "--request-timeout="+timeout.String(),
+		fmt.Sprintf("--max-mutating-requests-inflight=%d", uploaders), fmt.Sprintf("--max-requests-inflight=%d", nonReaders))
+	dbs := s.unthrottled(t).Resource(databasesV1).Namespace("default")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// A 7 MiB collection: 700 objects of 10 KiB.
+	blob := strings.Repeat("x", 10<<10)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < 700; i += 8 {
+				obj := newDatabase("db.example.com/v1", fmt.Sprintf("big-%03d", i), map[string]any{"engine": "postgres"})
+				obj.SetAnnotations(map[string]string{"blob": blob})
+				if _, err := dbs.Create(ctx, obj, metav1.CreateOptions{}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	mem, err := bench.StartMemSampler(s.proc.PID, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Stop()
+	baseline, _ := rss(t, s)
+
+	path := "/apis/db.example.com/v1/namespaces/default/databases"
+	start := time.Now()
+	cut := make(chan time.Duration, uploaders)
+	for range uploaders {
+		conn := rawTLS(t, s)
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 110\r\n\r\n{", path)
+		go func() {
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err == nil && resp.StatusCode == http.StatusGatewayTimeout {
+				cut <- time.Since(start)
+				return
+			}
+			t.Errorf("slow uploader: %v, %v; want 504", resp, err)
+			cut <- -1
+		}()
+		go func() { // a byte a second, while the connection lasts
+			for range 30 {
+				time.Sleep(time.Second)
+				if _, err := conn.Write([]byte(" ")); err != nil {
+					return
+				}
+			}
+		}()
+	}
+	for range nonReaders {
+		fmt.Fprintf(rawTLS(t, s), "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path) // and never read
+	}
+	// Other clients: a writer and a reader, which client-go retries on 429.
+	written := make(chan time.Duration, 1)
+	go func() {
+		_, err := dbs.Create(ctx, newDatabase("db.example.com/v1", "other-writer", map[string]any{"engine": "mysql"}), metav1.CreateOptions{})
+		if err != nil {
+			t.Errorf("other writer: %v", err)
+		}
+		written <- time.Since(start)
+	}()
+	var read time.Duration
+	if _, err := dbs.Get(ctx, "big-000", metav1.GetOptions{}); err != nil {
+		t.Errorf("other reader: %v", err)
+	}
+	read = time.Since(start)
+	wrote := <-written
+	for range uploaders {
+		if d := <-cut; d > 0 {
+			if d > timeout+3*time.Second {
+				t.Errorf("a slow uploader was cut after %v; want about the %v request timeout", d, timeout)
+			}
+		}
+	}
+	peak, _, _ := mem.Peak()
+	t.Logf("slow clients: other writer served after %v, other reader after %v; server RSS %d MiB before, peak %d MiB",
+		wrote.Round(time.Millisecond), read.Round(time.Millisecond), baseline, peak>>20)
+	if wrote > timeout+4*time.Second || read > timeout+4*time.Second {
+		t.Errorf("other clients waited %v (write) and %v (read) for slots; want them free within about the %v timeout", wrote, read, timeout)
+	}
+	if peak > 300<<20 {
+		t.Errorf("server peak RSS %d MiB with %d clients not reading a 7 MiB list; want under 300 MiB", peak>>20, nonReaders)
+	}
+}
