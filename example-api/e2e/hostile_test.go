@@ -293,3 +293,56 @@ func TestHostileSlowClients(t *testing.T) {
 		t.Errorf("server peak RSS %d MiB with %d clients not reading a 7 MiB list; want under 300 MiB", peak>>20, nonReaders)
 	}
 }
+
+// TestHostileWatchers: 300 watches of a collection whose clients read nothing keep the
+// server's memory bounded: each watch reads its initial state a chunk at a time and holds at
+// most its buffer of events (sharing the decoded objects), rather than a copy of the whole
+// collection, so the bound does not grow with the collection (1,000 objects here, to keep the
+// test short; the per-watch cost is the same at 3,000).
+func TestHostileWatchers(t *testing.T) {
+	const objects, watchers = 1000, 300
+	s := startServer(t)
+	dbs := s.unthrottled(t).Resource(databasesV1).Namespace("default")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	blob := strings.Repeat("x", 1<<10)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < objects; i += 8 {
+				obj := newDatabase("db.example.com/v1", fmt.Sprintf("w-%04d", i), map[string]any{"engine": "postgres"})
+				obj.SetAnnotations(map[string]string{"blob": blob})
+				if _, err := dbs.Create(ctx, obj, metav1.CreateOptions{}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	mem, err := bench.StartMemSampler(s.proc.PID, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Stop()
+	baseline, _ := rss(t, s)
+	path := "/apis/db.example.com/v1/namespaces/default/databases?watch=true"
+	for range watchers {
+		fmt.Fprintf(rawTLS(t, s), "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path) // and never read
+	}
+	// Give every watch time to send what its client's socket takes, and block.
+	time.Sleep(5 * time.Second)
+	if _, err := dbs.Get(ctx, "w-0000", metav1.GetOptions{}); err != nil {
+		t.Errorf("a client beside %d stalled watches: %v", watchers, err)
+	}
+	peak, _, _ := mem.Peak()
+	t.Logf("%d stalled watches of %d objects: server RSS %d MiB before, peak %d MiB", watchers, objects, baseline, peak>>20)
+	if peak > 300<<20 {
+		t.Errorf("server peak RSS %d MiB with %d stalled watches; want it bounded (under 300 MiB)", peak>>20, watchers)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
 // minWatchTimeout is the shortest server-chosen watch duration; a watch without
@@ -43,7 +44,8 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 	}
 	ctx, cancel := context.WithTimeout(ctx, watchTimeout(opts))
 	defer cancel()
-	watcherIface, err := watcher.Watch(ctx, opts)
+	// The events are only encoded: storage may share their objects with its cache.
+	watcherIface, err := watcher.Watch(storage.WithReadOnlyResults(ctx), opts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
