@@ -108,6 +108,9 @@ func (p *patcher) apply(current []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkCopyBudget(current, patch); err != nil {
+			return nil, p.invalid(err)
+		}
 		out, err := patch.Apply(current)
 		if err != nil {
 			return nil, p.invalid(err)
