@@ -55,42 +55,18 @@ func (s *store) disconnected() bool {
 
 // put writes data at the etcd key k if its ModRevision is expectedRev (0: the key must not
 // exist), as OptimisticPut with GetOnFailure, and makes the outcome of the write known
-// whenever etcd can say it:
-//
-//   - ctx already ended: nothing is sent; a Timeout error (the write was not applied);
-//   - the call fails while the connection to etcd was down before and after it: it never
-//     left (the client waits for a connection): an Unreachable error (not applied);
-//   - the call fails ambiguously (see ambiguous): the same transaction is sent again, with
-//     resolveTimeout. Its compare makes that safe: at most one of the two attempts applies.
-//     If the second applies, or finds the key at a newer revision holding exactly data (the
-//     first applied: data carries the object's uid, so it is this write's), the write
-//     succeeded. If etcd does not answer it either, a Timeout error with Unknown set says the
-//     write may have been applied; a different state found is returned as a failed compare.
-//
-// Other errors are interpretError's.
+// whenever etcd can say it (see sendWrite): when the second attempt applies, or finds the
+// key at a newer revision holding exactly data (the first applied: data carries the object's
+// uid, so it is this write's), the write succeeded; a different state found is returned as a
+// failed compare.
 func (s *store) put(ctx context.Context, key, k string, data []byte, expectedRev int64) (kubernetes.PutResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return kubernetes.PutResponse{}, storage.NewTimeoutError(key, false, err)
+	resp, second, err := sendWrite(s, ctx, key, func(ctx context.Context) (kubernetes.PutResponse, error) {
+		return s.kv.OptimisticPut(ctx, k, data, expectedRev, kubernetes.PutOptions{GetOnFailure: true})
+	})
+	if err == nil && second && !resp.Succeeded && resp.KV != nil && resp.KV.ModRevision > expectedRev && bytes.Equal(resp.KV.Value, data) {
+		return kubernetes.PutResponse{Succeeded: true, Revision: resp.KV.ModRevision}, nil
 	}
-	wasDown := s.disconnected()
-	opts := kubernetes.PutOptions{GetOnFailure: true}
-	resp, err := s.kv.OptimisticPut(ctx, k, data, expectedRev, opts)
-	if err == nil || !ambiguous(err) {
-		return resp, interpretError(err, key, listExpiredMessage, 0)
-	}
-	if wasDown && s.disconnected() {
-		return resp, storage.NewUnreachableError(key, err)
-	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), resolveTimeout)
-	defer cancel()
-	again, err2 := s.kv.OptimisticPut(rctx, k, data, expectedRev, opts)
-	switch {
-	case err2 != nil:
-		return again, storage.NewTimeoutError(key, true, err)
-	case !again.Succeeded && again.KV != nil && again.KV.ModRevision > expectedRev && bytes.Equal(again.KV.Value, data):
-		return kubernetes.PutResponse{Succeeded: true, Revision: again.KV.ModRevision}, nil
-	}
-	return again, nil
+	return resp, err
 }
 
 // del deletes the etcd key k if its ModRevision is expectedRev, as OptimisticDelete with
@@ -98,30 +74,49 @@ func (s *store) put(ctx context.Context, key, k string, data []byte, expectedRev
 // applies, or finds the key gone, means the delete succeeded (resp.Revision is then the
 // revision etcd was at); one that finds the key changed leaves it unknown.
 func (s *store) del(ctx context.Context, key, k string, expectedRev int64) (kubernetes.DeleteResponse, error) {
+	resp, second, err := sendWrite(s, ctx, key, func(ctx context.Context) (kubernetes.DeleteResponse, error) {
+		return s.kv.OptimisticDelete(ctx, k, expectedRev, kubernetes.DeleteOptions{GetOnFailure: true})
+	})
+	switch {
+	case err != nil || !second || resp.Succeeded:
+		return resp, err
+	case resp.KV == nil:
+		return kubernetes.DeleteResponse{Succeeded: true, Revision: resp.Revision}, nil
+	}
+	return resp, storage.NewTimeoutError(key, true, context.DeadlineExceeded)
+}
+
+// sendWrite runs a write transaction, attempt, with ctx, and makes its outcome known whenever
+// etcd can say it:
+//
+//   - ctx already ended: nothing is sent; a Timeout error (the write was not applied);
+//   - the call fails while the connection to etcd was down before and after it: it never
+//     left (the client waits for a connection): an Unreachable error (not applied);
+//   - the call fails ambiguously (see ambiguous): the same transaction is sent again, with
+//     resolveTimeout, and its result returned with second set. Its compare makes that safe:
+//     at most one of the two attempts applies; the caller reads the outcome from what the
+//     second found. If etcd does not answer it either, a Timeout error with Unknown set says
+//     the write may have been applied.
+//
+// Other errors are interpretError's.
+func sendWrite[R any](s *store, ctx context.Context, key string, attempt func(context.Context) (R, error)) (resp R, second bool, err error) {
 	if err := ctx.Err(); err != nil {
-		return kubernetes.DeleteResponse{}, storage.NewTimeoutError(key, false, err)
+		return resp, false, storage.NewTimeoutError(key, false, err)
 	}
 	wasDown := s.disconnected()
-	opts := kubernetes.DeleteOptions{GetOnFailure: true}
-	resp, err := s.kv.OptimisticDelete(ctx, k, expectedRev, opts)
+	resp, err = attempt(ctx)
 	if err == nil || !ambiguous(err) {
-		return resp, interpretError(err, key, listExpiredMessage, 0)
+		return resp, false, interpretError(err, key, listExpiredMessage, 0)
 	}
 	if wasDown && s.disconnected() {
-		return resp, storage.NewUnreachableError(key, err)
+		return resp, false, storage.NewUnreachableError(key, err)
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), resolveTimeout)
 	defer cancel()
-	again, err2 := s.kv.OptimisticDelete(rctx, k, expectedRev, opts)
-	switch {
-	case err2 != nil:
-		return again, storage.NewTimeoutError(key, true, err)
-	case again.Succeeded:
-		return again, nil
-	case again.KV == nil:
-		return kubernetes.DeleteResponse{Succeeded: true, Revision: again.Revision}, nil
+	if resp, err2 := attempt(rctx); err2 == nil {
+		return resp, true, nil
 	}
-	return again, storage.NewTimeoutError(key, true, err)
+	return resp, true, storage.NewTimeoutError(key, true, err)
 }
 
 // resourceVersionWait is how long a read at a revision etcd has not reached waits for it

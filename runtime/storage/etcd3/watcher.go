@@ -353,15 +353,7 @@ func (w *watcher) bookmark(rev int64, initialEnd bool) watch.Event {
 
 // send delivers an initial event unless the watch has ended, waiting as long as the
 // consumer takes; it reports whether it did.
-func (w *watcher) send(ev watch.Event) bool {
-	select {
-	case w.result <- ev:
-		w.sent = true
-		return true
-	case <-w.ctx.Done():
-		return false
-	}
-}
+func (w *watcher) send(ev watch.Event) bool { return w.deliver(ev, nil) }
 
 // sendChange delivers a change (or bookmark) event unless the watch has ended or its consumer
 // has left the result buffer full for slowWatcherTimeout; it reports whether it did. A watch
@@ -376,15 +368,26 @@ func (w *watcher) sendChange(ev watch.Event) bool {
 	}
 	timer := time.NewTimer(slowWatcherTimeout)
 	defer timer.Stop()
+	if w.deliver(ev, timer.C) {
+		return true
+	}
+	if w.ctx.Err() == nil {
+		slog.Warn("closing a watch whose client does not keep up", "resource", w.s.gr.String(), "key", w.key,
+			"buffered", len(w.result), "waited", slowWatcherTimeout)
+	}
+	return false
+}
+
+// deliver sends ev on the result channel unless the watch ends or giveUp fires first (nil:
+// never); it reports whether it did.
+func (w *watcher) deliver(ev watch.Event, giveUp <-chan time.Time) bool {
 	select {
 	case w.result <- ev:
 		w.sent = true
 		return true
 	case <-w.ctx.Done():
 		return false
-	case <-timer.C:
-		slog.Warn("closing a watch whose client does not keep up", "resource", w.s.gr.String(), "key", w.key,
-			"buffered", len(w.result), "waited", slowWatcherTimeout)
+	case <-giveUp:
 		return false
 	}
 }
