@@ -35,9 +35,10 @@ const (
 // (create, get, list, update, and the load's creates) fails within the request timeout with a
 // 503 or 504 metav1.Status and /readyz turns non-200; once etcd is back on the same data and
 // URL the same server process serves again, /readyz is 200, every create acknowledged before
-// the outage is still there, and a watch opened before the outage either resumes (and then
-// has seen every acknowledged create) or ends in a way a client-go reflector handles (the
-// stream closes, or an ERROR event carries a metav1.Status).
+// the outage is still there, no create answered 503 is stored (503 means not written; a write
+// whose outcome is unknown is a 504), and a watch opened before the outage either resumes
+// (and then has seen every acknowledged create) or ends in a way a client-go reflector
+// handles (the stream closes, or an ERROR event carries a metav1.Status).
 func TestEtcdOutage(t *testing.T) {
 	etcd := startEtcd(t)
 	s := startServer(t, "--etcd-servers="+etcd.URL(), "--request-timeout="+outageRequestTimeout.String())
@@ -150,6 +151,14 @@ func TestEtcdOutage(t *testing.T) {
 			t.Errorf("%s has resourceVersion %s, acknowledged as %s", name, got, rv)
 		}
 	}
+	// 503 means not written (a client may retry it without making a duplicate); a write whose
+	// outcome the server could not learn is a 504 that says so.
+	for _, name := range load.refused {
+		if _, ok := stored[name]; ok {
+			t.Errorf("the create of %s was answered 503 (not written), but %s is stored", name, name)
+		}
+	}
+	t.Logf("the load's creates answered 503 during the outage: %d, none stored", len(load.refused))
 
 	// The watch resumed and saw everything, or it ended as a reflector expects.
 	res := watched.await(ctx, "after-outage", recoveryWait)
@@ -233,6 +242,7 @@ type createLoad struct {
 	acked       map[string]string // name -> acknowledged resourceVersion
 	ackedCh     chan struct{}     // receives after each acknowledged create
 	unavailable int               // creates failed with 503/504
+	refused     []string          // names of creates failed with 503: not written
 	errs        []error           // creates failed otherwise
 }
 
@@ -267,6 +277,9 @@ func (l *createLoad) record(ctx context.Context, name string, obj *unstructured.
 		}
 	case isUnavailable(err):
 		l.unavailable++
+		if apierrors.IsServiceUnavailable(err) {
+			l.refused = append(l.refused, name)
+		}
 	case ctx.Err() == nil:
 		l.errs = append(l.errs, fmt.Errorf("load create %s: want success or a 503/504 Status, got %w", name, err))
 	}
