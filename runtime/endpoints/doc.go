@@ -12,4 +12,10 @@
 //
 // Every error reaches the client as a metav1.Status with the code and reason of its
 // apierrors class. Watches stream metav1.WatchEvent JSON frames.
+//
+// What one request may cost is bounded as kube-apiserver bounds it: a body of 3 MiB; a JSON
+// patch of 10,000 operations whose copies add at most 3 MiB (json-patch's limit, checked on a
+// replay of the copies' sizes before any copy is made); an unpaged JSON list read and written
+// a page at a time, so a slow reader holds a page. List, watch and delete options are
+// validated with apimachinery's validation before anything is read or deleted.
 package endpoints
