@@ -101,9 +101,13 @@ func (u metadataChange) UpdatedObject(_ context.Context, old runtime.Object) (ru
 // removeOwnerReferences removes the ownerReferences to owners from the object n names.
 func (c *collector) removeOwnerReferences(ctx context.Context, n *node, owners []types.UID) error {
 	return c.updateMetadata(ctx, n.identity, func(m metav1.Object) {
-		m.SetOwnerReferences(slices.DeleteFunc(slices.Clone(m.GetOwnerReferences()), func(ref metav1.OwnerReference) bool {
+		refs := slices.DeleteFunc(slices.Clone(m.GetOwnerReferences()), func(ref metav1.OwnerReference) bool {
 			return slices.Contains(owners, ref.UID)
-		}))
+		})
+		if len(refs) == 0 {
+			refs = nil // the field goes, as kube's patches remove it
+		}
+		m.SetOwnerReferences(refs)
 	})
 }
 
@@ -126,7 +130,11 @@ func (c *collector) unblockOwnerReferences(ctx context.Context, n *node) error {
 // object being deleted, the object goes. An object already gone is fine.
 func (c *collector) removeFinalizer(ctx context.Context, n *node, finalizer string) error {
 	err := c.updateMetadata(ctx, n.identity, func(m metav1.Object) {
-		m.SetFinalizers(slices.DeleteFunc(slices.Clone(m.GetFinalizers()), func(f string) bool { return f == finalizer }))
+		finalizers := slices.DeleteFunc(slices.Clone(m.GetFinalizers()), func(f string) bool { return f == finalizer })
+		if len(finalizers) == 0 {
+			finalizers = nil
+		}
+		m.SetFinalizers(finalizers)
 	})
 	if apierrors.IsNotFound(err) {
 		return nil
