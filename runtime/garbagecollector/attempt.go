@@ -3,6 +3,7 @@ package garbagecollector
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -57,9 +58,11 @@ func (c *collector) attemptToDeleteWorker(ctx context.Context, n *node) (requeue
 		return false
 	case err != nil:
 		var mapping *restMappingError
-		if !errors.As(err, &mapping) && ctx.Err() == nil {
-			c.log.Warn("garbage collector: cannot process an object", "object", n.identity.String(), "err", err)
+		level := slog.LevelWarn
+		if errors.As(err, &mapping) || apierrors.IsNotFound(err) || apierrors.IsConflict(err) || ctx.Err() != nil {
+			level = slog.LevelDebug // transient: the kind is not served yet, or the object changed meanwhile
 		}
+		c.log.Log(ctx, level, "garbage collector: cannot process an object, retrying", "object", n.identity.String(), "err", err)
 		return true
 	}
 	// A virtual node not observed yet is looked at again: a node added and removed while a

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi"
@@ -192,11 +193,45 @@ func (s setFinalizers) UpdatedObject(_ context.Context, old runtime.Object) (run
 	return old, nil
 }
 
+// deleters is an admission plugin recording who deletes widgets.
+type deleters struct {
+	mu    sync.Mutex
+	users map[string]bool
+}
+
+func (d *deleters) Handles(op admission.Operation) bool { return op == admission.Delete }
+
+func (d *deleters) Validate(_ context.Context, a *admission.Attributes) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if a.User != nil {
+		d.users[a.User.Name] = true
+	}
+	return nil
+}
+
+func (d *deleters) saw(name string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.users[name]
+}
+
 // TestBackgroundDeletion: deleting an owner (namespaced or cluster-scoped) deletes its
 // dependents, theirs in turn, and not the dependents of another owner; a dependent with two
-// owners stays while one is left, losing its reference to the one that went.
+// owners stays while one is left, losing its reference to the one that went. Admission sees
+// the collector's deletes as made by kube's generic-garbage-collector service account.
 func TestBackgroundDeletion(t *testing.T) {
 	f := newFixture(t, nil)
+	seen := &deleters{users: map[string]bool{}}
+	var plugins admission.Plugins
+	if err := plugins.Register("Deleters", true, func() (admission.Interface, error) { return seen, nil }); err != nil {
+		t.Fatal(err)
+	}
+	chain, err := plugins.NewChain(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.stores.Widgets.Admission = chain
 	owner := f.widget(t, "a", "owner", nil)
 	other := f.widget(t, "a", "other", nil)
 	ref := ownerRef("Widget", "owner", owner.UID, false)
@@ -221,6 +256,9 @@ func TestBackgroundDeletion(t *testing.T) {
 	waitFor(t, "the namespaced dependent of a cluster-scoped owner to go", func() bool { return f.getWidget(t, "b", "of-gadget") == nil })
 	if f.getWidget(t, "a", "unrelated") == nil || f.getWidget(t, "a", "other") == nil {
 		t.Error("the collector deleted objects whose owner exists")
+	}
+	if !seen.saw("system:serviceaccount:kube-system:generic-garbage-collector") {
+		t.Error("admission did not see the collector's deletes as generic-garbage-collector's")
 	}
 	adds := f.metrics.WorkqueueMetricsProvider().NewAddsMetric(attemptToDeleteQueue).(prometheus.Counter)
 	if n := testutil.ToFloat64(adds); n < 3 {
