@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -19,21 +18,21 @@ const (
 	deleteEvent
 )
 
-// event is one change of the graph's input, as kube's GraphBuilder event: an informer's
-// (obj is a *metav1.PartialObjectMetadata, gvk its resource's preferred kind) or, virtual, the
-// collector's own finding that an object does not exist.
+// event is one change of the graph's input, as kube's GraphBuilder event: an informer's (obj
+// is an *objectMetadata; apiVersion and kind are its resource's preferred ones) or, virtual,
+// the collector's own finding that an object does not exist.
 type event struct {
-	virtual   bool
-	eventType eventType
-	obj       any
-	oldObj    any
-	gvk       schema.GroupVersionKind
+	virtual    bool
+	eventType  eventType
+	obj        any
+	oldObj     any
+	apiVersion string
+	kind       string
 }
 
 // identityFromEvent is the coordinates of the event's object.
 func identityFromEvent(ev *event, m metav1.Object) objectReference {
-	return objectReference{APIVersion: ev.gvk.GroupVersion().String(), Kind: ev.gvk.Kind, Name: m.GetName(),
-		UID: m.GetUID(), Namespace: m.GetNamespace()}
+	return objectReference{APIVersion: ev.apiVersion, Kind: ev.kind, Name: m.GetName(), UID: m.GetUID(), Namespace: m.GetNamespace()}
 }
 
 // runGraphChanges applies queued events to the graph until the queue shuts down; it is the
@@ -64,7 +63,7 @@ func (c *collector) processGraphChanges() bool {
 	}
 	switch {
 	case (ev.eventType == addEvent || ev.eventType == updateEvent) && !found:
-		n := &node{identity: identityFromEvent(ev, m), dependents: map[*node]struct{}{}, owners: m.GetOwnerReferences(),
+		n := &node{identity: identityFromEvent(ev, m), owners: m.GetOwnerReferences(),
 			beingDeleted: beingDeleted(m), deletingDependents: beingDeleted(m) && hasFinalizer(m, metav1.FinalizerDeleteDependents)}
 		c.uidToNode.Write(n)
 		c.addDependentToOwners(n, n.owners)
@@ -182,7 +181,7 @@ func (c *collector) addDependentToOwners(n *node, owners []metav1.OwnerReference
 	for _, owner := range owners {
 		ownerNode, ok := c.uidToNode.Read(owner.UID)
 		if !ok {
-			ownerNode = &node{identity: ownerCoordinates(owner, n.identity.Namespace), dependents: map[*node]struct{}{}, virtual: true}
+			ownerNode = &node{identity: ownerCoordinates(owner, n.identity.Namespace), virtual: true}
 			c.uidToNode.Write(ownerNode)
 		}
 		ownerNode.addDependent(n)

@@ -42,7 +42,8 @@ type node struct {
 	identity objectReference
 
 	mu sync.RWMutex
-	// dependents are the nodes whose ownerReferences name this node's uid.
+	// dependents are the nodes whose ownerReferences name this node's uid (nil until the
+	// first: most objects own nothing).
 	dependents map[*node]struct{}
 	// owners are the object's ownerReferences as last observed.
 	owners []metav1.OwnerReference
@@ -70,6 +71,9 @@ func (n *node) clone() *node {
 func (n *node) addDependent(dep *node) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.dependents == nil {
+		n.dependents = map[*node]struct{}{}
+	}
 	n.dependents[dep] = struct{}{}
 }
 

@@ -2,13 +2,11 @@ package garbagecollector
 
 import (
 	"context"
-	"slices"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 
@@ -16,7 +14,7 @@ import (
 )
 
 // monitor is the informer of one resource, as a monitor of kube's GraphBuilder: a client-go
-// SharedIndexInformer over the resource's own Storage, holding metav1.PartialObjectMetadata
+// SharedIndexInformer over the resource's own Storage, holding only metadata (objectMetadata)
 // as kube's metadata-only informers do, whose events go to the graph builder.
 type monitor struct {
 	resource Resource
@@ -27,19 +25,19 @@ type monitor struct {
 
 // newMonitor builds the informer of r, sending its events to changes; start it with run.
 func newMonitor(r Resource, changes func(*event)) (*monitor, error) {
-	gvk := r.GroupVersionKind()
-	lw := &storageListerWatcher{storage: r.Storage, gvk: gvk}
-	inf := cache.NewSharedIndexInformerWithOptions(lw, &metav1.PartialObjectMetadata{}, cache.SharedIndexInformerOptions{})
+	kind, apiVersion := r.Kind, r.GroupVersion().String() // shared by every node of the resource
+	lw := &storageListerWatcher{storage: r.Storage}
+	inf := cache.NewSharedIndexInformerWithOptions(lw, &objectMetadata{}, cache.SharedIndexInformerOptions{})
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) { changes(&event{eventType: addEvent, obj: obj, gvk: gvk}) },
+		AddFunc: func(obj any) { changes(&event{eventType: addEvent, obj: obj, apiVersion: apiVersion, kind: kind}) },
 		UpdateFunc: func(oldObj, newObj any) {
-			changes(&event{eventType: updateEvent, obj: newObj, oldObj: oldObj, gvk: gvk})
+			changes(&event{eventType: updateEvent, obj: newObj, oldObj: oldObj, apiVersion: apiVersion, kind: kind})
 		},
 		DeleteFunc: func(obj any) {
 			if unknown, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 				obj = unknown.Obj
 			}
-			changes(&event{eventType: deleteEvent, obj: obj, gvk: gvk})
+			changes(&event{eventType: deleteEvent, obj: obj, apiVersion: apiVersion, kind: kind})
 		},
 	})
 	if err != nil {
@@ -67,12 +65,11 @@ func (m *monitor) halt() {
 }
 
 // storageListerWatcher lists and watches a Storage in every namespace for a client-go
-// informer, turning objects into metav1.PartialObjectMetadata of gvk. It declines the
+// informer, turning objects into objectMetadata. It declines the
 // streaming-list (WatchList) protocol: in process there is no memory to save by it, and a
 // list then a watch is what every Storage serves.
 type storageListerWatcher struct {
 	storage Storage
-	gvk     schema.GroupVersionKind
 }
 
 var (
@@ -104,12 +101,12 @@ func (lw *storageListerWatcher) ListWithContext(ctx context.Context, opts metav1
 	if err != nil {
 		return nil, err
 	}
-	out := &metav1.PartialObjectMetadataList{}
+	out := &objectMetadataList{Items: make([]*objectMetadata, 0, meta.LenList(list))}
 	out.ResourceVersion, out.Continue = lm.GetResourceVersion(), lm.GetContinue()
 	err = meta.EachListItem(list, func(obj runtime.Object) error {
-		p, err := lw.partial(obj, false)
+		m, err := meta.Accessor(obj)
 		if err == nil {
-			out.Items = append(out.Items, *p)
+			out.Items = append(out.Items, newObjectMetadata(m, false))
 		}
 		return err
 	})
@@ -130,36 +127,17 @@ func (lw *storageListerWatcher) WatchWithContext(ctx context.Context, opts metav
 		if ev.Type == watch.Error {
 			return ev, true
 		}
-		p, err := lw.partial(ev.Object, ev.Type == watch.Bookmark)
+		m, err := meta.Accessor(ev.Object)
 		if err != nil {
 			return watch.Event{Type: watch.Error, Object: &metav1.Status{Status: metav1.StatusFailure, Message: err.Error()}}, true
 		}
-		ev.Object = p
+		ev.Object = newObjectMetadata(m, ev.Type == watch.Bookmark)
 		return ev, true
 	}), nil
 }
 
 // IsWatchListSemanticsUnSupported tells client-go's reflector to list, then watch.
 func (lw *storageListerWatcher) IsWatchListSemanticsUnSupported() bool { return true }
-
-// partial copies what the collector reads of obj's metadata; bookmarks keep their annotations
-// (the reflector reads k8s.io/initial-events-end there), other objects drop them.
-func (lw *storageListerWatcher) partial(obj runtime.Object, bookmark bool) (*metav1.PartialObjectMetadata, error) {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return nil, err
-	}
-	p := &metav1.PartialObjectMetadata{}
-	p.APIVersion, p.Kind = lw.gvk.GroupVersion().String(), lw.gvk.Kind
-	p.Name, p.Namespace, p.UID, p.ResourceVersion = m.GetName(), m.GetNamespace(), m.GetUID(), m.GetResourceVersion()
-	p.OwnerReferences = slices.Clone(m.GetOwnerReferences())
-	p.Finalizers = slices.Clone(m.GetFinalizers())
-	p.DeletionTimestamp = m.GetDeletionTimestamp()
-	if bookmark {
-		p.Annotations = m.GetAnnotations()
-	}
-	return p, nil
-}
 
 // internalListOptions converts a client-go informer's list options.
 func internalListOptions(opts metav1.ListOptions) (*metainternalversion.ListOptions, error) {

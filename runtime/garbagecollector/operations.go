@@ -144,8 +144,6 @@ func (c *collector) removeFinalizer(ctx context.Context, n *node, finalizer stri
 
 // enqueueVirtualDeleteEvent queues the finding that the object id names does not exist.
 func (c *collector) enqueueVirtualDeleteEvent(id objectReference) {
-	obj := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: id.APIVersion, Kind: id.Kind},
-		ObjectMeta: metav1.ObjectMeta{Namespace: id.Namespace, UID: id.UID, Name: id.Name}}
-	gvk := obj.GroupVersionKind()
-	c.graphChanges.Add(&event{virtual: true, eventType: deleteEvent, obj: obj, gvk: gvk})
+	obj := &objectMetadata{namespace: id.Namespace, uid: id.UID, name: id.Name}
+	c.graphChanges.Add(&event{virtual: true, eventType: deleteEvent, obj: obj, apiVersion: id.APIVersion, kind: id.Kind})
 }
