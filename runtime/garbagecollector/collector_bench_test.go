@@ -14,9 +14,6 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi"
-	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
-	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
-	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
 // benchDependents is the number of dependents BenchmarkCollectDependents collects: 10,000 in
@@ -33,16 +30,7 @@ const benchParallelism = DefaultWorkers
 // deleting as many objects straight through the Store with as many clients as the collector
 // has workers. Reported: s/collect, s/direct-delete and their ratio.
 func BenchmarkCollectDependents(b *testing.B) {
-	client, _ := etcdtest.Run(b)
-	scheme, err := install.NewScheme()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stores, err := install.NewStores(scheme, &etcd3.StorageFactory{Client: client, Prefix: "/registry"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	info := install.NewAPIGroupInfo(scheme, stores)
+	client, stores, info := newTestGroup(b)
 	gc := New(Config{Sources: []Source{SourceFunc(func() []Resource { return APIGroupResources(info) })}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

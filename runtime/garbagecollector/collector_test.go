@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -54,6 +55,22 @@ func (e *events) snapshot() []recordedEvent {
 	return slices.Clone(e.list)
 }
 
+// newTestGroup starts etcd and builds the test group (namespaced Widgets, cluster-scoped
+// Gadgets) over it.
+func newTestGroup(tb testing.TB) (*clientv3.Client, *install.Stores, *registry.APIGroupInfo) {
+	tb.Helper()
+	client, _ := etcdtest.Run(tb)
+	scheme, err := install.NewScheme()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stores, err := install.NewStores(scheme, &etcd3.StorageFactory{Client: client, Prefix: "/registry"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return client, stores, install.NewAPIGroupInfo(scheme, stores)
+}
+
 // fixture is the test group's stores over a real etcd and a running collector watching them.
 type fixture struct {
 	stores  *install.Stores
@@ -67,16 +84,7 @@ type fixture struct {
 // whole group) until the test ends.
 func newFixture(t *testing.T, source func(*install.Stores, *registry.APIGroupInfo) Source) *fixture {
 	t.Helper()
-	client, _ := etcdtest.Run(t)
-	scheme, err := install.NewScheme()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stores, err := install.NewStores(scheme, &etcd3.StorageFactory{Client: client, Prefix: "/registry"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := install.NewAPIGroupInfo(scheme, stores)
+	_, stores, info := newTestGroup(t)
 	var src Source = SourceFunc(func() []Resource { return APIGroupResources(info) })
 	if source != nil {
 		src = source(stores, info)
