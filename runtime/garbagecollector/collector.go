@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"reflect"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -125,7 +123,7 @@ func (gc *GarbageCollector) Run(ctx context.Context) error {
 	defer gc.current.Store(nil)
 	var wg sync.WaitGroup
 	wg.Go(c.runGraphChanges)
-	if _, err := c.syncMonitors(ctx, gc.resources()); err != nil {
+	if _, _, err := c.syncMonitors(ctx, gc.resources()); err != nil {
 		gc.syncFailed(err)
 	}
 	if c.waitForSync(ctx, 0) {
@@ -155,12 +153,15 @@ func (gc *GarbageCollector) resyncLoop(ctx context.Context, c *collector) {
 		case <-gc.resync:
 		}
 		c.workerLock.Lock()
-		changed, err := c.syncMonitors(ctx, gc.resources())
+		changed, retired, err := c.syncMonitors(ctx, gc.resources())
 		if err != nil {
 			gc.syncFailed(err)
 		}
 		if changed && !c.waitForSync(ctx, gc.cfg.ResyncPeriod) && ctx.Err() == nil {
 			gc.syncFailed(errors.New("timed out waiting for the new resource monitors to sync"))
+		}
+		for _, m := range retired {
+			m.halt()
 		}
 		c.workerLock.Unlock()
 	}
@@ -235,10 +236,12 @@ func (gc *GarbageCollector) newCollector() *collector {
 	}
 }
 
-// syncMonitors watches exactly resources: it starts an informer for each new resource (or one
-// whose storage or kind changed) and stops those of resources that went, as kube's
-// GraphBuilder.syncMonitors; changed reports whether any informer started or stopped.
-func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (changed bool, err error) {
+// syncMonitors watches exactly resources, as kube's GraphBuilder.syncMonitors: it starts an
+// informer for each new resource and stops those of resources that went; changed reports
+// whether any started. A resource whose preferred version, kind or scope changed gets a new
+// informer while the old one goes on until the caller halts it (retired), once the new one
+// has listed, so that no deletion in between goes unseen.
+func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (changed bool, retired []*monitor, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.mapper = newRESTMapper(resources)
@@ -246,16 +249,16 @@ func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (cha
 	for _, r := range resources {
 		want[r.GroupResource()] = r
 	}
+	var errs []error
 	for gr, m := range c.monitors {
-		if r, ok := want[gr]; !ok || !sameResource(r, m.resource) {
+		if _, ok := want[gr]; !ok {
 			m.halt()
 			delete(c.monitors, gr)
-			changed = true
 		}
 	}
-	var errs []error
 	for gr, r := range want {
-		if _, ok := c.monitors[gr]; ok {
+		old, ok := c.monitors[gr]
+		if ok && sameResource(r, old.resource) {
 			continue
 		}
 		m, err := newMonitor(r, c.graphChanges.Add)
@@ -266,27 +269,18 @@ func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (cha
 		m.run(ctx)
 		c.monitors[gr] = m
 		changed = true
+		if ok {
+			retired = append(retired, old)
+		}
 	}
-	return changed, errors.Join(errs...)
+	return changed, retired, errors.Join(errs...)
 }
 
-// sameResource reports whether a monitor of b serves a too.
+// sameResource reports whether a monitor of b watches a as it should: same preferred
+// version, kind and scope (its storage may be another over the same keys, and its other
+// versions only matter to the REST mapper).
 func sameResource(a, b Resource) bool {
-	return a.GroupVersionResource == b.GroupVersionResource && a.Kind == b.Kind && a.Namespaced == b.Namespaced &&
-		slices.Equal(a.Versions, b.Versions) && sameStorage(a.Storage, b.Storage)
-}
-
-// sameStorage reports whether a and b are the same storage (for storages of a type that
-// cannot be compared, whether they are of one type).
-func sameStorage(a, b Storage) bool {
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	if va.Type() != vb.Type() {
-		return false
-	}
-	if va.Comparable() {
-		return va.Equal(vb)
-	}
-	return true
+	return a.GroupVersionResource == b.GroupVersionResource && a.Kind == b.Kind && a.Namespaced == b.Namespaced
 }
 
 // synced reports whether every monitor's informer has listed.

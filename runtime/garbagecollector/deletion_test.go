@@ -163,3 +163,37 @@ func TestResyncWatchesNewResources(t *testing.T) {
 	}
 	waitFor(t, "the gadget's dependent to go", func() bool { return f.getWidget(t, "a", "child") == nil })
 }
+
+// TestResyncReplacesMonitors: a resource whose preferred version changes gets a new informer
+// (the old one stops once the new one has listed), and collection goes on through it.
+func TestResyncReplacesMonitors(t *testing.T) {
+	var beta atomic.Bool
+	f := newFixture(t, func(_ *install.Stores, info *registry.APIGroupInfo) Source {
+		return SourceFunc(func() []Resource {
+			all := APIGroupResources(info)
+			for i := range all {
+				if beta.Load() {
+					all[i].Version = "v1beta1"
+				}
+			}
+			return all
+		})
+	})
+	owner := f.widget(t, "a", "owner", nil)
+	f.widget(t, "a", "child", nil, ownerRef("Widget", "owner", owner.UID, false))
+	beta.Store(true)
+	f.gc.Resync()
+	waitFor(t, "one informer per resource, on v1beta1", func() bool {
+		c := f.gc.current.Load()
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+		for _, m := range c.monitors {
+			if m.resource.Version != "v1beta1" {
+				return false
+			}
+		}
+		return len(c.monitors) == 2 && f.gc.IsSynced()
+	})
+	f.deleteWidget(t, "a", "owner", metav1.DeletePropagationBackground)
+	waitFor(t, "the dependent to go", func() bool { return f.getWidget(t, "a", "child") == nil })
+}
