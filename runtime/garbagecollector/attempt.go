@@ -103,6 +103,12 @@ func (c *collector) attemptToDeleteItem(ctx context.Context, item *node) error {
 	if err != nil {
 		return err
 	}
+	return c.collect(ctx, item, latest, solid, dangling, waiting)
+}
+
+// collect acts on item, whose owners are solid, dangling or waiting for their dependents'
+// deletion, as the end of kube's attemptToDeleteItem.
+func (c *collector) collect(ctx context.Context, item *node, latest metav1.Object, solid, dangling, waiting []metav1.OwnerReference) error {
 	switch {
 	case len(solid) != 0:
 		if len(dangling) == 0 && len(waiting) == 0 {
