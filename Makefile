@@ -67,7 +67,8 @@ test-short:
 	$(GO) test -short ./...
 
 ## bench: benchmarks, printed as ratios against baselines measured in the same run: the Go
-## benchmarks, then the example server against raw etcd (example-api/bench/loadgen: create,
+## benchmarks (among them the garbage collector collecting 10,000 dependents of one owner,
+## s/collect, against deleting them directly; runtime/garbagecollector), then the example server against raw etcd (example-api/bench/loadgen: create,
 ## get, update, list at 1, 8, 64 clients; ops/s, p50/p99, server/raw, server CPU and RSS) on
 ## its embedded etcd (the default; the targets) and on an external one (-etcd external),
 ## then bench-gen

@@ -63,6 +63,13 @@ type apiServer struct {
 // "--etcd-compaction-interval=1s".
 func startServer(t *testing.T, flags ...string) *apiServer {
 	t.Helper()
+	return startServerAt(t, t.TempDir(), flags...)
+}
+
+// startServerAt is startServer on the data directory dataDir, which may hold an earlier
+// server's data (a restart: stop the earlier one with proc.Stop first).
+func startServerAt(t *testing.T, dataDir string, flags ...string) *apiServer {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
@@ -71,7 +78,7 @@ func startServer(t *testing.T, flags ...string) *apiServer {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	proc, err := serverproc.Start(ctx, serverBinary(t), t.TempDir(), flags...)
+	proc, err := serverproc.Start(ctx, serverBinary(t), dataDir, flags...)
 	if err != nil {
 		t.Fatal(err)
 	}

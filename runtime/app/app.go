@@ -173,7 +173,7 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		ShutdownDelayDuration: opts.ShutdownDelayDuration, Profiling: opts.Profiling, HTTP2MaxStreamsPerConnection: opts.HTTP2MaxStreamsPerConnection,
 		MaxRequestsInFlight: noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
 	sec.apply(&cfg)
-	extensions, err := serveCRDs(opts, cfg, scheme, factory, admissionChain, namespaces)
+	extensions, customResources, err := serveCRDs(opts, cfg, scheme, factory, admissionChain, namespaces)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +205,11 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	}); err != nil {
 		return nil, err
 	}
-	return withAggregator(srv, cfg, opts, scheme, factory)
+	top, err := withAggregator(srv, cfg, opts, scheme, factory)
+	if err != nil {
+		return nil, err
+	}
+	return top, serveGarbageCollector(&opts.GarbageCollectorOptions, log, m, top, customResources)
 }
 
 // noLimitIsNegative maps a flag's "0 means no limit" to server.Config's "negative means no

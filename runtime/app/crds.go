@@ -5,6 +5,7 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/apiextensions"
+	"github.com/apigen-dev/apigen/runtime/apiextensions/customresource"
 	"github.com/apigen-dev/apigen/runtime/server"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 )
@@ -19,17 +20,19 @@ const apiextensionsV1 = "apiextensions.k8s.io/v1"
 // delegate. Custom resources and CRDs go through chain, the typed groups' admission chain.
 // When namespaces are served (namespaces not nil), the namespace controller deletes the
 // custom resources of a terminating namespace too.
+// The custom resources Handler is returned too (nil when the CRD API is off), for the garbage
+// collector.
 func serveCRDs(opts *Options, cfg server.Config, scheme *runtime.Scheme, factory *etcd3.StorageFactory,
-	chain *admission.Chain, namespaces *coreNamespaces) (server.DelegationTarget, error) {
+	chain *admission.Chain, namespaces *coreNamespaces) (server.DelegationTarget, *customresource.Handler, error) {
 	if !opts.RuntimeConfigEnabled(apiextensionsV1) {
-		return server.NewEmptyDelegate(), nil
+		return server.NewEmptyDelegate(), nil, nil
 	}
 	ext, err := apiextensions.New(apiextensions.Config{Server: cfg, Scheme: scheme, Storage: factory, Admission: chain})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if namespaces != nil {
 		namespaces.Controller().AddContentDeleter(ext.Handler)
 	}
-	return ext.Server, nil
+	return ext.Server, ext.Handler, nil
 }

@@ -26,4 +26,8 @@
 // extensions server (runtime/apiextensions: CustomResourceDefinitions and their custom
 // resources) -> not found. --runtime-config <group>/<version>=false (api/v1 for the core
 // group) turns a built-in API off.
+//
+// The post-start hook "start-garbage-collector" runs runtime/garbagecollector over every
+// resource of the chain and every custom resource (picked up as CRDs are served), unless
+// --enable-garbage-collector=false.
 package app

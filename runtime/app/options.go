@@ -59,6 +59,8 @@ type Options struct {
 	AggregatorOptions
 	// AdmissionOptions select the admission plugins.
 	AdmissionOptions
+	// GarbageCollectorOptions turn the in-process garbage collector on or off.
+	GarbageCollectorOptions
 	// RuntimeConfig turns the runtime's built-in API group versions on or off, as
 	// kube-apiserver's --runtime-config: keys are "<group>/<version>" (e.g.
 	// "apiextensions.k8s.io/v1") or "api/all", values "true" or "false". Every built-in group
@@ -89,6 +91,7 @@ func NewOptions() *Options {
 		LogLevel:                    "info",
 		Profiling:                   true,
 		SecureOptions:               newSecureOptions(),
+		GarbageCollectorOptions:     GarbageCollectorOptions{EnableGarbageCollector: true},
 	}
 }
 
@@ -110,6 +113,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.SecureOptions.AddFlags(fs)
 	o.AggregatorOptions.AddFlags(fs)
 	o.AdmissionOptions.AddFlags(fs)
+	o.GarbageCollectorOptions.AddFlags(fs)
 	fs.StringToStringVar(&o.RuntimeConfig, "runtime-config", o.RuntimeConfig, "built-in API group versions to turn on or off, <group>/<version>=true|false or api/all=true|false, comma-separated (e.g. apiextensions.k8s.io/v1=false); all are on by default")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
 	fs.IntVarP(&o.Verbosity, "v", "v", o.Verbosity, "log verbosity, as kube-apiserver's -v: 3 or more logs every request")

@@ -8,4 +8,9 @@
 // (runtime/server, runtime/filters); etcd3 storage reports its etcd requests, and runtime/app
 // counts stored objects every minute; etcd3 watches count themselves in
 // apiserver_registered_watchers (version label empty: storage watches the internal version).
+//
+// Controllers running in the server add kube-controller-manager's series the first time they
+// ask for them: client-go workqueue metrics (workqueue_depth, workqueue_adds_total, ...,
+// labelled with the queue's name; WorkqueueMetricsProvider) and the garbage collector's
+// garbagecollector_controller_* series (GarbageCollector).
 package metrics

@@ -30,6 +30,8 @@ type Metrics struct {
 	etcd     *prometheus.HistogramVec
 	watchers *prometheus.GaugeVec
 	objects  *prometheus.GaugeVec
+	// controllers are the in-process controllers' series (controllers.go).
+	controllers controllerMetrics
 }
 
 // New returns metrics registered in a new registry.

@@ -7,4 +7,9 @@
 // Scale mapped onto the kind's fields by JSON paths, as a CustomResourceDefinition's scale
 // subresource), and Store.SelectableFields extends field selectors beyond metadata.name and
 // metadata.namespace to the kind's +kubebuilder:selectablefield paths.
+//
+// Deletion is kube-apiserver's: propagationPolicy (and the deprecated orphanDependents) set the
+// "foregroundDeletion" or "orphan" finalizer that runtime/garbagecollector acts on, a kind may
+// declare its default policy (GarbageCollectionDeleteStrategy) and graceful deletion with
+// gracePeriodSeconds (GracefulDeleteStrategy), both as optional methods of its Strategy.
 package registry

@@ -9,7 +9,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/request"
@@ -19,98 +21,211 @@ import (
 // errFinalizersAdded aborts a delete that raced with an update adding finalizers.
 var errFinalizersAdded = errors.New("finalizers were added during the delete")
 
+// errDeleteNow and errAlreadyDeleting end the update a delete makes before it removes the
+// object: the object is to be removed at once, or a graceful deletion is already under way.
+var (
+	errDeleteNow       = errors.New("delete now")
+	errAlreadyDeleting = errors.New("already deleting")
+)
+
 // deleteAttempts bounds the retries of a delete racing with finalizer updates.
 const deleteAttempts = 4
 
-// Delete removes the object name, as kube-apiserver's Store.Delete for custom resources:
-// opts.Preconditions (uid, resourceVersion) must hold (409 Conflict otherwise). An object with
-// finalizers is not removed: it gets deletionTimestamp (once) and is returned with
-// deleted=false; otherwise it is removed and returned with deleted=true. With opts.DryRun
-// nothing changes. The Admission chain's validating plugins see the object first (DELETE).
-// Errors: 404 NotFound, 409 Conflict, the chain's refusal.
+// Delete deletes the object name, as kube-apiserver's Store.Delete. opts is validated first
+// (422 Invalid DeleteOptions, apimachinery's ValidateDeleteOptions); nil means a zero grace
+// period, as for kube's in-process callers. opts.Preconditions (uid, resourceVersion) must
+// hold (409 Conflict). The Admission chain's validating plugins see the object (DELETE).
+//
+// The object is removed at once (returned with deleted=true) unless something keeps it, in
+// which case it is updated and returned with deleted=false:
+//   - propagationPolicy Orphan (or orphanDependents=true, or the kind's
+//     DefaultGarbageCollectionPolicy OrphanDependents) adds the "orphan" finalizer,
+//     Foreground the "foregroundDeletion" finalizer, Background removes both (see
+//     gcFinalizers); a kind whose policy is Unsupported gets neither;
+//   - an object with finalizers gets deletionTimestamp (now, once) and
+//     deletionGracePeriodSeconds 0, and generation+1 (markAsDeleting);
+//   - a kind that is deleted gracefully (GracefulDeleteStrategy) with a grace period above
+//     zero gets deletionTimestamp now+grace and deletionGracePeriodSeconds (beforeDelete).
+//
+// With opts.DryRun nothing changes. Errors: 404 NotFound, 409 Conflict, 422 Invalid, the
+// chain's refusal.
 func (e *Store) Delete(ctx context.Context, name string, opts *metav1.DeleteOptions) (runtime.Object, bool, error) {
 	key, err := e.keyFor(ctx, name)
 	if err != nil {
 		return nil, false, err
 	}
 	if opts == nil {
-		opts = &metav1.DeleteOptions{}
+		opts = metav1.NewDeleteOptions(0)
+	} else {
+		opts = opts.DeepCopy() // beforeDelete may default the grace period
 	}
-	preconditions := storagePreconditions(opts.Preconditions)
+	if errs := metav1validation.ValidateDeleteOptions(opts); len(errs) > 0 {
+		return nil, false, apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: "DeleteOptions"}, "", errs)
+	}
+	dryRun := isDryRun(opts.DryRun)
 	for attempt := 1; ; attempt++ {
+		preconditions := storagePreconditions(opts.Preconditions)
 		existing, err := e.Get(ctx, name, &metav1.GetOptions{})
 		if err != nil {
 			return nil, false, err
 		}
-		m, err := accessor(existing)
-		if err != nil {
+		if err := e.checkPreconditions(existing, opts.Preconditions); err != nil {
 			return nil, false, err
 		}
-		if err := e.checkPreconditions(name, preconditions, m); err != nil {
+		if err := e.Admission.Validate(ctx, e.admissionAttributes(ctx, admission.Delete, nil, existing, name, dryRun)); err != nil {
 			return nil, false, err
 		}
-		if err := e.Admission.Validate(ctx, e.admissionAttributes(ctx, admission.Delete, nil, existing, name, isDryRun(opts.DryRun))); err != nil {
-			return nil, false, err
+		out, now, err := e.prepareDelete(ctx, key, name, existing, opts, preconditions, dryRun)
+		if err != nil || !now {
+			return out, false, err
 		}
-		if len(m.GetFinalizers()) > 0 {
-			return e.markDeleting(ctx, key, name, existing, preconditions, isDryRun(opts.DryRun))
+		if dryRun {
+			return out, true, nil
 		}
-		if isDryRun(opts.DryRun) {
-			return existing, true, nil
-		}
-		out := e.NewFunc()
-		err = e.Storage.Delete(ctx, key, out, preconditions, func(_ context.Context, cur runtime.Object) error {
-			if cm, err := meta.Accessor(cur); err == nil && len(cm.GetFinalizers()) > 0 {
-				return errFinalizersAdded
+		if out != existing && preconditions != nil && preconditions.ResourceVersion != nil {
+			rv, err := resourceVersionOf(out) // the update moved the object on
+			if err != nil {
+				return nil, false, err
 			}
-			return nil
-		})
+			preconditions.ResourceVersion = &rv
+		}
+		removed, err := e.remove(ctx, key, preconditions, opts)
 		if errors.Is(err, errFinalizersAdded) && attempt < deleteAttempts {
 			continue
+		}
+		if storage.IsNotFound(err) && out != existing {
+			return out, true, nil // another deleter of a gracefully deleted object came first
 		}
 		if err != nil {
 			return nil, false, interpretError(err, e.DefaultQualifiedResource, name)
 		}
-		return out, true, nil
+		return removed, true, nil
 	}
 }
 
-// markDeleting sets deletionTimestamp on an object that finalizers keep, unless it is
-// already set, and returns the object.
-func (e *Store) markDeleting(ctx context.Context, key, name string, existing runtime.Object,
-	preconditions *storage.Preconditions, dryRun bool) (runtime.Object, bool, error) {
-	mark := func(cur runtime.Object) (runtime.Object, error) {
+// remove deletes key from storage and returns the removed object, unless the stored object
+// has finalizers by then other than the GC finalizers opts drops (errFinalizersAdded).
+func (e *Store) remove(ctx context.Context, key string, preconditions *storage.Preconditions,
+	opts *metav1.DeleteOptions) (runtime.Object, error) {
+	out := e.NewFunc()
+	err := e.Storage.Delete(ctx, key, out, preconditions, func(_ context.Context, cur runtime.Object) error {
+		cm, err := accessor(cur)
+		if err != nil {
+			return err
+		}
+		if kept, _ := e.gcFinalizers(ctx, cm, opts); len(kept) > 0 {
+			return errFinalizersAdded
+		}
+		return nil
+	})
+	return out, err
+}
+
+// resourceVersionOf returns obj's metadata.resourceVersion.
+func resourceVersionOf(obj runtime.Object) (string, error) {
+	m, err := accessor(obj)
+	if err != nil {
+		return "", err
+	}
+	return m.GetResourceVersion(), nil
+}
+
+// prepareDelete decides whether existing is removed now (now=true, out is the object to
+// remove's last state) or kept by a graceful deletion or finalizers, writing what the delete
+// changes (updateForDeletion) when there is anything to write.
+func (e *Store) prepareDelete(ctx context.Context, key, name string, existing runtime.Object, opts *metav1.DeleteOptions,
+	preconditions *storage.Preconditions, dryRun bool) (out runtime.Object, now bool, err error) {
+	graceful, pending, err := e.beforeDelete(ctx, existing.DeepCopyObject(), opts)
+	if err != nil {
+		return nil, false, err
+	}
+	if pending {
+		return existing, false, nil // finalizers cannot change once a graceful deletion is under way
+	}
+	m, err := accessor(existing)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, changed := e.gcFinalizers(ctx, m, opts); !graceful && !changed && len(m.GetFinalizers()) == 0 {
+		return existing, true, nil
+	}
+	return e.updateForDeletion(ctx, key, name, existing, opts, preconditions, dryRun)
+}
+
+// updateForDeletion writes the deletion state of the stored object, as kube's
+// updateForGracefulDeletionAndFinalizers: the GC finalizers opts asks for, then either a
+// graceful deletion's deletionTimestamp (beforeDelete) or, for an object finalizers keep,
+// markAsDeleting. now is true when the object is to be removed at once instead: it has no
+// finalizers and is not (or no longer, with a zero grace period) deleted gracefully.
+func (e *Store) updateForDeletion(ctx context.Context, key, name string, existing runtime.Object, opts *metav1.DeleteOptions,
+	preconditions *storage.Preconditions, dryRun bool) (out runtime.Object, now bool, err error) {
+	var pendingFinalizers bool
+	var lastGraceful int64
+	tryUpdate := func(cur runtime.Object) (runtime.Object, error) {
 		obj := cur.DeepCopyObject()
+		graceful, pending, err := e.beforeDelete(ctx, obj, opts)
+		if err != nil {
+			return nil, err
+		}
+		if pending {
+			return nil, errAlreadyDeleting
+		}
 		m, err := accessor(obj)
 		if err != nil {
 			return nil, err
 		}
-		if m.GetDeletionTimestamp() == nil {
-			now := metav1.Now().Rfc3339Copy() // what storage keeps: whole seconds
-			var zero int64
-			m.SetDeletionTimestamp(&now)
-			m.SetDeletionGracePeriodSeconds(&zero)
+		if finalizers, changed := e.gcFinalizers(ctx, m, opts); changed {
+			m.SetFinalizers(finalizers)
+		}
+		pendingFinalizers = len(m.GetFinalizers()) > 0
+		switch {
+		case !graceful && !pendingFinalizers:
+			return nil, errDeleteNow
+		case !graceful:
+			markAsDeleting(m, metav1.Now().Rfc3339Copy()) // what storage keeps: whole seconds
+		default:
+			lastGraceful = *opts.GracePeriodSeconds
 		}
 		m.SetResourceVersion("")
 		return obj, nil
 	}
-	if m, err := accessor(existing); err != nil || m.GetDeletionTimestamp() != nil {
-		return existing, false, err
-	}
-	if dryRun {
-		obj, err := mark(existing)
-		return obj, false, err
-	}
-	out := e.NewFunc()
-	if err := e.Storage.GuaranteedUpdate(ctx, key, out, false, preconditions, mark); err != nil {
+	out, err = e.writeDeletion(ctx, key, existing, preconditions, dryRun, tryUpdate)
+	switch {
+	case errors.Is(err, errDeleteNow):
+		return existing, true, nil
+	case errors.Is(err, errAlreadyDeleting):
+		return existing, false, nil
+	case err != nil:
 		return nil, false, interpretError(err, e.DefaultQualifiedResource, name)
+	case pendingFinalizers || lastGraceful > 0:
+		return out, false, nil
 	}
-	out, err := e.finalizeIfDone(ctx, key, name, out)
+	return out, true, nil // deleted gracefully with a zero grace period: remove it now
+}
+
+// writeDeletion applies tryUpdate to the stored object (to existing, without writing, for a
+// dry run; the result then keeps existing's resourceVersion).
+func (e *Store) writeDeletion(ctx context.Context, key string, existing runtime.Object, preconditions *storage.Preconditions,
+	dryRun bool, tryUpdate storage.UpdateFunc) (runtime.Object, error) {
+	if !dryRun {
+		out := e.NewFunc()
+		err := e.Storage.GuaranteedUpdate(ctx, key, out, false, preconditions, tryUpdate)
+		return out, err
+	}
+	out, err := tryUpdate(existing)
 	if err != nil {
-		return nil, false, err
+		return nil, err
+	}
+	rv, err := resourceVersionOf(existing)
+	if err != nil {
+		return nil, err
 	}
 	m, err := accessor(out)
-	return out, err == nil && len(m.GetFinalizers()) == 0, err
+	if err != nil {
+		return nil, err
+	}
+	m.SetResourceVersion(rv)
+	return out, nil
 }
 
 // finalizeIfDone removes obj, just written, when it is being deleted, has no finalizers
@@ -136,19 +251,23 @@ func (e *Store) finalizeIfDone(ctx context.Context, key, name string, obj runtim
 	return out, nil
 }
 
-// checkPreconditions is the 409 Conflict kube returns for a failed delete precondition.
-func (e *Store) checkPreconditions(name string, p *storage.Preconditions, m metav1.Object) error {
+// checkPreconditions is the 409 Conflict kube's rest.BeforeDelete returns for a failed
+// delete precondition, naming the object's kind.
+func (e *Store) checkPreconditions(obj runtime.Object, p *metav1.Preconditions) error {
 	if p == nil {
 		return nil
 	}
+	m, err := accessor(obj)
+	if err != nil {
+		return err
+	}
+	gk := e.kind(obj)
+	qualified := schema.GroupResource{Group: gk.Group, Resource: gk.Kind}
 	if p.UID != nil && *p.UID != m.GetUID() {
-		return apierrors.NewConflict(e.DefaultQualifiedResource, name,
-			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, m.GetUID()))
+		return apierrors.NewConflict(qualified, m.GetName(), fmt.Errorf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", *p.UID, m.GetUID()))
 	}
 	if p.ResourceVersion != nil && *p.ResourceVersion != m.GetResourceVersion() {
-		return apierrors.NewConflict(e.DefaultQualifiedResource, name,
-			fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v",
-				*p.ResourceVersion, m.GetResourceVersion()))
+		return apierrors.NewConflict(qualified, m.GetName(), fmt.Errorf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", *p.ResourceVersion, m.GetResourceVersion()))
 	}
 	return nil
 }

@@ -192,7 +192,7 @@ func TestDeleteFinalizersAndPreconditions(t *testing.T) {
 
 	wrongUID := metav1.Preconditions{UID: func() *types.UID { u := types.UID("nope"); return &u }()}
 	if _, _, err := s.Delete(ctx, "w", &metav1.DeleteOptions{Preconditions: &wrongUID}); !apierrors.IsConflict(err) ||
-		!strings.Contains(err.Error(), "Precondition failed: UID in precondition") {
+		!strings.Contains(err.Error(), "the UID in the precondition (nope) does not match the UID in record") {
 		t.Errorf("delete with a wrong uid: %v", err)
 	}
 

@@ -3,9 +3,11 @@ package server
 import (
 	"errors"
 	"net/http"
+	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 )
 
@@ -27,6 +29,15 @@ func (s *Server) APIGroups() []metav1.APIGroup {
 		}
 	}
 	return groups
+}
+
+// APIGroupInfos returns the groups installed in the server itself (InstallAPIGroups; not its
+// delegates' nor the ones it proxies), in the order they were installed: what an in-process
+// controller, such as the garbage collector, reads the server's resources from.
+func (s *Server) APIGroupInfos() []*registry.APIGroupInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.groups)
 }
 
 // ProxyHandler serves the groups a server proxies to other servers, a set that changes while

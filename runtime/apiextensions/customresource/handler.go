@@ -52,6 +52,8 @@ type Handler struct {
 	// without it.
 	mu     sync.Mutex
 	served atomic.Pointer[map[string]*group]
+	// listeners are called after every change of what is served (OnChange); guarded by mu.
+	listeners []func()
 }
 
 // NewHandler returns a Handler serving no definitions yet. Errors: cfg.Storage is nil.
@@ -75,6 +77,15 @@ func (h *Handler) Set(def Definition) error {
 		return err
 	}
 	def = cloneDefinition(def)
+	if err := h.set(def); err != nil {
+		return err
+	}
+	h.notify()
+	return nil
+}
+
+// set is Set under the lock.
+func (h *Handler) set(def Definition) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	old := *h.served.Load()
@@ -106,12 +117,19 @@ func (h *Handler) Set(def Definition) error {
 // discovery no longer lists it (nor the group, when it was its last resource). Unknown
 // resources are ignored.
 func (h *Handler) Remove(group, plural string) {
+	if h.remove(group, plural) {
+		h.notify()
+	}
+}
+
+// remove is Remove under the lock; it reports whether group/plural was served.
+func (h *Handler) remove(group, plural string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	old := *h.served.Load()
 	g := old[group]
 	if g == nil || g.resources[plural] == nil {
-		return
+		return false
 	}
 	defer g.resources[plural].remove() // its watches end
 	defs := map[string]*resource{}
@@ -122,13 +140,14 @@ func (h *Handler) Remove(group, plural string) {
 	}
 	if len(defs) == 0 {
 		h.swap(group, nil)
-		return
+		return true
 	}
 	ng, err := newGroup(group, defs)
 	if err != nil { // the remaining definitions were all installed before
 		ng = nil
 	}
 	h.swap(group, ng)
+	return true
 }
 
 // swap publishes a copy of the served groups with group set to g (removed when nil).
