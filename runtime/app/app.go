@@ -169,6 +169,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err != nil {
 		return nil, err
 	}
+	if err := sec.rbac.guard(sec.authz, log); err != nil {
+		return nil, err
+	}
 	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout, Metrics: m,
 		ShutdownDelayDuration: opts.ShutdownDelayDuration, Profiling: opts.Profiling,
 		MaxRequestsInFlight: noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}

@@ -45,6 +45,8 @@ type security struct {
 	closers                     []io.Closer
 	// bootstrap, when not nil, is the post-start hook creating the bootstrap RBAC policy.
 	bootstrap server.PostStartHookFunc
+	// rbac is the served RBAC API, nil when RBAC is not among the modes.
+	rbac *rbacAPI
 }
 
 // BuiltinGroups are the API groups the runtime serves itself besides the server's own (some
@@ -72,7 +74,9 @@ func serveRBAC(o *SecureOptions, sec *security, scheme *runtime.Scheme, factory 
 			return err
 		}
 		*infos, policy = append(*infos, info), stored
-		sec.bootstrap = func(ctx context.Context) error { return rbac.EnsureBootstrap(ctx, info) }
+		sec.rbac = newRBACAPI(info, stored)
+		raw := sec.rbac.unguarded
+		sec.bootstrap = func(ctx context.Context) error { return rbac.EnsureBootstrap(ctx, raw) }
 	}
 	authz, err := buildAuthorizer(o, policy)
 	if err != nil {

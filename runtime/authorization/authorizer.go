@@ -51,37 +51,50 @@ func (f AuthorizerFunc) Authorize(ctx context.Context, a Attributes) (Decision, 
 	return f(ctx, a)
 }
 
-// AlwaysAllow allows everything (--authorization-mode=AlwaysAllow).
-func AlwaysAllow() Authorizer {
-	return AuthorizerFunc(func(context.Context, Attributes) (Decision, string, error) { return Allow, "", nil })
+// AlwaysAllow allows everything (--authorization-mode=AlwaysAllow); its RulesFor lists "*".
+func AlwaysAllow() Authorizer { return alwaysAllow{} }
+
+// AlwaysDeny denies everything (--authorization-mode=AlwaysDeny); its RulesFor lists nothing.
+func AlwaysDeny() Authorizer { return alwaysDeny{} }
+
+type alwaysAllow struct{}
+
+// Authorize implements Authorizer.
+func (alwaysAllow) Authorize(context.Context, Attributes) (Decision, string, error) {
+	return Allow, "", nil
 }
 
-// AlwaysDeny denies everything (--authorization-mode=AlwaysDeny).
-func AlwaysDeny() Authorizer {
-	return AuthorizerFunc(func(context.Context, Attributes) (Decision, string, error) { return Deny, "", nil })
+type alwaysDeny struct{}
+
+// Authorize implements Authorizer.
+func (alwaysDeny) Authorize(context.Context, Attributes) (Decision, string, error) {
+	return Deny, "", nil
 }
 
 // Union asks each authorizer in turn; the first Allow or Deny wins, as kube-apiserver's
 // union of --authorization-mode. When none decides it returns NoOpinion, the reasons given,
-// and the errors met, joined.
-func Union(authorizers ...Authorizer) Authorizer {
-	return AuthorizerFunc(func(ctx context.Context, a Attributes) (Decision, string, error) {
-		var reasons []string
-		var errs []error
-		for _, z := range authorizers {
-			d, reason, err := z.Authorize(ctx, a)
-			if err != nil {
-				errs = append(errs, err)
-			}
-			if d == Allow || d == Deny {
-				return d, reason, nil
-			}
-			if reason != "" {
-				reasons = append(reasons, reason)
-			}
+// and the errors met, joined. The union is a RuleResolver over its members (see RulesFor).
+func Union(authorizers ...Authorizer) Authorizer { return union(authorizers) }
+
+type union []Authorizer
+
+// Authorize implements Authorizer.
+func (u union) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
+	var reasons []string
+	var errs []error
+	for _, z := range u {
+		d, reason, err := z.Authorize(ctx, a)
+		if err != nil {
+			errs = append(errs, err)
 		}
-		return NoOpinion, strings.Join(reasons, "; "), errors.Join(errs...)
-	})
+		if d == Allow || d == Deny {
+			return d, reason, nil
+		}
+		if reason != "" {
+			reasons = append(reasons, reason)
+		}
+	}
+	return NoOpinion, strings.Join(reasons, "; "), errors.Join(errs...)
 }
 
 // WithAuthorization authorizes every request before h serves it, as k8s.io/apiserver's

@@ -86,6 +86,23 @@ func (p *StoragePolicy) Policy(ctx context.Context) (*Policy, error) {
 	return p.cached, nil
 }
 
+// Current reads the policy from storage now (within 5s) and keeps it as the one in memory, as
+// kube's escalation checks read roles and bindings from storage rather than a cache: a role
+// created a moment ago can be bound at once. Errors: the read failing (the policy in memory
+// stays).
+func (p *StoragePolicy) Current(ctx context.Context) (*Policy, error) {
+	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	policy, err := p.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cached, p.at = policy, p.now()
+	return policy, nil
+}
+
 // refresh reads the policy again; on failure the last one stays, and the next call after the
 // TTL tries again.
 func (p *StoragePolicy) refresh() {
@@ -112,13 +129,13 @@ func (p *StoragePolicy) read(ctx context.Context) (*Policy, error) {
 		return nil, err
 	}
 	for _, r := range obj.(*rbacv1.RoleList).Items {
-		out.Roles = append(out.Roles, Role{Namespace: r.Namespace, Name: r.Name, Rules: rules(r.Rules)})
+		out.Roles = append(out.Roles, Role{Namespace: r.Namespace, Name: r.Name, Rules: Rules(r.Rules)})
 	}
 	if obj, err = list(p.clusterRoles); err != nil {
 		return nil, err
 	}
 	for _, r := range obj.(*rbacv1.ClusterRoleList).Items {
-		out.Roles = append(out.Roles, Role{Name: r.Name, Rules: rules(r.Rules)})
+		out.Roles = append(out.Roles, Role{Name: r.Name, Rules: Rules(r.Rules)})
 	}
 	if obj, err = list(p.roleBindings); err != nil {
 		return nil, err
@@ -137,7 +154,8 @@ func (p *StoragePolicy) read(ctx context.Context) (*Policy, error) {
 	return out, nil
 }
 
-func rules(in []rbacv1.PolicyRule) []PolicyRule {
+// Rules converts served rules (runtime/apis/rbac/v1) to the evaluation's.
+func Rules(in []rbacv1.PolicyRule) []PolicyRule {
 	out := make([]PolicyRule, len(in))
 	for i, r := range in {
 		out[i] = PolicyRule{Verbs: r.Verbs, APIGroups: r.APIGroups, Resources: r.Resources,

@@ -1,0 +1,149 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tokenUsers are the users of startWithUsers' token file: name -> token.
+var tokenUsers = map[string]string{"alice": "alice-token", "bob": "bob-token", "carol": "carol-token"}
+
+// startWithUsers starts the server with --token-auth-file listing tokenUsers (no groups
+// beyond system:authenticated) and the flags given.
+func startWithUsers(t *testing.T, flags ...string) *apiServer {
+	t.Helper()
+	var lines []string
+	for name, token := range tokenUsers {
+		lines = append(lines, fmt.Sprintf("%s,%s,uid-%s", token, name, name))
+	}
+	path := filepath.Join(t.TempDir(), "tokens.csv")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return startServer(t, append([]string{"--token-auth-file=" + path}, flags...)...)
+}
+
+// as runs kubectl as user (one of tokenUsers), by a kubeconfig trusting the server's CA and
+// carrying the user's token and no client certificate.
+func (s *apiServer) as(t *testing.T, user string, args ...string) (string, error) {
+	t.Helper()
+	kubeconfig := filepath.Join(filepath.Dir(s.kubeconfig), user+".kubeconfig")
+	if _, err := os.Stat(kubeconfig); err != nil {
+		ca := filepath.Join(filepath.Dir(s.kubeconfig), "pki", "ca.crt")
+		text := fmt.Sprintf("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: %q, certificate-authority: %q}\n"+
+			"users:\n- name: u\n  user: {token: %s}\ncontexts:\n- name: u\n  context: {cluster: c, user: u, namespace: default}\ncurrent-context: u\n",
+			s.proc.URL, ca, tokenUsers[user])
+		if err := os.WriteFile(kubeconfig, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, kubectlPath, append([]string{"--kubeconfig", kubeconfig}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+// eventually runs kubectl as user until it succeeds (RBAC grants reach the authorizer within
+// about a second), failing the test after 10s.
+func (s *apiServer) eventually(t *testing.T, user string, args ...string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, err := s.as(t, user, args...)
+		if err == nil {
+			return out
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("kubectl as %s %s: %v\n%s", user, strings.Join(args, " "), err, out)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// refused fails the test unless kubectl as user fails with want in its output.
+func (s *apiServer) refused(t *testing.T, want, user string, args ...string) {
+	t.Helper()
+	out, err := s.as(t, user, args...)
+	if err == nil || !strings.Contains(out, want) {
+		t.Errorf("kubectl as %s %s: %v\n%s\nwant an error with %q", user, strings.Join(args, " "), err, out, want)
+	}
+}
+
+const escalationMessage = `user "alice" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:`
+
+// TestKubectlRBACEscalation: a user allowed to write RoleBindings, Roles, ClusterRoleBindings
+// and ClusterRoles cannot grant through them what she does not hold (403 with kube's
+// message), through create and patch alike, until she holds the bind or escalate verb.
+func TestKubectlRBACEscalation(t *testing.T) {
+	s := startWithUsers(t)
+	s.mustKubectl(t, "create", "namespace", "team-a")
+	s.mustKubectl(t, "create", "role", "rbac-writer", "-n", "team-a", "--verb=get,list,create,update,patch",
+		"--resource=rolebindings.rbac.authorization.k8s.io,roles.rbac.authorization.k8s.io")
+	s.mustKubectl(t, "create", "role", "db-reader", "-n", "team-a", "--verb=get,list", "--resource=databases.db.example.com")
+	s.mustKubectl(t, "create", "rolebinding", "alice-rbac", "-n", "team-a", "--role=rbac-writer", "--user=alice")
+	s.mustKubectl(t, "create", "rolebinding", "alice-reads", "-n", "team-a", "--role=db-reader", "--user=alice")
+	s.eventually(t, "alice", "get", "rolebindings", "-n", "team-a")
+
+	// Bindings: cluster-admin is not hers to bind; db-reader is (she holds it).
+	s.refused(t, `rolebindings.rbac.authorization.k8s.io "grab" is forbidden: `+escalationMessage+"\n"+
+		`{APIGroups:["*"], Resources:["*"], Verbs:["*"]}`+"\n"+`{NonResourceURLs:["*"], Verbs:["*"]}`,
+		"alice", "create", "rolebinding", "grab", "-n", "team-a", "--clusterrole=cluster-admin", "--user=alice")
+	s.eventually(t, "alice", "create", "rolebinding", "bob-reads", "-n", "team-a", "--role=db-reader", "--user=bob")
+	// Patch: adding herself to a binding of rbac-writer is fine (she holds it); changing a
+	// binding of cluster-admin is not.
+	s.mustKubectl(t, "create", "rolebinding", "admins", "-n", "team-a", "--clusterrole=cluster-admin", "--user=root")
+	s.refused(t, `rolebindings.rbac.authorization.k8s.io "admins" is forbidden: `+escalationMessage, "alice",
+		"patch", "rolebinding", "admins", "-n", "team-a", "--type=json", "-p", `[{"op":"add","path":"/subjects/-","value":{"kind":"User","name":"alice","apiGroup":"rbac.authorization.k8s.io"}}]`)
+
+	// Roles: delete on databases is not hers to grant, by create or by patch.
+	s.refused(t, `roles.rbac.authorization.k8s.io "deleter" is forbidden: `+escalationMessage+"\n"+
+		`{APIGroups:["db.example.com"], Resources:["databases"], Verbs:["delete"]}`,
+		"alice", "create", "role", "deleter", "-n", "team-a", "--verb=get,list,delete", "--resource=databases.db.example.com")
+	s.mustKubectl(t, "create", "role", "viewer", "-n", "team-a", "--verb=get", "--resource=databases.db.example.com")
+	widen := `[{"op":"add","path":"/rules/-","value":{"verbs":["delete"],"apiGroups":["db.example.com"],"resources":["databases"]}}]`
+	s.refused(t, `roles.rbac.authorization.k8s.io "viewer" is forbidden: `+escalationMessage, "alice",
+		"patch", "role", "viewer", "-n", "team-a", "--type=json", "-p", widen)
+
+	// With bind on cluster-admin and escalate on roles (in team-a) she may.
+	s.mustKubectl(t, "create", "role", "trusted", "-n", "team-a", "--verb=bind", "--resource=clusterroles.rbac.authorization.k8s.io", "--resource-name=cluster-admin")
+	s.mustKubectl(t, "create", "role", "escalator", "-n", "team-a", "--verb=escalate", "--resource=roles.rbac.authorization.k8s.io")
+	s.mustKubectl(t, "create", "rolebinding", "alice-trusted", "-n", "team-a", "--role=trusted", "--user=alice")
+	s.mustKubectl(t, "create", "rolebinding", "alice-escalates", "-n", "team-a", "--role=escalator", "--user=alice")
+	s.eventually(t, "alice", "create", "rolebinding", "grab", "-n", "team-a", "--clusterrole=cluster-admin", "--user=bob")
+	s.eventually(t, "alice", "patch", "role", "viewer", "-n", "team-a", "--type=json", "-p", widen)
+	s.eventually(t, "alice", "create", "role", "deleter", "-n", "team-a", "--verb=get,list,delete", "--resource=databases.db.example.com")
+}
+
+// TestKubectlClusterRBACEscalation is TestKubectlRBACEscalation through ClusterRoles and
+// ClusterRoleBindings: checked cluster-wide; aggregationRule needs every right.
+func TestKubectlClusterRBACEscalation(t *testing.T) {
+	s := startWithUsers(t)
+	s.mustKubectl(t, "create", "clusterrole", "cluster-rbac-writer", "--verb=get,list,create,update,patch",
+		"--resource=clusterrolebindings.rbac.authorization.k8s.io,clusterroles.rbac.authorization.k8s.io")
+	s.mustKubectl(t, "create", "clusterrolebinding", "alice-rbac", "--clusterrole=cluster-rbac-writer", "--user=alice")
+	s.eventually(t, "alice", "get", "clusterroles")
+
+	s.refused(t, `clusterrolebindings.rbac.authorization.k8s.io "grab" is forbidden: `+escalationMessage,
+		"alice", "create", "clusterrolebinding", "grab", "--clusterrole=cluster-admin", "--user=alice")
+	s.refused(t, `clusterroles.rbac.authorization.k8s.io "deleter" is forbidden: `+escalationMessage+"\n"+
+		`{APIGroups:["db.example.com"], Resources:["databases"], Verbs:["delete"]}`,
+		"alice", "create", "clusterrole", "deleter", "--verb=delete", "--resource=databases.db.example.com")
+	s.refused(t, `clusterroles.rbac.authorization.k8s.io "gatherer" is forbidden: must have cluster-admin privileges to use the aggregationRule`,
+		"alice", "create", "clusterrole", "gatherer", "--aggregation-rule=example.com/gather=true")
+	s.mustKubectl(t, "create", "clusterrolebinding", "admins", "--clusterrole=cluster-admin", "--user=root")
+	s.refused(t, `clusterrolebindings.rbac.authorization.k8s.io "admins" is forbidden: `+escalationMessage, "alice",
+		"patch", "clusterrolebinding", "admins", "--type=merge", "-p", `{"subjects":[{"kind":"User","name":"alice","apiGroup":"rbac.authorization.k8s.io"}]}`)
+	// She may write what she holds.
+	s.eventually(t, "alice", "create", "clusterrole", "reader-of-roles", "--verb=get,list", "--resource=clusterroles.rbac.authorization.k8s.io")
+
+	s.mustKubectl(t, "create", "clusterrole", "trusted", "--verb=bind,escalate", "--resource=clusterroles.rbac.authorization.k8s.io")
+	s.mustKubectl(t, "create", "clusterrolebinding", "alice-trusted", "--clusterrole=trusted", "--user=alice")
+	s.eventually(t, "alice", "create", "clusterrolebinding", "grab", "--clusterrole=cluster-admin", "--user=alice")
+	s.eventually(t, "alice", "create", "clusterrole", "deleter", "--verb=delete", "--resource=databases.db.example.com")
+}
