@@ -66,12 +66,19 @@ func (s *apiServer) eventually(t *testing.T, user string, args ...string) string
 	}
 }
 
-// refused fails the test unless kubectl as user fails with want in its output.
+// refused fails the test unless kubectl as user fails with want in its output (each line
+// of want in turn, when want has several).
 func (s *apiServer) refused(t *testing.T, want, user string, args ...string) {
 	t.Helper()
 	out, err := s.as(t, user, args...)
-	if err == nil || !strings.Contains(out, want) {
-		t.Errorf("kubectl as %s %s: %v\n%s\nwant an error with %q", user, strings.Join(args, " "), err, out, want)
+	if err == nil {
+		t.Errorf("kubectl as %s %s succeeded:\n%s\nwant an error with %q", user, strings.Join(args, " "), out, want)
+		return
+	}
+	for _, line := range strings.Split(want, "\n") {
+		if !strings.Contains(out, line) {
+			t.Errorf("kubectl as %s %s: %v\n%s\nwant an error with %q", user, strings.Join(args, " "), err, out, line)
+		}
 	}
 }
 
@@ -90,10 +97,13 @@ func TestKubectlRBACEscalation(t *testing.T) {
 	s.mustKubectl(t, "create", "rolebinding", "alice-reads", "-n", "team-a", "--role=db-reader", "--user=alice")
 	s.eventually(t, "alice", "get", "rolebindings", "-n", "team-a")
 
-	// Bindings: cluster-admin is not hers to bind; db-reader is (she holds it).
+	// Bindings: cluster-admin and edit are not hers to bind; db-reader is (she holds it).
 	s.refused(t, `rolebindings.rbac.authorization.k8s.io "grab" is forbidden: `+escalationMessage+"\n"+
 		`{APIGroups:["*"], Resources:["*"], Verbs:["*"]}`+"\n"+`{NonResourceURLs:["*"], Verbs:["*"]}`,
 		"alice", "create", "rolebinding", "grab", "-n", "team-a", "--clusterrole=cluster-admin", "--user=alice")
+	s.refused(t, `rolebindings.rbac.authorization.k8s.io "grab-edit" is forbidden: `+escalationMessage+"\n"+
+		`{APIGroups:["db.example.com"], Resources:["databases"], Verbs:["create" "update" "patch" "delete" "deletecollection" "watch"]}`,
+		"alice", "create", "rolebinding", "grab-edit", "-n", "team-a", "--clusterrole=edit", "--user=alice")
 	s.eventually(t, "alice", "create", "rolebinding", "bob-reads", "-n", "team-a", "--role=db-reader", "--user=bob")
 	// Patch: adding herself to a binding of rbac-writer is fine (she holds it); changing a
 	// binding of cluster-admin is not.
@@ -146,4 +156,46 @@ func TestKubectlClusterRBACEscalation(t *testing.T) {
 	s.mustKubectl(t, "create", "clusterrolebinding", "alice-trusted", "--clusterrole=trusted", "--user=alice")
 	s.eventually(t, "alice", "create", "clusterrolebinding", "grab", "--clusterrole=cluster-admin", "--user=alice")
 	s.eventually(t, "alice", "create", "clusterrole", "deleter", "--verb=delete", "--resource=databases.db.example.com")
+}
+
+// TestKubectlAggregatedClusterRoles: the default view role holds the server's own resources
+// (generated aggregate-to-view roles), so a user bound to it may list databases and not
+// change them; a ClusterRole labelled aggregate-to-view extends view at once.
+func TestKubectlAggregatedClusterRoles(t *testing.T) {
+	s := startWithUsers(t)
+	s.mustKubectl(t, "create", "namespace", "team-a")
+	db := filepath.Join(t.TempDir(), "db.yaml")
+	if err := os.WriteFile(db, []byte("apiVersion: db.example.com/v1\nkind: Database\nmetadata: {name: orders}\nspec: {engine: postgres}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.mustKubectl(t, "create", "-n", "team-a", "-f", db)
+	s.mustKubectl(t, "create", "rolebinding", "bob-views", "-n", "team-a", "--clusterrole=view", "--user=bob")
+	out := s.eventually(t, "bob", "get", "databases", "-n", "team-a", "-o", "name")
+	if !strings.Contains(out, "database.db.example.com/") {
+		t.Errorf("bob's list of databases: %q", out)
+	}
+	s.refused(t, `databases.db.example.com is forbidden: User "bob" cannot create resource "databases" in API group "db.example.com" in the namespace "team-a"`,
+		"bob", "create", "-n", "team-a", "-f", db)
+	s.refused(t, `cannot delete resource "databases" in API group "db.example.com" in the namespace "team-a"`,
+		"bob", "delete", "databases", "--all", "-n", "team-a")
+	s.refused(t, `cannot list resource "databases" in API group "db.example.com" in the namespace "default"`,
+		"bob", "get", "databases", "-n", "default")
+	s.refused(t, `cannot list resource "rolebindings"`, "bob", "get", "rolebindings", "-n", "team-a")
+
+	// A labelled ClusterRole: view (and so bob) gains reading rolebindings.
+	s.mustKubectl(t, "create", "clusterrole", "binding-viewer", "--verb=get,list", "--resource=rolebindings.rbac.authorization.k8s.io")
+	start := time.Now()
+	s.mustKubectl(t, "label", "clusterrole", "binding-viewer", "rbac.authorization.k8s.io/aggregate-to-view=true")
+	for {
+		out := s.mustKubectl(t, "get", "clusterrole", "view", "-o", "jsonpath={.rules[*].resources}")
+		if strings.Contains(out, "rolebindings") {
+			break
+		}
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("view did not aggregate binding-viewer: %s", out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("view aggregated the labelled ClusterRole %v after kubectl label returned", time.Since(start))
+	s.eventually(t, "bob", "get", "rolebindings", "-n", "team-a")
 }

@@ -190,10 +190,8 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err := srv.AddHealthChecks(server.EtcdHealthCheck(etcd.client, 0)); err != nil {
 		return nil, err
 	}
-	if sec.bootstrap != nil {
-		if err := srv.AddPostStartHook("rbac/bootstrap-roles", sec.bootstrap); err != nil {
-			return nil, err
-		}
+	if err := sec.rbac.install(srv, log); err != nil {
+		return nil, err
 	}
 	if err := srv.AddPostStartHook("storage-object-count-tracker", func(ctx context.Context) error {
 		go countObjects(ctx, etcd.client, opts.EtcdPrefix, infos, m, objectCountInterval)

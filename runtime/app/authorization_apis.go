@@ -1,15 +1,19 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/authorization/rbac"
+	"github.com/apigen-dev/apigen/runtime/authorization/rbac/aggregation"
 	"github.com/apigen-dev/apigen/runtime/authorization/rbac/policybased"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/server"
 )
 
 // rbacAPI is the served RBAC group (rbac.authorization.k8s.io/v1) between its two steps of
@@ -21,14 +25,44 @@ type rbacAPI struct {
 	// unguarded serves the generated Stores, for the server's own writers (bootstrap,
 	// aggregation controller), which the escalation checks do not apply to.
 	unguarded *registry.APIGroupInfo
+	// own are the server's own groups, whose resources join the default roles.
+	own []*registry.APIGroupInfo
 }
 
-// newRBACAPI returns the rbacAPI of info, the group rbacinstall built, and policy, its
-// policy.
-func newRBACAPI(info *registry.APIGroupInfo, policy *rbac.StoragePolicy) *rbacAPI {
+// newRBACAPI returns the rbacAPI of info, the group rbacinstall built, policy, its policy,
+// and own, the server's own groups.
+func newRBACAPI(info *registry.APIGroupInfo, policy *rbac.StoragePolicy, own []*registry.APIGroupInfo) *rbacAPI {
 	unguarded := *info
 	unguarded.VersionedResourcesStorageMap = map[string]map[string]rest.Storage{"v1": maps.Clone(info.VersionedResourcesStorageMap["v1"])}
-	return &rbacAPI{info: info, policy: policy, unguarded: &unguarded}
+	return &rbacAPI{info: info, policy: policy, unguarded: &unguarded, own: slices.Clone(own)}
+}
+
+// install adds the post-start hooks "rbac/bootstrap-roles" (the default roles and bindings
+// and the own groups' aggregated roles, created or reconciled) and
+// "start-clusterrole-aggregation-controller". r may be nil (RBAC off).
+func (r *rbacAPI) install(srv *server.Server, log *slog.Logger) error {
+	if r == nil {
+		return nil
+	}
+	stores, err := rbac.StoresOf(r.unguarded)
+	if err != nil {
+		return err
+	}
+	roles := append(rbac.DefaultClusterRoles(), rbac.GroupClusterRoles(r.own...)...)
+	if err := srv.AddPostStartHook("rbac/bootstrap-roles", func(ctx context.Context) error {
+		return rbac.EnsureBootstrap(ctx, stores, roles, rbac.DefaultClusterRoleBindings())
+	}); err != nil {
+		return err
+	}
+	clusterRoles, ok := r.unguarded.VersionedResourcesStorageMap["v1"]["clusterroles"].(aggregation.ClusterRoles)
+	if !ok {
+		return fmt.Errorf("the RBAC group's clusterroles cannot be watched and updated")
+	}
+	controller := aggregation.NewController(clusterRoles, log)
+	return srv.AddPostStartHook("start-clusterrole-aggregation-controller", func(ctx context.Context) error {
+		go controller.Run(ctx)
+		return nil
+	})
 }
 
 // guard serves roles, clusterroles, rolebindings and clusterrolebindings through

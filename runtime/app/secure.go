@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
@@ -43,8 +42,6 @@ type security struct {
 	auditPolicy                 *audit.Policy
 	auditLog                    *audit.Log
 	closers                     []io.Closer
-	// bootstrap, when not nil, is the post-start hook creating the bootstrap RBAC policy.
-	bootstrap server.PostStartHookFunc
 	// rbac is the served RBAC API, nil when RBAC is not among the modes.
 	rbac *rbacAPI
 }
@@ -73,10 +70,8 @@ func serveRBAC(o *SecureOptions, sec *security, scheme *runtime.Scheme, factory 
 		if err != nil {
 			return err
 		}
+		sec.rbac = newRBACAPI(info, stored, *infos)
 		*infos, policy = append(*infos, info), stored
-		sec.rbac = newRBACAPI(info, stored)
-		raw := sec.rbac.unguarded
-		sec.bootstrap = func(ctx context.Context) error { return rbac.EnsureBootstrap(ctx, raw) }
 	}
 	authz, err := buildAuthorizer(o, policy)
 	if err != nil {

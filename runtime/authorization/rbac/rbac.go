@@ -83,37 +83,6 @@ type StaticPolicy Policy
 // Policy implements PolicySource.
 func (p *StaticPolicy) Policy(context.Context) (*Policy, error) { return (*Policy)(p), nil }
 
-// Bootstrap is the policy kube-apiserver's bootstrap creates that apigen needs: the
-// cluster-admin ClusterRole (everything) bound to the group system:masters,
-// system:discovery (GET of the discovery and OpenAPI paths) bound to every authenticated user,
-// and system:public-info-viewer (GET /healthz, /livez, /readyz, /version) bound to every user,
-// authenticated or not.
-func Bootstrap() *Policy {
-	return &Policy{
-		Roles: []Role{
-			{Name: "cluster-admin", Rules: []PolicyRule{
-				{Verbs: []string{All}, APIGroups: []string{All}, Resources: []string{All}},
-				{Verbs: []string{All}, NonResourceURLs: []string{All}},
-			}},
-			{Name: "system:discovery", Rules: []PolicyRule{
-				{Verbs: []string{"get"}, NonResourceURLs: []string{"/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez",
-					"/openapi", "/openapi/*", "/readyz", "/version", "/version/"}},
-			}},
-			{Name: "system:public-info-viewer", Rules: []PolicyRule{
-				{Verbs: []string{"get"}, NonResourceURLs: []string{"/healthz", "/livez", "/readyz", "/version", "/version/"}},
-			}},
-		},
-		Bindings: []Binding{
-			{Name: "cluster-admin", RoleRef: RoleRef{Kind: "ClusterRole", Name: "cluster-admin"},
-				Subjects: []Subject{{Kind: "Group", Name: auth.SystemPrivilegedGroup}}},
-			{Name: "system:discovery", RoleRef: RoleRef{Kind: "ClusterRole", Name: "system:discovery"},
-				Subjects: []Subject{{Kind: "Group", Name: auth.AllAuthenticated}}},
-			{Name: "system:public-info-viewer", RoleRef: RoleRef{Kind: "ClusterRole", Name: "system:public-info-viewer"},
-				Subjects: []Subject{{Kind: "Group", Name: auth.AllAuthenticated}, {Kind: "Group", Name: auth.AllUnauthenticated}}},
-		},
-	}
-}
-
 // Authorizer returns the RBAC authorizer over source (--authorization-mode=RBAC). It allows
 // or has no opinion; the reason of no opinion names a policy it could not read. It is also
 // an authorization.RuleResolver (SelfSubjectRulesReview): the rules bound to a user.

@@ -40,7 +40,11 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rbac.EnsureBootstrap(context.Background(), info); err != nil {
+	stores, err := rbac.StoresOf(info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rbac.EnsureBootstrap(context.Background(), stores, rbac.DefaultClusterRoles(), rbac.DefaultClusterRoleBindings()); err != nil {
 		t.Fatal(err)
 	}
 	raw := map[string]*registry.Store{}
