@@ -40,7 +40,7 @@ type security struct {
 	authn                       auth.Authenticator
 	authz                       authorization.Authorizer
 	auditPolicy                 *audit.Policy
-	auditLog                    *audit.Log
+	auditBackend                audit.Backend
 	closers                     []io.Closer
 	// rbac is the served RBAC API, nil when RBAC is not among the modes.
 	rbac *rbacAPI
@@ -83,7 +83,7 @@ func serveRBAC(o *SecureOptions, sec *security, scheme *runtime.Scheme, factory 
 
 // apply puts the authenticator, authorizer and audit into cfg.
 func (s *security) apply(cfg *server.Config) {
-	cfg.Authenticator, cfg.Authorizer, cfg.AuditPolicy, cfg.AuditLog = s.authn, s.authz, s.auditPolicy, s.auditLog
+	cfg.Authenticator, cfg.Authorizer, cfg.AuditPolicy, cfg.AuditBackend = s.authn, s.authz, s.auditPolicy, s.auditBackend
 }
 
 // Close closes the audit log file.
@@ -213,24 +213,37 @@ func buildAuthorizer(o *SecureOptions, policy rbac.PolicySource) (authorization.
 	return authorization.Union(zs...), nil
 }
 
-// buildAudit opens the audit log and reads the policy.
+// buildAudit reads the policy and opens the audit log and webhook backends.
 func (s *security) buildAudit(o *SecureOptions, log *slog.Logger) error {
-	if o.AuditLogPath == "" {
+	if o.AuditLogPath == "" && o.AuditWebhook.ConfigFile == "" {
 		return nil
 	}
-	policy, err := audit.LoadPolicy(o.AuditPolicyFile)
+	policy, err := audit.LoadPolicy(o.AuditPolicyFile, log)
 	if err != nil {
 		return err
 	}
-	var out io.Writer = os.Stdout
-	if o.AuditLogPath != "-" {
-		f, err := os.OpenFile(o.AuditLogPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-		if err != nil {
-			return fmt.Errorf("cannot open --audit-log-path: %w", err)
+	var backends []audit.Backend
+	if o.AuditLogPath != "" {
+		var out io.Writer = os.Stdout
+		if o.AuditLogPath != "-" {
+			f, err := os.OpenFile(o.AuditLogPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+			if err != nil {
+				return fmt.Errorf("cannot open --audit-log-path: %w", err)
+			}
+			s.closers = append(s.closers, f)
+			out = f
 		}
-		s.closers = append(s.closers, f)
-		out = f
+		backends = append(backends, audit.NewLog(out, log))
 	}
-	s.auditPolicy, s.auditLog = policy, audit.NewLog(out, log)
+	if o.AuditWebhook.ConfigFile != "" {
+		wh, err := audit.NewWebhook(o.AuditWebhook, log)
+		if err != nil {
+			return err
+		}
+		// Closed first: its last batches go out before the log file closes.
+		s.closers = append([]io.Closer{wh}, s.closers...)
+		backends = append(backends, wh)
+	}
+	s.auditPolicy, s.auditBackend = policy, audit.Union(backends...)
 	return nil
 }

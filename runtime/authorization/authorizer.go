@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/apigen-dev/apigen/runtime/audit"
 	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -98,7 +99,8 @@ func (u union) Authorize(ctx context.Context, a Attributes) (Decision, string, e
 }
 
 // WithAuthorization authorizes every request before h serves it, as k8s.io/apiserver's
-// filters.WithAuthorization. It needs the user (auth.WithAuthentication runs first) and
+// filters.WithAuthorization; the decision ("allow" or "forbid") and the authorizer's reason
+// are the audit annotations authorization.k8s.io/decision and authorization.k8s.io/reason. It needs the user (auth.WithAuthentication runs first) and
 // reads the RequestInfo (request.InfoFor); a path that does not parse is
 // 400. A request not allowed gets 403 Forbidden with kube-apiserver's message, e.g.
 // `databases.db.example.com "main" is forbidden: User "bob" cannot delete resource
@@ -118,12 +120,16 @@ func WithAuthorization(h http.Handler, z Authorizer, log *slog.Logger) http.Hand
 		a := Attributes{User: u, RequestInfo: *info}
 		d, reason, err := z.Authorize(r.Context(), a)
 		if d == Allow {
+			audit.AddAnnotation(r.Context(), audit.DecisionAnnotation, "allow")
+			audit.AddAnnotation(r.Context(), audit.ReasonAnnotation, reason)
 			h.ServeHTTP(w, r)
 			return
 		}
 		if err != nil && log != nil {
 			log.Warn("authorizer error", "user", u.Name, "verb", a.Verb, "path", r.URL.Path, "err", err)
 		}
+		audit.AddAnnotation(r.Context(), audit.DecisionAnnotation, "forbid")
+		audit.AddAnnotation(r.Context(), audit.ReasonAnnotation, reason)
 		responsewriters.WriteError(w, Forbidden(a, reason))
 	})
 }

@@ -24,11 +24,12 @@ type ChainConfig struct {
 	MaxRequestsInFlight         int
 	MaxMutatingRequestsInFlight int
 	// Authenticator, when not nil, authenticates every request (auth.WithAuthentication);
-	// AuditPolicy and AuditLog, when both are set, audit it (audit.WithAudit); Authorizer,
-	// when not nil, authorizes it (authorization.WithAuthorization).
+	// AuditPolicy and AuditBackend, when both are set, audit it (audit.WithAudit);
+	// Authorizer, when not nil, authorizes impersonation (WithImpersonation) and the request
+	// (authorization.WithAuthorization).
 	Authenticator auth.Authenticator
 	AuditPolicy   *audit.Policy
-	AuditLog      *audit.Log
+	AuditBackend  audit.Backend
 	Authorizer    authorization.Authorizer
 	// Metrics, when not nil, counts and times every resource request (metrics.WithMetrics),
 	// those refused by the in-flight limit included.
@@ -38,8 +39,8 @@ type ChainConfig struct {
 // BuildHandlerChain wraps apiHandler in the server's filters. The order is spelled out here
 // and nowhere else; the last filter applied runs first (outermost), as k8s.io/apiserver's
 // DefaultBuildHandlerChain: panic recovery, request logging, request info (parsed once for
-// the filters after it), authentication, audit, authorization, metrics, max-in-flight, then
-// the request deadline.
+// the filters after it), authentication, audit, impersonation, authorization, metrics,
+// max-in-flight, then the request deadline.
 func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	reads, writes := cfg.MaxRequestsInFlight, cfg.MaxMutatingRequestsInFlight
 	if reads == 0 {
@@ -57,9 +58,10 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	}
 	if cfg.Authorizer != nil {
 		h = authorization.WithAuthorization(h, cfg.Authorizer, log)
+		h = WithImpersonation(h, cfg.Authorizer, log)
 	}
-	if cfg.AuditPolicy != nil && cfg.AuditLog != nil {
-		h = audit.WithAudit(h, cfg.AuditPolicy, cfg.AuditLog)
+	if cfg.AuditPolicy != nil && cfg.AuditBackend != nil {
+		h = audit.WithAudit(h, cfg.AuditPolicy, cfg.AuditBackend)
 	}
 	if cfg.Authenticator != nil {
 		h = auth.WithAuthentication(h, cfg.Authenticator, log)

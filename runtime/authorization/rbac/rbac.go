@@ -101,8 +101,8 @@ func (z *authorizer) Authorize(ctx context.Context, a authorization.Attributes) 
 	if err != nil {
 		return authorization.NoOpinion, "", fmt.Errorf("cannot read RBAC policy: %w", err)
 	}
-	if p.Allows(a) {
-		return authorization.Allow, "", nil
+	if reason, ok := p.allowedBy(a); ok {
+		return authorization.Allow, reason, nil
 	}
 	return authorization.NoOpinion, "", nil
 }
@@ -130,12 +130,32 @@ func (z *authorizer) RulesFor(ctx context.Context, u *auth.User, namespace strin
 
 // Allows reports whether a rule of a role bound to a.User, where a applies, allows a.
 func (p *Policy) Allows(a authorization.Attributes) bool {
-	allowed := false
-	p.visit(a.User, a.Namespace, func(rule *PolicyRule) bool {
-		allowed = RuleAllows(a, rule)
-		return !allowed
+	_, ok := p.allowedBy(a)
+	return ok
+}
+
+// allowedBy reports whether p allows a, and by which binding, in kube's words: `RBAC:
+// allowed by ClusterRoleBinding "admins" of ClusterRole "cluster-admin" to Group
+// "system:masters"`, or `RBAC: allowed by RoleBinding "bob-reads/team-a" of Role "reader"
+// to User "bob"`.
+func (p *Policy) allowedBy(a authorization.Attributes) (string, bool) {
+	reason := ""
+	p.visit(a.User, a.Namespace, func(b *Binding, s *Subject, rule *PolicyRule) bool {
+		if !RuleAllows(a, rule) {
+			return true
+		}
+		kind, name := "ClusterRoleBinding", b.Name
+		if b.Namespace != "" {
+			kind, name = "RoleBinding", b.Name+"/"+b.Namespace
+		}
+		subject := s.Name
+		if s.Kind == "ServiceAccount" {
+			subject += "/" + s.Namespace
+		}
+		reason = fmt.Sprintf("RBAC: allowed by %s %q of %s %q to %s %q", kind, name, b.RoleRef.Kind, b.RoleRef.Name, s.Kind, subject)
+		return false
 	})
-	return allowed
+	return reason, reason != ""
 }
 
 // RulesFor returns every rule of every role bound to u that applies in namespace, as kube's
@@ -143,7 +163,7 @@ func (p *Policy) Allows(a authorization.Attributes) bool {
 // not "", by RoleBindings in namespace. A binding to a missing role grants nothing.
 func (p *Policy) RulesFor(u *auth.User, namespace string) []PolicyRule {
 	var out []PolicyRule
-	p.visit(u, namespace, func(rule *PolicyRule) bool {
+	p.visit(u, namespace, func(_ *Binding, _ *Subject, rule *PolicyRule) bool {
 		out = append(out, *rule)
 		return true
 	})
@@ -151,24 +171,27 @@ func (p *Policy) RulesFor(u *auth.User, namespace string) []PolicyRule {
 }
 
 // visit calls f with each rule of each role bound to u (nil: none) in namespace ("": by
-// ClusterRoleBindings only), in binding order, until f returns false.
-func (p *Policy) visit(u *auth.User, namespace string, f func(*PolicyRule) bool) {
+// ClusterRoleBindings only), with the binding and its first subject naming u, in binding
+// order, until f returns false.
+func (p *Policy) visit(u *auth.User, namespace string, f func(*Binding, *Subject, *PolicyRule) bool) {
 	if u == nil {
 		return
 	}
-	for _, b := range p.Bindings {
+	for i := range p.Bindings {
+		b := &p.Bindings[i]
 		if b.Namespace != "" && b.Namespace != namespace {
 			continue // a RoleBinding grants only in its namespace
 		}
-		if !slices.ContainsFunc(b.Subjects, func(s Subject) bool { return appliesTo(s, u) }) {
+		j := slices.IndexFunc(b.Subjects, func(s Subject) bool { return appliesTo(s, u) })
+		if j < 0 {
 			continue
 		}
-		role := p.role(b)
+		role := p.role(*b)
 		if role == nil {
 			continue // a binding to a missing role grants nothing
 		}
-		for i := range role.Rules {
-			if !f(&role.Rules[i]) {
+		for k := range role.Rules {
+			if !f(b, &b.Subjects[j], &role.Rules[k]) {
 				return
 			}
 		}
