@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -198,4 +199,77 @@ func TestKubectlAggregatedClusterRoles(t *testing.T) {
 	}
 	t.Logf("view aggregated the labelled ClusterRole %v after kubectl label returned", time.Since(start))
 	s.eventually(t, "bob", "get", "rolebindings", "-n", "team-a")
+}
+
+// TestKubectlAuth: `kubectl auth can-i` (SelfSubjectAccessReview, impersonating with --as),
+// `kubectl auth can-i --list` (SelfSubjectRulesReview) and `kubectl auth whoami`
+// (SelfSubjectReview) answer as RBAC says; impersonation without the impersonate verb is 403.
+func TestKubectlAuth(t *testing.T) {
+	s := startWithUsers(t)
+	s.mustKubectl(t, "create", "namespace", "team-a")
+	s.mustKubectl(t, "create", "role", "db-writer", "-n", "team-a", "--verb=get,list,create", "--resource=databases.db.example.com")
+	s.mustKubectl(t, "create", "rolebinding", "alice-writes", "-n", "team-a", "--role=db-writer", "--user=alice")
+
+	// The admin (system:masters) asks about alice, impersonating her.
+	canI := func(want string, args ...string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			out, _ := s.kubectl(t, append([]string{"auth", "can-i"}, args...)...)
+			if strings.TrimSpace(out) == want || time.Now().After(deadline) {
+				if strings.TrimSpace(out) != want {
+					t.Errorf("kubectl auth can-i %s: %q, want %q", strings.Join(args, " "), out, want)
+				}
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	canI("yes", "create", "databases", "--as", "alice", "-n", "team-a")
+	canI("no", "create", "databases", "--as", "alice", "-n", "default")
+	canI("no", "delete", "databases", "--as", "alice", "-n", "team-a")
+	canI("yes", "delete", "databases", "-n", "default")
+	// alice asks for herself.
+	if out := s.eventually(t, "alice", "auth", "can-i", "create", "databases", "-n", "team-a"); strings.TrimSpace(out) != "yes" {
+		t.Errorf("alice can-i create: %q", out)
+	}
+	if out, err := s.as(t, "alice", "auth", "can-i", "delete", "databases", "-n", "team-a"); err == nil || strings.TrimSpace(out) != "no" {
+		t.Errorf("alice can-i delete: %v %q", err, out)
+	}
+	out, err := s.as(t, "alice", "auth", "can-i", "--list", "-n", "team-a")
+	if err != nil {
+		t.Fatalf("can-i --list: %v\n%s", err, out)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^databases\.db\.example\.com\s+\[\]\s+\[\]\s+\[get list create\]$`),
+		regexp.MustCompile(`(?m)^selfsubjectaccessreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]$`),
+		regexp.MustCompile(`(?m)^\s+\[/api/\*\]\s+\[\]\s+\[get\]$`),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("kubectl auth can-i --list lacks %s:\n%s", want, out)
+		}
+	}
+	if out, err := s.as(t, "alice", "auth", "can-i", "--list", "-n", "default"); err != nil || strings.Contains(out, "databases") {
+		t.Errorf("can-i --list in default: %v\n%s", err, out)
+	}
+
+	out, err = s.as(t, "alice", "auth", "whoami")
+	if err != nil || !regexp.MustCompile(`(?m)^Username\s+alice$`).MatchString(out) || !regexp.MustCompile(`(?m)^UID\s+uid-alice$`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^Groups\s+\[system:authenticated\]$`).MatchString(out) {
+		t.Errorf("kubectl auth whoami as alice: %v\n%s", err, out)
+	}
+	if out := s.mustKubectl(t, "auth", "whoami", "--as", "bob", "--as-group", "devs", "-o", "jsonpath={.status.userInfo.username} {.status.userInfo.groups}"); out != `bob ["devs","system:authenticated"]` {
+		t.Errorf("whoami as bob in devs: %q", out)
+	}
+
+	// Impersonation needs the impersonate verb.
+	s.refused(t, `users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope`,
+		"alice", "get", "databases", "-n", "team-a", "--as", "bob")
+	s.refused(t, `users "alice" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope`,
+		"alice", "auth", "can-i", "delete", "databases", "--as", "alice", "--as-group", "system:masters")
+	s.mustKubectl(t, "create", "clusterrole", "impersonate-bob", "--verb=impersonate", "--resource=users", "--resource-name=bob")
+	s.mustKubectl(t, "create", "clusterrolebinding", "alice-as-bob", "--clusterrole=impersonate-bob", "--user=alice")
+	if out := s.eventually(t, "alice", "auth", "whoami", "--as", "bob", "-o", "jsonpath={.status.userInfo.username}"); out != "bob" {
+		t.Errorf("alice as bob: %q", out)
+	}
 }

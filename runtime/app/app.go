@@ -161,6 +161,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err := serveRBAC(&opts.SecureOptions, sec, scheme, factory, &infos); err != nil {
 		return nil, err
 	}
+	if err := serveReviews(&opts.SecureOptions, sec, scheme, factory, &infos); err != nil {
+		return nil, err
+	}
 	namespaces, err := serveNamespaces(opts, log, scheme, factory, &infos)
 	if err != nil {
 		return nil, err

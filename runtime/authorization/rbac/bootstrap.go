@@ -32,7 +32,9 @@ var (
 // runtime has resources for: cluster-admin (everything); system:discovery and
 // system:public-info-viewer (the discovery, OpenAPI, health and version paths);
 // system:basic-user (a user's reviews of themselves: SelfSubjectAccessReview,
-// SelfSubjectRulesReview, SelfSubjectReview); admin, edit and view, aggregated from the
+// SelfSubjectRulesReview, SelfSubjectReview); system:auth-delegator (TokenReviews and
+// SubjectAccessReviews, for a server delegating authentication and authorization to this
+// one; bound to no one); admin, edit and view, aggregated from the
 // ClusterRoles labelled AggregateToAdmin, AggregateToEdit and AggregateToView (view is
 // labelled to aggregate into edit, edit into admin); system:aggregate-to-admin (roles and
 // rolebindings, LocalSubjectAccessReviews) and system:aggregate-to-view (reading namespaces).
@@ -50,6 +52,9 @@ func DefaultClusterRoles() []rbacv1.ClusterRole {
 		defaultRole("system:basic-user", nil,
 			rbacv1.PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}},
 			rbacv1.PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"selfsubjectreviews"}}),
+		defaultRole("system:auth-delegator", nil,
+			rbacv1.PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"tokenreviews"}},
+			rbacv1.PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}}),
 		aggregatedRole("admin", nil, AggregateToAdmin),
 		aggregatedRole("edit", map[string]string{AggregateToAdmin: "true"}, AggregateToEdit),
 		aggregatedRole("view", map[string]string{AggregateToEdit: "true"}, AggregateToView),
