@@ -100,7 +100,9 @@ func (u union) Authorize(ctx context.Context, a Attributes) (Decision, string, e
 
 // WithAuthorization authorizes every request before h serves it, as k8s.io/apiserver's
 // filters.WithAuthorization; the decision ("allow" or "forbid") and the authorizer's reason
-// are the audit annotations authorization.k8s.io/decision and authorization.k8s.io/reason. It needs the user (auth.WithAuthentication runs first) and
+// are the audit annotations authorization.k8s.io/decision and authorization.k8s.io/reason.
+// A request no authorizer allows while one of them failed (a webhook that did not answer) is
+// 500 InternalError, as kube-apiserver answers it. It needs the user (auth.WithAuthentication runs first) and
 // reads the RequestInfo (request.InfoFor); a path that does not parse is
 // 400. A request not allowed gets 403 Forbidden with kube-apiserver's message, e.g.
 // `databases.db.example.com "main" is forbidden: User "bob" cannot delete resource
@@ -125,8 +127,15 @@ func WithAuthorization(h http.Handler, z Authorizer, log *slog.Logger) http.Hand
 			h.ServeHTTP(w, r)
 			return
 		}
-		if err != nil && log != nil {
-			log.Warn("authorizer error", "user", u.Name, "verb", a.Verb, "path", r.URL.Path, "err", err)
+		if err != nil {
+			// As kube-apiserver: an authorizer that could not decide (a webhook down) and no
+			// other that allows is a server error, not a denial.
+			if log != nil {
+				log.Warn("authorizer error", "user", u.Name, "verb", a.Verb, "path", r.URL.Path, "err", err)
+			}
+			audit.AddAnnotation(r.Context(), audit.ReasonAnnotation, "internal error")
+			responsewriters.WriteError(w, apierrors.NewInternalError(err))
+			return
 		}
 		audit.AddAnnotation(r.Context(), audit.DecisionAnnotation, "forbid")
 		audit.AddAnnotation(r.Context(), audit.ReasonAnnotation, reason)

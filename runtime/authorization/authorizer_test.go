@@ -95,3 +95,28 @@ func TestWithAuthorization(t *testing.T) {
 		}
 	}
 }
+
+// TestWithAuthorizationError: no authorizer allowing while one failed is 500, as
+// kube-apiserver; an allow despite another's failure serves the request.
+func TestWithAuthorizationError(t *testing.T) {
+	failing := authorization.AuthorizerFunc(func(context.Context, authorization.Attributes) (authorization.Decision, string, error) {
+		return authorization.NoOpinion, "", errors.New("webhook unreachable")
+	})
+	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
+	for _, tc := range []struct {
+		z    authorization.Authorizer
+		code int
+	}{
+		{authorization.Union(failing), http.StatusInternalServerError},
+		{authorization.Union(failing, authorization.AlwaysAllow()), http.StatusOK},
+		{authorization.Union(authorization.AlwaysDeny(), failing), http.StatusForbidden},
+	} {
+		h := authorization.WithAuthorization(ok, tc.z, nil)
+		r := httptest.NewRequest("GET", "/apis/db.example.com/v1/databases", nil)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r.WithContext(auth.WithUser(r.Context(), &auth.User{Name: "bob"})))
+		if rec.Code != tc.code || (tc.code == 500 && !strings.Contains(rec.Body.String(), "webhook unreachable")) {
+			t.Errorf("%d %s, want %d", rec.Code, rec.Body, tc.code)
+		}
+	}
+}
