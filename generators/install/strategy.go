@@ -51,23 +51,7 @@ func strategy(f *jen.File, g *model.Group, r *resource) {
 		createStrategy(f, g, r)
 		return
 	}
-	name := r.strategyName()
-	recv := jen.Params(jen.Id(name))
-	f.Commentf("%s implements registry.Strategy for %s.", name, objName(r, g))
-	f.Type().Id(name).Struct(
-		jen.Comment("scheme holds the declarative validation (zz_generated.validation.go) of every version."),
-		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
-	)
-	f.Line()
-	f.Var().Id("_").Qual(registryPkg, "Strategy").Op("=").Id(name).Values()
-	f.Line()
-	scope := "cluster-scoped"
-	if r.kind.Namespaced {
-		scope = "namespaced"
-	}
-	f.Commentf("NamespaceScoped returns %t: %s are %s.", r.kind.Namespaced, r.kind.Plural, scope)
-	f.Func().Add(recv.Clone()).Id("NamespaceScoped").Params().Bool().Block(jen.Return(jen.Lit(r.kind.Namespaced)))
-	f.Line()
+	recv := strategyHead(f, r, "Strategy", fmt.Sprintf("%s implements registry.Strategy for %s.", r.strategyName(), objName(r, g)))
 	prepareForCreate(f, r, recv)
 	f.Line()
 	prepareForUpdate(f, r, recv)
@@ -119,25 +103,35 @@ func prepareForUpdate(f *jen.File, r *resource, recv *jen.Statement) {
 	f.Func().Add(recv.Clone()).Id("PrepareForUpdate").Add(ctxObjOld()).Block(body...)
 }
 
-// createStrategy emits <kind>Strategy for a create-only kind: a registry.CreateStrategy
-// (NamespaceScoped and Validate).
-func createStrategy(f *jen.File, g *model.Group, r *resource) {
+// strategyHead emits the strategy type (documented by doc) holding the scheme, its
+// assertion to implement registry.<iface>, and NamespaceScoped; it returns the value
+// receiver of its methods.
+func strategyHead(f *jen.File, r *resource, iface, doc string) *jen.Statement {
 	name := r.strategyName()
-	f.Commentf("%s implements registry.CreateStrategy for %s, a create-only kind.", name, objName(r, g))
+	f.Comment(doc)
 	f.Type().Id(name).Struct(
 		jen.Comment("scheme holds the declarative validation (zz_generated.validation.go) of every version."),
 		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
 	)
 	f.Line()
-	f.Var().Id("_").Qual(registryPkg, "CreateStrategy").Op("=").Id(name).Values()
+	f.Var().Id("_").Qual(registryPkg, iface).Op("=").Id(name).Values()
 	f.Line()
 	scope := "cluster-scoped"
 	if r.kind.Namespaced {
 		scope = "namespaced"
 	}
+	recv := jen.Params(jen.Id(name))
 	f.Commentf("NamespaceScoped returns %t: %s are %s.", r.kind.Namespaced, r.kind.Plural, scope)
-	f.Func().Params(jen.Id(name)).Id("NamespaceScoped").Params().Bool().Block(jen.Return(jen.Lit(r.kind.Namespaced)))
+	f.Func().Add(recv.Clone()).Id("NamespaceScoped").Params().Bool().Block(jen.Return(jen.Lit(r.kind.Namespaced)))
 	f.Line()
+	return recv
+}
+
+// createStrategy emits <kind>Strategy for a create-only kind: a registry.CreateStrategy
+// (NamespaceScoped and Validate).
+func createStrategy(f *jen.File, g *model.Group, r *resource) {
+	name := r.strategyName()
+	strategyHead(f, r, "CreateStrategy", fmt.Sprintf("%s implements registry.CreateStrategy for %s, a create-only kind.", name, objName(r, g)))
 	kind := r.obj.Name.Name
 	hookName := "Validate" + kind
 	body := []jen.Code{

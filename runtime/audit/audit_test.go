@@ -104,19 +104,24 @@ func (s *syncBuffer) events(t *testing.T) []Event {
 	return out
 }
 
+// answering is a handler answering body as JSON, 201 to a POST, 200 else.
+func answering(body string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusCreated)
+		}
+		_, _ = w.Write([]byte(body))
+	})
+}
+
 func TestWithAudit(t *testing.T) {
 	policy, err := LoadPolicy(writePolicy(t, policyYAML), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := &syncBuffer{}
-	h := WithAudit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if r.Method == http.MethodPost {
-			w.WriteHeader(http.StatusCreated)
-		}
-		_, _ = w.Write([]byte(`{"kind":"Database","metadata":{"name":"main"}}`))
-	}), policy, NewLog(out, nil))
+	h := WithAudit(answering(`{"kind":"Database","metadata":{"name":"main"}}`), policy, NewLog(out, nil))
 	users := map[string]*auth.User{
 		"alice": {Name: "alice", Groups: []string{"devs", auth.AllAuthenticated}},
 		"proxy": {Name: "system:kube-proxy"},

@@ -82,13 +82,7 @@ func TestDocumentationPolicyEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := &syncBuffer{}
-	h := WithAudit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if r.Method == http.MethodPost {
-			w.WriteHeader(http.StatusCreated)
-		}
-		_, _ = w.Write([]byte(`{"kind":"Pod","metadata":{"name":"p"}}`))
-	}), p, NewLog(out, nil))
+	h := WithAudit(answering(`{"kind":"Pod","metadata":{"name":"p"}}`), p, NewLog(out, nil))
 	serve := func(u *auth.User, method, path, body string) {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))
 		h.ServeHTTP(httptest.NewRecorder(), r.WithContext(auth.WithUser(context.Background(), u)))

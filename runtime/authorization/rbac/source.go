@@ -70,18 +70,7 @@ func (p *StoragePolicy) Policy(ctx context.Context) (*Policy, error) {
 	if cached != nil {
 		return cached, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, readTimeout)
-	defer cancel()
-	policy, err := p.read(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.cached == nil {
-		p.cached, p.at = policy, p.now()
-	}
-	return p.cached, nil
+	return p.Current(ctx)
 }
 
 // Current reads the policy from storage now (within 5s) and keeps it as the one in memory, as

@@ -45,9 +45,9 @@ func Install(info *registry.APIGroupInfo, z authorization.Authorizer) error {
 // kube's selfsubjectaccessreview REST.
 func selfSubjectAccessReview(ctx context.Context, z authorization.Authorizer, obj runtime.Object) (runtime.Object, error) {
 	review := obj.(*authzv1.SelfSubjectAccessReview)
-	u, ok := auth.UserFrom(ctx)
-	if !ok {
-		return nil, apierrors.NewBadRequest("no user present on request")
+	u, err := requestUser(ctx)
+	if err != nil {
+		return nil, err
 	}
 	review.Status = decide(ctx, z, attributes(u, review.Spec.ResourceAttributes, review.Spec.NonResourceAttributes))
 	return review, nil
@@ -73,6 +73,15 @@ func localSubjectAccessReview(ctx context.Context, z authorization.Authorizer, o
 	}
 	review.Status = decide(ctx, z, attributes(specUser(&review.Spec), review.Spec.ResourceAttributes, review.Spec.NonResourceAttributes))
 	return review, nil
+}
+
+// requestUser is the request's user; 400 without one, as kube's reviews.
+func requestUser(ctx context.Context) (*auth.User, error) {
+	u, ok := auth.UserFrom(ctx)
+	if !ok {
+		return nil, apierrors.NewBadRequest("no user present on request")
+	}
+	return u, nil
 }
 
 // specUser is the user a SubjectAccessReviewSpec names, as kube's
@@ -119,14 +128,14 @@ func decide(ctx context.Context, z authorization.Authorizer, a authorization.Att
 // kube's selfsubjectrulesreview REST: the answer carries the status only.
 func selfSubjectRulesReview(ctx context.Context, z authorization.Authorizer, obj runtime.Object) (runtime.Object, error) {
 	review := obj.(*authzv1.SelfSubjectRulesReview)
-	u, ok := auth.UserFrom(ctx)
-	if !ok {
-		return nil, apierrors.NewBadRequest("no user present on request")
+	u, err := requestUser(ctx)
+	if err != nil {
+		return nil, err
 	}
 	if review.Spec.Namespace == "" {
 		return nil, apierrors.NewBadRequest("no namespace on request")
 	}
-	resource, nonResource, incomplete, err := authorization.RulesFor(ctx, z, u, review.Spec.Namespace)
+	resource, nonResource, incomplete, rulesErr := authorization.RulesFor(ctx, z, u, review.Spec.Namespace)
 	out := &authzv1.SelfSubjectRulesReview{Status: authzv1.SubjectRulesReviewStatus{
 		ResourceRules: make([]authzv1.ResourceRule, len(resource)), NonResourceRules: make([]authzv1.NonResourceRule, len(nonResource)),
 		Incomplete: incomplete}}
@@ -136,8 +145,8 @@ func selfSubjectRulesReview(ctx context.Context, z authorization.Authorizer, obj
 	for i, r := range nonResource {
 		out.Status.NonResourceRules[i] = authzv1.NonResourceRule{Verbs: r.Verbs, NonResourceURLs: r.NonResourceURLs}
 	}
-	if err != nil {
-		out.Status.EvaluationError = err.Error()
+	if rulesErr != nil {
+		out.Status.EvaluationError = rulesErr.Error()
 	}
 	return out, nil
 }

@@ -18,16 +18,6 @@ import (
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
-// The rest interfaces the wrappers serve; everything but Create and Update is the Store's.
-var (
-	_ rest.Creater         = (*Bindings)(nil)
-	_ rest.Updater         = (*Bindings)(nil)
-	_ rest.Lister          = (*Bindings)(nil)
-	_ rest.Watcher         = (*Bindings)(nil)
-	_ rest.GracefulDeleter = (*Bindings)(nil)
-	_ rest.TableConvertor  = (*Bindings)(nil)
-)
-
 // Bindings serves rolebindings or clusterrolebindings through the generated Store, refusing
 // a create or update binding a role whose rules the user does not hold, unless the user may
 // bind that role (see the package doc).

@@ -19,6 +19,22 @@ import (
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
+// served are the rest interfaces the wrappers serve; everything but Create and Update is the
+// Store's.
+type served interface {
+	rest.Creater
+	rest.Updater
+	rest.Lister
+	rest.Watcher
+	rest.GracefulDeleter
+	rest.TableConvertor
+}
+
+var (
+	_ served = (*Roles)(nil)
+	_ served = (*Bindings)(nil)
+)
+
 // PolicyReader reads the RBAC policy in force now; rbac.StoragePolicy's Current is one.
 type PolicyReader interface {
 	Current(ctx context.Context) (*rbac.Policy, error)

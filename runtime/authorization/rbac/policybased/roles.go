@@ -19,16 +19,6 @@ import (
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
-// The rest interfaces the wrappers serve; everything but Create and Update is the Store's.
-var (
-	_ rest.Creater         = (*Roles)(nil)
-	_ rest.Updater         = (*Roles)(nil)
-	_ rest.Lister          = (*Roles)(nil)
-	_ rest.Watcher         = (*Roles)(nil)
-	_ rest.GracefulDeleter = (*Roles)(nil)
-	_ rest.TableConvertor  = (*Roles)(nil)
-)
-
 // Roles serves roles or clusterroles through the generated Store, refusing a create or
 // update that would grant rules the user does not hold (see the package doc).
 type Roles struct {
