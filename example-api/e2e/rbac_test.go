@@ -150,8 +150,11 @@ func TestKubectlClusterRBACEscalation(t *testing.T) {
 	s.mustKubectl(t, "create", "clusterrolebinding", "admins", "--clusterrole=cluster-admin", "--user=root")
 	s.refused(t, `clusterrolebindings.rbac.authorization.k8s.io "admins" is forbidden: `+escalationMessage, "alice",
 		"patch", "clusterrolebinding", "admins", "--type=merge", "-p", `{"subjects":[{"kind":"User","name":"alice","apiGroup":"rbac.authorization.k8s.io"}]}`)
-	// She may write what she holds.
+	// She may write what she holds, and not widen it by a patch.
 	s.eventually(t, "alice", "create", "clusterrole", "reader-of-roles", "--verb=get,list", "--resource=clusterroles.rbac.authorization.k8s.io")
+	s.refused(t, `clusterroles.rbac.authorization.k8s.io "reader-of-roles" is forbidden: `+escalationMessage+"\n"+
+		`{APIGroups:["db.example.com"], Resources:["databases"], Verbs:["delete"]}`, "alice", "patch", "clusterrole", "reader-of-roles", "--type=json", "-p",
+		`[{"op":"add","path":"/rules/-","value":{"verbs":["delete"],"apiGroups":["db.example.com"],"resources":["databases"]}}]`)
 
 	s.mustKubectl(t, "create", "clusterrole", "trusted", "--verb=bind,escalate", "--resource=clusterroles.rbac.authorization.k8s.io")
 	s.mustKubectl(t, "create", "clusterrolebinding", "alice-trusted", "--clusterrole=trusted", "--user=alice")
