@@ -66,7 +66,7 @@ func startAuditSink(t *testing.T) (*auditSink, string) {
 // TestRunAuditDocumentationPolicy serves with the Kubernetes documentation's example audit
 // policy, unchanged, a log file and a webhook, and checks that the events are those the
 // policy says: no RequestReceived stage; core-group changes (namespaces) at Request with
-// their body; authenticated discovery (/api*, /version) not at all; everything else at
+// their body (and the object's name, from the body, in objectRef); authenticated discovery (/api*, /version) not at all; everything else at
 // Metadata; each with the authorization decision and reason; an impersonated request with
 // impersonatedUser; the webhook receiving what the log holds.
 func TestRunAuditDocumentationPolicy(t *testing.T) {
@@ -108,6 +108,7 @@ func TestRunAuditDocumentationPolicy(t *testing.T) {
 			t.Errorf("authenticated discovery recorded: %s", e.RequestURI)
 		case e.Verb == "create" && e.ObjectRef.Resource == "namespaces":
 			sawCreate = e.Level == audit.LevelRequest && strings.Contains(string(e.RequestObject), `"team-a"`) && e.ResponseObject == nil &&
+				e.ObjectRef.Name == "team-a" &&
 				e.ResponseStatus.Code == 201 && e.Annotations[audit.DecisionAnnotation] == "allow" && e.Annotations[audit.ReasonAnnotation] == masters
 		case e.Verb == "list" && e.ObjectRef.Resource == "widgets":
 			sawList = e.Level == audit.LevelMetadata && e.RequestObject == nil && e.ResponseObject == nil && e.ResponseStatus.Code == 200

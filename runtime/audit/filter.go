@@ -49,8 +49,11 @@ func WithAudit(h http.Handler, policy *Policy, backend Backend) http.Handler {
 			return
 		}
 		ec := &eventContext{ev: newEvent(r, u, info, cfg.Level)}
-		if cfg.Level.atLeast(LevelRequest) {
-			ec.ev.RequestObject = captureRequest(r, cfg.OmitManagedFields)
+		if body := captureRequest(r); body != nil {
+			completeObjectRef(ec.ev.ObjectRef, body)
+			if cfg.Level.atLeast(LevelRequest) {
+				ec.ev.RequestObject = withoutManagedFields(body, cfg.OmitManagedFields)
+			}
 		}
 		emit := func(stage Stage) bool {
 			if slices.Contains(cfg.OmitStages, stage) {
@@ -131,10 +134,35 @@ func newEvent(r *http.Request, u *auth.User, info *request.RequestInfo, level Le
 // kinds, so that they are recorded as JSON, as kube-apiserver records the decoded object.
 var builtinProtobuf = protobuf.NewTranscoder()
 
+// completeObjectRef fills what ref (nil: none) lacks of the request object's metadata (name,
+// namespace, uid, resourceVersion), as kube's audit.LogRequestObject: a create names its
+// object in its body only.
+func completeObjectRef(ref *ObjectReference, body json.RawMessage) {
+	if ref == nil {
+		return
+	}
+	var obj struct {
+		Metadata struct {
+			Name, Namespace, UID, ResourceVersion string
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(body, &obj) != nil {
+		return
+	}
+	m := obj.Metadata
+	for _, f := range []struct {
+		dst *string
+		v   string
+	}{{&ref.Name, m.Name}, {&ref.Namespace, m.Namespace}, {&ref.UID, m.UID}, {&ref.ResourceVersion, m.ResourceVersion}} {
+		if *f.dst == "" {
+			*f.dst = f.v
+		}
+	}
+}
+
 // captureRequest reads r's body (up to maxBodyBytes) and puts it back; it returns it when it
-// is JSON (or protobuf of a built-in kind, as JSON), without metadata.managedFields when
-// omitManagedFields.
-func captureRequest(r *http.Request, omitManagedFields bool) json.RawMessage {
+// is JSON (or protobuf of a built-in kind, as JSON).
+func captureRequest(r *http.Request) json.RawMessage {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil
 	}
@@ -154,7 +182,7 @@ func captureRequest(r *http.Request, omitManagedFields bool) json.RawMessage {
 	if !json.Valid(data) {
 		return nil
 	}
-	return withoutManagedFields(json.RawMessage(data), omitManagedFields)
+	return json.RawMessage(data)
 }
 
 // maxStatusBytes bounds the error body read for the event's responseStatus.

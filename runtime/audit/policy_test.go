@@ -232,3 +232,27 @@ func TestBlockingStrictFailsRequest(t *testing.T) {
 		t.Errorf("%d %s, handler run %v", rec.Code, rec.Body, served)
 	}
 }
+
+// TestObjectRefFromBody: a create names its object in its body only; the event's objectRef
+// takes the name, uid and resourceVersion from there, at level Metadata too, as kube's
+// LogRequestObject.
+func TestObjectRefFromBody(t *testing.T) {
+	p, err := parsePolicy([]byte("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &syncBuffer{}
+	h := WithAudit(answering(`{}`), p, NewLog(out, nil))
+	r := httptest.NewRequest("POST", "/apis/db.example.com/v1/namespaces/a/databases",
+		strings.NewReader(`{"metadata":{"name":"new","uid":"u-1","resourceVersion":"7","namespace":"ignored"}}`))
+	h.ServeHTTP(httptest.NewRecorder(), r.WithContext(auth.WithUser(context.Background(), alice)))
+	events := out.events(t)
+	if len(events) != 2 {
+		t.Fatalf("%d events", len(events))
+	}
+	for _, e := range events {
+		if ref := *e.ObjectRef; ref.Name != "new" || ref.UID != "u-1" || ref.ResourceVersion != "7" || ref.Namespace != "a" || e.RequestObject != nil {
+			t.Errorf("%s: objectRef %+v, requestObject %s", e.Stage, ref, e.RequestObject)
+		}
+	}
+}
