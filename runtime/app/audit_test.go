@@ -3,6 +3,8 @@ package app
 import (
 	"bufio"
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
@@ -65,7 +67,7 @@ func startAuditSink(t *testing.T) (*auditSink, string) {
 
 // TestRunAuditDocumentationPolicy serves with the Kubernetes documentation's example audit
 // policy, unchanged, a log file and a webhook, and checks that the events are those the
-// policy says: no RequestReceived stage; core-group changes (namespaces) at Request with
+// policy says: no RequestReceived stage; a request authentication refuses at Metadata; core-group changes (namespaces) at Request with
 // their body (and the object's name, from the body, in objectRef); authenticated discovery (/api*, /version) not at all; everything else at
 // Metadata; each with the authorization decision and reason; an impersonated request with
 // impersonatedUser; the webhook receiving what the log holds.
@@ -73,7 +75,7 @@ func TestRunAuditDocumentationPolicy(t *testing.T) {
 	dir := t.TempDir()
 	auditLog := filepath.Join(dir, "audit.log")
 	sink, webhookConfig := startAuditSink(t)
-	_, kubeconfig := startArgs(t, []string{"--plain-http=false", "--audit-policy-file=../audit/testdata/audit-policy.yaml",
+	url, kubeconfig := startArgs(t, []string{"--plain-http=false", "--audit-policy-file=../audit/testdata/audit-policy.yaml",
 		"--audit-log-path=" + auditLog, "--audit-webhook-config-file=" + webhookConfig, "--audit-webhook-batch-max-wait=50ms"}, testGroup)
 
 	runKubectl(t, kubeconfig, "create", "namespace", "team-a")
@@ -82,6 +84,22 @@ func TestRunAuditDocumentationPolicy(t *testing.T) {
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), `namespaces is forbidden: User "bob" cannot list resource "namespaces" in API group "" at the cluster scope`) {
 		t.Errorf("kubectl --as bob: %v\n%s", err, out)
+	}
+
+	// A request without credentials to a path anonymous may not reach: 401, audited.
+	caPEM, err := os.ReadFile(filepath.Join(filepath.Dir(kubeconfig), "pki", "ca.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(caPEM)
+	resp, err := (&http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}).Get(url + "/apis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("anonymous /apis: %d", resp.StatusCode)
 	}
 
 	data, err := os.ReadFile(auditLog)
@@ -99,9 +117,12 @@ func TestRunAuditDocumentationPolicy(t *testing.T) {
 		logged[e.AuditID+"/"+string(e.Stage)] = true
 	}
 	const masters = `RBAC: allowed by ClusterRoleBinding "cluster-admin" of ClusterRole "cluster-admin" to Group "system:masters"`
-	var sawCreate, sawList, sawImpersonated bool
+	var sawCreate, sawList, sawImpersonated, sawUnauthorized bool
 	for _, e := range events {
 		switch {
+		case e.ResponseStatus != nil && e.ResponseStatus.Code == 401:
+			sawUnauthorized = e.RequestURI == "/apis" && e.Stage == audit.StageResponseStarted && e.User.Username == "" &&
+				e.ResponseStatus.Message == "Authentication failed, no credentials provided"
 		case e.Stage == audit.StageRequestReceived:
 			t.Errorf("RequestReceived recorded: %+v", e)
 		case e.ObjectRef == nil && (strings.HasPrefix(e.RequestURI, "/api") || e.RequestURI == "/version") && slices.Contains(e.User.Groups, "system:authenticated"):
@@ -118,8 +139,9 @@ func TestRunAuditDocumentationPolicy(t *testing.T) {
 				e.Annotations[audit.DecisionAnnotation] == "forbid"
 		}
 	}
-	if !sawCreate || !sawList || !sawImpersonated {
-		t.Errorf("create namespace at Request %v, list widgets at Metadata %v, impersonated list %v, in:\n%s", sawCreate, sawList, sawImpersonated, data)
+	if !sawCreate || !sawList || !sawImpersonated || !sawUnauthorized {
+		t.Errorf("create namespace at Request %v, list widgets at Metadata %v, impersonated list %v, anonymous 401 %v, in:\n%s",
+			sawCreate, sawList, sawImpersonated, sawUnauthorized, data)
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {

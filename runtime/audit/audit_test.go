@@ -128,7 +128,7 @@ func TestWithAudit(t *testing.T) {
 	}
 	srv := httptest.NewServer(auth.WithAuthentication(h, auth.AuthenticatorFunc(func(r *http.Request) (*auth.User, bool, error) {
 		return users[r.Header.Get("X-Test-User")], true, nil
-	}), nil))
+	}), nil, nil))
 	t.Cleanup(srv.Close)
 	do := func(user, method, path, body string) *http.Response {
 		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))

@@ -256,3 +256,34 @@ func TestObjectRefFromBody(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedAuthenticationAudit: a request authentication refuses is audited without a user,
+// once, at ResponseStarted, with the 401 and the credentials it tried, as kube-apiserver.
+func TestFailedAuthenticationAudit(t *testing.T) {
+	p, err := LoadPolicy(documentationPolicy, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &syncBuffer{}
+	h := WithFailedAuthenticationAudit(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}), p, NewLog(out, nil))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/apis/db.example.com/v1/databases", nil))
+	r := httptest.NewRequest("GET", "/api", nil)
+	r.Header.Set("Authorization", "Bearer wrong")
+	h.ServeHTTP(httptest.NewRecorder(), r)
+	events := out.events(t)
+	if len(events) != 2 {
+		t.Fatalf("%d events: %+v", len(events), events)
+	}
+	for i, want := range []string{"Authentication failed, no credentials provided", "Authentication failed, attempted: bearer"} {
+		e := events[i]
+		if e.Stage != StageResponseStarted || e.Level != LevelMetadata || e.ResponseStatus.Code != 401 || e.ResponseStatus.Message != want || e.User.Username != "" {
+			t.Errorf("event %d: %+v %+v", i, e, e.ResponseStatus)
+		}
+	}
+	if rec.Header().Get("Audit-Id") != events[0].AuditID {
+		t.Errorf("Audit-Id %q, event %q", rec.Header().Get("Audit-Id"), events[0].AuditID)
+	}
+}

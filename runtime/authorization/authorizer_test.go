@@ -50,7 +50,7 @@ func TestWithAuthorization(t *testing.T) {
 	authn := auth.FailOnError(auth.WithAuthenticatedGroup(auth.BearerToken(tokens)), auth.AnonymousAuthenticator())
 	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
 	srv := httptest.NewServer(auth.WithAuthentication(
-		authorization.WithAuthorization(ok, rbac.Authorizer((*rbac.StaticPolicy)(policy)), nil), authn, nil))
+		authorization.WithAuthorization(ok, rbac.Authorizer((*rbac.StaticPolicy)(policy)), nil), authn, nil, nil))
 	t.Cleanup(srv.Close)
 
 	for _, tc := range []struct {

@@ -24,7 +24,8 @@ type ChainConfig struct {
 	MaxRequestsInFlight         int
 	MaxMutatingRequestsInFlight int
 	// Authenticator, when not nil, authenticates every request (auth.WithAuthentication);
-	// AuditPolicy and AuditBackend, when both are set, audit it (audit.WithAudit);
+	// AuditPolicy and AuditBackend, when both are set, audit it (audit.WithAudit, and
+	// audit.WithFailedAuthenticationAudit for the requests authentication refuses);
 	// Authorizer, when not nil, authorizes impersonation (WithImpersonation) and the request
 	// (authorization.WithAuthorization).
 	Authenticator auth.Authenticator
@@ -64,7 +65,11 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 		h = audit.WithAudit(h, cfg.AuditPolicy, cfg.AuditBackend)
 	}
 	if cfg.Authenticator != nil {
-		h = auth.WithAuthentication(h, cfg.Authenticator, log)
+		failed := auth.Unauthorized()
+		if cfg.AuditPolicy != nil && cfg.AuditBackend != nil {
+			failed = audit.WithFailedAuthenticationAudit(failed, cfg.AuditPolicy, cfg.AuditBackend)
+		}
+		h = auth.WithAuthentication(h, cfg.Authenticator, failed, log)
 	}
 	h = WithRequestInfo(h)
 	h = WithRequestLogging(h, log)
