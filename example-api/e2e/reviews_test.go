@@ -41,7 +41,7 @@ func TestReviewsClientGo(t *testing.T) {
 	s.mustKubectl(t, "create", "namespace", "team-a")
 	s.mustKubectl(t, "create", "role", "db-writer", "-n", "team-a", "--verb=get,list,create", "--resource=databases.db.example.com")
 	s.mustKubectl(t, "create", "rolebinding", "alice-writes", "-n", "team-a", "--role=db-writer", "--user=alice")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	admin := s.clientsetAs(t, "")
 
@@ -61,7 +61,7 @@ func TestReviewsClientGo(t *testing.T) {
 	}
 
 	var sar *authzv1.SubjectAccessReview
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for { // the RoleBinding reaches the authorizer within about a second
 		sar, err = admin.AuthorizationV1().SubjectAccessReviews().Create(ctx, &authzv1.SubjectAccessReview{Spec: authzv1.SubjectAccessReviewSpec{
 			User: "alice", ResourceAttributes: &authzv1.ResourceAttributes{Namespace: "team-a", Verb: "create", Group: "db.example.com", Resource: "databases"}}},
@@ -108,7 +108,7 @@ func TestReviewsClientGo(t *testing.T) {
 		t.Errorf("carol's TokenReview before the binding: %v", err)
 	}
 	s.mustKubectl(t, "create", "clusterrolebinding", "carol-delegates", "--clusterrole=system:auth-delegator", "--user=carol")
-	deadline = time.Now().Add(10 * time.Second)
+	deadline = time.Now().Add(30 * time.Second)
 	for {
 		tr, err = carol.AuthenticationV1().TokenReviews().Create(ctx, &authnv1.TokenReview{Spec: authnv1.TokenReviewSpec{Token: tokenUsers["alice"]}}, metav1.CreateOptions{})
 		if err == nil || time.Now().After(deadline) {
