@@ -128,6 +128,10 @@ func installFunc(f *jen.File, g *model.Group, rs []*resource) {
 func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 	body := []jen.Code{jen.Id("Install").Call(jen.Id("scheme"))}
 	for _, r := range rs {
+		if r.kind.CreateOnly {
+			body = append(body, jen.Id(r.storeVar()).Op(":=").Id(r.storeFunc()).Call(jen.Id("scheme")))
+			continue
+		}
 		body = append(body,
 			jen.List(jen.Id(r.storeVar()), jen.Err()).Op(":=").Id(r.storeFunc()).Call(jen.Id("scheme"), jen.Id("storage")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
@@ -159,6 +163,9 @@ func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 	), jen.Nil()))
 	f.Comment("NewAPIGroupInfo installs the group into scheme and builds one registry.Store per resource over storage,")
 	f.Comment("serving each resource (and its status and scale subresources) in every version that declares its kind.")
+	if anyCreateOnly(rs) {
+		f.Comment("A create-only kind (+genclient:onlyVerbs=create) gets a registry.CreateOnlyStore, never stored, whose Respond the server sets.")
+	}
 	f.Comment("Errors: the first resource whose storage, table convertor or scale subresource cannot be created.")
 	f.Func().Id("NewAPIGroupInfo").Params(
 		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),

@@ -59,6 +59,29 @@ func TestHubIsVersion(t *testing.T) {
 	checkGolden(t, "hubisversion", files)
 }
 
+// TestCreateOnly serves a create-only kind (+genclient:onlyVerbs=create) beside the others:
+// a registry.CreateOnlyStore without storage or list type, validated by a
+// registry.CreateStrategy that calls the hub's ValidateReview hook.
+func TestCreateOnly(t *testing.T) {
+	api := testAPI()
+	g := api.Groups[0]
+	review := &model.Type{Name: model.TypeName{Package: hubPath, Name: "Review"}, Kind: model.Struct, Local: true,
+		Fields: []*model.Field{embedded(typeMeta), embedded(objectMeta)}}
+	g.Hub.Types = append(g.Hub.Types, review)
+	g.Hub.Funcs["ValidateReview"] = model.Position{}
+	v1 := g.Versions[0]
+	v1Review := *review
+	v1Review.Name.Package = v1.Package.Path
+	v1.Package.Types = append(v1.Package.Types, &v1Review)
+	v1.Kinds = append(v1.Kinds, &model.Kind{Name: "Review", Type: &v1Review, Plural: "reviews", Singular: "review", CreateOnly: true,
+		Pos: model.Position{File: "v1/types.go", Line: 40}})
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "createonly", files)
+}
+
 // TestMissingHubType reports a kind the hub package has no type for, at the kind.
 func TestMissingHubType(t *testing.T) {
 	api := testAPI()

@@ -12,7 +12,8 @@ import (
 type resource struct {
 	// kind carries the REST metadata: the storage version's kind, else the most preferred.
 	kind *model.Kind
-	// obj and list are the types stored and handed to the strategy (hub types).
+	// obj and list are the types stored and handed to the strategy (hub types); list is nil
+	// for a create-only kind.
 	obj, list *model.Type
 	// storage is the version objects are encoded in for etcd.
 	storage *model.Version
@@ -33,6 +34,16 @@ func (r *resource) statusStrategyName() string { return r.ident + "StatusStrateg
 func (r *resource) storeFunc() string          { return "new" + r.kind.Name + "Store" }
 func (r *resource) storeVar() string           { return r.ident + "Store" }
 func (r *resource) scaleVar() string           { return r.ident + "ScaleStore" }
+
+// anyCreateOnly reports whether some resource is create-only.
+func anyCreateOnly(rs []*resource) bool {
+	for _, r := range rs {
+		if r.kind.CreateOnly {
+			return true
+		}
+	}
+	return false
+}
 
 // anyScale reports whether some version of some resource has a scale subresource.
 func anyScale(rs []*resource) bool {
@@ -110,11 +121,20 @@ func newResource(g *model.Group, name string) (*resource, *model.Diagnostic) {
 			r.selectable = k.SelectableFields
 		}
 	}
+	r.obj = g.Hub.Type(name)
+	if r.kind.CreateOnly {
+		if r.obj == nil || r.obj.Kind != model.Struct {
+			return nil, &model.Diagnostic{Pos: r.kind.Pos, Message: fmt.Sprintf(
+				"cannot serve kind %s of group %s: the hub package %s (%s) must declare struct type %s",
+				name, g.Name, g.Hub.Name, g.Hub.Path, name)}
+		}
+		return r, nil
+	}
 	listName := name + "List"
 	if r.kind.List != nil {
 		listName = r.kind.List.Name.Name
 	}
-	r.obj, r.list = g.Hub.Type(name), g.Hub.Type(listName)
+	r.list = g.Hub.Type(listName)
 	if r.obj == nil || r.list == nil || r.obj.Kind != model.Struct {
 		return nil, &model.Diagnostic{Pos: r.kind.Pos, Message: fmt.Sprintf(
 			"cannot serve kind %s of group %s: the hub package %s (%s) must declare struct types %s and %s",

@@ -11,6 +11,10 @@ import (
 
 // storeFunc emits new<Kind>Store: the resource's storage, table convertor and registry.Store.
 func storeFunc(f *jen.File, g *model.Group, r *resource) {
+	if r.kind.CreateOnly {
+		createOnlyStoreFunc(f, g, r)
+		return
+	}
 	k := r.kind
 	qualified := qualifiedResource(k.Plural, g.Name)
 	newObj := jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(emit.Qual(r.obj)).Values()))
@@ -70,6 +74,27 @@ func storeFunc(f *jen.File, g *model.Group, r *resource) {
 		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
 		jen.Id("storage").Qual(registryPkg, "StorageFactory"),
 	).Params(jen.Op("*").Qual(registryPkg, "Store"), jen.Error()).Block(body...)
+}
+
+// createOnlyStoreFunc emits new<Kind>Store for a create-only kind: a registry.CreateOnlyStore
+// validating with the kind's strategy, without storage.
+func createOnlyStoreFunc(f *jen.File, g *model.Group, r *resource) {
+	k := r.kind
+	groupResource := func(name string) jen.Code {
+		return jen.Qual(schemaPkg, "GroupResource").Values(
+			jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Resource").Op(":").Lit(name))
+	}
+	fields := []jen.Code{
+		jen.Id("NewFunc").Op(":").Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(emit.Qual(r.obj)).Values())),
+		jen.Id("DefaultQualifiedResource").Op(":").Add(groupResource(k.Plural)),
+		jen.Id("SingularQualifiedResource").Op(":").Add(groupResource(k.Singular)),
+		jen.Id("Strategy").Op(":").Id(r.strategyName()).Values(jen.Id("scheme").Op(":").Id("scheme")),
+	}
+	f.Commentf("%s builds the registry.CreateOnlyStore of %s: %s objects are validated and answered, never stored.",
+		r.storeFunc(), qualifiedResource(k.Plural, g.Name), r.obj.Name.Name)
+	f.Func().Id(r.storeFunc()).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).
+		Op("*").Qual(registryPkg, "CreateOnlyStore").Block(
+		jen.Return(jen.Op("&").Qual(registryPkg, "CreateOnlyStore").Custom(multi, fields...)))
 }
 
 // selectable turns selectable-field JSON paths (".spec.engine") into the field names

@@ -47,23 +47,11 @@ func assertBoth(r *resource) jen.Code {
 
 // strategy emits <kind>Strategy.
 func strategy(f *jen.File, g *model.Group, r *resource) {
-	name := r.strategyName()
-	recv := jen.Params(jen.Id(name))
-	f.Commentf("%s implements registry.Strategy for %s.", name, objName(r, g))
-	f.Type().Id(name).Struct(
-		jen.Comment("scheme holds the declarative validation (zz_generated.validation.go) of every version."),
-		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
-	)
-	f.Line()
-	f.Var().Id("_").Qual(registryPkg, "Strategy").Op("=").Id(name).Values()
-	f.Line()
-	scope := "cluster-scoped"
-	if r.kind.Namespaced {
-		scope = "namespaced"
+	if r.kind.CreateOnly {
+		createStrategy(f, g, r)
+		return
 	}
-	f.Commentf("NamespaceScoped returns %t: %s are %s.", r.kind.Namespaced, r.kind.Plural, scope)
-	f.Func().Add(recv.Clone()).Id("NamespaceScoped").Params().Bool().Block(jen.Return(jen.Lit(r.kind.Namespaced)))
-	f.Line()
+	recv := strategyHead(f, r, "Strategy", fmt.Sprintf("%s implements registry.Strategy for %s.", r.strategyName(), objName(r, g)))
 	prepareForCreate(f, r, recv)
 	f.Line()
 	prepareForUpdate(f, r, recv)
@@ -113,6 +101,50 @@ func prepareForUpdate(f *jen.File, r *resource, recv *jen.Statement) {
 	}
 	f.Comment(doc)
 	f.Func().Add(recv.Clone()).Id("PrepareForUpdate").Add(ctxObjOld()).Block(body...)
+}
+
+// strategyHead emits the strategy type (documented by doc) holding the scheme, its
+// assertion to implement registry.<iface>, and NamespaceScoped; it returns the value
+// receiver of its methods.
+func strategyHead(f *jen.File, r *resource, iface, doc string) *jen.Statement {
+	name := r.strategyName()
+	f.Comment(doc)
+	f.Type().Id(name).Struct(
+		jen.Comment("scheme holds the declarative validation (zz_generated.validation.go) of every version."),
+		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
+	)
+	f.Line()
+	f.Var().Id("_").Qual(registryPkg, iface).Op("=").Id(name).Values()
+	f.Line()
+	scope := "cluster-scoped"
+	if r.kind.Namespaced {
+		scope = "namespaced"
+	}
+	recv := jen.Params(jen.Id(name))
+	f.Commentf("NamespaceScoped returns %t: %s are %s.", r.kind.Namespaced, r.kind.Plural, scope)
+	f.Func().Add(recv.Clone()).Id("NamespaceScoped").Params().Bool().Block(jen.Return(jen.Lit(r.kind.Namespaced)))
+	f.Line()
+	return recv
+}
+
+// createStrategy emits <kind>Strategy for a create-only kind: a registry.CreateStrategy
+// (NamespaceScoped and Validate).
+func createStrategy(f *jen.File, g *model.Group, r *resource) {
+	name := r.strategyName()
+	strategyHead(f, r, "CreateStrategy", fmt.Sprintf("%s implements registry.CreateStrategy for %s, a create-only kind.", name, objName(r, g)))
+	kind := r.obj.Name.Name
+	hookName := "Validate" + kind
+	body := []jen.Code{
+		jen.Id("errs").Op(":=").Qual(validationPkg, "Declarative").Call(jen.Id("ctx"), jen.Id("s").Dot("scheme"), jen.Id("obj"), jen.Nil()),
+		jen.Return(jen.Id("errs")),
+	}
+	doc := fmt.Sprintf("Validate runs the validation generated from the markers of the request's version; the package %s declares no %s hook.", g.Hub.Name, hookName)
+	if g.Hub.HasFunc(hookName) {
+		body[1] = jen.Return(jen.Append(jen.Id("errs"), jen.Qual(r.obj.Name.Package, hookName).Call(jen.Id("obj").Assert(jen.Op("*").Add(emit.Qual(r.obj)))).Op("...")))
+		doc = fmt.Sprintf("Validate runs the validation generated from the markers of the request's version, then %s.%s.", g.Hub.Name, hookName)
+	}
+	f.Comment(doc)
+	f.Func().Params(jen.Id("s").Id(name)).Id("Validate").Add(ctxObj()).Qual(fieldPkg, "ErrorList").Block(body...)
 }
 
 // validate emits Validate and ValidateUpdate: the declarative validation generated from the

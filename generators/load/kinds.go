@@ -1,6 +1,7 @@
 package load
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -10,21 +11,29 @@ import (
 )
 
 // kinds returns the kinds of a version package, sorted by name: root struct types that
-// embed metav1.ObjectMeta and have a sibling <Name>List type. A root type that looks like a
-// kind but has no list type gets a warning.
+// embed metav1.ObjectMeta and have a sibling <Name>List type, or are create-only
+// (+genclient:onlyVerbs=create, no list type needed). A root type that looks like a kind but
+// has no list type gets a warning.
 func (b *builder) kinds(p *model.Package) []*model.Kind {
 	var kinds []*model.Kind
 	for _, t := range p.Types {
 		if t.Kind != model.Struct || !t.Markers.Root || !embedsObjectMeta(t) {
 			continue
 		}
+		createOnly := b.createOnly(t)
 		list := p.Type(t.Name.Name + "List")
-		if list == nil {
+		if createOnly {
+			list = nil
+		} else if list == nil {
 			b.diags = append(b.diags, model.Diagnostic{Pos: t.Pos, Warning: true,
 				Message: "root type " + t.Name.Name + " has no " + t.Name.Name + "List type; it is not served as a kind"})
 			continue
 		}
-		kinds = append(kinds, b.kind(t, list))
+		k := b.kind(t, list)
+		if createOnly {
+			k.CreateOnly, k.StatusSubresource = true, false
+		}
+		kinds = append(kinds, k)
 	}
 	sort.Slice(kinds, func(i, j int) bool { return kinds[i].Name < kinds[j].Name })
 	return kinds
@@ -69,6 +78,22 @@ func (b *builder) kind(t, list *model.Type) *model.Kind {
 	}
 	b.checkKindPaths(k)
 	return k
+}
+
+// createOnly reports whether t is marked +genclient:onlyVerbs=create. Other verb lists only
+// limit a generated client in Kubernetes' tools; apigen serves such a kind with every verb
+// and says so in a warning.
+func (b *builder) createOnly(t *model.Type) bool {
+	verbs := t.Markers.OnlyVerbs
+	if len(verbs) == 1 && verbs[0] == "create" {
+		return true
+	}
+	if len(verbs) > 0 {
+		b.diags = append(b.diags, model.Diagnostic{Pos: t.Pos, Warning: true, Message: fmt.Sprintf(
+			"+genclient:onlyVerbs=%s on %s: apigen serves %s with every verb its storage has; only onlyVerbs=create changes what is served (a create-only kind, never stored)",
+			strings.Join(verbs, ","), t.Name.Name, t.Name.Name)})
+	}
+	return false
 }
 
 // embedsObjectMeta reports whether t embeds metav1.ObjectMeta.

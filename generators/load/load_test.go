@@ -206,6 +206,27 @@ func TestLoadSingleVersionIsHub(t *testing.T) {
 	}
 }
 
+// TestLoadCreateOnly: +genclient:onlyVerbs=create makes a create-only kind, which needs no
+// list type and has no status subresource though it has a Status field; any other onlyVerbs
+// is a warning at the type, the kind served with every verb.
+func TestLoadCreateOnly(t *testing.T) {
+	api, warnings := loadOK(t, filepath.Join(fixtures, "createonly"))
+	kinds := api.Groups[0].Versions[0].Kinds
+	if len(kinds) != 2 {
+		t.Fatalf("kinds %+v", kinds)
+	}
+	review, note := kinds[0], kinds[1]
+	if !review.CreateOnly || review.List != nil || review.StatusSubresource || review.Namespaced || review.Plural != "accessreviews" {
+		t.Errorf("AccessReview = %+v, want create-only, cluster-scoped, no list, no status subresource", review)
+	}
+	if note.CreateOnly || note.List == nil {
+		t.Errorf("Note = %+v, want a kind served with every verb", note)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings.Error(), "v1/types.go:30:6: warning: +genclient:onlyVerbs=get,list on Note: apigen serves Note with every verb") {
+		t.Errorf("warnings: %v", warnings)
+	}
+}
+
 func TestLoadVersionOrder(t *testing.T) {
 	api, _ := loadOK(t, filepath.Join(fixtures, "order"))
 	g := api.Groups[0]

@@ -22,7 +22,7 @@ var defs = map[string]applyFunc{
 	"genclient:nonNamespaced": flagField("nonNamespaced", func(m *model.Markers) *bool { return &m.NonNamespaced }),
 	"genclient:noStatus":      nil,
 	"genclient:noVerbs":       nil,
-	"genclient:onlyVerbs":     nil,
+	"genclient:onlyVerbs":     onlyVerbs,
 	"genclient:skipVerbs":     nil,
 	"genclient:method":        nil,
 	"genclient:readonly":      nil,
@@ -150,6 +150,24 @@ func init() {
 		"XEmbeddedResource", "Nullable", "AtMostOneOf", "ExactlyOneOf"} {
 		defs["kubebuilder:validation:"+name] = nil
 	}
+}
+
+// onlyVerbs records client-gen's +genclient:onlyVerbs=create,get (comma-separated verbs).
+func onlyVerbs(s *state, raw string) error {
+	var verbs []string
+	for _, v := range strings.Split(raw, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			verbs = append(verbs, v)
+		}
+	}
+	if len(verbs) == 0 {
+		return fmt.Errorf("+genclient:onlyVerbs needs verbs: write e.g. +genclient:onlyVerbs=create")
+	}
+	if err := s.record("onlyVerbs", strings.Join(verbs, ",")); err != nil {
+		return err
+	}
+	s.m.OnlyVerbs = verbs
+	return nil
 }
 
 func genclient(s *state, raw string) error {

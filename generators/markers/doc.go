@@ -31,6 +31,10 @@
 //	+default=<json>, +kubebuilder:default=<marker value>                            -> Default (JSON)
 //	+listType=map, +k8s:listType=map; +listMapKey=type, +k8s:listMapKey=type         -> ListType, ListMapKey
 //
+// client-gen's +genclient:onlyVerbs=create,get is parsed into OnlyVerbs: onlyVerbs=create
+// alone makes a create-only kind (generators/install), as Kubernetes' review kinds; other
+// verb lists are a warning at the type (apigen serves every verb its storage has).
+//
 // Defaults are normalised to JSON: +kubebuilder:default=10Gi and +kubebuilder:default="10Gi"
 // both give `"10Gi"`; 1 gives `1`; true gives `true`; {a,b} gives `["a","b"]`; {a: 1}
 // gives `{"a":1}`. +default= takes JSON as gengo's defaulter-gen does.

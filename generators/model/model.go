@@ -123,6 +123,11 @@ type Kind struct {
 	// default, as for every Kubernetes kind but a few), "DNS1123Label", or "PathSegment" (any
 	// name that is one URL path segment, as RBAC's), from +apigen:nameValidation.
 	NameValidation string
+	// CreateOnly is set by +genclient:onlyVerbs=create, as on Kubernetes' review kinds
+	// (SubjectAccessReview, TokenReview): objects are created and answered, never stored;
+	// the kind has no list type (List is nil), no status subresource, and is served by a
+	// registry.CreateOnlyStore whose response the server computes.
+	CreateOnly bool
 	// Pos is where the kind's type is declared.
 	Pos Position
 }
@@ -293,9 +298,12 @@ type Markers struct {
 	GroupName   string // +groupName=
 	VersionName string // +versionName=
 	// Type level.
-	Root           bool // +kubebuilder:object:root=true, or a +genclient type
-	GenClient      bool // +genclient
-	NonNamespaced  bool // +genclient:nonNamespaced
+	Root          bool // +kubebuilder:object:root=true, or a +genclient type
+	GenClient     bool // +genclient
+	NonNamespaced bool // +genclient:nonNamespaced
+	// OnlyVerbs are the verbs of +genclient:onlyVerbs=create,get, in marker order; nil when
+	// the marker is absent.
+	OnlyVerbs      []string
 	Resource       *ResourceMarker
 	StatusSub      bool   // +kubebuilder:subresource:status
 	Scale          *Scale // +kubebuilder:subresource:scale:specpath=...,statuspath=...,selectorpath=...

@@ -161,12 +161,18 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err := serveRBAC(&opts.SecureOptions, sec, scheme, factory, &infos); err != nil {
 		return nil, err
 	}
+	if err := serveReviews(&opts.SecureOptions, sec, scheme, factory, &infos); err != nil {
+		return nil, err
+	}
 	namespaces, err := serveNamespaces(opts, log, scheme, factory, &infos)
 	if err != nil {
 		return nil, err
 	}
 	admissionChain, err := buildAdmission(&opts.AdmissionOptions, infos)
 	if err != nil {
+		return nil, err
+	}
+	if err := sec.rbac.guard(sec.authz, log); err != nil {
 		return nil, err
 	}
 	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout, Metrics: m,
@@ -187,10 +193,8 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err := srv.AddHealthChecks(server.EtcdHealthCheck(etcd.client, 0)); err != nil {
 		return nil, err
 	}
-	if sec.bootstrap != nil {
-		if err := srv.AddPostStartHook("rbac/bootstrap-roles", sec.bootstrap); err != nil {
-			return nil, err
-		}
+	if err := sec.rbac.install(srv, log); err != nil {
+		return nil, err
 	}
 	if err := srv.AddPostStartHook("storage-object-count-tracker", func(ctx context.Context) error {
 		go countObjects(ctx, etcd.client, opts.EtcdPrefix, infos, m, objectCountInterval)

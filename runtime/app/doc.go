@@ -13,9 +13,12 @@
 // shut it down gracefully.
 //
 // It serves HTTPS (a self-signed CA and certificates in <data-dir>/pki unless --tls-cert-file
-// is given) with kube-apiserver's authentication, authorization (RBAC over the served
-// rbac.authorization.k8s.io API by default) and audit flags; --plain-http serves plain HTTP on
-// a loopback address without them. The first link of the chain is an aggregator
+// is given) with kube-apiserver's authentication, impersonation, authorization (RBAC over the
+// served rbac.authorization.k8s.io API by default, guarded against escalation, with the
+// default roles and the clusterrole-aggregation controller; authorization_apis.go) and audit
+// flags (log and webhook backends; audit_options.go), and serves the review APIs
+// (authorization.k8s.io, authentication.k8s.io); --plain-http serves plain HTTP on a loopback
+// address without them. The first link of the chain is an aggregator
 // (runtime/aggregator) serving apiregistration.k8s.io/v1 APIServices (unless --runtime-config
 // turns it off): it proxies the group versions of APIServices naming a service to their
 // backends; --proxy-endpoint registers such an APIService on start, for running outside a

@@ -27,9 +27,9 @@ func countObjects(ctx context.Context, client *clientv3.Client, prefix string, i
 		for _, info := range infos {
 			seen := map[string]bool{}
 			for _, resources := range info.VersionedResourcesStorageMap {
-				for name := range resources {
-					if strings.Contains(name, "/") || seen[name] {
-						continue // subresources share their resource's objects
+				for name, s := range resources {
+					if _, unstored := s.(*registry.CreateOnlyStore); unstored || strings.Contains(name, "/") || seen[name] {
+						continue // subresources share their resource's objects; reviews are never stored
 					}
 					seen[name] = true
 					key := path.Join("/", prefix, info.Group, name) + "/"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/pflag"
+
+	"github.com/apigen-dev/apigen/runtime/audit"
 )
 
 // SecureOptions are the serving, authentication, authorization and audit flags, named as
@@ -45,9 +47,15 @@ type SecureOptions struct {
 	// SubjectAccessReview service (mode Webhook).
 	AuthorizationWebhookConfigFile string
 	// AuditLogPath is the file audit events are appended to ("-" for stdout); empty disables
-	// auditing. AuditPolicyFile is the audit.k8s.io/v1 Policy; required with AuditLogPath.
+	// the log backend. AuditPolicyFile is the audit.k8s.io/v1 Policy; required with
+	// AuditLogPath or AuditWebhook.ConfigFile.
 	AuditLogPath    string
 	AuditPolicyFile string
+	// AuditWebhook configures the audit webhook backend (--audit-webhook-*); an empty
+	// ConfigFile disables it.
+	AuditWebhook audit.WebhookConfig
+	// AuditWebhookVersion is the API version of the events sent; only audit.k8s.io/v1.
+	AuditWebhookVersion string
 }
 
 // newSecureOptions returns the defaults.
@@ -58,6 +66,8 @@ func newSecureOptions() SecureOptions {
 		RequestHeaderGroupHeaders:       []string{"X-Remote-Group"},
 		RequestHeaderExtraHeadersPrefix: []string{"X-Remote-Extra-"},
 		AuthorizationMode:               []string{"RBAC"},
+		AuditWebhook:                    audit.DefaultWebhookConfig(),
+		AuditWebhookVersion:             "audit.k8s.io/v1",
 	}
 }
 
@@ -79,7 +89,8 @@ func (o *SecureOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.AuthorizationMode, "authorization-mode", o.AuthorizationMode, "authorizers asked in order, first decision wins: AlwaysAllow, AlwaysDeny, RBAC, Webhook")
 	fs.StringVar(&o.AuthorizationWebhookConfigFile, "authorization-webhook-config-file", o.AuthorizationWebhookConfigFile, "kubeconfig-format file naming a SubjectAccessReview service (--authorization-mode Webhook)")
 	fs.StringVar(&o.AuditLogPath, "audit-log-path", o.AuditLogPath, `file audit events (audit.k8s.io/v1, JSON lines) are appended to; "-" is stdout; empty disables auditing`)
-	fs.StringVar(&o.AuditPolicyFile, "audit-policy-file", o.AuditPolicyFile, "audit.k8s.io/v1 Policy giving each request's audit level; required with --audit-log-path")
+	fs.StringVar(&o.AuditPolicyFile, "audit-policy-file", o.AuditPolicyFile, "audit.k8s.io/v1 Policy giving each request's audit level; required with --audit-log-path or --audit-webhook-config-file")
+	o.addAuditWebhookFlags(fs)
 }
 
 // validate reports the options' errors.
@@ -114,8 +125,8 @@ func (o *SecureOptions) validate() []string {
 	if len(o.AuthorizationMode) == 0 {
 		errs = append(errs, "--authorization-mode must name at least one authorizer")
 	}
-	if (o.AuditLogPath == "") != (o.AuditPolicyFile == "") {
-		errs = append(errs, "--audit-log-path and --audit-policy-file go together")
+	if (o.AuditLogPath == "" && o.AuditWebhook.ConfigFile == "") != (o.AuditPolicyFile == "") {
+		errs = append(errs, "--audit-policy-file goes with --audit-log-path or --audit-webhook-config-file")
 	}
-	return errs
+	return append(errs, o.validateAuditWebhook()...)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -44,14 +45,34 @@ func writePolicy(t *testing.T, text string) string {
 
 func TestLoadPolicyErrors(t *testing.T) {
 	for text, want := range map[string]string{
-		"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Everything\n":        `rules[0].level "Everything": write None, Metadata, Request or RequestResponse`,
-		"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  user: [x]\n": `unknown field "user"`,
-		"apiVersion: v1\nkind: Policy\n":                                                  `write apiVersion: audit.k8s.io/v1, kind: Policy`,
-		"apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [Sometimes]\n":            `unknown stage "Sometimes"`,
+		"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Everything\n":                                       `rules[0].level: Unsupported value: "Everything": supported values: "None", "Metadata", "Request", "RequestResponse"`,
+		"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- users: [x]\n":                                              `rules[0].level: Required value`,
+		"apiVersion: v1\nkind: Policy\n":                                                                                 `write apiVersion: audit.k8s.io/v1, kind: Policy`,
+		"apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [Sometimes]\nrules:\n- level: None\n":                    `omitStages[0]: Invalid value: "Sometimes": allowed stages are RequestReceived,ResponseStarted,ResponseComplete,Panic`,
+		"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: []\n":                                                         "loaded illegal policy with 0 rules",
+		"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  nonResourceURLs: [healthz]\n":               `non-resource URL rules must begin with a '/' character`,
+		"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  nonResourceURLs: ['/a*b']\n":                `non-resource URL wildcards '*' must be the final character of the rule`,
+		"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  nonResourceURLs: [/x]\n  namespaces: [a]\n": "rules cannot apply to both regular resources and non-resource URLs",
+		"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  resources: [{group: apps/v1}]\n":            `rules[0].resources.group: Invalid value: "apps/v1"`,
+		"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  resources: [{resourceNames: [x]}]\n":        "using resourceNames requires at least one resource",
 	} {
-		if _, err := LoadPolicy(writePolicy(t, text)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := LoadPolicy(writePolicy(t, text), nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", text, err, want)
 		}
+	}
+}
+
+// TestLoadPolicyLenient: a field the Policy does not know is a warning, and the policy loads
+// without it, as kube-apiserver's lenient fallback.
+func TestLoadPolicyLenient(t *testing.T) {
+	var logged bytes.Buffer
+	p, err := LoadPolicy(writePolicy(t, "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  user: [x]\n"),
+		slog.New(slog.NewTextHandler(&logged, nil)))
+	if err != nil || len(p.Rules) != 1 || p.Rules[0].Level != LevelMetadata {
+		t.Fatalf("lenient load: %+v, %v", p, err)
+	}
+	if !strings.Contains(logged.String(), "falling back to lenient decoding") || !strings.Contains(logged.String(), `unknown field \"user\"`) {
+		t.Errorf("warning: %s", logged.String())
 	}
 }
 
@@ -83,26 +104,31 @@ func (s *syncBuffer) events(t *testing.T) []Event {
 	return out
 }
 
-func TestWithAudit(t *testing.T) {
-	policy, err := LoadPolicy(writePolicy(t, policyYAML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := &syncBuffer{}
-	h := WithAudit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// answering is a handler answering body as JSON, 201 to a POST, 200 else.
+func answering(body string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if r.Method == http.MethodPost {
 			w.WriteHeader(http.StatusCreated)
 		}
-		_, _ = w.Write([]byte(`{"kind":"Database","metadata":{"name":"main"}}`))
-	}), policy, NewLog(out, nil))
+		_, _ = w.Write([]byte(body))
+	})
+}
+
+func TestWithAudit(t *testing.T) {
+	policy, err := LoadPolicy(writePolicy(t, policyYAML), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &syncBuffer{}
+	h := WithAudit(answering(`{"kind":"Database","metadata":{"name":"main"}}`), policy, NewLog(out, nil))
 	users := map[string]*auth.User{
 		"alice": {Name: "alice", Groups: []string{"devs", auth.AllAuthenticated}},
 		"proxy": {Name: "system:kube-proxy"},
 	}
 	srv := httptest.NewServer(auth.WithAuthentication(h, auth.AuthenticatorFunc(func(r *http.Request) (*auth.User, bool, error) {
 		return users[r.Header.Get("X-Test-User")], true, nil
-	}), nil))
+	}), nil, nil))
 	t.Cleanup(srv.Close)
 	do := func(user, method, path, body string) *http.Response {
 		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))

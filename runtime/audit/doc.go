@@ -1,10 +1,16 @@
 // Package audit records what a server was asked to do and what it answered, as
-// kube-apiserver's auditing (--audit-log-path, --audit-policy-file): audit.k8s.io/v1 Events,
-// one JSON object per line, at the level the first matching rule of an audit.k8s.io/v1
-// Policy gives the request: None (not logged), Metadata (who, what, when, the response code),
-// Request (also the request body) or RequestResponse (also the response body).
+// kube-apiserver's auditing (--audit-policy-file, --audit-log-path,
+// --audit-webhook-config-file): audit.k8s.io/v1 Events, at the level the first matching rule
+// of an audit.k8s.io/v1 Policy gives the request: None (not recorded), Metadata (who, what,
+// when, the response status), Request (also the request body) or RequestResponse (also the
+// response body); omitStages and omitManagedFields as the policy and its rules say.
 //
-// Status: the types, the policy, the log backend and the filter are built and tested;
-// the server flags and the place in the handler chain (after authentication, before
-// authorization, as kube-apiserver's) are wired with the rest of issue 7.
+// The types are our own, matching k8s.io/apiserver's audit/v1 JSON field for field (its
+// package cannot be imported without the framework). A policy is loaded and evaluated as
+// k8s.io/apiserver's audit/policy reader and checker (a policy written for kube-apiserver,
+// such as the documentation's example in testdata, behaves the same). WithAudit runs after
+// authentication; the filters after it add the authorization decision and reason
+// (authorization.k8s.io/decision, authorization.k8s.io/reason) and the impersonated user
+// through the request's context. Backends: Log (JSON lines to a file) and Webhook (EventLists
+// POSTed to a service, batched or blocking, as kube's webhook backend); Union sends to both.
 package audit

@@ -3,58 +3,39 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
-	"log/slog"
+	"mime"
 	"net"
 	"net/http"
 	"slices"
-	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/uuid"
 
 	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/protobuf"
 	"github.com/apigen-dev/apigen/runtime/request"
+	"github.com/apigen-dev/apigen/runtime/responsewriters"
 )
 
 // maxBodyBytes bounds the request and response bodies an event records; a larger body is left
 // out, as a body over the server's request limit never reaches the handler anyway.
 const maxBodyBytes = 3 << 20
 
-// Log is a backend writing events as JSON lines to one writer (the --audit-log-path file, or
-// stdout for "-"), as kube-apiserver's log backend in its json format. Safe for concurrent use.
-type Log struct {
-	mu  sync.Mutex
-	out io.Writer
-	log *slog.Logger
-}
-
-// NewLog returns a backend writing to out; errors writing are logged to log (if not nil) and
-// never fail a request.
-func NewLog(out io.Writer, log *slog.Logger) *Log { return &Log{out: out, log: log} }
-
-// Write records one event.
-func (l *Log) Write(e *Event) {
-	data, err := json.Marshal(e)
-	if err == nil {
-		l.mu.Lock()
-		_, err = l.out.Write(append(data, '\n'))
-		l.mu.Unlock()
-	}
-	if err != nil && l.log != nil {
-		l.log.Error("cannot write audit event", "auditID", e.AuditID, "err", err)
-	}
-}
-
 // WithAudit records every request policy does not give level None to backend, as
 // kube-apiserver's filters.WithAudit: a RequestReceived event when the request arrives, a
 // ResponseStarted event when a long-running request (watch) starts its response, and a
-// ResponseComplete event with the response code when it is done, each unless the policy
-// omits that stage. It runs after authentication (the user is in the context) and before
-// authorization, as in kube-apiserver's handler chain. The response carries the event's
-// Audit-Id header.
-func WithAudit(h http.Handler, policy *Policy, backend *Log) http.Handler {
+// ResponseComplete event with the response status when it is done (a Panic event when the
+// handler panics), each unless the policy omits that stage. It runs after authentication
+// (the user is in the context) and before impersonation and authorization, which add to the
+// event through the request's context (LogImpersonatedUser, AddAnnotation). The response
+// carries the event's Audit-Id header. A backend refusing the RequestReceived event (mode
+// blocking-strict) fails the request with 500.
+func WithAudit(h http.Handler, policy *Policy, backend Backend) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info, err := request.InfoFor(r)
 		if err != nil {
@@ -62,43 +43,67 @@ func WithAudit(h http.Handler, policy *Policy, backend *Log) http.Handler {
 			return
 		}
 		u, _ := auth.UserFrom(r.Context())
-		level, omit := policy.LevelFor(u, info)
-		if level == LevelNone {
+		cfg := policy.For(u, info)
+		if cfg.Level == LevelNone {
 			h.ServeHTTP(w, r)
 			return
 		}
-		ev := newEvent(r, u, info, level)
-		if level.atLeast(LevelRequest) {
-			ev.RequestObject = captureRequest(r)
-		}
-		emit := func(stage Stage) {
-			if slices.Contains(omit, stage) {
-				return
+		ec := &eventContext{ev: newEvent(r, u, info, cfg.Level)}
+		if body := captureRequest(r); body != nil {
+			completeObjectRef(ec.ev.ObjectRef, body)
+			if cfg.Level.atLeast(LevelRequest) {
+				ec.ev.RequestObject = withoutManagedFields(body, cfg.OmitManagedFields)
 			}
-			e := *ev
-			e.Stage, e.StageTimestamp = stage, metav1.NewMicroTime(time.Now())
-			backend.Write(&e)
 		}
-		emit(StageRequestReceived)
-		w.Header().Set("Audit-Id", ev.AuditID)
-		rec := &responseRecorder{ResponseWriter: w, code: http.StatusOK, keepBody: level.atLeast(LevelRequestResponse)}
+		emit := func(stage Stage) bool {
+			if slices.Contains(cfg.OmitStages, stage) {
+				return true
+			}
+			e := ec.snapshot()
+			e.Stage, e.StageTimestamp = stage, metav1.NewMicroTime(time.Now())
+			return backend.ProcessEvents(&e)
+		}
+		if !emit(StageRequestReceived) {
+			responsewriters.WriteError(w, apierrors.NewInternalError(errors.New("failed to store audit event")))
+			return
+		}
+		w.Header().Set("Audit-Id", ec.ev.AuditID)
+		rec := &responseRecorder{ResponseWriter: w, code: http.StatusOK, keepBody: cfg.Level.atLeast(LevelRequestResponse)}
 		if info.Verb == "watch" { // long-running: its response starts long before it completes
-			rec.started = func() { ev.ResponseStatus = &metav1.Status{Code: int32(rec.code)}; emit(StageResponseStarted) }
+			rec.started = func() { ec.setStatus(rec, false); emit(StageResponseStarted) }
 		}
 		defer func() {
 			if p := recover(); p != nil {
-				ev.ResponseStatus = &metav1.Status{Code: http.StatusInternalServerError, Status: metav1.StatusFailure}
+				ec.mu.Lock()
+				ec.ev.ResponseStatus = &metav1.Status{Code: http.StatusInternalServerError, Status: metav1.StatusFailure,
+					Message: fmt.Sprintf("APIServer panic'd: %v", p)}
+				ec.mu.Unlock()
 				emit(StagePanic)
 				panic(p)
 			}
-			ev.ResponseStatus = &metav1.Status{Code: int32(rec.code)}
-			if rec.keepBody && json.Valid(rec.body.Bytes()) {
-				ev.ResponseObject = json.RawMessage(rec.body.Bytes())
-			}
+			ec.setStatus(rec, cfg.OmitManagedFields)
 			emit(StageResponseComplete)
 		}()
-		h.ServeHTTP(rec, r)
+		h.ServeHTTP(rec, r.WithContext(withEvent(r.Context(), ec)))
 	})
+}
+
+// setStatus records rec's response status (the metav1.Status of an error response) and, at
+// level RequestResponse, its body.
+func (ec *eventContext) setStatus(rec *responseRecorder, omitManagedFields bool) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	status := &metav1.Status{Code: int32(rec.code)}
+	if rec.code >= 300 && rec.errBody.Len() > 0 {
+		var body metav1.Status
+		if json.Unmarshal(rec.errBody.Bytes(), &body) == nil && body.Kind == "Status" {
+			status = &metav1.Status{Status: body.Status, Message: body.Message, Reason: body.Reason, Details: body.Details, Code: body.Code}
+		}
+	}
+	ec.ev.ResponseStatus = status
+	if rec.keepBody && json.Valid(rec.body.Bytes()) {
+		ec.ev.ResponseObject = withoutManagedFields(json.RawMessage(rec.body.Bytes()), omitManagedFields)
+	}
 }
 
 // newEvent fills what every stage's event shares.
@@ -113,7 +118,7 @@ func newEvent(r *http.Request, u *auth.User, info *request.RequestInfo, level Le
 		RequestReceivedTimestamp: metav1.NewMicroTime(time.Now()),
 	}
 	if u != nil {
-		ev.User = UserInfo{Username: u.Name, UID: u.UID, Groups: u.Groups, Extra: u.Extra}
+		ev.User = userInfo(u)
 	}
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		ev.SourceIPs = []string{host}
@@ -125,8 +130,38 @@ func newEvent(r *http.Request, u *auth.User, info *request.RequestInfo, level Le
 	return ev
 }
 
+// builtinProtobuf reads the protobuf bodies kubectl's typed clients send for the built-in
+// kinds, so that they are recorded as JSON, as kube-apiserver records the decoded object.
+var builtinProtobuf = protobuf.NewTranscoder()
+
+// completeObjectRef fills what ref (nil: none) lacks of the request object's metadata (name,
+// namespace, uid, resourceVersion), as kube's audit.LogRequestObject: a create names its
+// object in its body only.
+func completeObjectRef(ref *ObjectReference, body json.RawMessage) {
+	if ref == nil {
+		return
+	}
+	var obj struct {
+		Metadata struct {
+			Name, Namespace, UID, ResourceVersion string
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(body, &obj) != nil {
+		return
+	}
+	m := obj.Metadata
+	for _, f := range []struct {
+		dst *string
+		v   string
+	}{{&ref.Name, m.Name}, {&ref.Namespace, m.Namespace}, {&ref.UID, m.UID}, {&ref.ResourceVersion, m.ResourceVersion}} {
+		if *f.dst == "" {
+			*f.dst = f.v
+		}
+	}
+}
+
 // captureRequest reads r's body (up to maxBodyBytes) and puts it back; it returns it when it
-// is JSON.
+// is JSON (or protobuf of a built-in kind, as JSON).
 func captureRequest(r *http.Request) json.RawMessage {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil
@@ -136,14 +171,26 @@ func captureRequest(r *http.Request) json.RawMessage {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(data), r.Body), r.Body}
-	if err != nil || len(data) > maxBodyBytes || !json.Valid(data) {
+	if err != nil || len(data) > maxBodyBytes {
+		return nil
+	}
+	if mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && mediaType == protobuf.ContentType {
+		if data, _, err = builtinProtobuf.ToJSON(data); err != nil {
+			return nil
+		}
+	}
+	if !json.Valid(data) {
 		return nil
 	}
 	return json.RawMessage(data)
 }
 
-// responseRecorder remembers the status code, calls started when the response starts, and
-// keeps a copy of the body (up to maxBodyBytes) when keepBody. It forwards Flush and Unwrap.
+// maxStatusBytes bounds the error body read for the event's responseStatus.
+const maxStatusBytes = 64 << 10
+
+// responseRecorder remembers the status code, calls started when the response starts, keeps
+// a copy of the body (up to maxBodyBytes) when keepBody, and of an error response's body (up
+// to maxStatusBytes). It forwards Flush and Unwrap.
 type responseRecorder struct {
 	http.ResponseWriter
 	code        int
@@ -151,6 +198,7 @@ type responseRecorder struct {
 	started     func()
 	keepBody    bool
 	body        bytes.Buffer
+	errBody     bytes.Buffer
 }
 
 func (r *responseRecorder) WriteHeader(code int) {
@@ -169,6 +217,9 @@ func (r *responseRecorder) Write(p []byte) (int, error) {
 	}
 	if r.keepBody && r.body.Len()+len(p) <= maxBodyBytes {
 		r.body.Write(p)
+	}
+	if r.code >= 300 && r.errBody.Len()+len(p) <= maxStatusBytes {
+		r.errBody.Write(p)
 	}
 	return r.ResponseWriter.Write(p)
 }

@@ -119,7 +119,7 @@ func whoami(a Authenticator) http.Handler {
 	return WithAuthentication(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u, _ := UserFrom(r.Context())
 		_ = json.NewEncoder(w).Encode(u)
-	}), a, nil)
+	}), a, nil, nil)
 }
 
 // get sends a GET with headers (pairs) and returns the status code and body.
@@ -193,7 +193,7 @@ func TestRequestHeaderFrontProxy(t *testing.T) {
 		}
 		u, _ := UserFrom(r.Context())
 		_ = json.NewEncoder(w).Encode(u)
-	}), a, nil)
+	}), a, nil, nil)
 	headers := []string{"X-Remote-User", "frank", "X-Remote-Group", "g1", "X-Remote-Group", "g2", "X-Remote-Extra-Acme.com%2Fproject", "p1"}
 
 	url, c := tlsServer(t, h, &proxy)

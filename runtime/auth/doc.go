@@ -7,6 +7,6 @@
 // user, token/tokenfile, request/x509, request/headerrequest, request/union,
 // request/anonymous, group) and k8s.io/apiserver/pkg/endpoints/filters.WithAuthentication.
 //
-// Status: the authenticators and the filter are built and tested; wiring them into the
-// server's handler chain comes with TLS serving (issue 7).
+// Package review (below) answers TokenReview and SelfSubjectReview; impersonation is the
+// filter runtime/filters.WithImpersonation, after authentication.
 package auth

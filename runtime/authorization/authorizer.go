@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/apigen-dev/apigen/runtime/audit"
 	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -51,41 +52,57 @@ func (f AuthorizerFunc) Authorize(ctx context.Context, a Attributes) (Decision, 
 	return f(ctx, a)
 }
 
-// AlwaysAllow allows everything (--authorization-mode=AlwaysAllow).
-func AlwaysAllow() Authorizer {
-	return AuthorizerFunc(func(context.Context, Attributes) (Decision, string, error) { return Allow, "", nil })
+// AlwaysAllow allows everything (--authorization-mode=AlwaysAllow); its RulesFor lists "*".
+func AlwaysAllow() Authorizer { return alwaysAllow{} }
+
+// AlwaysDeny denies everything (--authorization-mode=AlwaysDeny); its RulesFor lists nothing.
+func AlwaysDeny() Authorizer { return alwaysDeny{} }
+
+type alwaysAllow struct{}
+
+// Authorize implements Authorizer.
+func (alwaysAllow) Authorize(context.Context, Attributes) (Decision, string, error) {
+	return Allow, "", nil
 }
 
-// AlwaysDeny denies everything (--authorization-mode=AlwaysDeny).
-func AlwaysDeny() Authorizer {
-	return AuthorizerFunc(func(context.Context, Attributes) (Decision, string, error) { return Deny, "", nil })
+type alwaysDeny struct{}
+
+// Authorize implements Authorizer.
+func (alwaysDeny) Authorize(context.Context, Attributes) (Decision, string, error) {
+	return Deny, "", nil
 }
 
 // Union asks each authorizer in turn; the first Allow or Deny wins, as kube-apiserver's
 // union of --authorization-mode. When none decides it returns NoOpinion, the reasons given,
-// and the errors met, joined.
-func Union(authorizers ...Authorizer) Authorizer {
-	return AuthorizerFunc(func(ctx context.Context, a Attributes) (Decision, string, error) {
-		var reasons []string
-		var errs []error
-		for _, z := range authorizers {
-			d, reason, err := z.Authorize(ctx, a)
-			if err != nil {
-				errs = append(errs, err)
-			}
-			if d == Allow || d == Deny {
-				return d, reason, nil
-			}
-			if reason != "" {
-				reasons = append(reasons, reason)
-			}
+// and the errors met, joined. The union is a RuleResolver over its members (see RulesFor).
+func Union(authorizers ...Authorizer) Authorizer { return union(authorizers) }
+
+type union []Authorizer
+
+// Authorize implements Authorizer.
+func (u union) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
+	var reasons []string
+	var errs []error
+	for _, z := range u {
+		d, reason, err := z.Authorize(ctx, a)
+		if err != nil {
+			errs = append(errs, err)
 		}
-		return NoOpinion, strings.Join(reasons, "; "), errors.Join(errs...)
-	})
+		if d == Allow || d == Deny {
+			return d, reason, nil
+		}
+		if reason != "" {
+			reasons = append(reasons, reason)
+		}
+	}
+	return NoOpinion, strings.Join(reasons, "; "), errors.Join(errs...)
 }
 
 // WithAuthorization authorizes every request before h serves it, as k8s.io/apiserver's
-// filters.WithAuthorization. It needs the user (auth.WithAuthentication runs first) and
+// filters.WithAuthorization; the decision ("allow" or "forbid") and the authorizer's reason
+// are the audit annotations authorization.k8s.io/decision and authorization.k8s.io/reason.
+// A request no authorizer allows while one of them failed (a webhook that did not answer) is
+// 500 InternalError, as kube-apiserver answers it. It needs the user (auth.WithAuthentication runs first) and
 // reads the RequestInfo (request.InfoFor); a path that does not parse is
 // 400. A request not allowed gets 403 Forbidden with kube-apiserver's message, e.g.
 // `databases.db.example.com "main" is forbidden: User "bob" cannot delete resource
@@ -105,12 +122,23 @@ func WithAuthorization(h http.Handler, z Authorizer, log *slog.Logger) http.Hand
 		a := Attributes{User: u, RequestInfo: *info}
 		d, reason, err := z.Authorize(r.Context(), a)
 		if d == Allow {
+			audit.AddAnnotation(r.Context(), audit.DecisionAnnotation, "allow")
+			audit.AddAnnotation(r.Context(), audit.ReasonAnnotation, reason)
 			h.ServeHTTP(w, r)
 			return
 		}
-		if err != nil && log != nil {
-			log.Warn("authorizer error", "user", u.Name, "verb", a.Verb, "path", r.URL.Path, "err", err)
+		if err != nil {
+			// As kube-apiserver: an authorizer that could not decide (a webhook down) and no
+			// other that allows is a server error, not a denial.
+			if log != nil {
+				log.Warn("authorizer error", "user", u.Name, "verb", a.Verb, "path", r.URL.Path, "err", err)
+			}
+			audit.AddAnnotation(r.Context(), audit.ReasonAnnotation, "internal error")
+			responsewriters.WriteError(w, apierrors.NewInternalError(err))
+			return
 		}
+		audit.AddAnnotation(r.Context(), audit.DecisionAnnotation, "forbid")
+		audit.AddAnnotation(r.Context(), audit.ReasonAnnotation, reason)
 		responsewriters.WriteError(w, Forbidden(a, reason))
 	})
 }

@@ -50,7 +50,7 @@ func TestWithAuthorization(t *testing.T) {
 	authn := auth.FailOnError(auth.WithAuthenticatedGroup(auth.BearerToken(tokens)), auth.AnonymousAuthenticator())
 	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
 	srv := httptest.NewServer(auth.WithAuthentication(
-		authorization.WithAuthorization(ok, rbac.Authorizer((*rbac.StaticPolicy)(policy)), nil), authn, nil))
+		authorization.WithAuthorization(ok, rbac.Authorizer((*rbac.StaticPolicy)(policy)), nil), authn, nil, nil))
 	t.Cleanup(srv.Close)
 
 	for _, tc := range []struct {
@@ -92,6 +92,31 @@ func TestWithAuthorization(t *testing.T) {
 		}
 		if tc.code == 403 && status.Reason != metav1.StatusReasonForbidden {
 			t.Errorf("%s %s: reason %q, want Forbidden", tc.method, tc.path, status.Reason)
+		}
+	}
+}
+
+// TestWithAuthorizationError: no authorizer allowing while one failed is 500, as
+// kube-apiserver; an allow despite another's failure serves the request.
+func TestWithAuthorizationError(t *testing.T) {
+	failing := authorization.AuthorizerFunc(func(context.Context, authorization.Attributes) (authorization.Decision, string, error) {
+		return authorization.NoOpinion, "", errors.New("webhook unreachable")
+	})
+	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
+	for _, tc := range []struct {
+		z    authorization.Authorizer
+		code int
+	}{
+		{authorization.Union(failing), http.StatusInternalServerError},
+		{authorization.Union(failing, authorization.AlwaysAllow()), http.StatusOK},
+		{authorization.Union(authorization.AlwaysDeny(), failing), http.StatusForbidden},
+	} {
+		h := authorization.WithAuthorization(ok, tc.z, nil)
+		r := httptest.NewRequest("GET", "/apis/db.example.com/v1/databases", nil)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r.WithContext(auth.WithUser(r.Context(), &auth.User{Name: "bob"})))
+		if rec.Code != tc.code || (tc.code == 500 && !strings.Contains(rec.Body.String(), "webhook unreachable")) {
+			t.Errorf("%d %s, want %d", rec.Code, rec.Body, tc.code)
 		}
 	}
 }

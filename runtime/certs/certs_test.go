@@ -40,7 +40,7 @@ func TestServeWithSelfSigned(t *testing.T) {
 	srv := httptest.NewUnstartedServer(auth.WithAuthentication(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u, _ := auth.UserFrom(r.Context())
 		_ = json.NewEncoder(w).Encode(u)
-	}), auth.ClientCert(b.CAPool), nil))
+	}), auth.ClientCert(b.CAPool), nil, nil))
 	srv.TLS = &tls.Config{Certificates: []tls.Certificate{serving}, ClientAuth: tls.RequestClientCert}
 	srv.StartTLS()
 	t.Cleanup(srv.Close)

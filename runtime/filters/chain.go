@@ -24,11 +24,13 @@ type ChainConfig struct {
 	MaxRequestsInFlight         int
 	MaxMutatingRequestsInFlight int
 	// Authenticator, when not nil, authenticates every request (auth.WithAuthentication);
-	// AuditPolicy and AuditLog, when both are set, audit it (audit.WithAudit); Authorizer,
-	// when not nil, authorizes it (authorization.WithAuthorization).
+	// AuditPolicy and AuditBackend, when both are set, audit it (audit.WithAudit, and
+	// audit.WithFailedAuthenticationAudit for the requests authentication refuses);
+	// Authorizer, when not nil, authorizes impersonation (WithImpersonation) and the request
+	// (authorization.WithAuthorization).
 	Authenticator auth.Authenticator
 	AuditPolicy   *audit.Policy
-	AuditLog      *audit.Log
+	AuditBackend  audit.Backend
 	Authorizer    authorization.Authorizer
 	// Metrics, when not nil, counts and times every resource request (metrics.WithMetrics),
 	// those refused by the in-flight limit included.
@@ -40,7 +42,8 @@ type ChainConfig struct {
 // DefaultBuildHandlerChain: panic recovery, request logging, request info (parsed once for
 // the filters after it), the request deadline (so that it bounds authentication webhooks,
 // audit's reading of the body and every in-flight slot, as kube's timeout filters sit
-// outside them), authentication, audit, authorization, metrics, then max-in-flight.
+// outside them), authentication, audit, impersonation, authorization, metrics, then
+// max-in-flight.
 func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	reads, writes := cfg.MaxRequestsInFlight, cfg.MaxMutatingRequestsInFlight
 	if reads == 0 {
@@ -57,12 +60,17 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	}
 	if cfg.Authorizer != nil {
 		h = authorization.WithAuthorization(h, cfg.Authorizer, log)
+		h = WithImpersonation(h, cfg.Authorizer, log)
 	}
-	if cfg.AuditPolicy != nil && cfg.AuditLog != nil {
-		h = audit.WithAudit(h, cfg.AuditPolicy, cfg.AuditLog)
+	if cfg.AuditPolicy != nil && cfg.AuditBackend != nil {
+		h = audit.WithAudit(h, cfg.AuditPolicy, cfg.AuditBackend)
 	}
 	if cfg.Authenticator != nil {
-		h = auth.WithAuthentication(h, cfg.Authenticator, log)
+		failed := auth.Unauthorized()
+		if cfg.AuditPolicy != nil && cfg.AuditBackend != nil {
+			failed = audit.WithFailedAuthenticationAudit(failed, cfg.AuditPolicy, cfg.AuditBackend)
+		}
+		h = auth.WithAuthentication(h, cfg.Authenticator, failed, log)
 	}
 	h = WithRequestDeadline(h, cfg.RequestTimeout)
 	h = WithRequestInfo(h)

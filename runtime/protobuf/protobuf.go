@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	authnv1 "k8s.io/api/authentication/v1"
+	authzv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -29,14 +31,15 @@ type Transcoder struct {
 }
 
 // NewTranscoder returns a transcoder for the built-in groups apigen serves:
-// rbac.authorization.k8s.io/v1 and the core group's v1 (namespaces).
+// rbac.authorization.k8s.io/v1, authorization.k8s.io/v1 and authentication.k8s.io/v1 (the
+// reviews `kubectl auth` sends) and the core group's v1 (namespaces).
 func NewTranscoder() *Transcoder {
 	scheme := runtime.NewScheme()
-	if err := corev1.AddToScheme(scheme); err != nil {
-		panic(fmt.Sprintf("cannot register k8s.io/api/core/v1: %v", err)) // a static registration: cannot fail
-	}
-	if err := rbacv1.AddToScheme(scheme); err != nil {
-		panic(fmt.Sprintf("cannot register k8s.io/api/rbac/v1: %v", err)) // a static registration: cannot fail
+	for name, add := range map[string]func(*runtime.Scheme) error{"core/v1": corev1.AddToScheme, "rbac/v1": rbacv1.AddToScheme,
+		"authorization/v1": authzv1.AddToScheme, "authentication/v1": authnv1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			panic(fmt.Sprintf("cannot register k8s.io/api/%s: %v", name, err)) // a static registration: cannot fail
+		}
 	}
 	return &Transcoder{scheme: scheme, serializer: protobuf.NewSerializer(scheme, scheme)}
 }

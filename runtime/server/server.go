@@ -73,10 +73,10 @@ type Config struct {
 	// Authorizer, when not nil, authorizes every authenticated request: one it does not allow
 	// gets 403. It needs an Authenticator.
 	Authorizer authorization.Authorizer
-	// AuditPolicy and AuditLog, when both are set, audit every request (--audit-policy-file,
-	// --audit-log-path).
-	AuditPolicy *audit.Policy
-	AuditLog    *audit.Log
+	// AuditPolicy and AuditBackend, when both are set, audit every request
+	// (--audit-policy-file, --audit-log-path, --audit-webhook-config-file).
+	AuditPolicy  *audit.Policy
+	AuditBackend audit.Backend
 	// Metrics are served at /metrics; nil means new ones. Give the links of one chain, and the
 	// storage factory, the same Metrics so that /metrics shows them all.
 	Metrics *metrics.Metrics
@@ -283,7 +283,7 @@ func (s *Server) Handler() http.Handler {
 		Authenticator:               s.cfg.Authenticator,
 		Authorizer:                  s.cfg.Authorizer,
 		AuditPolicy:                 s.cfg.AuditPolicy,
-		AuditLog:                    s.cfg.AuditLog,
+		AuditBackend:                s.cfg.AuditBackend,
 	})
 }
 

@@ -5,7 +5,10 @@
 // There is no deny rule; RBAC never denies, it allows or has no opinion.
 //
 // The types here are the evaluation's view of rbac.authorization.k8s.io/v1; the served API
-// types (issue 7) convert to them. Aggregated cluster roles are not supported yet.
+// types (runtime/apis/rbac/v1) convert to them. A PolicyRule is k8s.io/api's rbacv1.PolicyRule,
+// so that k8s.io/component-helpers' Covers compares rules (escalation.go). Aggregated
+// ClusterRoles are evaluated with the rules the aggregation controller (package aggregation)
+// wrote into them, as in Kubernetes.
 package rbac
 
 import (
@@ -14,6 +17,10 @@ import (
 	"slices"
 	"strings"
 
+	rbacapi "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 )
@@ -21,16 +28,13 @@ import (
 // All is the wildcard of verbs, apiGroups, resources and nonResourceURLs.
 const All = "*"
 
-// PolicyRule is one rule, as rbac/v1 PolicyRule: it allows Verbs on Resources (e.g.
+// GroupName is the RBAC API group.
+const GroupName = "rbac.authorization.k8s.io"
+
+// PolicyRule is one rule, k8s.io/api's rbac/v1 PolicyRule: it allows Verbs on Resources (e.g.
 // "databases", "databases/status", "*/scale", "*") of APIGroups ("" is the core group),
 // limited to ResourceNames when not empty; or Verbs on NonResourceURLs ("/healthz", "/apis/*").
-type PolicyRule struct {
-	Verbs           []string
-	APIGroups       []string
-	Resources       []string
-	ResourceNames   []string
-	NonResourceURLs []string
-}
+type PolicyRule = rbacapi.PolicyRule
 
 // Subject is who a binding binds, as rbac/v1 Subject: Kind "User", "Group" or
 // "ServiceAccount" (Namespace set).
@@ -79,75 +83,137 @@ type StaticPolicy Policy
 // Policy implements PolicySource.
 func (p *StaticPolicy) Policy(context.Context) (*Policy, error) { return (*Policy)(p), nil }
 
-// Bootstrap is the policy kube-apiserver's bootstrap creates that apigen needs: the
-// cluster-admin ClusterRole (everything) bound to the group system:masters,
-// system:discovery (GET of the discovery and OpenAPI paths) bound to every authenticated user,
-// and system:public-info-viewer (GET /healthz, /livez, /readyz, /version) bound to every user,
-// authenticated or not.
-func Bootstrap() *Policy {
-	return &Policy{
-		Roles: []Role{
-			{Name: "cluster-admin", Rules: []PolicyRule{
-				{Verbs: []string{All}, APIGroups: []string{All}, Resources: []string{All}},
-				{Verbs: []string{All}, NonResourceURLs: []string{All}},
-			}},
-			{Name: "system:discovery", Rules: []PolicyRule{
-				{Verbs: []string{"get"}, NonResourceURLs: []string{"/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez",
-					"/openapi", "/openapi/*", "/readyz", "/version", "/version/"}},
-			}},
-			{Name: "system:public-info-viewer", Rules: []PolicyRule{
-				{Verbs: []string{"get"}, NonResourceURLs: []string{"/healthz", "/livez", "/readyz", "/version", "/version/"}},
-			}},
-		},
-		Bindings: []Binding{
-			{Name: "cluster-admin", RoleRef: RoleRef{Kind: "ClusterRole", Name: "cluster-admin"},
-				Subjects: []Subject{{Kind: "Group", Name: auth.SystemPrivilegedGroup}}},
-			{Name: "system:discovery", RoleRef: RoleRef{Kind: "ClusterRole", Name: "system:discovery"},
-				Subjects: []Subject{{Kind: "Group", Name: auth.AllAuthenticated}}},
-			{Name: "system:public-info-viewer", RoleRef: RoleRef{Kind: "ClusterRole", Name: "system:public-info-viewer"},
-				Subjects: []Subject{{Kind: "Group", Name: auth.AllAuthenticated}, {Kind: "Group", Name: auth.AllUnauthenticated}}},
-		},
-	}
+// Authorizer returns the RBAC authorizer over source (--authorization-mode=RBAC). It allows
+// or has no opinion; the reason of no opinion names a policy it could not read. It is also
+// an authorization.RuleResolver (SelfSubjectRulesReview): the rules bound to a user.
+func Authorizer(source PolicySource) authorization.Authorizer {
+	return &authorizer{source: source}
 }
 
-// Authorizer returns the RBAC authorizer over source (--authorization-mode=RBAC). It allows
-// or has no opinion; the reason of no opinion names a policy it could not read.
-func Authorizer(source PolicySource) authorization.Authorizer {
-	return authorization.AuthorizerFunc(func(ctx context.Context, a authorization.Attributes) (authorization.Decision, string, error) {
-		p, err := source.Policy(ctx)
-		if err != nil {
-			return authorization.NoOpinion, "", fmt.Errorf("cannot read RBAC policy: %w", err)
+// authorizer is Authorizer's result.
+type authorizer struct {
+	source PolicySource
+}
+
+// Authorize implements authorization.Authorizer.
+func (z *authorizer) Authorize(ctx context.Context, a authorization.Attributes) (authorization.Decision, string, error) {
+	p, err := z.source.Policy(ctx)
+	if err != nil {
+		return authorization.NoOpinion, "", fmt.Errorf("cannot read RBAC policy: %w", err)
+	}
+	if reason, ok := p.allowedBy(a); ok {
+		return authorization.Allow, reason, nil
+	}
+	return authorization.NoOpinion, "", nil
+}
+
+// RulesFor implements authorization.RuleResolver, as kube's RBACAuthorizer.RulesFor: every
+// rule bound to u in namespace, split into resource and non-resource rules; never incomplete.
+func (z *authorizer) RulesFor(ctx context.Context, u *auth.User, namespace string) ([]authorization.ResourceRule, []authorization.NonResourceRule, bool, error) {
+	p, err := z.source.Policy(ctx)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("cannot read RBAC policy: %w", err)
+	}
+	var resource []authorization.ResourceRule
+	var nonResource []authorization.NonResourceRule
+	for _, r := range p.RulesFor(u, namespace) {
+		if len(r.Resources) > 0 {
+			resource = append(resource, authorization.ResourceRule{Verbs: r.Verbs, APIGroups: r.APIGroups,
+				Resources: r.Resources, ResourceNames: r.ResourceNames})
 		}
-		if p.Allows(a) {
-			return authorization.Allow, "", nil
+		if len(r.NonResourceURLs) > 0 {
+			nonResource = append(nonResource, authorization.NonResourceRule{Verbs: r.Verbs, NonResourceURLs: r.NonResourceURLs})
 		}
-		return authorization.NoOpinion, "", nil
-	})
+	}
+	return resource, nonResource, false, nil
 }
 
 // Allows reports whether a rule of a role bound to a.User, where a applies, allows a.
 func (p *Policy) Allows(a authorization.Attributes) bool {
-	if a.User == nil {
+	_, ok := p.allowedBy(a)
+	return ok
+}
+
+// allowedBy reports whether p allows a, and by which binding, in kube's words: `RBAC:
+// allowed by ClusterRoleBinding "admins" of ClusterRole "cluster-admin" to Group
+// "system:masters"`, or `RBAC: allowed by RoleBinding "bob-reads/team-a" of Role "reader"
+// to User "bob"`.
+func (p *Policy) allowedBy(a authorization.Attributes) (string, bool) {
+	reason := ""
+	p.visit(a.User, a.Namespace, func(b *Binding, s *Subject, rule *PolicyRule) bool {
+		if !RuleAllows(a, rule) {
+			return true
+		}
+		kind, name := "ClusterRoleBinding", b.Name
+		if b.Namespace != "" {
+			kind, name = "RoleBinding", b.Name+"/"+b.Namespace
+		}
+		subject := s.Name
+		if s.Kind == "ServiceAccount" {
+			subject += "/" + s.Namespace
+		}
+		reason = fmt.Sprintf("RBAC: allowed by %s %q of %s %q to %s %q", kind, name, b.RoleRef.Kind, b.RoleRef.Name, s.Kind, subject)
 		return false
+	})
+	return reason, reason != ""
+}
+
+// RulesFor returns every rule of every role bound to u that applies in namespace, as kube's
+// DefaultRuleResolver.RulesFor: those granted by ClusterRoleBindings and, when namespace is
+// not "", by RoleBindings in namespace. A binding to a missing role grants nothing.
+func (p *Policy) RulesFor(u *auth.User, namespace string) []PolicyRule {
+	var out []PolicyRule
+	p.visit(u, namespace, func(_ *Binding, _ *Subject, rule *PolicyRule) bool {
+		out = append(out, *rule)
+		return true
+	})
+	return out
+}
+
+// visit calls f with each rule of each role bound to u (nil: none) in namespace ("": by
+// ClusterRoleBindings only), with the binding and its first subject naming u, in binding
+// order, until f returns false.
+func (p *Policy) visit(u *auth.User, namespace string, f func(*Binding, *Subject, *PolicyRule) bool) {
+	if u == nil {
+		return
 	}
-	for _, b := range p.Bindings {
-		if b.Namespace != "" && b.Namespace != a.Namespace {
+	for i := range p.Bindings {
+		b := &p.Bindings[i]
+		if b.Namespace != "" && b.Namespace != namespace {
 			continue // a RoleBinding grants only in its namespace
 		}
-		if !slices.ContainsFunc(b.Subjects, func(s Subject) bool { return appliesTo(s, a.User) }) {
+		j := slices.IndexFunc(b.Subjects, func(s Subject) bool { return appliesTo(s, u) })
+		if j < 0 {
 			continue
 		}
-		role := p.role(b)
+		role := p.role(*b)
 		if role == nil {
 			continue // a binding to a missing role grants nothing
 		}
-		for i := range role.Rules {
-			if RuleAllows(a, &role.Rules[i]) {
-				return true
+		for k := range role.Rules {
+			if !f(b, &b.Subjects[j], &role.Rules[k]) {
+				return
 			}
 		}
 	}
-	return false
+}
+
+// RoleRules returns the rules of the role ref names for a binding in namespace ("" for a
+// ClusterRoleBinding), as kube's GetRoleReferenceRules. Errors: a NotFound
+// (`roles.rbac.authorization.k8s.io "x" not found`) for a missing role; an unknown kind.
+func (p *Policy) RoleRules(ref RoleRef, namespace string) ([]PolicyRule, error) {
+	resource := "clusterroles"
+	switch ref.Kind {
+	case "Role":
+		resource = "roles"
+	case "ClusterRole":
+	default:
+		return nil, fmt.Errorf("unsupported role reference kind: %q", ref.Kind)
+	}
+	if role := p.role(Binding{Namespace: namespace, RoleRef: ref}); role != nil {
+		return role.Rules, nil
+	}
+	return nil, apierrors.NewNotFound(schema.GroupResource{Group: GroupName, Resource: resource}, ref.Name)
 }
 
 // role resolves b's RoleRef: a Role in b's namespace or a ClusterRole.

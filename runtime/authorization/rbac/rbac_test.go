@@ -1,6 +1,7 @@
 package rbac
 
 import (
+	"context"
 	"testing"
 
 	"github.com/apigen-dev/apigen/runtime/auth"
@@ -82,5 +83,29 @@ func TestPolicyAllows(t *testing.T) {
 				t.Errorf("Allows = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestAuthorizeReason: an allowed request names the binding that allowed it, in kube's words.
+func TestAuthorizeReason(t *testing.T) {
+	z := Authorizer((*StaticPolicy)(teamPolicy()))
+	bob := &auth.User{Name: "bob", Groups: []string{auth.AllAuthenticated}}
+	for _, tc := range []struct {
+		user *auth.User
+		info request.RequestInfo
+		want string
+	}{
+		{bob, res("list", "team-a", "db.example.com", "databases", "", ""), `RBAC: allowed by RoleBinding "bob-reads/team-a" of Role "db-reader" to User "bob"`},
+		{bob, request.RequestInfo{Verb: "get", Path: "/apis"}, `RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"`},
+		{&auth.User{Name: "system:serviceaccount:ci:robot"}, res("get", "team-a", "db.example.com", "databases", "x", ""),
+			`RBAC: allowed by RoleBinding "robot/team-a" of Role "db-reader" to ServiceAccount "robot/ci"`},
+	} {
+		d, reason, err := z.Authorize(context.Background(), authorization.Attributes{User: tc.user, RequestInfo: tc.info})
+		if d != authorization.Allow || reason != tc.want || err != nil {
+			t.Errorf("%s %+v: %v %q %v, want Allow %q", tc.user.Name, tc.info, d, reason, err, tc.want)
+		}
+	}
+	if d, reason, _ := z.Authorize(context.Background(), authorization.Attributes{User: bob, RequestInfo: res("delete", "team-a", "db.example.com", "databases", "x", "")}); d != authorization.NoOpinion || reason != "" {
+		t.Errorf("denied: %v %q", d, reason)
 	}
 }

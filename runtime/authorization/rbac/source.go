@@ -6,9 +6,7 @@ import (
 	"sync"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	rbacv1 "github.com/apigen-dev/apigen/runtime/apis/rbac/v1"
@@ -72,6 +70,14 @@ func (p *StoragePolicy) Policy(ctx context.Context) (*Policy, error) {
 	if cached != nil {
 		return cached, nil
 	}
+	return p.Current(ctx)
+}
+
+// Current reads the policy from storage now (within 5s) and keeps it as the one in memory, as
+// kube's escalation checks read roles and bindings from storage rather than a cache: a role
+// created a moment ago can be bound at once. Errors: the read failing (the policy in memory
+// stays).
+func (p *StoragePolicy) Current(ctx context.Context) (*Policy, error) {
 	ctx, cancel := context.WithTimeout(ctx, readTimeout)
 	defer cancel()
 	policy, err := p.read(ctx)
@@ -80,10 +86,8 @@ func (p *StoragePolicy) Policy(ctx context.Context) (*Policy, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.cached == nil {
-		p.cached, p.at = policy, p.now()
-	}
-	return p.cached, nil
+	p.cached, p.at = policy, p.now()
+	return policy, nil
 }
 
 // refresh reads the policy again; on failure the last one stays, and the next call after the
@@ -112,13 +116,13 @@ func (p *StoragePolicy) read(ctx context.Context) (*Policy, error) {
 		return nil, err
 	}
 	for _, r := range obj.(*rbacv1.RoleList).Items {
-		out.Roles = append(out.Roles, Role{Namespace: r.Namespace, Name: r.Name, Rules: rules(r.Rules)})
+		out.Roles = append(out.Roles, Role{Namespace: r.Namespace, Name: r.Name, Rules: Rules(r.Rules)})
 	}
 	if obj, err = list(p.clusterRoles); err != nil {
 		return nil, err
 	}
 	for _, r := range obj.(*rbacv1.ClusterRoleList).Items {
-		out.Roles = append(out.Roles, Role{Name: r.Name, Rules: rules(r.Rules)})
+		out.Roles = append(out.Roles, Role{Name: r.Name, Rules: Rules(r.Rules)})
 	}
 	if obj, err = list(p.roleBindings); err != nil {
 		return nil, err
@@ -137,7 +141,8 @@ func (p *StoragePolicy) read(ctx context.Context) (*Policy, error) {
 	return out, nil
 }
 
-func rules(in []rbacv1.PolicyRule) []PolicyRule {
+// Rules converts served rules (runtime/apis/rbac/v1) to the evaluation's.
+func Rules(in []rbacv1.PolicyRule) []PolicyRule {
 	out := make([]PolicyRule, len(in))
 	for i, r := range in {
 		out[i] = PolicyRule{Verbs: r.Verbs, APIGroups: r.APIGroups, Resources: r.Resources,
@@ -152,48 +157,4 @@ func subjects(in []rbacv1.Subject) []Subject {
 		out[i] = Subject{Kind: s.Kind, Name: s.Name, Namespace: s.Namespace}
 	}
 	return out
-}
-
-// EnsureBootstrap creates the Bootstrap policy's ClusterRoles and ClusterRoleBindings through
-// the stores of info when they do not exist, as kube-apiserver's rbac/bootstrap-roles
-// post-start hook; existing ones are left as they are. Errors: a create failing for another
-// reason than AlreadyExists.
-func EnsureBootstrap(ctx context.Context, info *registry.APIGroupInfo) error {
-	stores := info.VersionedResourcesStorageMap["v1"]
-	roles, ok1 := stores["clusterroles"].(rest.Creater)
-	bindings, ok2 := stores["clusterrolebindings"].(rest.Creater)
-	if !ok1 || !ok2 {
-		return fmt.Errorf("the RBAC group serves no clusterroles or clusterrolebindings")
-	}
-	b := Bootstrap()
-	create := func(c rest.Creater, obj runtime.Object) error {
-		if _, err := c.Create(ctx, obj, &metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-			return err
-		}
-		return nil
-	}
-	meta := func(name string) metav1.ObjectMeta {
-		return metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/bootstrapping": "rbac-defaults"}}
-	}
-	for _, r := range b.Roles {
-		cr := &rbacv1.ClusterRole{ObjectMeta: meta(r.Name)}
-		for _, rule := range r.Rules {
-			cr.Rules = append(cr.Rules, rbacv1.PolicyRule{Verbs: rule.Verbs, APIGroups: rule.APIGroups, Resources: rule.Resources,
-				ResourceNames: rule.ResourceNames, NonResourceURLs: rule.NonResourceURLs})
-		}
-		if err := create(roles, cr); err != nil {
-			return fmt.Errorf("cannot create ClusterRole %s: %w", r.Name, err)
-		}
-	}
-	for _, bd := range b.Bindings {
-		crb := &rbacv1.ClusterRoleBinding{ObjectMeta: meta(bd.Name),
-			RoleRef: rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: bd.RoleRef.Kind, Name: bd.RoleRef.Name}}
-		for _, s := range bd.Subjects {
-			crb.Subjects = append(crb.Subjects, rbacv1.Subject{Kind: s.Kind, APIGroup: "rbac.authorization.k8s.io", Name: s.Name})
-		}
-		if err := create(bindings, crb); err != nil {
-			return fmt.Errorf("cannot create ClusterRoleBinding %s: %w", bd.Name, err)
-		}
-	}
-	return nil
 }

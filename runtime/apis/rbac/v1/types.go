@@ -93,10 +93,26 @@ type ClusterRole struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	// Rules are the rules of the role.
+	// Rules are the rules of the role. With an AggregationRule they are written by the
+	// clusterrole-aggregation controller: the union of the rules of the ClusterRoles the
+	// selectors match; direct changes are overwritten.
 	// +optional
 	// +listType=atomic
 	Rules []PolicyRule `json:"rules"`
+
+	// AggregationRule, when set, makes Rules the union of the rules of the ClusterRoles its
+	// selectors match.
+	// +optional
+	AggregationRule *AggregationRule `json:"aggregationRule,omitempty"`
+}
+
+// AggregationRule describes how to locate the ClusterRoles to aggregate into a ClusterRole.
+type AggregationRule struct {
+	// ClusterRoleSelectors select ClusterRoles by label; the rules of a ClusterRole any of them
+	// matches are added.
+	// +optional
+	// +listType=atomic
+	ClusterRoleSelectors []metav1.LabelSelector `json:"clusterRoleSelectors,omitempty"`
 }
 
 // ClusterRoleList is a list of ClusterRoles.

@@ -6,6 +6,28 @@ package v1
 
 import equality "k8s.io/apimachinery/pkg/api/equality"
 
+// SemanticEqual_AggregationRule reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_AggregationRule(a, b *AggregationRule) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if len(a.ClusterRoleSelectors) != len(b.ClusterRoleSelectors) {
+		return false
+	}
+	if len(a.ClusterRoleSelectors) != 0 && &a.ClusterRoleSelectors[0] != &b.ClusterRoleSelectors[0] {
+		for i := range a.ClusterRoleSelectors {
+			if !equality.Semantic.DeepEqual(&a.ClusterRoleSelectors[i], &b.ClusterRoleSelectors[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // SemanticEqual_ClusterRole reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
 // nil and empty slices and maps are equal, quantities compare by value, times by instant.
 func SemanticEqual_ClusterRole(a, b *ClusterRole) bool {
@@ -30,6 +52,9 @@ func SemanticEqual_ClusterRole(a, b *ClusterRole) bool {
 				return false
 			}
 		}
+	}
+	if !SemanticEqual_AggregationRule(a.AggregationRule, b.AggregationRule) {
+		return false
 	}
 	return true
 }

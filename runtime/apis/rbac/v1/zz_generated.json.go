@@ -7,7 +7,56 @@ package v1
 import (
 	jsoncodec "github.com/apigen-dev/apigen/runtime/jsoncodec"
 	apimachineryjson "github.com/apigen-dev/apigen/runtime/jsoncodec/apimachinery"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
+
+// jsonEncodeAggregationRule writes in as encoding/json.Marshal(in) does.
+func jsonEncodeAggregationRule(w *jsoncodec.Writer, in *AggregationRule) {
+	more := false
+	w.Byte('{')
+	if len(in.ClusterRoleSelectors) != 0 {
+		w.Field(&more, "\"clusterRoleSelectors\":")
+		w.Byte('[')
+		for i0 := range in.ClusterRoleSelectors {
+			if i0 > 0 {
+				w.Byte(',')
+			}
+			apimachineryjson.EncodeLabelSelector(w, &in.ClusterRoleSelectors[i0])
+		}
+		w.Byte(']')
+	}
+	w.Byte('}')
+}
+
+// jsonDecodeAggregationRule reads into out, a zero AggregationRule, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeAggregationRule(r *jsoncodec.Reader, out *AggregationRule) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [1]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "clusterRoleSelectors":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() && r.Array() {
+				for i0 := 0; r.Elem(i0); i0++ {
+					out.ClusterRoleSelectors = append(out.ClusterRoleSelectors, *new(metav1.LabelSelector))
+					apimachineryjson.DecodeLabelSelector(r, &out.ClusterRoleSelectors[i0])
+				}
+				if out.ClusterRoleSelectors == nil {
+					out.ClusterRoleSelectors = []metav1.LabelSelector{}
+				}
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
 
 // jsonEncodeClusterRole writes in as encoding/json.Marshal(in) does.
 func jsonEncodeClusterRole(w *jsoncodec.Writer, in *ClusterRole) {
@@ -36,6 +85,10 @@ func jsonEncodeClusterRole(w *jsoncodec.Writer, in *ClusterRole) {
 		}
 		w.Byte(']')
 	}
+	if in.AggregationRule != nil {
+		w.Raw(",\"aggregationRule\":")
+		jsonEncodeAggregationRule(w, in.AggregationRule)
+	}
 	w.Byte('}')
 }
 
@@ -44,7 +97,7 @@ func jsonDecodeClusterRole(r *jsoncodec.Reader, out *ClusterRole) {
 	if r.Null() || !r.Object() {
 		return
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for n := 0; r.Member(n); n++ {
 		switch string(r.Key()) {
 		case "kind":
@@ -86,6 +139,16 @@ func jsonDecodeClusterRole(r *jsoncodec.Reader, out *ClusterRole) {
 				if out.Rules == nil {
 					out.Rules = []PolicyRule{}
 				}
+			}
+		case "aggregationRule":
+			if seen[4] {
+				r.Fail()
+				return
+			}
+			seen[4] = true
+			if !r.Null() {
+				out.AggregationRule = new(AggregationRule)
+				jsonDecodeAggregationRule(r, out.AggregationRule)
 			}
 		default:
 			r.Fail()
@@ -991,6 +1054,7 @@ func jsonDecodeSubject(r *jsoncodec.Reader, out *Subject) {
 
 // init registers the codecs with jsoncodec, where Marshal, Unmarshal, Writer.Value and Reader.Value find them.
 func init() {
+	jsoncodec.Register(jsonEncodeAggregationRule, jsonDecodeAggregationRule)
 	jsoncodec.Register(jsonEncodeClusterRole, jsonDecodeClusterRole)
 	jsoncodec.Register(jsonEncodeClusterRoleBinding, jsonDecodeClusterRoleBinding)
 	jsoncodec.Register(jsonEncodeClusterRoleBindingList, jsonDecodeClusterRoleBindingList)

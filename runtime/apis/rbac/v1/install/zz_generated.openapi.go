@@ -18,6 +18,7 @@ import (
 func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenAPIDefinition {
 	defs := apimachinery.GetOpenAPIDefinitions(ref)
 	maps.Copy(defs, map[string]common.OpenAPIDefinition{
+		"github.com/apigen-dev/apigen/runtime/apis/rbac/v1.AggregationRule":        schema_rbac_v1_AggregationRule(ref),
 		"github.com/apigen-dev/apigen/runtime/apis/rbac/v1.ClusterRole":            schema_rbac_v1_ClusterRole(ref),
 		"github.com/apigen-dev/apigen/runtime/apis/rbac/v1.ClusterRoleBinding":     schema_rbac_v1_ClusterRoleBinding(ref),
 		"github.com/apigen-dev/apigen/runtime/apis/rbac/v1.ClusterRoleBindingList": schema_rbac_v1_ClusterRoleBindingList(ref),
@@ -31,6 +32,41 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		"github.com/apigen-dev/apigen/runtime/apis/rbac/v1.Subject":                schema_rbac_v1_Subject(ref),
 	})
 	return defs
+}
+
+func schema_rbac_v1_AggregationRule(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AggregationRule describes how to locate the ClusterRoles to aggregate into a ClusterRole.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"clusterRoleSelectors": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ClusterRoleSelectors select ClusterRoles by label; the rules of a ClusterRole any of them matches are added.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(metav1.LabelSelector{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.LabelSelector{}.OpenAPIModelName(),
+		},
+	}
 }
 
 func schema_rbac_v1_ClusterRole(ref common.ReferenceCallback) common.OpenAPIDefinition {
@@ -67,7 +103,7 @@ func schema_rbac_v1_ClusterRole(ref common.ReferenceCallback) common.OpenAPIDefi
 							},
 						},
 						SchemaProps: spec.SchemaProps{
-							Description: "Rules are the rules of the role.",
+							Description: "Rules are the rules of the role. With an AggregationRule they are written by the clusterrole-aggregation controller: the union of the rules of the ClusterRoles the selectors match; direct changes are overwritten.",
 							Type:        []string{"array"},
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
@@ -79,10 +115,17 @@ func schema_rbac_v1_ClusterRole(ref common.ReferenceCallback) common.OpenAPIDefi
 							},
 						},
 					},
+					"aggregationRule": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AggregationRule, when set, makes Rules the union of the rules of the ClusterRoles its selectors match.",
+							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.AggregationRule"),
+						},
+					},
 				},
 			},
 		},
 		Dependencies: []string{
+			"github.com/apigen-dev/apigen/runtime/apis/rbac/v1.AggregationRule",
 			"github.com/apigen-dev/apigen/runtime/apis/rbac/v1.PolicyRule",
 			metav1.ObjectMeta{}.OpenAPIModelName(),
 		},

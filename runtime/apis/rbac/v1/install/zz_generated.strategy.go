@@ -38,16 +38,16 @@ func (clusterRoleStrategy) PrepareForUpdate(ctx context.Context, obj, old runtim
 	newObj.Generation = oldObj.Generation
 }
 
-// Validate runs the validation generated from the markers of the request's version; the package v1 declares no ValidateClusterRole hook.
+// Validate runs the validation generated from the markers of the request's version, then v1.ValidateClusterRole.
 func (s clusterRoleStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
 	errs := validation.Declarative(ctx, s.scheme, obj, nil)
-	return errs
+	return append(errs, v1.ValidateClusterRole(obj.(*v1.ClusterRole))...)
 }
 
-// ValidateUpdate runs the validation generated from the markers of the request's version; the package v1 declares neither ValidateClusterRoleUpdate nor ValidateClusterRole.
+// ValidateUpdate runs the validation generated from the markers of the request's version, then v1.ValidateClusterRole (the package declares no ValidateClusterRoleUpdate).
 func (s clusterRoleStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	errs := validation.Declarative(ctx, s.scheme, obj, old)
-	return errs
+	return append(errs, v1.ValidateClusterRole(obj.(*v1.ClusterRole))...)
 }
 
 // clusterRoleBindingStrategy implements registry.Strategy for v1.ClusterRoleBinding.
