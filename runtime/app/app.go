@@ -149,7 +149,11 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, sec *security, groups []GroupBuilder) (*server.Server, error) {
 	scheme := runtime.NewScheme()
 	m := metrics.New()
-	factory := &etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix, Metrics: m}
+	factory, err := newStorageFactory(&opts.WatchCacheOptions, etcd,
+		&etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix, Metrics: m}, log)
+	if err != nil {
+		return nil, err
+	}
 	infos := make([]*registry.APIGroupInfo, 0, len(groups))
 	for _, build := range groups {
 		info, err := build(scheme, factory)

@@ -6,7 +6,6 @@ import (
 	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/apiextensions"
 	"github.com/apigen-dev/apigen/runtime/server"
-	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 )
 
 // apiextensionsV1 is the --runtime-config name of the CustomResourceDefinition API.
@@ -19,7 +18,7 @@ const apiextensionsV1 = "apiextensions.k8s.io/v1"
 // delegate. Custom resources and CRDs go through chain, the typed groups' admission chain.
 // When namespaces are served (namespaces not nil), the namespace controller deletes the
 // custom resources of a terminating namespace too.
-func serveCRDs(opts *Options, cfg server.Config, scheme *runtime.Scheme, factory *etcd3.StorageFactory,
+func serveCRDs(opts *Options, cfg server.Config, scheme *runtime.Scheme, factory storageFactory,
 	chain *admission.Chain, namespaces *coreNamespaces) (server.DelegationTarget, error) {
 	if !opts.RuntimeConfigEnabled(apiextensionsV1) {
 		return server.NewEmptyDelegate(), nil

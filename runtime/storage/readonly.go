@@ -62,3 +62,20 @@ func ShallowCopy(obj runtime.Object) runtime.Object {
 	out.Elem().Set(v)
 	return out.Interface().(runtime.Object)
 }
+
+// internalWatchKey marks a context whose watch a storage layer opens for itself.
+type internalWatchKey struct{}
+
+// WithInternalWatch returns ctx marked for a watch a storage layer opens for its own use
+// (a watch cache's watch of etcd), not for a client: implementations leave such watches out
+// of apiserver_registered_watchers, which counts the clients' watches, as kube-apiserver's
+// (whose watch cache counts its own watchers instead).
+func WithInternalWatch(ctx context.Context) context.Context {
+	return context.WithValue(ctx, internalWatchKey{}, true)
+}
+
+// InternalWatch reports whether ctx was marked by WithInternalWatch.
+func InternalWatch(ctx context.Context) bool {
+	v, _ := ctx.Value(internalWatchKey{}).(bool)
+	return v
+}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
@@ -48,6 +49,8 @@ type Config struct {
 	CompactedRevision func() int64
 	// Logger receives the cache's relists and watch failures; nil means slog.Default().
 	Logger *slog.Logger
+	// Metrics, when not nil, counts the cache's watchers in apiserver_registered_watchers.
+	Metrics *metrics.Metrics
 }
 
 // Cacher is a storage.Interface serving reads and watches from memory, as kube-apiserver's
@@ -62,6 +65,8 @@ type Cacher struct {
 	progress  *progressRequester     // nil: no progress requests
 	compacted func() int64
 	log       *slog.Logger
+	metrics   *metrics.Metrics
+	gvk       schema.GroupVersionKind // the watchers' metric label
 
 	state    *state
 	watchers *watcherSet
@@ -100,6 +105,8 @@ func New(cfg Config) (*Cacher, error) {
 		state:     newState(cfg.HistorySize, cfg.HistoryBytes),
 		watchers:  newWatcherSet(),
 		done:      make(chan struct{}),
+		metrics:   cfg.Metrics,
+		gvk:       watcherKind(cfg.Resource, cfg.NewFunc()),
 	}
 	c.revisions, _ = cfg.Storage.(storage.RevisionReader)
 	c.ctx, c.cancel = context.WithCancel(watchContext(context.Background()))
@@ -205,6 +212,17 @@ func handOut(ctx context.Context, obj runtime.Object) runtime.Object {
 		return obj
 	}
 	return obj.DeepCopyObject()
+}
+
+// watcherKind is the kind apiserver_registered_watchers counts watchers of obj's resource
+// under, as etcd3 labels it: the group and kind, no version (storage watches the internal
+// version, whatever the client asked for); a custom resource's object names its kind.
+func watcherKind(gr schema.GroupResource, obj runtime.Object) schema.GroupVersionKind {
+	gvk := schema.GroupVersionKind{Group: gr.Group, Kind: reflect.Indirect(reflect.ValueOf(obj)).Type().Name()}
+	if u, ok := obj.(runtime.Unstructured); ok {
+		gvk.Kind = u.GetObjectKind().GroupVersionKind().Kind
+	}
+	return gvk
 }
 
 // setInto copies *src into *dst; both must be pointers to the same struct type.

@@ -98,13 +98,22 @@ func TestConformance(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	tracker := etcd3.TrackCompactions(ctx, client)
+	replicaClient := etcdtest.NewClient(t, srv)
 	for name, c := range map[string]*clientv3.Client{"grpc": client, "in-process-client": inProcess} {
 		t.Run(name, func(t *testing.T) {
 			var last *cacher.Cacher
+			var prefix string
 			storagetest.RunTests(t, storagetest.Backend{
 				New: func(t *testing.T) storage.Interface {
-					last = newCacher(t, c, newPrefix(), tracker, cacher.Config{})
+					prefix = newPrefix()
+					last = newCacher(t, c, prefix, tracker, cacher.Config{})
 					return last
+				},
+				NewReference: func(t *testing.T) storage.Interface {
+					return etcd3.New(c, widgetCodec(), testapi.NewWidget, prefix, testapi.Resource)
+				},
+				NewReplica: func(t *testing.T) storage.Interface {
+					return newCacher(t, replicaClient, prefix, tracker, cacher.Config{})
 				},
 				Compact: func(t *testing.T) {
 					rev := compact(t, client)

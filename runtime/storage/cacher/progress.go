@@ -21,8 +21,10 @@ const progressPeriod = 10 * time.Millisecond
 // of their own (and RequestWatchProgress reaches it), apart from the watches that bypass the
 // cache, as kube-apiserver's cacher does with its "source: cache" gRPC metadata: etcd
 // answers a progress request only when every watch of the stream has caught up.
+// The context is also storage.WithInternalWatch: the cache counts its clients' watches, not
+// its own.
 func watchContext(ctx context.Context) context.Context {
-	return metadata.AppendToOutgoingContext(ctx, "source", "cache")
+	return storage.WithInternalWatch(metadata.AppendToOutgoingContext(ctx, "source", "cache"))
 }
 
 // progressRequester asks storage's watch for progress while someone waits for it: at once

@@ -40,7 +40,7 @@ var errExpired = errors.New("the watch cache's revision was compacted")
 func (c *Cacher) run() {
 	defer close(c.done)
 	defer c.watchers.closeAll()
-	defer c.state.unsync()
+	defer c.state.clear()
 	backoff := retryBackoff
 	for c.ctx.Err() == nil {
 		rev, err := c.list()

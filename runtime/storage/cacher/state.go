@@ -105,6 +105,16 @@ func (s *state) replace(entries []*entry, rev int64) {
 	s.notifyLocked()
 }
 
+// clear drops every object and event (a stopped cache holds nothing).
+func (s *state) clear() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.current, s.base = newTree(), newTree()
+	s.history.clear()
+	s.synced = false
+	s.notifyLocked()
+}
+
 // unsync marks the state as no longer following storage (its watch failed).
 func (s *state) unsync() {
 	s.mu.Lock()

@@ -112,6 +112,10 @@ func (w *cacheWatcher) run() {
 	defer close(w.exited)
 	defer w.c.watchers.remove(w)
 	defer close(w.result)
+	if m := w.c.metrics; m != nil {
+		m.AddWatchers(w.c.gvk, 1)
+		defer m.AddWatchers(w.c.gvk, -1)
+	}
 	if !w.sendInitial() {
 		return
 	}

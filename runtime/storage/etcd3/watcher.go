@@ -129,7 +129,7 @@ func (w *watcher) run() {
 	defer close(w.done)
 	defer close(w.result)
 	defer w.cancel()
-	if m := w.s.metrics; m != nil {
+	if m := w.s.metrics; m != nil && !storage.InternalWatch(w.ctx) {
 		// apiserver_registered_watchers; the version label is empty: storage watches the
 		// internal version, whatever version the client asked for.
 		obj := w.s.newFunc()
