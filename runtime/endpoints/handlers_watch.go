@@ -62,11 +62,11 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 			if !ok {
 				return
 			}
-			frame, err := s.watchFrame(ctx, req, out, ev)
+			frame, err := s.watchLine(ctx, req, out, ev)
 			if err != nil {
-				frame, _ = json.Marshal(metav1.WatchEvent{Type: string(watch.Error), Object: runtime.RawExtension{Raw: mustStatusJSON(err)}})
+				frame = watchEventJSON(watch.Error, mustStatusJSON(err))
 			}
-			if _, err := w.Write(append(frame, '\n')); err != nil {
+			if _, err := w.Write(frame); err != nil {
 				return
 			}
 			if err := flusher.Flush(); err != nil {
@@ -74,6 +74,28 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 			}
 		}
 	}
+}
+
+// watchLine returns the line of one event: its frame and a newline. A plain-JSON event of an
+// object state is built once per scope and shared by every watcher (frameCache).
+func (s *scope) watchLine(ctx context.Context, req *http.Request, out output, ev watch.Event) ([]byte, error) {
+	if out == (output{}) {
+		data, ok, err := s.frames.get(ev, func() ([]byte, error) {
+			raw, err := s.objectJSON(ev.Object, ev.Type != watch.Deleted)
+			if err != nil {
+				return nil, err
+			}
+			return watchEventJSON(ev.Type, raw), nil
+		})
+		if ok {
+			return data, err
+		}
+	}
+	frame, err := s.watchFrame(ctx, req, out, ev)
+	if err != nil {
+		return nil, err
+	}
+	return append(frame, '\n'), nil
 }
 
 // watchFrame encodes one event: its object in the negotiated form inside a WatchEvent.

@@ -102,8 +102,9 @@ type scope struct {
 	storage               rest.Storage
 	// qualified names the resource in errors ("widgets.test.apigen.dev").
 	qualified schema.GroupResource
-	// encodings holds the JSON of objects GET wrote.
+	// encodings holds the JSON of objects GET (and watches) wrote; frames the watch frames.
 	encodings *encodingCache
+	frames    *frameCache
 }
 
 // tableConvertor returns the storage's table convertor, or nil.
