@@ -105,6 +105,8 @@ type scope struct {
 	// encodings holds the JSON of objects GET (and watches) wrote; frames the watch frames.
 	encodings *encodingCache
 	frames    *frameCache
+	// pages holds the gzipped bodies of recent list pages.
+	pages *pageCache
 }
 
 // tableConvertor returns the storage's table convertor, or nil.
