@@ -28,7 +28,7 @@ var unstructuredType = reflect.TypeFor[runtime.Unstructured]()
 // listJSON is a plain-JSON list as writeListJSON writes it: the list up to its items, the
 // items' JSON, and the end.
 type listJSON struct {
-	head  []byte // ends with "items":[
+	head  []byte   // ends with "items":[
 	items [][]byte // each without its opening "{"
 	size  int      // bytes of the whole body
 }
