@@ -66,10 +66,11 @@ func ShallowCopy(obj runtime.Object) runtime.Object {
 // internalWatchKey marks a context whose watch a storage layer opens for itself.
 type internalWatchKey struct{}
 
-// WithInternalWatch returns ctx marked for a watch a storage layer opens for its own use
-// (a watch cache's watch of etcd), not for a client: implementations leave such watches out
-// of apiserver_registered_watchers, which counts the clients' watches, as kube-apiserver's
-// (whose watch cache counts its own watchers instead).
+// WithInternalWatch returns ctx marked for the list and watch a storage layer makes for its
+// own use (a watch cache filling itself from etcd), not for a client: implementations leave
+// such watches out of apiserver_registered_watchers, which counts the clients' watches, as
+// kube-apiserver's (whose watch cache counts its own watchers instead), and keep no copies
+// of what such reads return (the caller holds them).
 func WithInternalWatch(ctx context.Context) context.Context {
 	return context.WithValue(ctx, internalWatchKey{}, true)
 }

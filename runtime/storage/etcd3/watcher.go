@@ -260,13 +260,13 @@ func (w *watcher) transform(e *clientv3.Event) (ev watch.Event, ok bool, err err
 	rev := e.Kv.ModRevision
 	var cur, prev runtime.Object
 	if e.Type == clientv3.EventTypePut {
-		if cur, err = w.s.decodeNew(e.Kv.Value, rev); err != nil {
+		if cur, err = w.s.decodeFor(w.ctx, e.Kv.Value, rev); err != nil {
 			return ev, false, err
 		}
 	}
 	if e.PrevKv != nil {
 		// The previous state carries the event's revision, as kube-apiserver sends it.
-		if prev, err = w.s.decodeNew(e.PrevKv.Value, rev); err != nil {
+		if prev, err = w.s.decodeFor(w.ctx, e.PrevKv.Value, rev); err != nil {
 			return ev, false, err
 		}
 	}
