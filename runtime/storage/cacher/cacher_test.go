@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -371,4 +372,81 @@ func collectQuietly(w watch.Interface, n int) []string {
 		}
 	}
 	return got
+}
+
+// TestNarrowedLists: a list of one namespace reads only that namespace's objects, and so
+// does a list of every namespace selecting one with metadata.namespace; a list selecting a
+// field value (spec.color, a selectable field) reads only the objects with that value (a
+// field index built on the first such list and kept current by every event), with the same
+// result as etcd's.
+func TestNarrowedLists(t *testing.T) {
+	client, _ := etcdtest.Run(t)
+	prefix := newPrefix()
+	c := newCacher(t, client, prefix, nil, cacher.Config{})
+	raw := etcd3.New(client, widgetCodec(), testapi.NewWidget, prefix, testapi.Resource)
+	ctx := context.Background()
+	for ns := range 4 {
+		for i := range 25 {
+			color := "blue"
+			if i%5 == 0 {
+				color = "red"
+			}
+			w := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("w%02d", i), Namespace: fmt.Sprintf("ns%d", ns)},
+				Spec: testapi.WidgetSpec{Color: color}}
+			if err := c.Create(ctx, fmt.Sprintf("/ns%d/w%02d", ns, i), w, &testapi.Widget{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	list := func(s storage.Interface, key, selector string) []string {
+		t.Helper()
+		sel, err := fields.ParseSelector(selector)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := &testapi.WidgetList{}
+		opts := storage.ListOptions{Recursive: true, Predicate: storage.SelectionPredicate{Field: sel, GetAttrs: testapi.GetAttrs}}
+		if err := s.GetList(ctx, key, opts, l); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, w := range l.Items {
+			out = append(out, w.Namespace+"/"+w.Name+"@"+w.ResourceVersion)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		key, selector string
+		maxExamined   int64
+	}{
+		{"/ns1/", "spec.color!=green", 25},
+		{"/", "metadata.namespace=ns2", 25},
+		{"/", "metadata.namespace=ns2,metadata.name=w03", 1},
+		{"/", "spec.color=red", 20},
+		{"/ns3/", "spec.color=red", 20},
+	} {
+		want := list(raw, tc.key, tc.selector)
+		before := cacher.Examined()
+		got := list(c, tc.key, tc.selector)
+		if n := cacher.Examined() - before; n > tc.maxExamined {
+			t.Errorf("list of %s with %s examined %d objects, want at most %d", tc.key, tc.selector, n, tc.maxExamined)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("list of %s with %s (-etcd +cache):\n%s", tc.key, tc.selector, diff)
+		}
+	}
+	// The index follows changes.
+	if err := c.GuaranteedUpdate(ctx, "/ns0/w01", &testapi.Widget{}, false, nil, func(in runtime.Object) (runtime.Object, error) {
+		w := in.(*testapi.Widget)
+		w.Spec.Color = "red"
+		return w, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, "/ns0/w05", &testapi.Widget{}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(list(raw, "/", "spec.color=red"), list(c, "/", "spec.color=red")); diff != "" {
+		t.Errorf("indexed list after an update and a delete (-etcd +cache):\n%s", diff)
+	}
 }

@@ -18,3 +18,6 @@ func SetBookmarkFrequency(d time.Duration) (restore func()) {
 	bookmarkFrequency, bookmarkTick = d, d/2
 	return func() { bookmarkFrequency, bookmarkTick = oldFreq, oldTick }
 }
+
+// Examined returns how many entries filtered lists have matched against their predicate.
+func Examined() int64 { return examined.Load() }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -55,7 +56,16 @@ func (c *Cacher) GetList(ctx context.Context, key string, opts storage.ListOptio
 	if err != nil {
 		return err
 	}
-	return fillList(ctx, objects, rev, plan, opts.Predicate, listObj)
+	src := candidates(func(from string, fn func(*entry) bool) { ascendFrom(objects, plan.key, from, plan.recursive, fn) })
+	if plan.recursive {
+		if narrowed, v, ok := c.state.narrow(objects, plan.key, opts.Predicate, plan.exact == 0); ok {
+			src = narrowed
+			if v != nil {
+				objects, rev = v.objects, v.rev
+			}
+		}
+	}
+	return fillList(ctx, objects, rev, plan, opts.Predicate, src, listObj)
 }
 
 // planList validates key and the resourceVersion, match and continue options as etcd3 does
@@ -147,9 +157,11 @@ func (c *Cacher) snapshotFor(ctx context.Context, plan listPlan) (*tree, int64, 
 }
 
 // fillList reads plan's page of objects (at revision rev) into listObj: the entries from
-// plan.fromKey on that pred selects, at most pred.Limit of them, the continue token when
-// keys follow the last one, and for an unfiltered page the number of keys after it.
-func fillList(ctx context.Context, objects *tree, rev int64, plan listPlan, pred storage.SelectionPredicate, listObj runtime.Object) error {
+// plan.fromKey on that pred selects (looked for in src), at most pred.Limit of them, the
+// continue token when keys follow the last one, and for an unfiltered page the number of
+// keys after it.
+func fillList(ctx context.Context, objects *tree, rev int64, plan listPlan, pred storage.SelectionPredicate, src candidates,
+	listObj runtime.Object) error {
 	limit := pred.Limit
 	if plan.allItems || !plan.recursive {
 		limit = 0
@@ -157,20 +169,27 @@ func fillList(ctx context.Context, objects *tree, rev int64, plan listPlan, pred
 	unfiltered := pred.Empty()
 	var picked []*entry
 	hasMore, after := false, int64(0)
-	ascendFrom(objects, plan.key, plan.fromKey, plan.recursive, func(e *entry) bool {
-		if limit > 0 && int64(len(picked)) >= limit {
-			hasMore = true
-			if !unfiltered {
-				return false
+	if unfiltered {
+		ascendFrom(objects, plan.key, plan.fromKey, plan.recursive, func(e *entry) bool {
+			if limit > 0 && int64(len(picked)) >= limit {
+				hasMore = true
+				after++ // count the keys after the page
+				return true
 			}
-			after++ // count the keys after the page
-			return true
-		}
-		if unfiltered || matches(pred, e.obj) {
 			picked = append(picked, e)
-		}
-		return true
-	})
+			return true
+		})
+	} else {
+		src(plan.fromKey, func(e *entry) bool {
+			examined.Add(1)
+			if matches(pred, e.obj) {
+				picked = append(picked, e)
+			}
+			return limit <= 0 || int64(len(picked)) < limit
+		})
+		// As etcd3: a continue token whenever keys follow the page's last, matching or not.
+		hasMore = limit > 0 && int64(len(picked)) >= limit && keyAfter(objects, plan.key, picked[len(picked)-1].key)
+	}
 	if err := setItems(ctx, listObj, picked); err != nil {
 		return err
 	}
@@ -193,6 +212,10 @@ func fillList(ctx context.Context, objects *tree, rev int64, plan listPlan, pred
 	}
 	return nil
 }
+
+// examined counts the entries filtered lists have matched against their predicate (tests
+// check that an indexed or namespaced list reads only its candidates).
+var examined atomic.Int64
 
 // matches reports whether pred selects obj; an object it cannot judge is left out.
 func matches(pred storage.SelectionPredicate, obj runtime.Object) bool {

@@ -76,6 +76,8 @@ type state struct {
 	generation int64
 	// advanced is closed (and replaced) whenever rev grows or synced changes.
 	advanced chan struct{}
+	// indexes are the field indexes of current, by field.
+	indexes map[string]*fieldIndex
 }
 
 func newState(maxEvents, maxBytes int) *state {
@@ -99,6 +101,11 @@ func (s *state) replace(entries []*entry, rev int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.current, s.base, s.baseRev, s.rev = t, t, rev, rev
+	for field, x := range s.indexes {
+		s.indexes[field] = nil
+		delete(s.indexes, field)
+		s.indexForLocked(field, x.attrs)
+	}
 	s.history.clear()
 	s.synced = true
 	s.generation++
@@ -109,7 +116,7 @@ func (s *state) replace(entries []*entry, rev int64) {
 func (s *state) clear() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.current, s.base = newTree(), newTree()
+	s.current, s.base, s.indexes = newTree(), newTree(), nil
 	s.history.clear()
 	s.synced = false
 	s.notifyLocked()
@@ -141,15 +148,18 @@ func (s *state) apply(ev *event, e *entry) {
 	switch {
 	case ev.typ == watch.Deleted:
 		t.Delete(&entry{key: ev.key})
+		s.reindexLocked(ev.key, nil)
 		if !found {
 			ev.prev = ev.obj // deliver the delete to the watchers it concerns
 		}
 	case found:
 		ev.typ = watch.Modified
 		t.ReplaceOrInsert(e)
+		s.reindexLocked(ev.key, e)
 	default:
 		ev.typ = watch.Added
 		t.ReplaceOrInsert(e)
+		s.reindexLocked(ev.key, e)
 	}
 	ev.state = t
 	s.current = t

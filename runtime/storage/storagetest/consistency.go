@@ -81,7 +81,12 @@ func randomWrites(t *testing.T, s storage.Interface, rnd *rand.Rand, n int) []in
 // selector, or both, with a random page size (0: unpaged).
 func randomPredicate(rnd *rand.Rand) storage.SelectionPredicate {
 	p := storage.SelectionPredicate{GetAttrs: testapi.GetAttrs, Limit: int64(rnd.IntN(8))}
-	switch rnd.IntN(5) {
+	switch rnd.IntN(7) {
+	case 5:
+		p.Field = fields.OneTermEqualSelector("metadata.namespace", fmt.Sprintf("ns%d", rnd.IntN(3)))
+	case 6:
+		p.Field = fields.AndSelectors(fields.OneTermEqualSelector("metadata.namespace", fmt.Sprintf("ns%d", rnd.IntN(3))),
+			fields.OneTermEqualSelector("metadata.name", fmt.Sprintf("w%02d", rnd.IntN(25))))
 	case 1:
 		p.Label = labels.SelectorFromSet(labels.Set{"color": []string{"red", "green", "blue"}[rnd.IntN(3)]})
 	case 2:
@@ -110,7 +115,7 @@ func testListMatchesReference(t *testing.T, b Backend) {
 	t.Logf("seed %d", seed)
 	rnd := rand.New(rand.NewPCG(uint64(seed), 18))
 	revs := randomWrites(t, s, rnd, 120)
-	for range 40 {
+	for range 60 {
 		k := []string{"/", "/ns0/", "/ns1/", "/ns2/"}[rnd.IntN(4)]
 		pred := randomPredicate(rnd)
 		rv := revs[rnd.IntN(len(revs))]
