@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 
@@ -133,6 +134,9 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 		return err
 	case <-prepared.Ready():
 	}
+	// Start-up (schemes, OpenAPI, the caches' first lists) leaves garbage the GC pacer's
+	// headroom would keep resident for a long time: collect it and return it to the OS once.
+	debug.FreeOSMemory()
 	kubeconfig := filepath.Join(dataDir, "kubeconfig")
 	if err := writeKubeconfig(kubeconfig, name, url, sec); err != nil {
 		stop()
