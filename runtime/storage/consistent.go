@@ -1,6 +1,10 @@
 package storage
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"strconv"
+)
 
 // RevisionReader is implemented by a storage.Interface that can say which revision a quorum
 // read made now would see (etcd3: the header revision of a linearizable read), as
@@ -21,4 +25,17 @@ type ProgressRequester interface {
 	// RequestWatchProgress asks for the progress BOOKMARKs; it returns once the request is
 	// sent. Errors: the backend's, or ctx's.
 	RequestWatchProgress(ctx context.Context) error
+}
+
+// ParseResourceVersion parses a client-given resourceVersion; "" is 0.
+// Errors: InvalidObj for anything but a non-negative decimal.
+func ParseResourceVersion(rv string) (int64, error) {
+	if rv == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(rv, 10, 64)
+	if err != nil || n < 0 {
+		return 0, NewInvalidObjError("", fmt.Sprintf("invalid resource version %q", rv))
+	}
+	return n, nil
 }

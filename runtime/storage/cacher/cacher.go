@@ -159,7 +159,7 @@ func (c *Cacher) Get(ctx context.Context, key string, opts storage.GetOptions, o
 	if err != nil {
 		return err
 	}
-	rev, err := parseResourceVersion(opts.ResourceVersion)
+	rev, err := storage.ParseResourceVersion(opts.ResourceVersion)
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func (c *Cacher) planList(key string, opts storage.ListOptions) (listPlan, error
 		}
 		return plan, nil
 	}
-	rv, err := parseResourceVersion(opts.ResourceVersion)
+	rv, err := storage.ParseResourceVersion(opts.ResourceVersion)
 	if err != nil {
 		return listPlan{}, err
 	}

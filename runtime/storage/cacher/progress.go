@@ -2,8 +2,6 @@ package cacher
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -76,17 +74,4 @@ func (p *progressRequester) run() {
 		}
 		p.mu.Unlock()
 	}
-}
-
-// parseResourceVersion parses a client-given resourceVersion; "" is 0.
-// Errors: InvalidObj for anything but a non-negative decimal.
-func parseResourceVersion(rv string) (int64, error) {
-	if rv == "" {
-		return 0, nil
-	}
-	n, err := strconv.ParseInt(rv, 10, 64)
-	if err != nil || n < 0 {
-		return 0, storage.NewInvalidObjError("", fmt.Sprintf("invalid resource version %q", rv))
-	}
-	return n, nil
 }

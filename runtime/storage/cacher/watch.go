@@ -33,7 +33,7 @@ func (c *Cacher) Watch(ctx context.Context, key string, opts storage.ListOptions
 	if err != nil {
 		return nil, err
 	}
-	rev, err := parseResourceVersion(opts.ResourceVersion)
+	rev, err := storage.ParseResourceVersion(opts.ResourceVersion)
 	if err != nil {
 		return nil, err
 	}

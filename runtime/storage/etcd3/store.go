@@ -201,18 +201,8 @@ func setResourceVersion(obj runtime.Object, rev int64) error {
 	return nil
 }
 
-// parseResourceVersion parses a client-given resourceVersion; "" is 0.
-// Errors: InvalidObj for anything but a non-negative decimal.
-func parseResourceVersion(rv string) (int64, error) {
-	if rv == "" {
-		return 0, nil
-	}
-	n, err := strconv.ParseInt(rv, 10, 64)
-	if err != nil || n < 0 {
-		return 0, storage.NewInvalidObjError("", fmt.Sprintf("invalid resource version %q", rv))
-	}
-	return n, nil
-}
+// parseResourceVersion is storage.ParseResourceVersion.
+func parseResourceVersion(rv string) (int64, error) { return storage.ParseResourceVersion(rv) }
 
 // Create implements storage.Interface, as kube-apiserver's etcd3 store.Create.
 func (s *store) Create(ctx context.Context, key string, obj, out runtime.Object) error {
