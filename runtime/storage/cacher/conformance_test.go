@@ -54,7 +54,7 @@ func newCacher(t *testing.T, client *clientv3.Client, prefix string, tracker *et
 }
 
 // waitFor polls cond every 10ms until it holds, failing the test after 10s.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
