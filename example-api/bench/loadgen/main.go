@@ -54,6 +54,8 @@ type options struct {
 	watchDuration time.Duration
 	// memObjects is how many objects the memory figure stores (0: no figure).
 	memObjects int
+	// serverArgs are more flags for the server, e.g. --watch-cache=false.
+	serverArgs []string
 }
 
 // The topologies -etcd selects.
@@ -115,6 +117,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	watches := fs.String("watch", "1000:10,64:100", "watch fan-outs to measure, comma-separated watchers:writes-per-second; empty for none")
 	fs.DurationVar(&o.watchDuration, "watch-duration", 20*time.Second, "how long each watch fan-out writes")
 	fs.IntVar(&o.memObjects, "mem-objects", bench.MemObjects, "objects to store for the memory figure (RSS with them cached); 0 for none")
+	serverArgs := fs.String("server-args", "", "more server flags, space-separated (e.g. --watch-cache=false to measure without the watch cache)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -142,6 +145,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	default:
 		return nil, fmt.Errorf("-transport: %q is neither https nor http", *transport)
 	}
+	o.serverArgs = strings.Fields(*serverArgs)
 	var err error
 	if o.watches, err = parseWatches(*watches); err != nil {
 		return nil, err
@@ -205,9 +209,9 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	}
 	var srv *apiServer
 	if o.inProcess {
-		srv, err = startServerInProcess(ctx, filepath.Join(dir, "server"), serverEtcd, o.https)
+		srv, err = startServerInProcess(ctx, filepath.Join(dir, "server"), serverEtcd, o.https, o.serverArgs)
 	} else {
-		srv, err = startServerProcess(ctx, bin, filepath.Join(dir, "server"), serverEtcd, o.https)
+		srv, err = startServerProcess(ctx, bin, filepath.Join(dir, "server"), serverEtcd, o.https, o.serverArgs)
 	}
 	if err != nil {
 		return err

@@ -36,8 +36,8 @@ var servingLine = regexp.MustCompile(`serving on (https?://[^ ]+) \(.*etcd: (?:e
 // benchFlags are the server's flags in a benchmark: HTTPS when https (as kubectl and
 // client-go reach a server), else plain HTTP (--plain-http, as the raw etcd baseline has no
 // TLS either, so the ratios compare the servers' own work); and --etcd-servers when
-// etcdServers is not empty (else the server runs its embedded etcd).
-func benchFlags(etcdServers []string, https bool) []string {
+// etcdServers is not empty (else the server runs its embedded etcd); then extra.
+func benchFlags(etcdServers []string, https bool, extra []string) []string {
 	flags := []string{"--log-level", "warn"}
 	if !https {
 		flags = append(flags, "--plain-http")
@@ -45,7 +45,7 @@ func benchFlags(etcdServers []string, https bool) []string {
 	if len(etcdServers) > 0 {
 		flags = append(flags, "--etcd-servers", strings.Join(etcdServers, ","))
 	}
-	return flags
+	return append(flags, extra...)
 }
 
 // apiServer is a running example-apiserver: a child process, or app.Run in this process.
@@ -77,10 +77,10 @@ func tlsOf(cfg *rest.Config) (*tls.Config, error) {
 // startServerProcess starts bin with a data directory in dir, on a free port, against
 // etcdServers (none: its embedded etcd), and waits until it is ready and has printed its
 // readiness line. stop sends SIGTERM and waits (SIGKILL after stopTimeout).
-func startServerProcess(ctx context.Context, bin, dir string, etcdServers []string, https bool) (*apiServer, error) {
+func startServerProcess(ctx context.Context, bin, dir string, etcdServers []string, https bool, extra []string) (*apiServer, error) {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	p, err := serverproc.Start(ctx, bin, dir, benchFlags(etcdServers, https)...)
+	p, err := serverproc.Start(ctx, bin, dir, benchFlags(etcdServers, https, extra)...)
 	if err != nil {
 		return nil, err
 	}
@@ -105,12 +105,12 @@ func startServerProcess(ctx context.Context, bin, dir string, etcdServers []stri
 // startServerInProcess runs the server with app.Run in this process (for -cpuprofile and
 // -memprofile, which then cover server and clients in one profile), with a data directory
 // in dir, against etcdServers (none: its embedded etcd).
-func startServerInProcess(ctx context.Context, dir string, etcdServers []string, https bool) (*apiServer, error) {
+func startServerInProcess(ctx context.Context, dir string, etcdServers []string, https bool, extra []string) (*apiServer, error) {
 	runCtx, cancel := context.WithCancel(context.Background())
 	stdout, stdoutW := io.Pipe()
 	exited := make(chan int, 1)
 	go func() {
-		code := app.Run(runCtx, "example-apiserver", append([]string{"--data-dir", dir, "--secure-port", "0"}, benchFlags(etcdServers, https)...),
+		code := app.Run(runCtx, "example-apiserver", append([]string{"--data-dir", dir, "--secure-port", "0"}, benchFlags(etcdServers, https, extra)...),
 			stdoutW, os.Stderr, dbinstall.NewAPIGroupInfo)
 		stdoutW.Close()
 		exited <- code

@@ -70,6 +70,7 @@ type Cacher struct {
 
 	state    *state
 	watchers *watcherSet
+	sizes    sizer // estimates the objects' sizes (the reflector's)
 
 	ctx    context.Context // ends with Stop
 	cancel context.CancelFunc

@@ -132,7 +132,7 @@ func (c *Cacher) newEntry(obj runtime.Object) (*entry, error) {
 	if ns := acc.GetNamespace(); ns != "" {
 		key = "/" + ns + key
 	}
-	return &entry{key: key, obj: obj, rev: rev, size: sizeOf(obj)}, nil
+	return &entry{key: key, obj: obj, rev: rev, size: c.sizes.size(obj)}, nil
 }
 
 // follow watches storage from rev, applying and dispatching every event, until Stop or

@@ -29,3 +29,27 @@ func sizeOf(obj runtime.Object) int {
 	}
 	return len(data)
 }
+
+// sizeSampleEvery is how often a cache measures an event's object (sizeOf) rather than
+// assuming the mean size measured so far: the history's byte bound is an estimate, and a
+// JSON encoding per write would cost the write path more than the bound is worth.
+const sizeSampleEvery = 16
+
+// sizer estimates objects' sizes for a cache's history bound: it measures the first
+// sizeSampleEvery objects and every sizeSampleEvery-th after, and gives the others the mean
+// of the measured ones. Used by the reflector's goroutine only.
+type sizer struct {
+	seen, measured, total int
+}
+
+// size returns obj's estimated size in bytes.
+func (z *sizer) size(obj runtime.Object) int {
+	z.seen++
+	if z.measured < sizeSampleEvery || z.seen%sizeSampleEvery == 0 {
+		n := sizeOf(obj)
+		z.measured++
+		z.total += n
+		return n
+	}
+	return z.total / z.measured
+}

@@ -264,6 +264,14 @@ func (w *watcher) transform(e *clientv3.Event) (ev watch.Event, ok bool, err err
 			return ev, false, err
 		}
 	}
+	if e.Type == clientv3.EventTypePut && w.opts.Predicate.Empty() {
+		// Every object matches: a put is ADDED or MODIFIED by the key's create revision, and
+		// the previous state need not be decoded.
+		if e.IsCreate() {
+			return watch.Event{Type: watch.Added, Object: cur}, true, nil
+		}
+		return watch.Event{Type: watch.Modified, Object: cur}, true, nil
+	}
 	if e.PrevKv != nil {
 		// The previous state carries the event's revision, as kube-apiserver sends it.
 		if prev, err = w.s.decodeFor(w.ctx, e.PrevKv.Value, rev); err != nil {
