@@ -17,6 +17,8 @@
 // -watch-duration: every event decoded by every watcher, p99 latency from just before the
 // write, server CPU per event) and the memory figures (RSS a second after start, and with
 // -mem-objects more objects of the benchmark's size stored and cached), each with its target.
+// -server-args passes more flags to the server, e.g. --watch-cache=false to measure it
+// without its watch cache.
 //
 // -etcd picks where the server's etcd runs. "embedded" (the default) runs the server as it
 // runs with no flags, on its own embedded etcd member in its process (which it calls in
