@@ -32,8 +32,8 @@ func watchTimeout(opts *metainternalversion.ListOptions) time.Duration {
 // serveWatch streams the watch's events as newline-separated JSON metav1.WatchEvent frames
 // (objects in the URL's version, or Tables or PartialObjectMetadata when Accept asks for
 // them, as metadata informers do; an ERROR event's
-// object is a metav1.Status), flushing each, until timeoutSeconds, the client disconnects
-// or the watch ends, as kube's WatchServer.
+// object is a metav1.Status), flushing whenever no more events are ready, until
+// timeoutSeconds, the client disconnects or the watch ends, as kube's WatchServer.
 func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http.Request, watcher rest.Watcher,
 	opts *metainternalversion.ListOptions) {
 	out, err := negotiateOutput(req, false, s.tableConvertor() != nil)
@@ -68,6 +68,11 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 			}
 			if _, err := w.Write(frame); err != nil {
 				return
+			}
+			// Flush once the events ready are written, as kube-apiserver's WatchServer: a
+			// watcher catching up sends many frames per write.
+			if len(watcherIface.ResultChan()) > 0 {
+				continue
 			}
 			if err := flusher.Flush(); err != nil {
 				return
