@@ -76,7 +76,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) build -o $(BIN)/example-apiserver ./example-api/cmd/example-apiserver
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver
-	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -etcd external
+	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -etcd external -watch '' -mem-objects 0
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -transport http -watch '' -mem-objects 0
 	$(MAKE) bench-gen
 
