@@ -353,7 +353,6 @@ func TestSlowWatcherCutOff(t *testing.T) {
 	waitFor(t, "the cut-off watcher to be forgotten", func() bool { return c.Watchers() == 1 })
 }
 
-
 // TestNarrowedLists: a list of one namespace reads only that namespace's objects, and so
 // does a list of every namespace selecting one with metadata.namespace; a list selecting a
 // field value (spec.color, a selectable field) reads only the objects with that value (a
