@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,21 +31,33 @@ type APIClient struct {
 	buf    []byte // the request body being built
 }
 
-// NewAPIClient returns a client of the server at serverURL (e.g. "http://127.0.0.1:6443")
-// that renders objects with tmpl.
-func NewAPIClient(serverURL string, tmpl *ObjectTemplate) *APIClient {
+// NewAPIClient returns a client of the server at serverURL (e.g. "https://127.0.0.1:6443")
+// that renders objects with tmpl. tlsConfig (nil for plain HTTP) is the TLS configuration
+// of an https URL: the server's CA and a client certificate, as the kubeconfig the server
+// writes holds them; the client then speaks HTTP/2 where the server offers it, as client-go
+// does.
+func NewAPIClient(serverURL string, tmpl *ObjectTemplate, tlsConfig *tls.Config) *APIClient {
+	return &APIClient{
+		server: serverURL,
+		base:   serverURL + "/apis/" + Group + "/" + Version + "/namespaces/",
+		client: &http.Client{Transport: newTransport(tlsConfig), Timeout: requestTimeout},
+		tmpl:   tmpl,
+	}
+}
+
+// newTransport returns a transport of one connection, with tlsConfig (may be nil).
+func newTransport(tlsConfig *tls.Config) *http.Transport {
 	transport := &http.Transport{
 		MaxIdleConns:        1,
 		MaxIdleConnsPerHost: 1,
 		MaxConnsPerHost:     1,
 		IdleConnTimeout:     90 * time.Second,
 	}
-	return &APIClient{
-		server: serverURL,
-		base:   serverURL + "/apis/" + Group + "/" + Version + "/namespaces/",
-		client: &http.Client{Transport: transport, Timeout: requestTimeout},
-		tmpl:   tmpl,
+	if tlsConfig != nil {
+		transport.TLSClientConfig = tlsConfig.Clone()
+		transport.ForceAttemptHTTP2 = true
 	}
+	return transport
 }
 
 // Close closes the client's idle connection.

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"sync"
@@ -36,6 +37,7 @@ const setupClients = 8
 // updates, and the Op factories of both sides. Build it with NewScenario.
 type Scenario struct {
 	apiURL   string
+	tls      *tls.Config
 	etcd     *EtcdOps
 	tmpl     *ObjectTemplate
 	objects  int
@@ -56,8 +58,10 @@ type Scenario struct {
 
 // ScenarioConfig configures NewScenario.
 type ScenarioConfig struct {
-	// ServerURL is the server's base URL, e.g. "http://127.0.0.1:6443".
+	// ServerURL is the server's base URL, e.g. "https://127.0.0.1:6443"; TLS its TLS
+	// configuration (nil for plain HTTP), see NewAPIClient.
 	ServerURL string
+	TLS       *tls.Config
 	// Etcd are the raw side's operations, under the server's prefix.
 	Etcd *EtcdOps
 	// ServerEtcd reads the server's etcd, under its prefix, for the objects it stored. When
@@ -88,6 +92,7 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 	}
 	s := &Scenario{
 		apiURL:   cfg.ServerURL,
+		tls:      cfg.TLS,
 		etcd:     cfg.Etcd,
 		tmpl:     tmpl,
 		objects:  cfg.Objects,
@@ -96,7 +101,7 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 		updateRV: make([]string, cfg.MaxClients),
 	}
 	// The server admits objects only in existing namespaces (NamespaceLifecycle).
-	setup := NewAPIClient(s.apiURL, tmpl)
+	setup := NewAPIClient(s.apiURL, tmpl, s.tls)
 	defer setup.Close()
 	for _, ns := range []string{listNamespace, createNamespace, updateNamespace} {
 		if err := setup.CreateNamespace(ctx, ns); err != nil {
@@ -141,7 +146,7 @@ func objectName(n int) string {
 // clients, and stores each one's resourceVersion in rvs when rvs is not nil.
 func (s *Scenario) createAll(ctx context.Context, namespace string, n int, rvs []string) error {
 	err := inSetupClients(ctx, n, func() (func(i int) error, func()) {
-		client := NewAPIClient(s.apiURL, s.tmpl)
+		client := NewAPIClient(s.apiURL, s.tmpl, s.tls)
 		return func(i int) error {
 			rv, err := client.Create(ctx, namespace, objectName(i), 0)
 			if err == nil && rvs != nil {
@@ -200,7 +205,7 @@ func inSetupClients(ctx context.Context, n int, newClient func() (do func(i int)
 
 // check verifies that the server and etcd both list every object in pages of pageSize.
 func (s *Scenario) check(ctx context.Context) error {
-	client := NewAPIClient(s.apiURL, s.tmpl)
+	client := NewAPIClient(s.apiURL, s.tmpl, s.tls)
 	defer client.Close()
 	wantPages := s.maxPages - 1
 	pages, items, err := client.List(ctx, listNamespace, s.pageSize, true, s.maxPages)
@@ -240,7 +245,7 @@ func (s *Scenario) nextCell() int {
 func (s *Scenario) ServerOp(ctx context.Context, op string) (NewOp, error) {
 	cell := s.nextCell()
 	newClient := func() *APIClient {
-		c := NewAPIClient(s.apiURL, s.tmpl)
+		c := NewAPIClient(s.apiURL, s.tmpl, s.tls)
 		context.AfterFunc(ctx, c.Close)
 		return c
 	}
@@ -338,3 +343,23 @@ func (s *Scenario) wantAll(pages, _ int, err error) error {
 	}
 	return nil
 }
+
+// memNamespace holds the objects the memory figure stores.
+const memNamespace = "bench-mem"
+
+// StoreObjects creates n more objects of the scenario's size through the server, in
+// namespace bench-mem (the memory figure's: RSS with n objects stored and cached).
+func (s *Scenario) StoreObjects(ctx context.Context, n int) error {
+	client := NewAPIClient(s.apiURL, s.tmpl, s.tls)
+	defer client.Close()
+	if err := client.CreateNamespace(ctx, memNamespace); err != nil {
+		return err
+	}
+	return s.createAll(ctx, memNamespace, n, nil)
+}
+
+// TLS returns the TLS configuration the scenario's clients use (nil: plain HTTP).
+func (s *Scenario) TLS() *tls.Config { return s.tls }
+
+// Template returns the scenario's object template.
+func (s *Scenario) Template() *ObjectTemplate { return s.tmpl }

@@ -151,7 +151,7 @@ func TestRawKeysAreTheServersKeys(t *testing.T) {
 	if err := etcd.Put(ctx, "raw-ns", "raw-object", s.rawValue); err != nil {
 		t.Fatal(err)
 	}
-	api := NewAPIClient(url, s.tmpl)
+	api := NewAPIClient(url, s.tmpl, nil)
 	t.Cleanup(api.Close)
 	if _, err := api.Get(ctx, "raw-ns", "raw-object"); err != nil {
 		t.Errorf("the server does not serve the raw key %s: %v", etcd.Key("raw-ns", "raw-object"), err)
@@ -168,7 +168,7 @@ func TestAPIClientErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := NewAPIClient(url, tmpl)
+	api := NewAPIClient(url, tmpl, nil)
 	t.Cleanup(api.Close)
 	rv, err := api.Create(ctx, "default", "conflict", 0)
 	if err != nil {

@@ -32,15 +32,35 @@ const compactRevKey = "compact_rev_key"
 // sendInitialEvents=true) against a server that compacts etcd every second. The informer
 // syncs, then sees every change made over several compaction cycles: one add, update and
 // delete notification per create, update and delete. Then its watch is cut, changes are made
-// and etcd is compacted past the informer's resourceVersion while it is away, so that its
-// re-watch gets 410 Expired and the reflector lists again; the notifications still add up
-// to one per change, and the informer's store ends equal to a fresh list.
+// and etcd is compacted past the informer's resourceVersion while it is away, and the
+// informer watches again: without the watch cache (--watch-cache=false) the re-watch gets
+// 410 Expired and the reflector lists again; with it, the cache's history still holds the
+// changes and the watch resumes from it without a 410, unless the history is smaller than
+// the changes made meanwhile (--watch-cache-sizes), when it is a 410 again. Either way the
+// notifications add up to one per change, and the informer's store ends equal to a fresh
+// list.
 func TestInformerAcrossCompactions(t *testing.T) {
 	if !clientfeatures.FeatureGates().Enabled(clientfeatures.WatchListClient) {
 		t.Fatalf("client-go's WatchListClient feature is off; this test checks its default (on since client-go 1.35)")
 	}
+	for _, tc := range []struct {
+		name    string
+		flags   []string
+		want410 bool
+	}{
+		{"etcd", []string{"--watch-cache=false"}, true},
+		{"watch-cache", nil, false},
+		{"watch-cache-small-history", []string{"--watch-cache-sizes=databases.db.example.com#2"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { informerAcrossCompactions(t, tc.flags, tc.want410) })
+	}
+}
+
+// informerAcrossCompactions is TestInformerAcrossCompactions against a server started with
+// flags; want410 says whether the watch resumed after the cut gets 410 Expired.
+func informerAcrossCompactions(t *testing.T, flags []string, want410 bool) {
 	etcd := startEtcd(t)
-	s := startServer(t, "--etcd-servers="+etcd.URL(), "--etcd-compaction-interval=1s")
+	s := startServer(t, append([]string{"--etcd-servers=" + etcd.URL(), "--etcd-compaction-interval=1s"}, flags...)...)
 	etcdClient := etcd.Client()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -120,16 +140,13 @@ func TestInformerAcrossCompactions(t *testing.T) {
 	}
 	gate.resume()
 	w.waitSeen(counts, 30*time.Second)
-	if !gate.saw410.Load() {
-		t.Errorf("the informer's watch never got 410 Expired after the compaction; its requests since the cut: %v",
-			gate.requests()[requestsBefore:])
-	}
 	relisted := false
 	for _, req := range gate.requests()[requestsBefore:] {
 		relisted = relisted || strings.Contains(req, "sendInitialEvents=true") || !strings.Contains(req, "watch=true")
 	}
-	if !relisted {
-		t.Errorf("the informer did not list again after the 410; its requests since the cut: %v", gate.requests()[requestsBefore:])
+	if saw := gate.saw410.Load(); saw != want410 || relisted != want410 {
+		t.Errorf("after the compaction the informer's watch got 410: %v, listed again: %v; want %v; its requests since the cut: %v",
+			saw, relisted, want410, gate.requests()[requestsBefore:])
 	}
 	t.Logf("requests of the informer since the cut: %v", gate.requests()[requestsBefore:])
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 
@@ -133,6 +134,9 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 		return err
 	case <-prepared.Ready():
 	}
+	// Start-up (schemes, OpenAPI, the caches' first lists) leaves garbage the GC pacer's
+	// headroom would keep resident for a long time: collect it and return it to the OS once.
+	debug.FreeOSMemory()
 	kubeconfig := filepath.Join(dataDir, "kubeconfig")
 	if err := writeKubeconfig(kubeconfig, name, url, sec); err != nil {
 		stop()
@@ -149,7 +153,11 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, sec *security, groups []GroupBuilder) (*server.Server, error) {
 	scheme := runtime.NewScheme()
 	m := metrics.New()
-	factory := &etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix, Metrics: m}
+	factory, err := newStorageFactory(&opts.WatchCacheOptions, etcd,
+		&etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix, Metrics: m}, log)
+	if err != nil {
+		return nil, err
+	}
 	infos := make([]*registry.APIGroupInfo, 0, len(groups))
 	for _, build := range groups {
 		info, err := build(scheme, factory)

@@ -213,6 +213,9 @@ func TestRunFlags(t *testing.T) {
 		{args: []string{"--request-timeout=0s"}, code: 2, want: "--request-timeout must be positive"},
 		{args: []string{"--runtime-config=apiextensions.k8s.io/v1=off"}, code: 2, want: "the value must be true or false"},
 		{args: []string{"--runtime-config=apiextensions.k8s.io=false"}, code: 2, want: "write <group>/<version> or api/all"},
+		{args: []string{"--help"}, code: 0, want: "--watch-cache-sizes"},
+		{args: []string{"--watch-cache-sizes=databases.db.example.com"}, code: 2, want: "write resource[.group]#size"},
+		{args: []string{"--watch-cache-sizes=namespaces#-1"}, code: 2, want: "write resource[.group]#size"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := Run(context.Background(), "test-apiserver", tc.args, &stdout, &stderr)

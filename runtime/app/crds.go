@@ -7,7 +7,6 @@ import (
 	"github.com/apigen-dev/apigen/runtime/apiextensions"
 	"github.com/apigen-dev/apigen/runtime/apiextensions/customresource"
 	"github.com/apigen-dev/apigen/runtime/server"
-	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 )
 
 // apiextensionsV1 is the --runtime-config name of the CustomResourceDefinition API.
@@ -22,7 +21,7 @@ const apiextensionsV1 = "apiextensions.k8s.io/v1"
 // custom resources of a terminating namespace too.
 // The custom resources Handler is returned too (nil when the CRD API is off), for the garbage
 // collector.
-func serveCRDs(opts *Options, cfg server.Config, scheme *runtime.Scheme, factory *etcd3.StorageFactory,
+func serveCRDs(opts *Options, cfg server.Config, scheme *runtime.Scheme, factory storageFactory,
 	chain *admission.Chain, namespaces *coreNamespaces) (server.DelegationTarget, *customresource.Handler, error) {
 	if !opts.RuntimeConfigEnabled(apiextensionsV1) {
 		return server.NewEmptyDelegate(), nil, nil

@@ -29,6 +29,8 @@ type etcdConn struct {
 	// describe says which etcd is used in the readiness line: "embedded, <dir>, client URL
 	// <url>" and how etcdctl reaches it, or the URLs.
 	describe string
+	// beforeClose are called, in order, when Close starts (the watch caches stop).
+	beforeClose []func()
 }
 
 // connectEtcd connects to servers, or, when servers is empty, starts the embedded etcd in
@@ -73,8 +75,11 @@ func connectEtcd(ctx context.Context, servers []string, dataDir, clientURL strin
 	return &etcdConn{client: member.Client(), embedded: member, describe: describe}, nil
 }
 
-// Close closes the client, then stops the embedded member if there is one.
+// Close calls beforeClose, closes the client, then stops the embedded member if there is one.
 func (c *etcdConn) Close() error {
+	for _, f := range c.beforeClose {
+		f()
+	}
 	err := c.client.Close()
 	if c.embedded != nil {
 		// The in-process client's Close reports the cancellation of its own context.

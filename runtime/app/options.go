@@ -61,6 +61,8 @@ type Options struct {
 	AdmissionOptions
 	// GarbageCollectorOptions turn the in-process garbage collector on or off.
 	GarbageCollectorOptions
+	// WatchCacheOptions turn the watch cache on or off.
+	WatchCacheOptions
 	// RuntimeConfig turns the runtime's built-in API group versions on or off, as
 	// kube-apiserver's --runtime-config: keys are "<group>/<version>" (e.g.
 	// "apiextensions.k8s.io/v1") or "api/all", values "true" or "false". Every built-in group
@@ -92,6 +94,7 @@ func NewOptions() *Options {
 		Profiling:                   true,
 		SecureOptions:               newSecureOptions(),
 		GarbageCollectorOptions:     GarbageCollectorOptions{EnableGarbageCollector: true},
+		WatchCacheOptions:           newWatchCacheOptions(),
 	}
 }
 
@@ -114,6 +117,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.AggregatorOptions.AddFlags(fs)
 	o.AdmissionOptions.AddFlags(fs)
 	o.GarbageCollectorOptions.AddFlags(fs)
+	o.WatchCacheOptions.addFlags(fs)
 	fs.StringToStringVar(&o.RuntimeConfig, "runtime-config", o.RuntimeConfig, "built-in API group versions to turn on or off, <group>/<version>=true|false or api/all=true|false, comma-separated (e.g. apiextensions.k8s.io/v1=false); all are on by default")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
 	fs.IntVarP(&o.Verbosity, "v", "v", o.Verbosity, "log verbosity, as kube-apiserver's -v: 3 or more logs every request")
@@ -161,6 +165,7 @@ func (o *Options) Validate() error {
 	}
 	errs = append(errs, o.SecureOptions.validate()...)
 	errs = append(errs, o.AggregatorOptions.validate(o.PlainHTTP)...)
+	errs = append(errs, o.WatchCacheOptions.validate()...)
 	for k, v := range o.RuntimeConfig {
 		if v != "true" && v != "false" {
 			errs = append(errs, fmt.Sprintf("--runtime-config %s=%q: the value must be true or false", k, v))

@@ -18,4 +18,12 @@
 // replay of the copies' sizes before any copy is made); an unpaged JSON list read and written
 // a page at a time, so a slow reader holds a page. List, watch and delete options are
 // validated with apimachinery's validation before anything is read or deleted.
+//
+// Encodings are reused, as kube-apiserver's cachingObject reuses a watch-cache object's:
+// each scope (resource path and version) keeps the JSON of the object states it wrote
+// (encodingCache, by uid and resourceVersion) for GETs, watch events and list items alike;
+// a watch event's frame is built once and shared by every watcher (frameCache); a JSON list
+// of typed objects is assembled from its items' encodings. Bodies over 128 KiB are gzipped
+// for clients that accept it (kube-apiserver's threshold and level 1), and the gzipped body
+// of a list page is kept per request and resourceVersion (pageCache).
 package endpoints

@@ -118,6 +118,9 @@ func (s *scope) list(lister rest.Lister, watcher rest.Watcher) handlerFunc {
 			responsewriters.WriteError(w, err)
 			return
 		}
+		if out, err := negotiateOutput(req, true, s.tableConvertor() != nil); err == nil && out == (output{}) && s.writeListJSON(ctx, w, req, obj) {
+			return
+		}
 		s.writeObject(ctx, w, req, http.StatusOK, obj)
 	}
 }

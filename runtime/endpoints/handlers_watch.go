@@ -33,8 +33,8 @@ func watchTimeout(opts *metainternalversion.ListOptions) time.Duration {
 // serveWatch streams the watch's events as newline-separated JSON metav1.WatchEvent frames
 // (objects in the URL's version, or Tables or PartialObjectMetadata when Accept asks for
 // them, as metadata informers do; an ERROR event's
-// object is a metav1.Status), flushing each, until timeoutSeconds, the client disconnects
-// or the watch ends, as kube's WatchServer.
+// object is a metav1.Status), flushing whenever no more events are ready, until
+// timeoutSeconds, the client disconnects or the watch ends, as kube's WatchServer.
 func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http.Request, watcher rest.Watcher,
 	opts *metainternalversion.ListOptions) {
 	out, err := negotiateOutput(req, false, s.tableConvertor() != nil)
@@ -64,18 +64,45 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 			if !ok {
 				return
 			}
-			frame, err := s.watchFrame(ctx, req, out, ev)
+			frame, err := s.watchLine(ctx, req, out, ev)
 			if err != nil {
-				frame, _ = json.Marshal(metav1.WatchEvent{Type: string(watch.Error), Object: runtime.RawExtension{Raw: mustStatusJSON(err)}})
+				frame = watchEventJSON(watch.Error, mustStatusJSON(err))
 			}
-			if _, err := w.Write(append(frame, '\n')); err != nil {
+			if _, err := w.Write(frame); err != nil {
 				return
+			}
+			// Flush once the events ready are written, as kube-apiserver's WatchServer: a
+			// watcher catching up sends many frames per write.
+			if len(watcherIface.ResultChan()) > 0 {
+				continue
 			}
 			if err := flusher.Flush(); err != nil {
 				return
 			}
 		}
 	}
+}
+
+// watchLine returns the line of one event: its frame and a newline. A plain-JSON event of an
+// object state is built once per scope and shared by every watcher (frameCache).
+func (s *scope) watchLine(ctx context.Context, req *http.Request, out output, ev watch.Event) ([]byte, error) {
+	if out == (output{}) {
+		data, ok, err := s.frames.get(ev, func() ([]byte, error) {
+			raw, err := s.objectJSON(ev.Object, ev.Type != watch.Deleted)
+			if err != nil {
+				return nil, err
+			}
+			return watchEventJSON(ev.Type, raw), nil
+		})
+		if ok {
+			return data, err
+		}
+	}
+	frame, err := s.watchFrame(ctx, req, out, ev)
+	if err != nil {
+		return nil, err
+	}
+	return append(frame, '\n'), nil
 }
 
 // watchFrame encodes one event: its object in the negotiated form inside a WatchEvent.

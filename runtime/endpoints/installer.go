@@ -114,7 +114,7 @@ func newScope(sers *serializers, gv schema.GroupVersion, resource, sub string,
 		serializers: sers, gv: gv, kind: kind, hubGV: kinds[0].GroupVersion(), resourceKind: parentKinds[0].Kind,
 		resource: resource, subresource: sub, namespaced: scoper.NamespaceScoped(),
 		storage: storage, qualified: schema.GroupResource{Group: gv.Group, Resource: resource},
-		encodings: newEncodingCache(),
+		encodings: newEncodingCache(), frames: newFrameCache(), pages: newPageCache(),
 	}, nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/klauspost/compress/gzip"
+
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -39,7 +41,7 @@ func (s *scope) writeOutput(ctx context.Context, w http.ResponseWriter, req *htt
 		contentType = mediaYAML
 	}
 	if out.as == "" {
-		s.streamObject(w, code, contentType, obj, out.yaml)
+		s.streamObject(w, req, code, contentType, obj, out.yaml)
 		return
 	}
 	data, err := s.encodeOutput(ctx, req, out, obj)
@@ -54,43 +56,91 @@ func (s *scope) writeOutput(ctx context.Context, w http.ResponseWriter, req *htt
 // SerializeObject does, without a copy of the whole body (a list page is hundreds of KiB):
 // the status line goes out with the first byte of the body, so an error before it (e.g. a
 // failed conversion) is still written as a metav1.Status; one after it can only end the
-// response early, and is logged.
-func (s *scope) streamObject(w http.ResponseWriter, code int, contentType string, obj runtime.Object, yaml bool) {
+// response early, and is logged. A body of more than gzipThreshold bytes is gzipped for a
+// client that accepts it (the first gzipThreshold bytes are held back until it is known).
+func (s *scope) streamObject(w http.ResponseWriter, req *http.Request, code int, contentType string, obj runtime.Object, yaml bool) {
 	ser := s.json
 	if yaml {
 		ser = s.yaml
 	}
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	dw := &deferredWriter{w: w, code: code}
+	dw := &deferredWriter{w: w, code: code, gzip: acceptsGzip(req)}
 	gv := s.kind.GroupVersion()
-	if err := s.encoderForVersion(ser, gv).Encode(obj, dw); err != nil {
-		err = fmt.Errorf("cannot encode the response as %s: %w", gv, err)
-		if !dw.started {
-			w.Header().Del("X-Content-Type-Options")
-			responsewriters.WriteError(w, apierrors.NewInternalError(err))
-			return
-		}
-		slog.Error("response cut short", "err", err)
+	err := s.encoderForVersion(ser, gv).Encode(obj, dw)
+	if err != nil && !dw.started {
+		w.Header().Del("X-Content-Type-Options")
+		responsewriters.WriteError(w, apierrors.NewInternalError(fmt.Errorf("cannot encode the response as %s: %w", gv, err)))
+		return
 	}
-	if !dw.started { // an empty body
-		w.WriteHeader(code)
+	if cerr := dw.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		slog.Error("response cut short", "err", fmt.Errorf("cannot encode the response as %s: %w", gv, err))
 	}
 }
 
-// deferredWriter writes code as the status on its first Write.
+// deferredWriter writes code as the status on its first write to w. With gzip (the client
+// accepts it) it holds the first gzipThreshold bytes back, then gzips the body when it is
+// longer; Close writes what is held back, or ends the gzip stream.
 type deferredWriter struct {
 	w       http.ResponseWriter
 	code    int
+	gzip    bool
+	held    []byte
+	gw      *gzip.Writer
 	started bool
 }
 
 func (d *deferredWriter) Write(p []byte) (int, error) {
-	if !d.started {
-		d.started = true
-		d.w.WriteHeader(d.code)
+	switch {
+	case d.gw != nil:
+		return d.gw.Write(p)
+	case d.started:
+		return d.w.Write(p)
+	case d.gzip && len(d.held)+len(p) <= gzipThreshold:
+		d.held = append(d.held, p...)
+		return len(p), nil
+	case d.gzip:
+		setGzipHeaders(d.w.Header())
+		d.start()
+		d.gw = gzipWriters.Get().(*gzip.Writer)
+		d.gw.Reset(d.w)
+		if _, err := d.gw.Write(d.held); err != nil {
+			return 0, err
+		}
+		d.held = nil
+		return d.gw.Write(p)
 	}
+	d.start()
 	return d.w.Write(p)
+}
+
+// start writes the status line.
+func (d *deferredWriter) start() {
+	d.started = true
+	d.w.WriteHeader(d.code)
+}
+
+// Close writes the held-back body, or ends the gzip stream; a response with no body gets its
+// status line.
+func (d *deferredWriter) Close() error {
+	if d.gw != nil {
+		err := d.gw.Close()
+		d.gw.Reset(nil)
+		gzipWriters.Put(d.gw)
+		d.gw = nil
+		return err
+	}
+	if !d.started {
+		d.start()
+		if len(d.held) > 0 {
+			_, err := d.w.Write(d.held)
+			return err
+		}
+	}
+	return nil
 }
 
 // encodeOutput renders obj in the negotiated format.

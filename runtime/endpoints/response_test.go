@@ -25,7 +25,7 @@ func TestStreamObjectErrorBeforeBody(t *testing.T) {
 		kind: schema.GroupVersionKind{Version: "v1", Kind: "Status"}}
 
 	rec := httptest.NewRecorder()
-	s.streamObject(rec, http.StatusCreated, mediaJSON, &unregistered{}, false)
+	s.streamObject(rec, httptest.NewRequest(http.MethodGet, "/", nil), http.StatusCreated, mediaJSON, &unregistered{}, false)
 	var st metav1.Status
 	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil || rec.Code != http.StatusInternalServerError ||
 		st.Kind != "Status" || st.Code != http.StatusInternalServerError {
@@ -33,7 +33,7 @@ func TestStreamObjectErrorBeforeBody(t *testing.T) {
 	}
 
 	rec = httptest.NewRecorder()
-	s.streamObject(rec, http.StatusCreated, mediaJSON, &metav1.Status{Status: metav1.StatusSuccess, Message: "ok"}, false)
+	s.streamObject(rec, httptest.NewRequest(http.MethodGet, "/", nil), http.StatusCreated, mediaJSON, &metav1.Status{Status: metav1.StatusSuccess, Message: "ok"}, false)
 	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil || rec.Code != http.StatusCreated || st.Message != "ok" ||
 		rec.Header().Get("Content-Type") != mediaJSON {
 		t.Errorf("encodable object: %d %v %s (%v); want 201 with its JSON", rec.Code, rec.Header(), rec.Body, err)

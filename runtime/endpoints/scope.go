@@ -104,8 +104,11 @@ type scope struct {
 	storage               rest.Storage
 	// qualified names the resource in errors ("widgets.test.apigen.dev").
 	qualified schema.GroupResource
-	// encodings holds the JSON of objects GET wrote.
+	// encodings holds the JSON of objects GET (and watches) wrote; frames the watch frames.
 	encodings *encodingCache
+	frames    *frameCache
+	// pages holds the gzipped bodies of recent list pages.
+	pages *pageCache
 }
 
 // tableConvertor returns the storage's table convertor, or nil.

@@ -1,13 +1,24 @@
-// Command loadgen measures the example API server against raw etcd, as issue 3's speed
-// targets ask: it builds example-apiserver and starts it as a separate process, samples the
+// Command loadgen measures the example API server against raw etcd, as the speed targets
+// ask: it builds example-apiserver and starts it as a separate process, samples the
 // server's VmRSS every 100ms, and for each operation (create, get, update, list) and
-// concurrency (1, 8, 64 clients) runs the operation through the server over HTTP and then
+// concurrency (1, 8, 64 clients) runs the operation through the server and then
 // directly on etcd with clientv3 (one client shared by all, as the server shares one), and
 // prints ops/s, p50 and p99 of both, their ratio, the server's CPU time per operation (from
 // /proc/<pid>/stat), loadgen's own per server and per raw operation, the ratio those CPU
 // times predict on a machine the benchmark has to itself (bench.Row.CPURatio: other
 // processes' load moves ops/s, not CPU time per operation) and the server's peak RSS, then
 // the targets met and missed.
+//
+// The clients reach the server as kubectl and client-go do (-transport https, the default):
+// over HTTPS with the admin client certificate of the kubeconfig the server writes, HTTP/2,
+// gzip accepted (the server compresses bodies over 128 KiB, as kube-apiserver); -transport
+// http uses --plain-http instead. After the table come the watch fan-outs (-watch
+// watchers:writes-per-second pairs, default 1000:10 and 64:100, each writing for
+// -watch-duration: every event decoded by every watcher, p99 latency from just before the
+// write, server CPU per event) and the memory figures (RSS a second after start, and with
+// -mem-objects more objects of the benchmark's size stored and cached), each with its target.
+// -server-args passes more flags to the server, e.g. --watch-cache=false to measure it
+// without its watch cache.
 //
 // -etcd picks where the server's etcd runs. "embedded" (the default) runs the server as it
 // runs with no flags, on its own embedded etcd member in its process (which it calls in

@@ -46,6 +46,16 @@ type options struct {
 	noFsync      bool
 	// etcd is the topology: etcdEmbedded or etcdExternal.
 	etcd string
+	// https serves over HTTPS, the clients presenting the admin certificate of the server's
+	// kubeconfig (-transport https, the default); otherwise plain HTTP.
+	https bool
+	// watches are the watch fan-outs to measure; watchDuration how long each writes.
+	watches       []bench.WatchTarget
+	watchDuration time.Duration
+	// memObjects is how many objects the memory figure stores (0: no figure).
+	memObjects int
+	// serverArgs are more flags for the server, e.g. --watch-cache=false.
+	serverArgs []string
 }
 
 // The topologies -etcd selects.
@@ -103,6 +113,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.etcd, "etcd", etcdEmbedded, "where the server's etcd runs: \"embedded\" (its own member, in its process, as by default; "+
 		"the raw baseline then runs on a separate member in loadgen) or \"external\" (loadgen's member, via --etcd-servers, shared with the raw baseline)")
 	fs.BoolVar(&o.noFsync, "etcd-unsafe-no-fsync", false, "run loadgen's embedded etcd without fsync (with -etcd external only)")
+	transport := fs.String("transport", "https", "how clients reach the server: \"https\" (the admin client certificate of its kubeconfig, HTTP/2, gzip accepted, as client-go) or \"http\" (--plain-http)")
+	watches := fs.String("watch", "1000:10,64:100", "watch fan-outs to measure, comma-separated watchers:writes-per-second; empty for none")
+	fs.DurationVar(&o.watchDuration, "watch-duration", 20*time.Second, "how long each watch fan-out writes")
+	fs.IntVar(&o.memObjects, "mem-objects", bench.MemObjects, "objects to store for the memory figure (RSS with them cached); 0 for none")
+	serverArgs := fs.String("server-args", "", "more server flags, space-separated (e.g. --watch-cache=false to measure without the watch cache)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -122,6 +137,18 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			return nil, fmt.Errorf("-ops: unknown operation %q, want one of %s", s, strings.Join(bench.Ops, ", "))
 		}
 		o.ops = append(o.ops, s)
+	}
+	switch *transport {
+	case "https":
+		o.https = true
+	case "http":
+	default:
+		return nil, fmt.Errorf("-transport: %q is neither https nor http", *transport)
+	}
+	o.serverArgs = strings.Fields(*serverArgs)
+	var err error
+	if o.watches, err = parseWatches(*watches); err != nil {
+		return nil, err
 	}
 	if o.etcd != etcdEmbedded && o.etcd != etcdExternal {
 		return nil, fmt.Errorf("-etcd: %q is neither %q nor %q", o.etcd, etcdEmbedded, etcdExternal)
@@ -182,9 +209,9 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	}
 	var srv *apiServer
 	if o.inProcess {
-		srv, err = startServerInProcess(ctx, filepath.Join(dir, "server"), serverEtcd)
+		srv, err = startServerInProcess(ctx, filepath.Join(dir, "server"), serverEtcd, o.https, o.serverArgs)
 	} else {
-		srv, err = startServerProcess(ctx, bin, filepath.Join(dir, "server"), serverEtcd)
+		srv, err = startServerProcess(ctx, bin, filepath.Join(dir, "server"), serverEtcd, o.https, o.serverArgs)
 	}
 	if err != nil {
 		return err
@@ -205,13 +232,14 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		return err
 	}
 	defer mem.Stop()
+	idle, idleErr := idleRSS(ctx, srv.pid)
 
 	// The connections of every client stay open until the benchmark ends, as long-lived
 	// clients' do; cancel closes them.
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	scenario, err := bench.NewScenario(runCtx, bench.ScenarioConfig{
-		ServerURL: srv.url, ObjectSize: o.objectSize, Objects: o.objects, PageSize: o.pageSize, MaxClients: slices.Max(o.clients),
+		ServerURL: srv.url, TLS: srv.tls, ObjectSize: o.objectSize, Objects: o.objects, PageSize: o.pageSize, MaxClients: slices.Max(o.clients),
 		Etcd: bench.NewEtcdOps(client, etcdPrefix), ServerEtcd: bench.NewEtcdOps(serverClient, etcdPrefix),
 	})
 	if err != nil {
@@ -238,6 +266,10 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		return err
 	}
 	if err := bench.WriteTable(out, rows); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	if err := figures(runCtx, o, out, scenario, srv, idle, idleErr, serverCPU); err != nil {
 		return err
 	}
 	peak, samples, last := mem.Peak()
@@ -356,4 +388,79 @@ func writeAllocs(path string) error {
 		return fmt.Errorf("cannot write memory profile: %w", err)
 	}
 	return f.Close()
+}
+
+// parseWatches parses -watch: comma-separated watchers:rate pairs, each with its target
+// (bench.WatchTargets' p99 for a pair it names, else the strictest).
+func parseWatches(spec string) ([]bench.WatchTarget, error) {
+	var out []bench.WatchTarget
+	for _, p := range strings.Split(spec, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		w, r, ok := strings.Cut(p, ":")
+		watchers, err1 := strconv.Atoi(w)
+		rate, err2 := strconv.ParseFloat(r, 64)
+		if !ok || err1 != nil || err2 != nil || watchers < 1 || rate <= 0 {
+			return nil, fmt.Errorf("-watch: %q is not watchers:writes-per-second", p)
+		}
+		t := bench.WatchTarget{Watchers: watchers, Rate: rate, MaxP99: 5 * time.Millisecond}
+		for _, known := range bench.WatchTargets {
+			if known.Watchers == watchers && known.Rate == rate {
+				t.MaxP99 = known.MaxP99
+			}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// idleRSS waits a second for the freshly started server to settle and reads its VmRSS.
+func idleRSS(ctx context.Context, pid int) (uint64, error) {
+	select {
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	case <-time.After(time.Second):
+	}
+	m, err := bench.ReadMemStatus(pid)
+	return m.RSS, err
+}
+
+// figures measures and prints the watch fan-outs and the memory figures with their targets:
+// idle RSS (read at start), RSS with o.memObjects objects stored, peak RSS (CheckTargets'
+// line). In process, RSS is loadgen's and is printed without a verdict.
+func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, srv *apiServer, idle uint64, idleErr error,
+	serverCPU func() (time.Duration, error)) error {
+	for _, t := range o.watches {
+		cfg := bench.WatchConfig{ServerURL: srv.url, TLS: srv.tls, Template: s.Template(), Watchers: t.Watchers, Rate: t.Rate,
+			Duration: o.watchDuration, CPUTime: serverCPU}
+		if o.inProcess {
+			cfg.CPUTime = nil // the process's CPU time is the watchers' too
+		}
+		sum, err := bench.RunWatchFanout(ctx, cfg)
+		if err != nil {
+			return fmt.Errorf("watch fan-out of %d watchers at %v writes/s: %w", t.Watchers, t.Rate, err)
+		}
+		bench.CheckWatch(out, sum, t.MaxP99)
+	}
+	if o.inProcess {
+		fmt.Fprintln(out, "memory figures not measured in process (RSS is loadgen's)")
+		return nil
+	}
+	if idleErr != nil {
+		return fmt.Errorf("cannot read the idle RSS: %w", idleErr)
+	}
+	bench.CheckRSS(out, "idle after start", idle, bench.MaxIdleRSS)
+	if o.memObjects > 0 {
+		if err := s.StoreObjects(ctx, o.memObjects); err != nil {
+			return err
+		}
+		time.Sleep(2 * time.Second) // the caches and the collector settle
+		m, err := bench.ReadMemStatus(srv.pid)
+		if err != nil {
+			return err
+		}
+		bench.CheckRSS(out, fmt.Sprintf("with %d more objects of %d bytes stored and cached", o.memObjects, s.ObjectBytes()), m.RSS, bench.MaxCachedRSS)
+	}
+	return nil
 }

@@ -25,6 +25,8 @@ func TestParseFlags(t *testing.T) {
 		{"-duration", "0s"},
 		{"-objects", "0"},
 		{"-etcd", "local"},
+		{"-transport", "spdy"},
+		{"-watch", "10"},
 		{"-etcd-unsafe-no-fsync"}, // the server's embedded member always syncs
 		{"extra"},
 	} {
@@ -53,13 +55,14 @@ func TestRunInProcess(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			var stdout, stderr bytes.Buffer
-			code := run(ctx, append([]string{"-in-process", "-clients", "1,2", "-duration", "100ms", "-warmup", "10ms",
+			code := run(ctx, append([]string{"-in-process", "-clients", "1,2", "-duration", "100ms", "-warmup", "10ms", "-watch", "3:20", "-watch-duration", "500ms", "-mem-objects", "0",
 				"-objects", "30", "-page-size", "10"}, tc.flags...), &stdout, &stderr)
 			if code != 0 {
 				t.Fatalf("run = %d, want 0\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
 			}
 			out := stdout.String()
-			for _, want := range []string{"server/raw", "create", "get", "update", "list", "target create at 64 clients", "in process", tc.want} {
+			for _, want := range []string{"server/raw", "create", "get", "update", "list", "target create at 64 clients", "in process", tc.want,
+				"target watch    3 watchers at  20 writes/s: 30/30 events delivered"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%s", want, out)
 				}

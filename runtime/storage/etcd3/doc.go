@@ -24,4 +24,10 @@
 //
 // StartCompactor compacts old revisions periodically, as kube-apiserver's
 // --etcd-compaction-interval.
+//
+// For a watch cache (runtime/storage/cacher) a store reports etcd's current revision
+// (storage.RevisionReader, a coalesced linearizable read) and asks its watch stream for
+// progress (storage.ProgressRequester); TrackCompactions follows the compacted revision.
+// The cache's own list and watch (storage.WithInternalWatch) are not counted as watchers
+// and leave the decode cache alone.
 package etcd3

@@ -115,8 +115,13 @@ func (s *store) decodeShared(data []byte, rev int64) (runtime.Object, error) {
 	return s.decodeNew(data, rev)
 }
 
-// decodeFor is decodeShared when ctx is marked by storage.WithReadOnlyResults, else decodeNew.
+// decodeFor is decodeShared when ctx is marked by storage.WithReadOnlyResults, else decodeNew;
+// for a watch cache's reads (storage.InternalWatch), which keep what they read, it leaves the
+// decode cache alone, so objects are not held twice.
 func (s *store) decodeFor(ctx context.Context, data []byte, rev int64) (runtime.Object, error) {
+	if storage.InternalWatch(ctx) {
+		return s.decodeObject(data, rev, false)
+	}
 	if storage.ReadOnlyResults(ctx) {
 		return s.decodeShared(data, rev)
 	}
@@ -196,18 +201,8 @@ func setResourceVersion(obj runtime.Object, rev int64) error {
 	return nil
 }
 
-// parseResourceVersion parses a client-given resourceVersion; "" is 0.
-// Errors: InvalidObj for anything but a non-negative decimal.
-func parseResourceVersion(rv string) (int64, error) {
-	if rv == "" {
-		return 0, nil
-	}
-	n, err := strconv.ParseInt(rv, 10, 64)
-	if err != nil || n < 0 {
-		return 0, storage.NewInvalidObjError("", fmt.Sprintf("invalid resource version %q", rv))
-	}
-	return n, nil
-}
+// parseResourceVersion is storage.ParseResourceVersion.
+func parseResourceVersion(rv string) (int64, error) { return storage.ParseResourceVersion(rv) }
 
 // Create implements storage.Interface, as kube-apiserver's etcd3 store.Create.
 func (s *store) Create(ctx context.Context, key string, obj, out runtime.Object) error {

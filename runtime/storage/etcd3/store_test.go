@@ -41,12 +41,20 @@ func TestConformance(t *testing.T) {
 		{"in-process-client", inProcess, func() runtime.Codec { return widgetCodec() }},
 	}
 	var n atomic.Int64
+	replicaClient := etcdtest.NewClient(t, srv)
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
+			var prefix string
 			storagetest.RunTests(t, storagetest.Backend{
 				New: func(t *testing.T) storage.Interface {
-					prefix := fmt.Sprintf("/registry/test.apigen.dev/widgets-%d", n.Add(1))
+					prefix = fmt.Sprintf("/registry/test.apigen.dev/widgets-%d", n.Add(1))
 					return etcd3.New(b.client, b.codec(), testapi.NewWidget, prefix, testapi.Resource)
+				},
+				NewReference: func(t *testing.T) storage.Interface {
+					return etcd3.New(b.client, testapi.Codec(), testapi.NewWidget, prefix, testapi.Resource)
+				},
+				NewReplica: func(t *testing.T) storage.Interface {
+					return etcd3.New(replicaClient, b.codec(), testapi.NewWidget, prefix, testapi.Resource)
 				},
 				Compact:          func(t *testing.T) { compactNow(t, b.client) },
 				BookmarkInterval: etcdtest.ProgressNotifyInterval,

@@ -149,7 +149,7 @@ func (w *watcher) run() {
 	defer close(w.done)
 	defer close(w.result)
 	defer w.cancel()
-	if m := w.s.metrics; m != nil {
+	if m := w.s.metrics; m != nil && !storage.InternalWatch(w.ctx) {
 		// apiserver_registered_watchers; the version label is empty: storage watches the
 		// internal version, whatever version the client asked for.
 		obj := w.s.newFunc()
@@ -301,6 +301,14 @@ func (w *watcher) transform(e *clientv3.Event) (ev watch.Event, ok bool, err err
 			return ev, false, err
 		}
 	}
+	if e.Type == clientv3.EventTypePut && w.opts.Predicate.Empty() {
+		// Every object matches: a put is ADDED or MODIFIED by the key's create revision, and
+		// the previous state need not be decoded.
+		if e.IsCreate() {
+			return watch.Event{Type: watch.Added, Object: cur}, true, nil
+		}
+		return watch.Event{Type: watch.Modified, Object: cur}, true, nil
+	}
 	if e.PrevKv != nil {
 		// The previous state carries the event's revision, as kube-apiserver sends it.
 		if prev, err = w.s.decodeFor(w.ctx, e.PrevKv.Value, rev); err != nil {
@@ -358,13 +366,18 @@ func (w *watcher) send(ev watch.Event) bool { return w.deliver(ev, nil) }
 // sendChange delivers a change (or bookmark) event unless the watch has ended or its consumer
 // has left the result buffer full for slowWatcherTimeout; it reports whether it did. A watch
 // that returns false for a slow consumer ends: its result channel closes after the events
-// already buffered.
+// already buffered. An internal watch (storage.WithInternalWatch: a watch cache's, which
+// consumes into memory and cuts off its own slow watchers) waits as long as its consumer
+// takes, so a loaded machine does not make the cache relist.
 func (w *watcher) sendChange(ev watch.Event) bool {
 	select {
 	case w.result <- ev:
 		w.sent = true
 		return true
 	default:
+	}
+	if storage.InternalWatch(w.ctx) {
+		return w.deliver(ev, nil)
 	}
 	timer := time.NewTimer(slowWatcherTimeout)
 	defer timer.Stop()

@@ -36,6 +36,14 @@ func Run(t testing.TB) (*clientv3.Client, *embedded.Server) {
 		t.Fatalf("cannot start etcd: %v", err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
+	return NewClient(t, srv), srv
+}
+
+// NewClient returns another client of srv (a member Run started), closed in cleanup before
+// the member stops: two storages over two clients of one member are two servers sharing an
+// etcd. NewClient fails the test when it cannot connect.
+func NewClient(t testing.TB, srv *embedded.Server) *clientv3.Client {
+	t.Helper()
 	client, err := clientv3.New(clientv3.Config{
 		Endpoints:   srv.Endpoints(),
 		DialTimeout: 5 * time.Second,
@@ -46,5 +54,5 @@ func Run(t testing.TB) (*clientv3.Client, *embedded.Server) {
 	}
 	// Cleanups run last-registered first: the client closes before the server stops.
 	t.Cleanup(func() { _ = client.Close() })
-	return client, srv
+	return client
 }

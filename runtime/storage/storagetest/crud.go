@@ -3,9 +3,11 @@ package storagetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -78,13 +80,17 @@ func testGet(t *testing.T, b Backend) {
 	s := b.New(t)
 	created := create(t, s, "ns", "a", "red", map[string]string{"tier": "gold"})
 	for _, rv := range []string{"", "0", created.ResourceVersion} {
-		got := &testapi.Widget{}
-		if err := s.Get(testContext(t), key("ns", "a"), storage.GetOptions{ResourceVersion: rv}, got); err != nil {
-			t.Fatalf("Get at resourceVersion %q: %v", rv, err)
-		}
-		if diff := cmp.Diff(created, got); diff != "" {
-			t.Errorf("Get at resourceVersion %q (-want +got):\n%s", rv, diff)
-		}
+		// "0" is any state: a cache may not have the create yet, but must soon.
+		eventually(t, rv == "0", func() string {
+			got := &testapi.Widget{}
+			if err := s.Get(testContext(t), key("ns", "a"), storage.GetOptions{ResourceVersion: rv}, got); err != nil {
+				return fmt.Sprintf("Get at resourceVersion %q: %v", rv, err)
+			}
+			if diff := cmp.Diff(created, got); diff != "" {
+				return fmt.Sprintf("Get at resourceVersion %q (-want +got):\n%s", rv, diff)
+			}
+			return ""
+		})
 	}
 	if err := s.Get(testContext(t), "/ns/../../escape", storage.GetOptions{}, &testapi.Widget{}); !storage.IsInvalidObj(err) {
 		t.Errorf("Get of a key escaping the prefix: got %v, want InvalidObj", err)
@@ -212,5 +218,22 @@ func testDeletePreconditions(t *testing.T, b Backend) {
 	p := &storage.Preconditions{UID: &created.UID, ResourceVersion: &created.ResourceVersion}
 	if err := s.Delete(testContext(t), key("ns", "a"), &testapi.Widget{}, p, nil); err != nil {
 		t.Errorf("Delete with matching preconditions: %v", err)
+	}
+}
+
+// eventually fails the test with check's message (a problem; "" when none) unless check
+// passes: at once, or, when retry, within waitTimeout (polled every 10ms).
+func eventually(t *testing.T, retry bool, check func() string) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		msg := check()
+		if msg == "" {
+			return
+		}
+		if !retry || time.Now().After(deadline) {
+			t.Fatal(msg)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

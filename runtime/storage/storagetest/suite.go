@@ -26,6 +26,15 @@ type Backend struct {
 	// current revision, so older resourceVersions become Expired. Nil skips the compaction
 	// tests (list-continue-expired, watch-compacted-410).
 	Compact func(t *testing.T)
+	// NewReference, when not nil, returns storage of the same objects as the last New's
+	// read without anything between the suite and the backend's database (etcd3 on the same
+	// key prefix): the list-matches-reference test compares the two. Nil skips it.
+	NewReference func(t *testing.T) storage.Interface
+	// NewReplica, when not nil, returns storage of the same objects as the last New's, as
+	// another server on the same database would have it (its own client, its own caches):
+	// the replica-read-your-writes test writes through one and reads through the other.
+	// Nil skips it.
+	NewReplica func(t *testing.T) storage.Interface
 	// BookmarkInterval is the longest gap between BOOKMARK events of an idle watch that asks
 	// for them; 0 means the suite's wait bound (5s). It bounds the bookmarks test.
 	BookmarkInterval time.Duration
@@ -60,6 +69,8 @@ func RunTests(t *testing.T, b Backend) {
 		{"watch-compacted-410", testWatchCompacted},
 		{"bookmarks", testBookmarks},
 		{"send-initial-events", testSendInitialEvents},
+		{"list-matches-reference", testListMatchesReference},
+		{"replica-read-your-writes", testReplicaReadYourWrites},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, b) })

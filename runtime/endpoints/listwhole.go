@@ -27,7 +27,7 @@ var listPageSize int64 = 500
 
 // listWhole serves a LIST without a limit in plain JSON as the bytes of one list read at one
 // revision (the first page's; later pages continue at it), read and written listPageSize
-// items at a time. A list that fits in one page is written as it is. The response's metadata
+// items at a time. A list that fits in one page is written as any list is (writeListJSON). The response's metadata
 // is the whole list's: the first page's resourceVersion, no continue token, no remaining
 // count. An error before the first byte is a metav1.Status; one after it (e.g. the revision
 // compacted between pages) aborts the response, so the client sees a broken stream rather
@@ -48,7 +48,9 @@ func (s *scope) listWhole(ctx context.Context, w http.ResponseWriter, req *http.
 	}
 	acc, err := meta.ListAccessor(page)
 	if err != nil || acc.GetContinue() == "" {
-		s.writeObject(ctx, w, req, http.StatusOK, page)
+		if !s.writeListJSON(ctx, w, req, page) {
+			s.writeObject(ctx, w, req, http.StatusOK, page)
+		}
 		return
 	}
 	pw, err := s.newPageWriter(w, page)

@@ -1,0 +1,39 @@
+// Package cacher is apigen's watch cache, as kube-apiserver's
+// (k8s.io/apiserver/pkg/storage/cacher): a storage.Interface decorator that serves reads
+// and watches of one resource from memory, fed by one watch of the storage it decorates.
+//
+// A Cacher lists the resource at a revision and watches storage from there. It keeps the
+// objects in a copy-on-write B-tree ordered by key (a namespace's objects are one key range,
+// so a namespaced list reads only them), a bounded history of events (by count and by the
+// estimated size of their objects, --watch-cache-sizes) with a snapshot of the objects after
+// each, and the revision it has seen everything up to (events, and the progress BOOKMARKs
+// of its watch). When the watch ends it resumes from that revision; when storage has
+// compacted it, the cache closes its watchers and lists again.
+//
+// Writes go to storage. Reads, as kube-apiserver 1.31+ serves them (ConsistentListFromCache,
+// ListFromCacheSnapshot):
+//
+//   - GetList with resourceVersion "" is a consistent read: the cache asks storage for the
+//     revision a quorum read sees now (storage.RevisionReader), asks storage's watch for
+//     progress while it waits (storage.ProgressRequester) and serves once it has reached
+//     it; "0" and NotOlderThan serve at once (or once reached); Exact, legacy paged lists at
+//     N and continue tokens are served from the snapshot at that revision while the history
+//     holds it and storage has not compacted it, else by storage. Pages, continue tokens and
+//     remainingItemCount are etcd3's, byte for byte.
+//   - Get with resourceVersion "" goes to storage (a linearizable read); "0" and N are
+//     served from the cache.
+//   - Watch serves every watcher from the cache: a watch from a resourceVersion inside the
+//     history replays it (even after etcd compacted it), one before it gets 410 Expired;
+//     initial events, streaming lists (SendInitialEvents) with the initial-events-end
+//     BOOKMARK, selectors (objects entering and leaving the selection are ADDED and
+//     DELETED), and BOOKMARKs about every minute for watchers that ask. A watcher that falls
+//     behind by more than its buffer is cut off (its channel closes; the client resumes from
+//     its last resourceVersion) and never slows the cache or other watchers.
+//
+// Objects are held once: the tree, the history and the snapshots share them; readers marked
+// by storage.WithReadOnlyResults get shallow copies, others deep copies. Until a cache is
+// synced, while it relists, and after Stop, every call goes to storage.
+//
+// StorageFactory wraps etcd3's factory so a server caches every resource it stores
+// (--watch-cache, --watch-cache-sizes).
+package cacher

@@ -1,0 +1,354 @@
+package cacher
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/apigen-dev/apigen/runtime/storage"
+)
+
+// Buffers of a watcher.
+const (
+	// inputBuffer is how many events a watcher may fall behind the cache before it is cut
+	// off (its result channel closed; the client resumes from its last resourceVersion), as
+	// kube-apiserver's cacheWatcher input channel (whose size kube sizes to about a second of
+	// events, 10 to 1000).
+	inputBuffer = 256
+	// resultBuffer is how many converted events wait for the consumer.
+	resultBuffer = 16
+)
+
+// bookmarkFrequency is how often a watcher that asked for bookmarks gets one, as
+// kube-apiserver's watch cache sends them about once a minute (and 2s before the watch's
+// deadline).
+var bookmarkFrequency = time.Minute
+
+// cacheWatcher is one watch served from the cache; it implements watch.Interface. The
+// reflector pushes events into input (never blocking: a watcher whose input is full is cut
+// off); the watcher's goroutine first sends its initial events, then converts each input
+// event for its key and predicate into result.
+type cacheWatcher struct {
+	c         *Cacher
+	ctx       context.Context
+	key       string // cleaned; a recursive key ends with "/"
+	recursive bool
+	ns        string // the watcherSet bucket: the namespace of key, or "" for every namespace
+	pred      storage.SelectionPredicate
+	shared    bool // the consumer only reads the objects: hand out shallow copies
+	bookmarks bool
+	deadline  time.Time // the ctx deadline (zero: none)
+	// nextBookmark is when the next BOOKMARK is due; only the reflector touches it after
+	// registration.
+	nextBookmark time.Time
+
+	// Set at registration, read by run: initial objects to send as ADDED (nil: none), or
+	// initial history events; after is the revision up to which run sent everything, so
+	// input events at or before it are skipped; endBookmark > 0 sends the
+	// initial-events-end BOOKMARK at it.
+	initialObjects *tree
+	initialEvents  []*event
+	after          int64
+	endBookmark    int64
+
+	input  chan *event
+	result chan watch.Event
+	done   chan struct{} // closed by Stop, a cut-off or closeAll
+	once   sync.Once
+	exited chan struct{} // closed when run has returned
+}
+
+// ResultChan implements watch.Interface.
+func (w *cacheWatcher) ResultChan() <-chan watch.Event { return w.result }
+
+// Stop implements watch.Interface: it ends the watch and waits for its goroutine; the result
+// channel is closed. It may be called more than once, from any goroutine.
+func (w *cacheWatcher) Stop() {
+	w.close()
+	<-w.exited
+}
+
+// close ends the watch without waiting.
+func (w *cacheWatcher) close() { w.once.Do(func() { close(w.done) }) }
+
+// push queues ev for the watcher without blocking; a watcher whose buffer is full is cut off.
+func (w *cacheWatcher) push(ev *event) {
+	select {
+	case w.input <- ev:
+	default:
+		w.close()
+	}
+}
+
+// pushBookmark queues a bookmark without blocking; when the buffer is full it is skipped
+// (the events before it are still to come).
+func (w *cacheWatcher) pushBookmark(ev *event) {
+	select {
+	case w.input <- ev:
+	default:
+	}
+}
+
+// scheduleBookmark sets nextBookmark after now: bookmarkFrequency later, or 2s before the
+// deadline when that comes first (and is still ahead).
+func (w *cacheWatcher) scheduleBookmark(now time.Time) {
+	next := now.Add(bookmarkFrequency)
+	if !w.deadline.IsZero() {
+		if pre := w.deadline.Add(-2 * time.Second); pre.Before(next) && pre.After(now) {
+			next = pre
+		}
+	}
+	w.nextBookmark = next
+}
+
+// run sends the initial events, then the input's, until the watch ends.
+func (w *cacheWatcher) run() {
+	defer close(w.exited)
+	defer w.c.watchers.remove(w)
+	defer close(w.result)
+	if m := w.c.metrics; m != nil {
+		m.AddWatchers(w.c.gvk, 1)
+		defer m.AddWatchers(w.c.gvk, -1)
+	}
+	if !w.sendInitial() {
+		return
+	}
+	for {
+		select {
+		case ev := <-w.input:
+			if ev.typ == watch.Bookmark {
+				if ev.rev >= w.after && !w.send(w.bookmark(ev.rev, false)) {
+					return
+				}
+				continue
+			}
+			if ev.rev <= w.after {
+				continue
+			}
+			if out, ok := w.convert(ev); ok && !w.send(out) {
+				return
+			}
+		case <-w.done:
+			return
+		case <-w.ctx.Done():
+			return
+		}
+	}
+}
+
+// sendInitial sends the initial objects as ADDED (in key order) or the initial history
+// events, then the initial-events-end BOOKMARK if asked; it reports whether the watch goes on.
+func (w *cacheWatcher) sendInitial() bool {
+	ok := true
+	if t := w.initialObjects; t != nil {
+		w.initialObjects = nil
+		ascend(t, w.key, w.recursive, func(e *entry) bool {
+			if match, err := w.pred.Matches(e.obj); err == nil && match {
+				ok = w.send(watch.Event{Type: watch.Added, Object: w.handOut(e.obj)})
+			}
+			return ok
+		})
+	}
+	events := w.initialEvents
+	w.initialEvents = nil
+	for _, ev := range events {
+		if !ok {
+			break
+		}
+		if out, match := w.convert(ev); match {
+			ok = w.send(out)
+		}
+	}
+	if ok && w.endBookmark > 0 {
+		ok = w.send(w.bookmark(w.endBookmark, true))
+	}
+	return ok
+}
+
+// send delivers ev unless the watch has ended; it reports whether it did.
+func (w *cacheWatcher) send(ev watch.Event) bool {
+	select {
+	case w.result <- ev:
+		return true
+	case <-w.done:
+		return false
+	case <-w.ctx.Done():
+		return false
+	}
+}
+
+// convert turns a cache event into this watcher's event, as kube-apiserver's
+// convertToWatchEvent: an object entering the selection is ADDED, one leaving it DELETED
+// (its previous state, at the event's resourceVersion). ok is false when the event does not
+// concern the watcher.
+func (w *cacheWatcher) convert(ev *event) (watch.Event, bool) {
+	if !w.inScope(ev.key) {
+		return watch.Event{}, false
+	}
+	curOK := ev.typ != watch.Deleted && w.matches(ev.obj)
+	prevOK := ev.prev != nil && w.matches(ev.prev)
+	switch {
+	case curOK && prevOK:
+		return watch.Event{Type: watch.Modified, Object: w.handOut(ev.obj)}, true
+	case curOK:
+		return watch.Event{Type: watch.Added, Object: w.handOut(ev.obj)}, true
+	case prevOK && ev.typ == watch.Deleted:
+		return watch.Event{Type: watch.Deleted, Object: w.handOut(ev.obj)}, true
+	case prevOK:
+		return watch.Event{Type: watch.Deleted, Object: w.handOut(ev.left())}, true
+	}
+	return watch.Event{}, false
+}
+
+// left returns the object of a DELETED event for a watcher the object left the selection
+// of: its previous state with the event's resourceVersion, made once per event.
+func (ev *event) left() runtime.Object {
+	ev.leftOnce.Do(func() {
+		obj := ev.prev.DeepCopyObject()
+		if acc, err := meta.Accessor(obj); err == nil {
+			acc.SetResourceVersion(formatRevision(ev.rev))
+		}
+		ev.leftObj = obj
+	})
+	return ev.leftObj
+}
+
+// inScope reports whether key is the watcher's key, or under it for a recursive watch.
+func (w *cacheWatcher) inScope(key string) bool {
+	if w.recursive {
+		return strings.HasPrefix(key, w.key)
+	}
+	return key == w.key
+}
+
+// matches reports whether the predicate selects obj; an object it cannot judge is left out.
+func (w *cacheWatcher) matches(obj runtime.Object) bool {
+	ok, err := w.pred.Matches(obj)
+	return err == nil && ok
+}
+
+// handOut returns obj for the consumer: a shallow copy when it only reads (shared) and
+// obj's type allows one, else a deep copy. Never obj itself: encoders may set its TypeMeta.
+func (w *cacheWatcher) handOut(obj runtime.Object) runtime.Object {
+	if w.shared && storage.Shareable(obj) {
+		return storage.ShallowCopy(obj)
+	}
+	return obj.DeepCopyObject()
+}
+
+// bookmark returns a BOOKMARK event at rev: an empty object with only its resourceVersion
+// (and, when initialEnd, the initial-events-end annotation) set.
+func (w *cacheWatcher) bookmark(rev int64, initialEnd bool) watch.Event {
+	obj := w.c.newFunc()
+	if acc, err := meta.Accessor(obj); err == nil {
+		acc.SetResourceVersion(formatRevision(rev))
+		if initialEnd {
+			acc.SetAnnotations(map[string]string{metav1.InitialEventsAnnotationKey: "true"})
+		}
+	}
+	return watch.Event{Type: watch.Bookmark, Object: obj}
+}
+
+// watcherSet holds a cache's watchers by the namespace they watch ("" for all), so an event
+// reaches only the watchers of its namespace and those of every namespace, as
+// kube-apiserver's indexed watchers. Safe for concurrent use.
+type watcherSet struct {
+	mu   sync.RWMutex
+	byNS map[string]map[*cacheWatcher]struct{}
+}
+
+func newWatcherSet() *watcherSet {
+	return &watcherSet{byNS: map[string]map[*cacheWatcher]struct{}{}}
+}
+
+// addLocked adds w; the caller holds mu for writing.
+func (s *watcherSet) addLocked(w *cacheWatcher) {
+	set := s.byNS[w.ns]
+	if set == nil {
+		set = map[*cacheWatcher]struct{}{}
+		s.byNS[w.ns] = set
+	}
+	set[w] = struct{}{}
+}
+
+// remove removes w (if present).
+func (s *watcherSet) remove(w *cacheWatcher) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if set := s.byNS[w.ns]; set != nil {
+		delete(set, w)
+		if len(set) == 0 {
+			delete(s.byNS, w.ns)
+		}
+	}
+}
+
+// dispatch pushes ev to the watchers it may concern.
+func (s *watcherSet) dispatch(ev *event) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for w := range s.byNS[""] {
+		w.push(ev)
+	}
+	if ev.ns != "" {
+		for w := range s.byNS[ev.ns] {
+			w.push(ev)
+		}
+	}
+}
+
+// bookmark pushes a BOOKMARK at rev to every watcher whose bookmark is due at now.
+func (s *watcherSet) bookmark(now time.Time, rev int64) {
+	if rev == 0 {
+		return
+	}
+	ev := &event{typ: watch.Bookmark, rev: rev}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, set := range s.byNS {
+		for w := range set {
+			if w.bookmarks && !now.Before(w.nextBookmark) {
+				w.pushBookmark(ev)
+				w.scheduleBookmark(now)
+			}
+		}
+	}
+}
+
+// closeAll ends every watcher (their consumers resume from their last resourceVersion).
+func (s *watcherSet) closeAll() {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, set := range s.byNS {
+		for w := range set {
+			w.close()
+		}
+	}
+}
+
+// count returns the number of watchers.
+func (s *watcherSet) count() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	n := 0
+	for _, set := range s.byNS {
+		n += len(set)
+	}
+	return n
+}
+
+// namespaceOf returns the namespace segment of an object key ("/ns/name" -> "ns"; "/name"
+// -> "") or of a watch key ("/ns/" or "/ns/name" -> "ns"; "/" or "/name" -> "").
+func namespaceOf(key string) string {
+	rest := strings.TrimPrefix(key, "/")
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		return rest[:i]
+	}
+	return ""
+}
