@@ -38,8 +38,8 @@ type ChainConfig struct {
 // BuildHandlerChain wraps apiHandler in the server's filters. The order is spelled out here
 // and nowhere else; the last filter applied runs first (outermost), as k8s.io/apiserver's
 // DefaultBuildHandlerChain: panic recovery, request logging, request info (parsed once for
-// the filters after it), authentication, audit, authorization, metrics, max-in-flight, then
-// the request deadline.
+// the filters after it), authentication, audit, authorization, metrics, max-in-flight, the
+// request deadline, then the warning recorder (admission's warnings to the response).
 func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	reads, writes := cfg.MaxRequestsInFlight, cfg.MaxMutatingRequestsInFlight
 	if reads == 0 {
@@ -50,6 +50,7 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	}
 	log := cfg.Log
 	h := apiHandler
+	h = WithWarningRecorder(h)
 	h = WithRequestDeadline(h, cfg.RequestTimeout)
 	h = WithMaxInFlightLimit(h, reads, writes)
 	if cfg.Metrics != nil {
