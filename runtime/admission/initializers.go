@@ -18,6 +18,9 @@ type Resources interface {
 	EquivalentResourcesFor(gvr schema.GroupVersionResource, subresource string) []schema.GroupVersionResource
 	// KindFor returns the kind gvr (with subresource) serves, or the zero GVK when unknown.
 	KindFor(gvr schema.GroupVersionResource, subresource string) schema.GroupVersionKind
+	// ResourceFor returns the resource serving kind gvk (not a subresource), as a REST
+	// mapper does for a policy's paramKind; ok is false when none does.
+	ResourceFor(gvk schema.GroupVersionKind) (gvr schema.GroupVersionResource, ok bool)
 }
 
 // WantsScheme is a plugin that converts admitted objects between versions (webhooks,

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
+	"github.com/apigen-dev/apigen/runtime/admission/policy"
 	"github.com/apigen-dev/apigen/runtime/admission/versioned"
 	"github.com/apigen-dev/apigen/runtime/admission/webhook"
 	admreginstall "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1/install"
@@ -38,6 +39,7 @@ func registerDynamicAdmissionPlugins() error {
 			factory admission.Factory
 		}{
 			{webhook.MutatingPluginName, webhook.NewMutating},
+			{policy.PluginName, policy.New},
 			{webhook.ValidatingPluginName, webhook.NewValidating},
 		} {
 			if err = AdmissionPlugins.Register(p.name, true, p.factory); err != nil {

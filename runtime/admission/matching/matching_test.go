@@ -27,6 +27,10 @@ func (twoVersions) EquivalentResourcesFor(gvr schema.GroupVersionResource, _ str
 	return nil
 }
 
+func (twoVersions) ResourceFor(gvk schema.GroupVersionKind) (schema.GroupVersionResource, bool) {
+	return gvk.GroupVersion().WithResource("databases"), gvk.Kind == "Database"
+}
+
 func (twoVersions) KindFor(gvr schema.GroupVersionResource, sub string) schema.GroupVersionKind {
 	if sub == "scale" {
 		return schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}

@@ -130,3 +130,13 @@ func (c *Converter) ToMap(obj runtime.Object) (map[string]any, error) {
 	}
 	return out, nil
 }
+
+// VersionedMap returns obj (internal; nil gives nil) as kind gvk's JSON shape: ToVersion then
+// ToMap, what CEL expressions see.
+func (c *Converter) VersionedMap(obj runtime.Object, gvk schema.GroupVersionKind) (map[string]any, error) {
+	v, err := c.ToVersion(obj, gvk)
+	if err != nil {
+		return nil, err
+	}
+	return c.ToMap(v)
+}

@@ -1,6 +1,8 @@
 package versioned
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -22,6 +24,8 @@ type Resources struct {
 	byStorage map[rest.Storage][]resourceKey
 	storageOf map[resourceKey]rest.Storage
 	kinds     map[resourceKey]schema.GroupVersionKind
+	// resourceOf maps a kind to the first resource added serving it.
+	resourceOf map[schema.GroupVersionKind]schema.GroupVersionResource
 }
 
 // resourceKey is a resource and subresource.
@@ -31,13 +35,16 @@ type resourceKey struct {
 }
 
 // NewResources returns the resources of the typed groups of infos, their kinds read from
-// scheme.
+// scheme; a group's versions are added in preference order and a version's resources in name
+// order, so ResourceFor is deterministic.
 func NewResources(scheme *runtime.Scheme, infos ...*registry.APIGroupInfo) *Resources {
 	r := &Resources{byStorage: map[rest.Storage][]resourceKey{}, storageOf: map[resourceKey]rest.Storage{},
-		kinds: map[resourceKey]schema.GroupVersionKind{}}
+		kinds: map[resourceKey]schema.GroupVersionKind{}, resourceOf: map[schema.GroupVersionKind]schema.GroupVersionResource{}}
 	for _, info := range infos {
 		for _, gv := range info.PrioritizedVersions {
-			for path, s := range info.VersionedResourcesStorageMap[gv.Version] {
+			storages := info.VersionedResourcesStorageMap[gv.Version]
+			for _, path := range slices.Sorted(maps.Keys(storages)) {
+				s := storages[path]
 				resource, sub, _ := strings.Cut(path, "/")
 				main := info.VersionedResourcesStorageMap[gv.Version][resource]
 				if main == nil {
@@ -73,6 +80,17 @@ func (r *Resources) Add(gvr schema.GroupVersionResource, sub string, main rest.S
 	}
 	r.storageOf[k] = main
 	r.kinds[k] = kind
+	if _, dup := r.resourceOf[kind]; !dup && sub == "" && !kind.Empty() {
+		r.resourceOf[kind] = gvr
+	}
+}
+
+// ResourceFor returns the resource serving kind gvk.
+func (r *Resources) ResourceFor(gvk schema.GroupVersionKind) (schema.GroupVersionResource, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	gvr, ok := r.resourceOf[gvk]
+	return gvr, ok
 }
 
 // EquivalentResourcesFor returns the resources served by gvr's storage with subresource sub,

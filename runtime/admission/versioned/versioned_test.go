@@ -66,6 +66,9 @@ func TestResources(t *testing.T) {
 	if k := r.KindFor(v1.WithResource("widgets"), "scale"); k.Kind != "Scale" {
 		t.Errorf("KindFor(widgets/scale) = %v", k)
 	}
+	if gvr, ok := r.ResourceFor(widget(v2)); !ok || gvr != v2.WithResource("widgets") {
+		t.Errorf("ResourceFor(v2 Widget) = %v %v", gvr, ok)
+	}
 	if r.EquivalentResourcesFor(schema.GroupVersionResource{Resource: "pods"}, "") != nil {
 		t.Error("an unknown resource has equivalents")
 	}

@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
+	"github.com/apigen-dev/apigen/runtime/admission/admissiontest"
 	admregv1 "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1"
 	"github.com/apigen-dev/apigen/runtime/certs"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
@@ -34,32 +35,32 @@ func labelPatch(key, value string) func(*admissionv1.AdmissionRequest) *admissio
 			op = ""
 		}
 		patch := fmt.Sprintf(`[%s{"op":"add","path":"/metadata/labels/%s","value":%q}]`, op, key, value)
-		return &admissionv1.AdmissionResponse{Allowed: true, Patch: []byte(patch), PatchType: ptr(admissionv1.PatchTypeJSONPatch)}
+		return &admissionv1.AdmissionResponse{Allowed: true, Patch: []byte(patch), PatchType: admissiontest.Ptr(admissionv1.PatchTypeJSONPatch)}
 	}
 }
 
 func mutatingHook(name string, cc admregv1.WebhookClientConfig, reinvoke admregv1.ReinvocationPolicyType) admregv1.MutatingWebhook {
-	return admregv1.MutatingWebhook{Name: name, ClientConfig: cc, Rules: widgetRule("v1"), ReinvocationPolicy: &reinvoke,
-		SideEffects: ptr(admregv1.SideEffectClassNone), AdmissionReviewVersions: []string{"v1"}}
+	return admregv1.MutatingWebhook{Name: name, ClientConfig: cc, Rules: admissiontest.WidgetRule("v1"), ReinvocationPolicy: &reinvoke,
+		SideEffects: admissiontest.Ptr(admregv1.SideEffectClassNone), AdmissionReviewVersions: []string{"v1"}}
 }
 
 // TestMutatingPatchAndReinvocation runs two mutating webhooks: each patch is applied to the
 // admitted (internal) object, and the first, with reinvocationPolicy IfNeeded, is called once
 // more because the second changed the object after it.
 func TestMutatingPatchAndReinvocation(t *testing.T) {
-	e := newEnv(t)
+	e := admissiontest.New(t)
 	first := newServer(t, labelPatch("team", "widgets"))
 	second := newServer(t, labelPatch("tier", "gold"))
 	p, _ := NewMutating()
-	e.start(p)
-	e.create(t, "mutatingwebhookconfigurations", &admregv1.MutatingWebhookConfiguration{ObjectMeta: metav1.ObjectMeta{Name: "labels"},
+	e.Start(p)
+	e.Create(t, "mutatingwebhookconfigurations", &admregv1.MutatingWebhookConfiguration{ObjectMeta: metav1.ObjectMeta{Name: "labels"},
 		Webhooks: []admregv1.MutatingWebhook{
 			mutatingHook("team.widgets.example.com", first.clientConfig("/team"), admregv1.IfNeededReinvocationPolicy),
 			mutatingHook("tier.widgets.example.com", second.clientConfig("/tier"), admregv1.NeverReinvocationPolicy),
 		}})
 	waitForHooks(t, &p.(*Mutating).base, 2)
 	w := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w"}, Spec: testapi.WidgetSpec{Color: "red"}}
-	if err := p.(admission.MutationInterface).Admit(e.ctx, widgetAttrs(admission.Create, "team-a", w, nil)); err != nil {
+	if err := p.(admission.MutationInterface).Admit(e.Ctx, admissiontest.WidgetAttrs(admission.Create, "team-a", w, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if w.Labels["team"] != "widgets" || w.Labels["tier"] != "gold" || w.Spec.Color != "red" {
@@ -75,13 +76,13 @@ func TestMutatingPatchAndReinvocation(t *testing.T) {
 	// A patch on a delete (no object) is an error, as kube's. (The webhook is called for
 	// DELETE too: the configuration's rule has every operation.)
 	p2, _ := NewMutating()
-	e2 := newEnv(t)
-	e2.start(p2)
+	e2 := admissiontest.New(t)
+	e2.Start(p2)
 	cfg := &admregv1.MutatingWebhookConfiguration{ObjectMeta: metav1.ObjectMeta{Name: "del"},
 		Webhooks: []admregv1.MutatingWebhook{mutatingHook("del.widgets.example.com", second.clientConfig("/del"), admregv1.NeverReinvocationPolicy)}}
-	e2.create(t, "mutatingwebhookconfigurations", cfg)
+	e2.Create(t, "mutatingwebhookconfigurations", cfg)
 	waitForHooks(t, &p2.(*Mutating).base, 1)
-	err := p2.(admission.MutationInterface).Admit(e2.ctx, widgetAttrs(admission.Delete, "team-a", nil, &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w"}}))
+	err := p2.(admission.MutationInterface).Admit(e2.Ctx, admissiontest.WidgetAttrs(admission.Delete, "team-a", nil, &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w"}}))
 	if !apierrors.IsInternalError(err) || !strings.Contains(err.Error(), `admission webhook "del.widgets.example.com" attempted to modify the object, which is not supported for this operation`) {
 		t.Errorf("a patch on a delete: %v", err)
 	}
@@ -90,17 +91,17 @@ func TestMutatingPatchAndReinvocation(t *testing.T) {
 // TestDryRun sends a dry run to a NoneOnDryRun webhook (with dryRun true) and refuses it,
 // without calling, for a webhook with side effects (a v1beta1 leftover), as kube.
 func TestDryRun(t *testing.T) {
-	e := newEnv(t)
+	e := admissiontest.New(t)
 	srv := newServer(t, denyRed)
 	p, _ := NewValidating()
-	e.start(p)
-	hook := validatingHook("dry.widgets.example.com", srv.clientConfig("/dry"), widgetRule("*"))
-	hook.SideEffects = ptr(admregv1.SideEffectClassNoneOnDryRun)
-	e.create(t, "validatingwebhookconfigurations", validatingConfig("dry", hook))
+	e.Start(p)
+	hook := validatingHook("dry.widgets.example.com", srv.clientConfig("/dry"), admissiontest.WidgetRule("*"))
+	hook.SideEffects = admissiontest.Ptr(admregv1.SideEffectClassNoneOnDryRun)
+	e.Create(t, "validatingwebhookconfigurations", validatingConfig("dry", hook))
 	waitForHooks(t, &p.(*Validating).base, 1)
-	a := widgetAttrs(admission.Create, "team-a", &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w"}}, nil)
+	a := admissiontest.WidgetAttrs(admission.Create, "team-a", &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w"}}, nil)
 	a.DryRun = true
-	if err := p.(admission.ValidationInterface).Validate(e.ctx, a); err != nil {
+	if err := p.(admission.ValidationInterface).Validate(e.Ctx, a); err != nil {
 		t.Fatal(err)
 	}
 	if req := srv.last(); req.DryRun == nil || !*req.DryRun || !strings.Contains(string(req.Options.Raw), `"dryRun":["All"]`) {
@@ -108,9 +109,9 @@ func TestDryRun(t *testing.T) {
 	}
 
 	some := newHook("stored", 0, hookFields{name: "some.widgets.example.com", clientConfig: srv.clientConfig("/some"),
-		rules: widgetRule("*"), sideEffects: ptr(admregv1.SideEffectClassSome), versions: []string{"v1"}})
+		rules: admissiontest.WidgetRule("*"), sideEffects: admissiontest.Ptr(admregv1.SideEffectClassSome), versions: []string{"v1"}})
 	calls := srv.calls()
-	err := p.(*Validating).call(e.ctx, invocation{hook: some}, a, encoded{})
+	err := p.(*Validating).call(e.Ctx, invocation{hook: some}, a, encoded{})
 	if !apierrors.IsBadRequest(err) || err.Error() != `admission webhook "some.widgets.example.com" does not support dry run` || srv.calls() != calls {
 		t.Errorf("side effects on a dry run: %v (calls %d -> %d)", err, calls, srv.calls())
 	}
@@ -119,44 +120,44 @@ func TestDryRun(t *testing.T) {
 // TestSelectorsAndConditions skips a webhook by namespace selector, object selector and a
 // false match condition, and fails a request whose condition cannot be evaluated (403).
 func TestSelectorsAndConditions(t *testing.T) {
-	e := newEnv(t)
+	e := admissiontest.New(t)
 	srv := newServer(t, denyRed)
 	p, _ := NewValidating()
-	e.start(p)
-	e.namespace(t, "prod", map[string]string{"env": "prod"})
-	e.namespace(t, "dev", map[string]string{"env": "dev"})
-	hook := validatingHook("sel.widgets.example.com", srv.clientConfig("/sel"), widgetRule("*"))
+	e.Start(p)
+	e.Namespace(t, "prod", map[string]string{"env": "prod"})
+	e.Namespace(t, "dev", map[string]string{"env": "dev"})
+	hook := validatingHook("sel.widgets.example.com", srv.clientConfig("/sel"), admissiontest.WidgetRule("*"))
 	hook.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}
 	hook.ObjectSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "skip", Operator: metav1.LabelSelectorOpDoesNotExist}}}
 	hook.MatchConditions = []admregv1.MatchCondition{
 		{Name: "not-bob", Expression: "request.userInfo.username != 'bob'"},
 		{Name: "size", Expression: "object == null || object.spec.size < 100"},
 	}
-	e.create(t, "validatingwebhookconfigurations", validatingConfig("sel", hook))
+	e.Create(t, "validatingwebhookconfigurations", validatingConfig("sel", hook))
 	waitForHooks(t, &p.(*Validating).base, 1)
 	red := func(labels map[string]string, size int32) *testapi.Widget {
 		return &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w", Labels: labels}, Spec: testapi.WidgetSpec{Color: "red", Size: size}}
 	}
-	validate := func(a *admission.Attributes) error { return p.(admission.ValidationInterface).Validate(e.ctx, a) }
-	if err := validate(widgetAttrs(admission.Create, "prod", red(nil, 1), nil)); err == nil {
+	validate := func(a *admission.Attributes) error { return p.(admission.ValidationInterface).Validate(e.Ctx, a) }
+	if err := validate(admissiontest.WidgetAttrs(admission.Create, "prod", red(nil, 1), nil)); err == nil {
 		t.Error("a red widget in prod was admitted")
 	}
-	if err := validate(widgetAttrs(admission.Create, "dev", red(nil, 1), nil)); err != nil {
+	if err := validate(admissiontest.WidgetAttrs(admission.Create, "dev", red(nil, 1), nil)); err != nil {
 		t.Errorf("namespace selector: %v", err)
 	}
-	if err := validate(widgetAttrs(admission.Create, "prod", red(map[string]string{"skip": "yes"}, 1), nil)); err != nil {
+	if err := validate(admissiontest.WidgetAttrs(admission.Create, "prod", red(map[string]string{"skip": "yes"}, 1), nil)); err != nil {
 		t.Errorf("object selector: %v", err)
 	}
-	bob := widgetAttrs(admission.Create, "prod", red(nil, 1), nil)
+	bob := admissiontest.WidgetAttrs(admission.Create, "prod", red(nil, 1), nil)
 	bob.User.Name = "bob"
 	if err := validate(bob); err != nil {
 		t.Errorf("a false match condition: %v", err)
 	}
-	if err := validate(widgetAttrs(admission.Create, "missing", red(nil, 1), nil)); !apierrors.IsNotFound(err) {
+	if err := validate(admissiontest.WidgetAttrs(admission.Create, "missing", red(nil, 1), nil)); !apierrors.IsNotFound(err) {
 		t.Errorf("a missing namespace: %v, want 404", err)
 	}
 	calls := srv.calls()
-	err := validate(widgetAttrs(admission.Create, "prod", red(nil, 0), nil)) // size 0 is omitted from the JSON
+	err := validate(admissiontest.WidgetAttrs(admission.Create, "prod", red(nil, 0), nil)) // size 0 is omitted from the JSON
 	if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "no such key: size") || srv.calls() != calls {
 		t.Errorf("a condition that cannot be evaluated: %v", err)
 	}
@@ -192,17 +193,17 @@ func TestServiceClientConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	host, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "https://"))
-	e := newEnv(t)
+	e := admissiontest.New(t)
 	p, _ := NewValidating()
 	p.(*Validating).SetServiceResolver(resolverFunc(func(ns, name string, _ int32) (*url.URL, error) {
 		return &url.URL{Scheme: "https", Host: net.JoinHostPort(host, port)}, nil
 	}))
-	e.start(p)
+	e.Start(p)
 	hook := validatingHook("svc.widgets.example.com", admregv1.WebhookClientConfig{
-		Service: &admregv1.ServiceReference{Namespace: "webhooks", Name: "hook", Path: ptr("/check")}, CABundle: ca}, widgetRule("*"))
-	e.create(t, "validatingwebhookconfigurations", validatingConfig("svc", hook))
+		Service: &admregv1.ServiceReference{Namespace: "webhooks", Name: "hook", Path: admissiontest.Ptr("/check")}, CABundle: ca}, admissiontest.WidgetRule("*"))
+	e.Create(t, "validatingwebhookconfigurations", validatingConfig("svc", hook))
 	waitForHooks(t, &p.(*Validating).base, 1)
-	err = p.(admission.ValidationInterface).Validate(e.ctx, widgetAttrs(admission.Create, "team-a", &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w"}}, nil))
+	err = p.(admission.ValidationInterface).Validate(e.Ctx, admissiontest.WidgetAttrs(admission.Create, "team-a", &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w"}}, nil))
 	if err == nil || err.Error() != `admission webhook "svc.widgets.example.com" denied the request: via service` {
 		t.Errorf("service webhook: %v", err)
 	}

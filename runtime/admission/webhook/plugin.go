@@ -164,16 +164,13 @@ func (p *base) matchConditions(ctx context.Context, h *hook, a *admission.Attrib
 
 // celInput is what match conditions see of a, its objects in m's version.
 func (p *base) celInput(ctx context.Context, a *admission.Attributes, m matching.Match) (*admissioncel.Input, error) {
-	obj, old, err := p.versionedObjects(a, m.Kind)
-	if err != nil {
-		return nil, err
-	}
 	in := &admissioncel.Input{User: admissioncel.UserInfo(a.User), Authorizer: admissioncel.Authorizer(p.authz),
 		Resource: admissioncel.Resource(a)}
-	if in.Object, err = p.converter.ToMap(obj); err != nil {
+	var err error
+	if in.Object, err = p.converter.VersionedMap(a.Object, m.Kind); err != nil {
 		return nil, err
 	}
-	if in.OldObject, err = p.converter.ToMap(old); err != nil {
+	if in.OldObject, err = p.converter.VersionedMap(a.OldObject, m.Kind); err != nil {
 		return nil, err
 	}
 	in.Request, err = admissioncel.RequestValue(admission.NewAdmissionRequest(a, "", m.Resource, m.Kind))

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
+	"github.com/apigen-dev/apigen/runtime/admission/admissiontest"
 	admregv1 "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
@@ -32,7 +33,7 @@ func validatingConfig(name string, hooks ...admregv1.ValidatingWebhook) *admregv
 
 func validatingHook(name string, cc admregv1.WebhookClientConfig, rules []admregv1.RuleWithOperations) admregv1.ValidatingWebhook {
 	return admregv1.ValidatingWebhook{Name: name, ClientConfig: cc, Rules: rules,
-		SideEffects: ptr(admregv1.SideEffectClassNone), AdmissionReviewVersions: []string{"v1"}}
+		SideEffects: admissiontest.Ptr(admregv1.SideEffectClassNone), AdmissionReviewVersions: []string{"v1"}}
 }
 
 // TestValidatingRefuses stores a configuration whose webhook refuses red widgets: the plugin
@@ -40,15 +41,15 @@ func validatingHook(name string, cc admregv1.WebhookClientConfig, rules []admreg
 // rule's version, user, dry run, options), and returns the webhook's refusal with kube's
 // message.
 func TestValidatingRefuses(t *testing.T) {
-	e := newEnv(t)
+	e := admissiontest.New(t)
 	srv := newServer(t, denyRed)
 	p, _ := NewValidating()
-	e.start(p)
-	e.create(t, "validatingwebhookconfigurations", validatingConfig("deny-red", validatingHook("deny.widgets.example.com", srv.clientConfig("/validate"), widgetRule("v1"))))
+	e.Start(p)
+	e.Create(t, "validatingwebhookconfigurations", validatingConfig("deny-red", validatingHook("deny.widgets.example.com", srv.clientConfig("/validate"), admissiontest.WidgetRule("v1"))))
 	waitForHooks(t, &p.(*Validating).base, 1)
 
 	red := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w1", Namespace: "team-a"}, Spec: testapi.WidgetSpec{Color: "red"}}
-	err := p.(admission.ValidationInterface).Validate(e.ctx, widgetAttrs(admission.Create, "team-a", red, nil))
+	err := p.(admission.ValidationInterface).Validate(e.Ctx, admissiontest.WidgetAttrs(admission.Create, "team-a", red, nil))
 	status, ok := err.(*apierrors.StatusError)
 	if !ok || status.ErrStatus.Code != http.StatusUnprocessableEntity ||
 		status.ErrStatus.Message != `admission webhook "deny.widgets.example.com" denied the request: red widgets are not allowed` {
@@ -61,14 +62,14 @@ func TestValidatingRefuses(t *testing.T) {
 		t.Errorf("the review: %+v\nobject %s", req, req.Object.Raw)
 	}
 	blue := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w2"}, Spec: testapi.WidgetSpec{Color: "blue"}}
-	if err := p.(admission.ValidationInterface).Validate(e.ctx, widgetAttrs(admission.Create, "team-a", blue, nil)); err != nil {
+	if err := p.(admission.ValidationInterface).Validate(e.Ctx, admissiontest.WidgetAttrs(admission.Create, "team-a", blue, nil)); err != nil {
 		t.Errorf("blue widget: %v", err)
 	}
 	// An update carries the old object; a v2 request is matched by the v1 rule (Equivalent)
 	// and sent as v1.
-	a := widgetAttrs(admission.Update, "team-a", blue, red)
-	a.Resource, a.Kind = widgetsV2, widgetsV2.GroupVersion().WithKind("Widget")
-	if err := p.(admission.ValidationInterface).Validate(e.ctx, a); err != nil {
+	a := admissiontest.WidgetAttrs(admission.Update, "team-a", blue, red)
+	a.Resource, a.Kind = admissiontest.WidgetsV2, admissiontest.WidgetsV2.GroupVersion().WithKind("Widget")
+	if err := p.(admission.ValidationInterface).Validate(e.Ctx, a); err != nil {
 		t.Errorf("update: %v", err)
 	}
 	if req := srv.last(); req.Resource.Version != "v1" || req.RequestResource.Version != "v2" || !strings.Contains(string(req.OldObject.Raw), `"color":"red"`) {
@@ -79,7 +80,7 @@ func TestValidatingRefuses(t *testing.T) {
 // TestFailurePolicy calls a webhook that is down: Ignore admits, Fail refuses with kube's
 // 500 "failed calling webhook"; a webhook slower than its timeout fails the same way.
 func TestFailurePolicy(t *testing.T) {
-	e := newEnv(t)
+	e := admissiontest.New(t)
 	down := newServer(t, denyRed)
 	cc := down.clientConfig("/validate")
 	down.Close()
@@ -87,34 +88,34 @@ func TestFailurePolicy(t *testing.T) {
 		time.Sleep(2500 * time.Millisecond)
 		return &admissionv1.AdmissionResponse{Allowed: true}
 	})
-	ignore := validatingHook("ignore.widgets.example.com", cc, widgetRule("*"))
-	ignore.FailurePolicy = ptr(admregv1.Ignore)
+	ignore := validatingHook("ignore.widgets.example.com", cc, admissiontest.WidgetRule("*"))
+	ignore.FailurePolicy = admissiontest.Ptr(admregv1.Ignore)
 	p, _ := NewValidating()
-	e.start(p)
-	e.create(t, "validatingwebhookconfigurations", validatingConfig("a-ignore", ignore))
+	e.Start(p)
+	e.Create(t, "validatingwebhookconfigurations", validatingConfig("a-ignore", ignore))
 	waitForHooks(t, &p.(*Validating).base, 1)
 	w := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w"}}
-	if err := p.(admission.ValidationInterface).Validate(e.ctx, widgetAttrs(admission.Create, "team-a", w, nil)); err != nil {
+	if err := p.(admission.ValidationInterface).Validate(e.Ctx, admissiontest.WidgetAttrs(admission.Create, "team-a", w, nil)); err != nil {
 		t.Errorf("failurePolicy Ignore: %v", err)
 	}
 
-	fail := validatingHook("fail.widgets.example.com", cc, widgetRule("*"))
-	e.create(t, "validatingwebhookconfigurations", validatingConfig("b-fail", fail))
+	fail := validatingHook("fail.widgets.example.com", cc, admissiontest.WidgetRule("*"))
+	e.Create(t, "validatingwebhookconfigurations", validatingConfig("b-fail", fail))
 	waitForHooks(t, &p.(*Validating).base, 2)
-	err := p.(admission.ValidationInterface).Validate(e.ctx, widgetAttrs(admission.Create, "team-a", w, nil))
+	err := p.(admission.ValidationInterface).Validate(e.Ctx, admissiontest.WidgetAttrs(admission.Create, "team-a", w, nil))
 	if !apierrors.IsInternalError(err) || !strings.HasPrefix(err.Error(), `Internal error occurred: failed calling webhook "fail.widgets.example.com": failed to call webhook: Post "`+down.URL+`/validate?timeout=10s": dial tcp`) {
 		t.Errorf("failurePolicy Fail: %v", err)
 	}
 
-	e = newEnv(t)
+	e = admissiontest.New(t)
 	p, _ = NewValidating()
-	e.start(p)
-	timeout := validatingHook("slow.widgets.example.com", slow.clientConfig("/slow"), widgetRule("*"))
-	timeout.TimeoutSeconds = ptr(int32(1))
-	e.create(t, "validatingwebhookconfigurations", validatingConfig("c-slow", timeout))
+	e.Start(p)
+	timeout := validatingHook("slow.widgets.example.com", slow.clientConfig("/slow"), admissiontest.WidgetRule("*"))
+	timeout.TimeoutSeconds = admissiontest.Ptr(int32(1))
+	e.Create(t, "validatingwebhookconfigurations", validatingConfig("c-slow", timeout))
 	waitForHooks(t, &p.(*Validating).base, 1)
 	start := time.Now()
-	err = p.(admission.ValidationInterface).Validate(e.ctx, widgetAttrs(admission.Create, "team-a", w, nil))
+	err = p.(admission.ValidationInterface).Validate(e.Ctx, admissiontest.WidgetAttrs(admission.Create, "team-a", w, nil))
 	if !apierrors.IsInternalError(err) || !strings.Contains(err.Error(), `failed calling webhook "slow.widgets.example.com"`) ||
 		!strings.Contains(err.Error(), "context deadline exceeded") {
 		t.Errorf("timeout: %v", err)
