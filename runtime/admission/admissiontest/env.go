@@ -41,8 +41,8 @@ type Env struct {
 	Ctx        context.Context
 }
 
-// New starts an embedded etcd for t and builds the stores.
-func New(t *testing.T) *Env {
+// New starts an embedded etcd for t (a test or benchmark) and builds the stores.
+func New(t testing.TB) *Env {
 	t.Helper()
 	client, _ := etcdtest.Run(t)
 	scheme := runtime.NewScheme()

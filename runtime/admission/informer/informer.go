@@ -42,7 +42,7 @@ type Cache struct {
 	mu       sync.RWMutex
 	objects  map[Key]runtime.Object
 	snapshot []runtime.Object // sorted by Key; nil after a change until List rebuilds it
-	synced   bool
+	synced   atomic.Bool
 	// generation counts the changes applied (a list replaced, an event applied).
 	generation atomic.Uint64
 	syncedCh   chan struct{} // closed at the first sync
@@ -69,11 +69,7 @@ func (c *Cache) Run(ctx context.Context) {
 }
 
 // HasSynced reports whether the first list has been read.
-func (c *Cache) HasSynced() bool {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.synced
-}
+func (c *Cache) HasSynced() bool { return c.synced.Load() }
 
 // WaitForSync waits until the first list has been read or ctx ends, and reports whether the
 // cache is synced.
@@ -173,8 +169,9 @@ func (c *Cache) replace(items []runtime.Object) {
 		}
 	}
 	c.mu.Lock()
-	c.objects, c.snapshot, c.synced = objects, nil, true
+	c.objects, c.snapshot = objects, nil
 	c.mu.Unlock()
+	c.synced.Store(true)
 	c.generation.Add(1)
 	c.syncOnce.Do(func() { close(c.syncedCh) })
 }

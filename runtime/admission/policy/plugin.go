@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -38,11 +39,15 @@ type Plugin struct {
 	authz              authorization.Authorizer
 	params             paramSources
 
-	mu       sync.Mutex
-	gens     [2]uint64
-	built    bool
-	hooks    []*hook
-	compiled map[string]*compiledAt // by policy name
+	mu       sync.Mutex // held while rebuilding
+	current  atomic.Pointer[snapshot]
+	compiled map[string]*compiledAt // by policy name; under mu
+}
+
+// snapshot is the bound policies compiled from one generation of the two caches.
+type snapshot struct {
+	gens  [2]uint64
+	hooks []*hook
 }
 
 // hook is a policy with the bindings naming it, in name order.
@@ -124,13 +129,17 @@ func (p *Plugin) hooksFor(ctx context.Context, a *admission.Attributes) ([]*hook
 }
 
 // list returns the policies that have bindings, compiled, rebuilt when a cache changed (a
-// policy whose resourceVersion did not change is not compiled again).
+// policy whose resourceVersion did not change is not compiled again). It takes no lock
+// unless a cache changed since the last call (every write asks).
 func (p *Plugin) list() []*hook {
 	gens := [2]uint64{p.policies.Generation(), p.bindings.Generation()}
+	if cur := p.current.Load(); cur != nil && cur.gens == gens {
+		return cur.hooks
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.built && p.gens == gens {
-		return p.hooks
+	if cur := p.current.Load(); cur != nil && cur.gens == gens {
+		return cur.hooks
 	}
 	byPolicy := map[string][]*admregv1.ValidatingAdmissionPolicyBinding{}
 	for _, obj := range p.bindings.List() {
@@ -155,6 +164,7 @@ func (p *Plugin) list() []*hook {
 			hooks = append(hooks, &hook{compiled: c.c, bindings: bs})
 		}
 	}
-	p.hooks, p.gens, p.built, p.compiled = hooks, gens, true, seen
+	p.compiled = seen
+	p.current.Store(&snapshot{gens: gens, hooks: hooks})
 	return hooks
 }

@@ -3,6 +3,7 @@ package webhook
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/cel-go/cel"
@@ -103,25 +104,33 @@ type source struct {
 	// hooksOf compiles the hooks of one stored configuration.
 	hooksOf func(runtime.Object) []*hook
 
-	mu    sync.Mutex
+	mu      sync.Mutex // held while rebuilding
+	current atomic.Pointer[snapshot]
+}
+
+// snapshot is the hooks compiled from one generation of the cache.
+type snapshot struct {
 	gen   uint64
-	built bool
 	hooks []*hook
 }
 
-// list returns the current hooks; the slice is shared and must not be changed.
+// list returns the current hooks; the slice is shared and must not be changed. It takes no
+// lock unless the cache changed since the last call (every write asks).
 func (s *source) list() []*hook {
 	gen := s.cache.Generation()
+	if cur := s.current.Load(); cur != nil && cur.gen == gen {
+		return cur.hooks
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.built && s.gen == gen {
-		return s.hooks
+	if cur := s.current.Load(); cur != nil && cur.gen == gen {
+		return cur.hooks
 	}
 	var hooks []*hook
 	for _, obj := range s.cache.List() {
 		hooks = append(hooks, s.hooksOf(obj)...)
 	}
-	s.hooks, s.gen, s.built = hooks, gen, true
+	s.current.Store(&snapshot{gen: gen, hooks: hooks})
 	return hooks
 }
 
