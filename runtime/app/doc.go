@@ -23,5 +23,8 @@
 // groups, namespaces at /api/v1 with their bootstrap and deletion controllers, RBAC) ->
 // extensions server (runtime/apiextensions: CustomResourceDefinitions and their custom
 // resources) -> not found. --runtime-config <group>/<version>=false (api/v1 for the core
-// group) turns a built-in API off.
+// group) turns a built-in API off. The typed server also serves admissionregistration.k8s.io/v1,
+// whose webhook configurations and ValidatingAdmissionPolicies the MutatingAdmissionWebhook,
+// ValidatingAdmissionPolicy and ValidatingAdmissionWebhook plugins (on by default, after the
+// in-process plugins) apply to every write.
 package app
