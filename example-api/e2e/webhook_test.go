@@ -66,6 +66,11 @@ func (w *dbWebhook) serve(rw http.ResponseWriter, r *http.Request) {
 			resp.Allowed = false
 			resp.Result = &metav1.Status{Code: http.StatusForbidden, Message: fmt.Sprintf("mysql is not allowed here (seen as %s)", db.APIVersion)}
 		}
+	case "/guard":
+		if req.Operation == admissionv1.Delete && req.Name == "orders" {
+			resp.Allowed = false
+			resp.Result = &metav1.Status{Message: "orders is kept"}
+		}
 	case "/mutate":
 		var ops []string
 		if db.Metadata.Labels == nil {
@@ -150,7 +155,8 @@ func untilRefused(t *testing.T, create func() (string, error), want string) {
 // TestAdmissionWebhooks drives admission webhooks through kubectl and client-go against the
 // example server (done-when 4 of issue 20's webhook part): a validating webhook refusing a
 // Database by its spec (the user sees its message, also for a v1alpha1 request matched by
-// equivalence), a mutating webhook whose patch is applied and then validated, failurePolicy
+// equivalence), a mutating webhook whose patch is applied and then validated, one refusing a
+// delete, failurePolicy
 // Ignore and Fail with the webhook down, and a dry run reaching a NoneOnDryRun webhook while
 // a webhook with side effects cannot be configured.
 func TestAdmissionWebhooks(t *testing.T) {
@@ -184,6 +190,13 @@ func TestAdmissionWebhooks(t *testing.T) {
 	if got := s.mustKubectl(t, "get", "database", "labelled", "-o", `jsonpath={.metadata.labels.webhook\.example\.com/mutated}`); got != "true" {
 		t.Errorf("the mutating webhook's label = %q", got)
 	}
+
+	// Mutating webhooks see deletes too.
+	s.mustKubectl(t, "apply", "-f", writeCRDManifest(t, "guard.yaml", strings.Replace(
+		webhookConfig("MutatingWebhookConfiguration", "guard", hook.URL+"/guard", hook.caBundle(), ""), "[CREATE, UPDATE]", "[DELETE]", 1)))
+	untilRefused(t, func() (string, error) { return s.kubectl(t, "delete", "database", "orders", "--dry-run=server") },
+		`admission webhook "guard.db.example.com" denied the request: orders is kept`)
+	s.mustKubectl(t, "delete", "mutatingwebhookconfiguration", "guard")
 
 	if _, err := createDB(t, s, "dry", "postgres", "small", "--dry-run=server"); err != nil || !hook.sawDryRun() {
 		t.Errorf("a dry run to NoneOnDryRun webhooks: %v, dryRun seen %v", err, hook.sawDryRun())

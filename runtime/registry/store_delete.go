@@ -26,7 +26,8 @@ const deleteAttempts = 4
 // opts.Preconditions (uid, resourceVersion) must hold (409 Conflict otherwise). An object with
 // finalizers is not removed: it gets deletionTimestamp (once) and is returned with
 // deleted=false; otherwise it is removed and returned with deleted=true. With opts.DryRun
-// nothing changes. The Admission chain's validating plugins see the object first (DELETE).
+// nothing changes. The Admission chain (mutating, then validating plugins) sees the stored
+// object first (DELETE).
 // Errors: 404 NotFound, 409 Conflict, the chain's refusal.
 func (e *Store) Delete(ctx context.Context, name string, opts *metav1.DeleteOptions) (runtime.Object, bool, error) {
 	key, err := e.keyFor(ctx, name)
@@ -49,7 +50,9 @@ func (e *Store) Delete(ctx context.Context, name string, opts *metav1.DeleteOpti
 		if err := e.checkPreconditions(name, preconditions, m); err != nil {
 			return nil, false, err
 		}
-		if err := e.Admission.Validate(ctx, e.admissionAttributes(ctx, admission.Delete, nil, existing, name, isDryRun(opts.DryRun))); err != nil {
+		// Mutating plugins see deletes too (a mutating webhook may refuse one), as kube's
+		// delete handler admits before it validates.
+		if err := e.Admission.Admit(ctx, e.admissionAttributes(ctx, admission.Delete, nil, existing, name, isDryRun(opts.DryRun))); err != nil {
 			return nil, false, err
 		}
 		if len(m.GetFinalizers()) > 0 {
