@@ -15,9 +15,10 @@
 // (403) under failurePolicy Fail and skips the webhook under Ignore. Requests for the
 // admission configurations themselves are never sent to webhooks.
 //
-// How: the request body is an AdmissionReview whose request has a fresh uid, the matched and
+// How: the request body is an AdmissionReview (v1, or v1beta1 when the webhook's
+// admissionReviewVersions name it first) whose request has a fresh uid, the matched and
 // requested kind and resource, the user, dryRun and the operation's options; the webhook
-// must answer an AdmissionReview v1 with the same uid. clientConfig is a URL, or a service
+// must answer an AdmissionReview of that version (for v1, with the same uid). clientConfig is a URL, or a service
 // resolved to https://<name>.<namespace>.svc:<port><path> (ServiceResolver); the serving
 // certificate is verified against caBundle (the system roots when empty). timeoutSeconds
 // bounds the call.
@@ -37,9 +38,10 @@
 // possible in configurations written as v1beta1) refuses it with 400 `admission webhook
 // "<name>" does not support dry run`, without being called.
 //
-// Not done: AdmissionReview v1beta1 (a webhook must accept v1), audit annotations of
-// webhook answers (patch and failed-open annotations are not recorded), reinvoking
-// in-process mutating plugins after a webhook changed the object, and the custom resources
-// of CustomResourceDefinitions under matchPolicy Equivalent (they match their requested
-// version exactly).
+// Not done: audit annotations of webhook answers (patch, mutation and failed-open annotations
+// are not recorded: the runtime's audit has no admission annotations), reinvoking in-process
+// mutating plugins after a webhook changed the object, the operation's fieldManager and
+// propagationPolicy in request.options, and the custom resources of
+// CustomResourceDefinitions under matchPolicy Equivalent (they match their requested version
+// exactly).
 package webhook

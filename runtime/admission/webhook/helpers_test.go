@@ -28,8 +28,9 @@ func waitForHooks(t *testing.T, p *base, n int) {
 // filled in); reviews records what it received.
 type server struct {
 	*httptest.Server
-	mu      sync.Mutex
-	reviews []*admissionv1.AdmissionRequest
+	mu       sync.Mutex
+	reviews  []*admissionv1.AdmissionRequest
+	versions []string // the apiVersion of each review
 }
 
 func newServer(t *testing.T, answer func(*admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse) *server {
@@ -44,6 +45,7 @@ func newServer(t *testing.T, answer func(*admissionv1.AdmissionRequest) *admissi
 		}
 		s.mu.Lock()
 		s.reviews = append(s.reviews, review.Request)
+		s.versions = append(s.versions, review.APIVersion)
 		s.mu.Unlock()
 		resp := answer(review.Request)
 		resp.UID = review.Request.UID
@@ -67,6 +69,13 @@ func (s *server) last() *admissionv1.AdmissionRequest {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.reviews[len(s.reviews)-1]
+}
+
+// lastVersion returns the apiVersion of the last review received.
+func (s *server) lastVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.versions[len(s.versions)-1]
 }
 
 // caBundle is the PEM of the server's certificate.

@@ -170,7 +170,7 @@ func (p *base) encodeBoth(obj, old runtime.Object) (objJSON, oldJSON []byte, err
 // after passing its warnings on to the response. Errors: a *callError for a failed call or
 // an invalid answer, the webhook's refusal.
 func (p *base) ask(ctx context.Context, h *hook, a *admission.Attributes, m matching.Match, objJSON, oldJSON []byte, mutating bool) (*answer, error) {
-	uid, body, err := newReview(h, a, m, objJSON, oldJSON)
+	uid, body, version, err := newReview(h, a, m, objJSON, oldJSON)
 	if err != nil {
 		return nil, &callError{webhook: h.name, reason: fmt.Errorf("could not create admission objects: %w", err), status: apierrors.NewBadRequest("error creating admission objects")}
 	}
@@ -188,7 +188,7 @@ func (p *base) ask(ctx context.Context, h *hook, a *admission.Attributes, m matc
 		}
 		return nil, &callError{webhook: h.name, reason: fmt.Errorf("failed to call webhook: %w", err), status: status}
 	}
-	ans, err := verifyAnswer(data, uid, mutating)
+	ans, err := verifyAnswer(data, uid, mutating, version)
 	if err != nil {
 		return nil, &callError{webhook: h.name, reason: fmt.Errorf("received invalid webhook response: %w", err), status: apierrors.NewServiceUnavailable("error validating webhook response")}
 	}

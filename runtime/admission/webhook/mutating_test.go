@@ -214,3 +214,26 @@ type resolverFunc func(namespace, name string, port int32) (*url.URL, error)
 func (f resolverFunc) ResolveEndpoint(namespace, name string, port int32) (*url.URL, error) {
 	return f(namespace, name, port)
 }
+
+// TestReviewV1beta1 calls a webhook accepting only v1beta1 AdmissionReviews: it receives one
+// and its patch, without patchType (as v1beta1 allows), is applied.
+func TestReviewV1beta1(t *testing.T) {
+	e := admissiontest.New(t)
+	srv := newServer(t, func(req *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse {
+		return &admissionv1.AdmissionResponse{Allowed: true, Patch: []byte(`[{"op":"replace","path":"/spec/color","value":"blue"}]`)}
+	})
+	p, _ := NewMutating()
+	e.Start(p)
+	hook := mutatingHook("beta.widgets.example.com", srv.clientConfig("/beta"), admregv1.NeverReinvocationPolicy)
+	hook.AdmissionReviewVersions = []string{"v1beta1"}
+	e.Create(t, "mutatingwebhookconfigurations", &admregv1.MutatingWebhookConfiguration{ObjectMeta: metav1.ObjectMeta{Name: "beta"},
+		Webhooks: []admregv1.MutatingWebhook{hook}})
+	waitForHooks(t, &p.(*Mutating).base, 1)
+	w := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w"}, Spec: testapi.WidgetSpec{Color: "red"}}
+	if err := p.(admission.MutationInterface).Admit(e.Ctx, admissiontest.WidgetAttrs(admission.Create, "team-a", w, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if v := srv.lastVersion(); v != "admission.k8s.io/v1beta1" || w.Spec.Color != "blue" {
+		t.Errorf("review version %q, color %q", v, w.Spec.Color)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	admissionv1 "k8s.io/api/admission/v1"
+	admissionv1beta1 "k8s.io/api/admission/v1beta1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -17,30 +18,31 @@ import (
 	"github.com/apigen-dev/apigen/runtime/admission/matching"
 )
 
-// reviewVersion is the AdmissionReview version the server sends.
-const reviewVersion = "v1"
-
-// newReview returns the AdmissionReview asking about a as matched by m, with object and
-// oldObject the JSON of the object and the old one in m's version (nil for none), and the
-// request's fresh uid. Errors: the webhook does not accept v1 AdmissionReviews.
-func newReview(h *hook, a *admission.Attributes, m matching.Match, object, oldObject []byte) (types.UID, []byte, error) {
-	accepted := false
+// newReview returns the AdmissionReview asking about a as matched by m, in the first version
+// of h's admissionReviewVersions the server knows (v1 or v1beta1, whose JSON is the same but
+// for apiVersion), with object and oldObject the JSON of the object and the old one in m's
+// version (nil for none), and the request's fresh uid. Errors: the webhook accepts neither
+// version.
+func newReview(h *hook, a *admission.Attributes, m matching.Match, object, oldObject []byte) (uid types.UID, body []byte, version string, err error) {
 	for _, v := range h.reviewVersions {
-		accepted = accepted || v == reviewVersion
+		if v == admissionv1.SchemeGroupVersion.Version || v == admissionv1beta1.SchemeGroupVersion.Version {
+			version = v
+			break
+		}
 	}
-	if !accepted {
-		return "", nil, fmt.Errorf("webhook does not accept known AdmissionReview versions")
+	if version == "" {
+		return "", nil, "", fmt.Errorf("webhook does not accept known AdmissionReview versions")
 	}
-	uid := uuid.NewUUID()
+	uid = uuid.NewUUID()
 	req := admission.NewAdmissionRequest(a, uid, m.Resource, m.Kind)
 	req.Object = runtime.RawExtension{Raw: object}
 	req.OldObject = runtime.RawExtension{Raw: oldObject}
 	review := &admissionv1.AdmissionReview{
-		TypeMeta: metav1.TypeMeta{APIVersion: admissionv1.SchemeGroupVersion.String(), Kind: "AdmissionReview"},
+		TypeMeta: metav1.TypeMeta{APIVersion: admissionv1.GroupName + "/" + version, Kind: "AdmissionReview"},
 		Request:  req,
 	}
-	body, err := json.Marshal(review)
-	return uid, body, err
+	body, err = json.Marshal(review)
+	return uid, body, version, err
 }
 
 // answer is what a webhook said, as kube's AdmissionResponse.
@@ -52,10 +54,12 @@ type answer struct {
 	warnings  []string
 }
 
-// verifyAnswer decodes and checks a webhook's answer to the review uid, as kube's
-// VerifyAdmissionResponse: an AdmissionReview v1 with a response of the same uid; a mutating
-// webhook's patch and patchType come together, a validating webhook sends neither.
-func verifyAnswer(data []byte, uid types.UID, mutating bool) (*answer, error) {
+// verifyAnswer decodes and checks a webhook's answer to the review uid sent as version, as
+// kube's VerifyAdmissionResponse: an AdmissionReview of that version with a response of the
+// same uid; in v1 a mutating webhook's patch and patchType come together and a validating
+// webhook sends neither, in v1beta1 a patch is a JSONPatch and a validating webhook's is
+// ignored.
+func verifyAnswer(data []byte, uid types.UID, mutating bool, version string) (*answer, error) {
 	var review admissionv1.AdmissionReview
 	if err := json.Unmarshal(data, &review); err != nil {
 		return nil, fmt.Errorf("cannot decode the webhook's answer: %w", err)
@@ -64,13 +68,19 @@ func verifyAnswer(data []byte, uid types.UID, mutating bool) (*answer, error) {
 		return nil, errors.New("webhook response was absent")
 	}
 	r := review.Response
+	out := &answer{allowed: r.Allowed, result: r.Result, warnings: r.Warnings}
+	if version == admissionv1beta1.SchemeGroupVersion.Version {
+		if mutating && len(r.Patch) > 0 {
+			out.patch, out.patchType = r.Patch, admissionv1.PatchTypeJSONPatch
+		}
+		return out, nil
+	}
 	if r.UID != uid {
 		return nil, fmt.Errorf("expected response.uid=%q, got %q", uid, r.UID)
 	}
 	if gvk := review.GroupVersionKind(); gvk != admissionv1.SchemeGroupVersion.WithKind("AdmissionReview") {
 		return nil, fmt.Errorf("expected webhook response of %v, got %v", admissionv1.SchemeGroupVersion.WithKind("AdmissionReview"), gvk)
 	}
-	out := &answer{allowed: r.Allowed, result: r.Result, warnings: r.Warnings}
 	switch {
 	case mutating && len(r.Patch) > 0 && r.PatchType == nil:
 		return nil, errors.New("webhook returned response.patch but not response.patchType")
