@@ -43,6 +43,7 @@ type Cache struct {
 	objects  map[Key]runtime.Object
 	snapshot []runtime.Object // sorted by Key; nil after a change until List rebuilds it
 	synced   atomic.Bool
+	watching atomic.Bool // from a successful list until its watch ends
 	// generation counts the changes applied (a list replaced, an event applied).
 	generation atomic.Uint64
 	syncedCh   chan struct{} // closed at the first sync
@@ -70,6 +71,12 @@ func (c *Cache) Run(ctx context.Context) {
 
 // HasSynced reports whether the first list has been read.
 func (c *Cache) HasSynced() bool { return c.synced.Load() }
+
+// Watching reports whether the cache is following the storage now: between a successful
+// list and the end of the watch that follows it. While it is not (after a failure, until the
+// next list), the objects may be stale; callers that must not act on stale objects read the
+// storage instead.
+func (c *Cache) Watching() bool { return c.watching.Load() }
 
 // WaitForSync waits until the first list has been read or ctx ends, and reports whether the
 // cache is synced.
@@ -144,6 +151,8 @@ func (c *Cache) listAndWatch(ctx context.Context) error {
 	}
 	defer w.Stop()
 	c.replace(items)
+	c.watching.Store(true)
+	defer c.watching.Store(false)
 	for {
 		select {
 		case <-ctx.Done():

@@ -72,6 +72,14 @@ func TestCache(t *testing.T) {
 	if _, ok := c.Get("", "b"); ok {
 		t.Error("a deleted object is still cached")
 	}
+	if !c.Watching() {
+		t.Error("not Watching while the watch runs")
+	}
+	cancel()
+	waitFor(t, func() bool { return !c.Watching() })
+	if !c.HasSynced() || len(c.List()) != 2 {
+		t.Error("the objects read are gone once the watch ended")
+	}
 }
 
 // waitFor polls cond every 10ms for up to 10s (a watch event on a loaded machine).
