@@ -30,6 +30,7 @@ var forbidden = []string{
 var allowed = map[string]bool{
 	"k8s.io/apiserver/pkg/cel":                           true,
 	"k8s.io/apiserver/pkg/cel/library":                   true,
+	"k8s.io/apiserver/pkg/cel/lazy":                      true,
 	"k8s.io/apiserver/pkg/apis/cel":                      true,
 	"k8s.io/apiserver/pkg/authorization/authorizer":      true,
 	"k8s.io/apiserver/pkg/authentication/user":           true,
