@@ -3,6 +3,10 @@ package app
 import (
 	"slices"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/apigen-dev/apigen/runtime/registry"
 )
 
 // TestDynamicAdmissionPluginsByDefault checks that MutatingAdmissionWebhook,
@@ -27,5 +31,17 @@ func TestDynamicAdmissionPluginsByDefault(t *testing.T) {
 	chain, err = buildAdmission(&AdmissionOptions{DisableAdmissionPlugins: []string{"ValidatingAdmissionWebhook"}}, nil)
 	if err != nil || slices.Contains(chain.Names(), "ValidatingAdmissionWebhook") {
 		t.Errorf("disabled: %v %v", chain.Names(), err)
+	}
+}
+
+// TestAdmissionRegistrationRuntimeConfig checks --runtime-config
+// admissionregistration.k8s.io/v1=false: the API is not served (the plugins then find no
+// configuration).
+func TestAdmissionRegistrationRuntimeConfig(t *testing.T) {
+	var infos []*registry.APIGroupInfo
+	off := NewOptions()
+	off.RuntimeConfig = map[string]string{admissionRegistrationV1: "false"}
+	if err := serveAdmissionRegistration(off, runtime.NewScheme(), nil, &infos); err != nil || len(infos) != 0 {
+		t.Errorf("turned off: %d groups, %v", len(infos), err)
 	}
 }

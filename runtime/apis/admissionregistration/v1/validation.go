@@ -41,8 +41,7 @@ func ValidateValidatingWebhookConfiguration(obj *ValidatingWebhookConfiguration)
 		w := &obj.Webhooks[i]
 		errs = append(errs, validateWebhook(webhookFields{name: w.Name, clientConfig: &w.ClientConfig, rules: w.Rules,
 			failure: w.FailurePolicy, match: w.MatchPolicy, sideEffects: w.SideEffects, timeout: w.TimeoutSeconds,
-			versions: w.AdmissionReviewVersions, conditions: w.MatchConditions,
-			nsSelector: w.NamespaceSelector != nil, objSelector: w.ObjectSelector != nil},
+			versions: w.AdmissionReviewVersions, conditions: w.MatchConditions},
 			field.NewPath("webhooks").Index(i))...)
 		errs = append(errs, validateSelector(w.NamespaceSelector, field.NewPath("webhooks").Index(i).Child("namespaceSelector"))...)
 		errs = append(errs, validateSelector(w.ObjectSelector, field.NewPath("webhooks").Index(i).Child("objectSelector"))...)
@@ -81,16 +80,15 @@ func ValidateMutatingWebhookConfigurationUpdate(obj, _ *MutatingWebhookConfigura
 
 // webhookFields are the fields both webhook kinds validate alike.
 type webhookFields struct {
-	name                    string
-	clientConfig            *WebhookClientConfig
-	rules                   []RuleWithOperations
-	failure                 *FailurePolicyType
-	match                   *MatchPolicyType
-	sideEffects             *SideEffectClass
-	timeout                 *int32
-	versions                []string
-	conditions              []MatchCondition
-	nsSelector, objSelector bool
+	name         string
+	clientConfig *WebhookClientConfig
+	rules        []RuleWithOperations
+	failure      *FailurePolicyType
+	match        *MatchPolicyType
+	sideEffects  *SideEffectClass
+	timeout      *int32
+	versions     []string
+	conditions   []MatchCondition
 }
 
 // validateWebhook validates one webhook, as kube's validateValidatingWebhook.
