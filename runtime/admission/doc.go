@@ -6,6 +6,12 @@
 // Forbidden naming the object. Plugins are registered by name in Plugins; the server enables
 // them with --enable-admission-plugins / --disable-admission-plugins.
 //
-// The registry's Store calls the chain on create, update and delete (registry.Store.Admission);
-// the NamespaceLifecycle plugin comes with namespaces (issue 6).
+// The registry's Store calls the chain on create, update and delete (registry.Store.Admission).
+// Plugins: namespacelifecycle (NamespaceLifecycle), webhook (MutatingAdmissionWebhook,
+// ValidatingAdmissionWebhook) and policy (ValidatingAdmissionPolicy); the packages they share
+// are cel (admission CEL expressions), informer (caches of stored objects), matching (rules and
+// selectors) and versioned (objects in the version a webhook or policy asked for). Plugins may
+// want listers (WantsListers), the scheme and the server's resources (WantsScheme), the
+// authorizer (WantsAuthorizer) and background caches (CacheRunner); the server gives them
+// before serving. NewAdmissionRequest describes a write as kube's AdmissionRequest.
 package admission

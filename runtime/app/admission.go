@@ -42,6 +42,9 @@ func applyAdmission(o *AdmissionOptions, infos []*registry.APIGroupInfo) error {
 // buildAdmission is applyAdmission returning the chain, for stores built outside infos (the
 // extensions server's custom resources) to run the same chain.
 func buildAdmission(o *AdmissionOptions, infos []*registry.APIGroupInfo) (*admission.Chain, error) {
+	if err := registerDynamicAdmissionPlugins(); err != nil {
+		return nil, err
+	}
 	chain, err := AdmissionPlugins.NewChain(o.EnableAdmissionPlugins, o.DisableAdmissionPlugins)
 	if err != nil {
 		return nil, err

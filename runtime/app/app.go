@@ -172,6 +172,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err := serveReviews(&opts.SecureOptions, sec, scheme, factory, &infos); err != nil {
 		return nil, err
 	}
+	if err := serveAdmissionRegistration(opts, scheme, factory, &infos); err != nil {
+		return nil, err
+	}
 	namespaces, err := serveNamespaces(opts, log, scheme, factory, &infos)
 	if err != nil {
 		return nil, err
@@ -192,6 +195,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		return nil, err
 	}
 	srv := server.New(cfg, extensions)
+	if err := initAdmissionPlugins(srv, admissionChain, scheme, infos, sec.authz); err != nil {
+		return nil, err
+	}
 	if err := namespaces.install(srv, infos); err != nil {
 		return nil, err
 	}

@@ -28,7 +28,10 @@
 // groups, namespaces at /api/v1 with their bootstrap and deletion controllers, RBAC) ->
 // extensions server (runtime/apiextensions: CustomResourceDefinitions and their custom
 // resources) -> not found. --runtime-config <group>/<version>=false (api/v1 for the core
-// group) turns a built-in API off.
+// group) turns a built-in API off. The typed server also serves admissionregistration.k8s.io/v1,
+// whose webhook configurations and ValidatingAdmissionPolicies the MutatingAdmissionWebhook,
+// ValidatingAdmissionPolicy and ValidatingAdmissionWebhook plugins (on by default, after the
+// in-process plugins) apply to every write.
 //
 // The post-start hook "start-garbage-collector" runs runtime/garbagecollector over every
 // resource of the chain and every custom resource (picked up as CRDs are served), unless

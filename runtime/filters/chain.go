@@ -42,8 +42,8 @@ type ChainConfig struct {
 // DefaultBuildHandlerChain: panic recovery, request logging, request info (parsed once for
 // the filters after it), the request deadline (so that it bounds authentication webhooks,
 // audit's reading of the body and every in-flight slot, as kube's timeout filters sit
-// outside them), authentication, audit, impersonation, authorization, metrics, then
-// max-in-flight.
+// outside them), authentication, audit, impersonation, authorization, metrics,
+// max-in-flight, then the warning recorder (admission's warnings to the response).
 func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	reads, writes := cfg.MaxRequestsInFlight, cfg.MaxMutatingRequestsInFlight
 	if reads == 0 {
@@ -54,6 +54,7 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	}
 	log := cfg.Log
 	h := apiHandler
+	h = WithWarningRecorder(h)
 	h = WithMaxInFlightLimit(h, reads, writes)
 	if cfg.Metrics != nil {
 		h = cfg.Metrics.WithMetrics(h)

@@ -34,7 +34,8 @@ const deleteAttempts = 4
 // Delete deletes the object name, as kube-apiserver's Store.Delete. opts is validated first
 // (422 Invalid DeleteOptions, apimachinery's ValidateDeleteOptions); nil means a zero grace
 // period, as for kube's in-process callers. opts.Preconditions (uid, resourceVersion) must
-// hold (409 Conflict). The Admission chain's validating plugins see the object (DELETE).
+// hold (409 Conflict). The Admission chain (mutating, then validating plugins) sees the stored
+// object first (DELETE), as kube's delete handler admits before it validates.
 //
 // The object is removed at once (returned with deleted=true) unless something keeps it, in
 // which case it is updated and returned with deleted=false:
@@ -72,7 +73,9 @@ func (e *Store) Delete(ctx context.Context, name string, opts *metav1.DeleteOpti
 		if err := e.checkPreconditions(existing, opts.Preconditions); err != nil {
 			return nil, false, err
 		}
-		if err := e.Admission.Validate(ctx, e.admissionAttributes(ctx, admission.Delete, nil, existing, name, dryRun)); err != nil {
+		// Mutating plugins see deletes too (a mutating webhook may refuse one), then the
+		// validating ones.
+		if err := e.Admission.Admit(ctx, e.admissionAttributes(ctx, admission.Delete, nil, existing, name, dryRun)); err != nil {
 			return nil, false, err
 		}
 		out, now, err := e.prepareDelete(ctx, key, name, existing, opts, preconditions, dryRun)

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
+	"github.com/apigen-dev/apigen/runtime/admission/informer"
 	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/rest"
@@ -30,13 +31,12 @@ var namespacesResource = schema.GroupResource{Group: "", Resource: "namespaces"}
 // Plugin is the NamespaceLifecycle admission plugin (see the package doc). It mutates nothing
 // but runs among the mutating plugins, first, as kube's does, so that a create in a missing
 // namespace is refused before other plugins and validation see it; the deletion of immortal
-// namespaces is refused in its validating step (deletes run only validating plugins here).
+// namespaces is refused in its validating step.
 type Plugin struct {
 	// namespaces reads a namespace by name; nil (no core group served) admits everything.
 	namespaces rest.Getter
-	// source feeds cache once Run runs; nil when the storage cannot list and watch.
-	source namespaceSource
-	cache  cache
+	// cache answers lookups once Run runs.
+	cache cache
 }
 
 var (
@@ -57,19 +57,20 @@ func (p *Plugin) SetListers(lister func(schema.GroupResource) rest.Lister) {
 	if g, ok := l.(rest.Getter); ok {
 		p.namespaces = g
 	}
-	if s, ok := l.(namespaceSource); ok {
-		p.source = s
+	if s, ok := l.(informer.Source); ok {
+		p.cache.namespaces = informer.New(s)
 	}
 }
 
 // Run keeps a cache of every namespace's phase (a list, then a watch) until ctx ends, as
 // kube's plugin reads a namespace informer; the server runs it as a post-start hook's
-// goroutine. Until the cache is synced, and for a namespace whose DELETE was admitted in the
-// last 30 s (the cache may not show it Terminating yet) or that the cache does not know,
-// the plugin reads the namespace from storage. Without Run it always reads storage.
+// goroutine. While the cache is not watching (before its first list, after a failure until
+// it lists again), and for a namespace whose DELETE was admitted in the last 30 s (the cache
+// may not show it Terminating yet) or that the cache does not know, the plugin reads the
+// namespace from storage. Without Run it always reads storage.
 func (p *Plugin) Run(ctx context.Context) {
-	if p.source != nil {
-		p.cache.run(ctx, p.source)
+	if p.cache.namespaces != nil {
+		p.cache.namespaces.Run(ctx)
 	}
 }
 

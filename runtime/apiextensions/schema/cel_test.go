@@ -143,3 +143,25 @@ func TestRuleNumbers(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestRuleLibraries validates with rules that call Kubernetes' CEL libraries (quantity,
+// lists, url, ip), as CRDs written for kube-apiserver do: the schema compiles and the rules
+// hold or fail as they would there.
+func TestRuleLibraries(t *testing.T) {
+	s := mustNew(t, `{type: object, properties: {spec: {type: object, properties: {
+		memory: {type: string, x-kubernetes-validations: [{rule: "quantity(self).isLessThan(quantity('64Gi'))", message: "memory must be under 64Gi"}]},
+		replicas: {type: string, x-kubernetes-int-or-string: true, x-kubernetes-validations: [{rule: "type(self) == int || isQuantity(self)"}]},
+		zones: {type: array, items: {type: string}, x-kubernetes-validations: [{rule: "self.isSorted()", message: "zones must be sorted"}]},
+		endpoint: {type: string, x-kubernetes-validations: [{rule: "url(self).getScheme() == 'https' && !isIP(url(self).getHostname())"}]}}}}}`)
+	for _, tc := range []struct{ obj, want string }{
+		{`{spec: {memory: 16Gi, replicas: 3, zones: [a, b, c], endpoint: "https://db.example.com"}}`, ""},
+		{`{spec: {memory: 128Gi, zones: [b, a]}}`,
+			"spec.memory: Invalid value: \"string\": memory must be under 64Gi\nspec.zones: Invalid value: \"array\": zones must be sorted"},
+		{`{spec: {endpoint: "https://10.0.0.1"}}`,
+			`spec.endpoint: Invalid value: "string": failed rule: url(self).getScheme() == 'https' && !isIP(url(self).getHostname())`},
+	} {
+		if got := render(s.Validate(ctx, decode(t, tc.obj), nil)); got != tc.want {
+			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", tc.obj, got, tc.want)
+		}
+	}
+}

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/ext"
 )
 
 // Spec is one validation rule as written in its marker, as apiextensions' ValidationRule.
@@ -97,7 +95,7 @@ func compile(spec Spec, self Type, costLimit uint64) (*Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []cel.ProgramOption{cel.CostLimit(costLimit), cel.InterruptCheckFrequency(100)}
+	opts := append(ProgramOptions(), cel.CostLimit(costLimit))
 	r := &Rule{spec: spec, self: self, fieldPath: fieldPath, usesOldSelf: refersTo(ast, oldSelfVar)}
 	if r.program, err = env.Program(ast, opts...); err != nil {
 		return nil, err
@@ -159,25 +157,11 @@ func normalizeFieldPath(p string) (string, error) {
 	return strings.TrimPrefix(p, "."), nil
 }
 
-// baseEnv is the environment every rule shares: the standard library and the extension
-// libraries kube-apiserver offers.
-var baseEnv = sync.OnceValues(func() (*cel.Env, error) {
-	return cel.NewEnv(
-		ext.Strings(),
-		ext.Lists(),
-		ext.Sets(),
-		ext.Math(),
-		cel.OptionalTypes(),
-		cel.CrossTypeNumericComparisons(true),
-		cel.DefaultUTCTimeZone(true),
-	)
-})
-
 // ruleEnv is baseEnv with self and oldSelf declared for a subject of shape self.
 func ruleEnv(self Type, optionalOldSelf bool) (*cel.Env, error) {
 	base, err := baseEnv()
 	if err != nil {
-		return nil, fmt.Errorf("cannot create the CEL environment: %w", err)
+		return nil, err
 	}
 	oldType := self.celType()
 	if optionalOldSelf {

@@ -10,8 +10,12 @@
 //
 // Inside a rule, self is the value of the field (or type) the marker is on, converted to its
 // JSON shape (strings, int64, float64, bools, lists and string-keyed maps); oldSelf is the
-// stored value on update. The environment has cel-go's standard library plus the ext strings,
-// lists, sets and math libraries and optional types, as kube-apiserver's CEL environment.
+// stored value on update. The environment is Kubernetes' CEL base environment (see BaseEnv):
+// cel-go's standard library and extensions as kube-apiserver configures them, and
+// Kubernetes' function libraries taken from k8s.io/apiserver/pkg/cel/library (quantity(),
+// isSorted(), url(), ip(), cidr(), format, semver, regex, authz), evaluated with its cost
+// estimator. Admission expressions (runtime/admission/...) extend BaseEnv with their own
+// variables.
 //
 // [Rule.Validate] mirrors apiextensions-apiserver's schema/cel validator:
 //   - a transition rule (one that references oldSelf) runs only on update when the old value
