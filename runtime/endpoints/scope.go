@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/runtime/serializer/versioning"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/rest"
@@ -41,6 +42,11 @@ type Kinds struct {
 	// unknown and duplicate fields as runtime.StrictDecodingError with the decoded object);
 	// nil means jsonserializer.NewSerializer(Creater, Typer, options).
 	NewSerializer func(options json.SerializerOptions) runtime.Serializer
+	// TypeConverter gives the merge semantics of the objects' fields for field management
+	// (metadata.managedFields) and server-side apply, as kube-apiserver's
+	// APIGroupVersion.TypeConverter; nil means one built from the group's scheme and OpenAPI
+	// definitions (fieldmanager.NewTypeConverter), or managedfields' deduced types without them.
+	TypeConverter managedfields.TypeConverter
 }
 
 // SchemeKinds returns the Kinds of the typed groups scheme knows, as kube-apiserver's
@@ -104,6 +110,8 @@ type scope struct {
 	qualified schema.GroupResource
 	// encodings holds the JSON of objects GET wrote.
 	encodings *encodingCache
+	// fieldManager records managedFields on every write and merges server-side applies.
+	fieldManager *managedfields.FieldManager
 }
 
 // tableConvertor returns the storage's table convertor, or nil.

@@ -88,7 +88,6 @@ func (e *Store) beforeCreate(ctx context.Context, obj runtime.Object) (metav1.Ob
 	m.SetCreationTimestamp(metav1.Now().Rfc3339Copy()) // what storage keeps: whole seconds
 	m.SetDeletionTimestamp(nil)
 	m.SetDeletionGracePeriodSeconds(nil)
-	m.SetManagedFields(nil)
 	e.Strategy.PrepareForCreate(ctx, obj)
 	return m, nil
 }
