@@ -28,9 +28,9 @@ type Strategy interface {
 	ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList
 }
 
-// resetFields returns the fields strategy's updates reset (fieldmanager.ResetFieldsStrategy),
-// or nil.
-func resetFields(strategy Strategy) map[fieldpath.APIVersion]*fieldpath.Set {
+// ResetFields returns the fields strategy's updates reset (fieldmanager.ResetFieldsStrategy),
+// or nil; a Strategy wrapping another one declares the inner one's with it.
+func ResetFields(strategy Strategy) map[fieldpath.APIVersion]*fieldpath.Set {
 	if r, ok := strategy.(fieldmanager.ResetFieldsStrategy); ok {
 		return r.GetResetFields()
 	}
@@ -41,11 +41,11 @@ func resetFields(strategy Strategy) map[fieldpath.APIVersion]*fieldpath.Set {
 // Store.GetResetFields, so that server-side apply never records a request as owning them
 // (status, when the kind has a status subresource); nil when the Strategy declares none.
 func (e *Store) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
-	return resetFields(e.Strategy)
+	return ResetFields(e.Strategy)
 }
 
 // GetResetFields returns the fields the status strategy's updates reset (spec, and the
 // metadata a status writer may not change), as kube-apiserver's StatusREST.GetResetFields.
 func (s *StatusStore) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
-	return resetFields(s.strategy)
+	return ResetFields(s.strategy)
 }
