@@ -16,6 +16,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/apiextensions/customresource"
 	"github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1/install"
+	"github.com/apigen-dev/apigen/runtime/openapi"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -119,7 +120,10 @@ type customResources struct {
 	next server.DelegationTarget
 }
 
-var _ server.DelegationTarget = (*customResources)(nil)
+var (
+	_ server.DelegationTarget = (*customResources)(nil)
+	_ server.OpenAPISource    = (*customResources)(nil)
+)
 
 // UnprotectedHandler serves custom resources: a create of a resource whose CRD is being
 // deleted gets 405 MethodNotAllowed "create not allowed while custom resource definition is
@@ -136,6 +140,10 @@ func (c *customResources) UnprotectedHandler() http.Handler {
 		c.ext.Handler.ServeHTTP(w, r)
 	})
 }
+
+// ServeOpenAPI publishes the custom resources' OpenAPI documents through svc
+// (server.OpenAPISource), as apiextensions-apiserver's OpenAPI controllers.
+func (c *customResources) ServeOpenAPI(svc *openapi.Service) { c.ext.Handler.ServeOpenAPI(svc) }
 
 // APIGroups lists the served custom resource groups, for /apis of the chain.
 func (c *customResources) APIGroups() []metav1.APIGroup { return c.ext.Handler.APIGroups() }

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
+	"github.com/apigen-dev/apigen/runtime/openapi"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
@@ -52,6 +53,8 @@ type Handler struct {
 	// without it.
 	mu     sync.Mutex
 	served atomic.Pointer[map[string]*group]
+	// openAPI serves the served groups' OpenAPI documents (ServeOpenAPI), or nil; guarded by mu.
+	openAPI *openapi.Service
 }
 
 // NewHandler returns a Handler serving no definitions yet. Errors: cfg.Storage is nil.
@@ -131,7 +134,8 @@ func (h *Handler) Remove(group, plural string) {
 	h.swap(group, ng)
 }
 
-// swap publishes a copy of the served groups with group set to g (removed when nil).
+// swap publishes a copy of the served groups with group set to g (removed when nil), and
+// their OpenAPI documents; h.mu must be held.
 func (h *Handler) swap(name string, g *group) {
 	old := *h.served.Load()
 	next := make(map[string]*group, len(old)+1)
@@ -144,6 +148,7 @@ func (h *Handler) swap(name string, g *group) {
 		next[name] = g
 	}
 	h.served.Store(&next)
+	h.publishOpenAPI()
 }
 
 // ServeHTTP serves /apis/<group>/<version>/... of every Set definition, /apis/<group> and
