@@ -21,8 +21,8 @@ const watchMediaType = "application/json;stream=watch"
 // kube-openapi's builders read: operation ids as kube names them ("createNamespacedWidget"),
 // x-kubernetes-group-version-kind and x-kubernetes-action.
 type routeSet struct {
-	s                   *scope
-	ws                  *restful.WebService
+	s  *scope
+	ws *restful.WebService
 	// versioned and listType are the samples of the bodies routes read and write
 	// (routeSample).
 	versioned, listType any

@@ -69,7 +69,7 @@ func kindSchema(v Version, f Form, ref common.ReferenceCallback) (spec.Schema, e
 func listSchema(v Version, ref common.ReferenceCallback) spec.Schema {
 	items := spec.ArrayProperty(refSchema(ref(openapi.KindModelName(v.Group, v.Version, v.Kind)), ""))
 	items.Description = "List of " + v.Kind + " objects. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md"
-	s := new(spec.Schema).Typed("object", "").WithDescription(v.ListKind + " is a list of " + v.Kind).WithRequired("items").
+	s := new(spec.Schema).Typed("object", "").WithDescription(v.ListKind+" is a list of "+v.Kind).WithRequired("items").
 		SetProperty("items", *items).SetProperty("metadata", *refSchema(ref(listMetaModel), listMetaDoc))
 	setTypeMeta(s)
 	s.AddExtension("x-kubernetes-group-version-kind", []any{map[string]any{"group": v.Group, "version": v.Version, "kind": v.ListKind}})
