@@ -21,11 +21,9 @@ const watchMediaType = "application/json;stream=watch"
 // kube-openapi's builders read: operation ids as kube names them ("createNamespacedWidget"),
 // x-kubernetes-group-version-kind and x-kubernetes-action.
 type routeSet struct {
-	s  *scope
-	ws *restful.WebService
-	// versioned and listType are the samples of the bodies routes read and write
-	// (routeSample).
-	versioned, listType any
+	s                   *scope
+	ws                  *restful.WebService
+	versioned, listType any // samples of the bodies routes read and write (routeSample)
 	// collection is "/namespaces/{namespace}/widgets" or "/gadgets"; item adds "/{name}"
 	// and the subresource.
 	collection, item string
