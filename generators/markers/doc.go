@@ -30,6 +30,7 @@
 //	+optional, +kubebuilder:validation:Optional, +k8s:optional                      -> Optional
 //	+default=<json>, +kubebuilder:default=<marker value>                            -> Default (JSON)
 //	+listType=map, +k8s:listType=map; +listMapKey=type, +k8s:listMapKey=type         -> ListType, ListMapKey
+//	+mapType=atomic|granular; +structType=atomic|granular                            -> MapType; StructType
 //
 // Defaults are normalised to JSON: +kubebuilder:default=10Gi and +kubebuilder:default="10Gi"
 // both give `"10Gi"`; 1 gives `1`; true gives `true`; {a,b} gives `["a","b"]`; {a: 1}

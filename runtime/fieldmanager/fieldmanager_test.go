@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/kube-openapi/pkg/common"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/apigen-dev/apigen/runtime/fieldmanager"
@@ -76,6 +78,47 @@ func TestTypeConverterMergesListMaps(t *testing.T) {
 		}
 		if !strings.Contains(set.String(), `.spec.ports[name="`) {
 			t.Errorf("%s's fields %s are not keyed by name", e.Manager, set)
+		}
+	}
+}
+
+// TestTypeConverterMapType checks that x-kubernetes-map-type (from +structType or +mapType)
+// decides the merge: on an atomic spec a second manager applying another field of it
+// conflicts with the first, on a granular one it does not.
+func TestTypeConverterMapType(t *testing.T) {
+	scheme, err := install.NewScheme()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mapType := range []string{"granular", "atomic"} {
+		defs := func(ref common.ReferenceCallback) map[string]common.OpenAPIDefinition {
+			out := install.OpenAPIDefinitions(ref)
+			name := "github.com/apigen-dev/apigen/runtime/registry/testapi/v1.WidgetSpec"
+			def := out[name]
+			def.Schema.AddExtension("x-kubernetes-map-type", mapType)
+			out[name] = def
+			return out
+		}
+		tc, err := fieldmanager.NewTypeConverter(scheme, defs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fm, err := fieldmanager.New(fieldmanager.Config{TypeConverter: tc, Convertor: runtime.UnsafeObjectConvertor(scheme),
+			Defaulter: scheme, Creater: scheme, Kind: v1.SchemeGroupVersion.WithKind("Widget"), Hub: testapi.SchemeGroupVersion})
+		if err != nil {
+			t.Fatal(err)
+		}
+		patch := func(field string, value any) *unstructured.Unstructured {
+			return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "test.apigen.dev/v1", "kind": "Widget",
+				"metadata": map[string]any{"name": "w"}, "spec": map[string]any{field: value}}}
+		}
+		obj, err := fm.Apply(&testapi.Widget{}, patch("size", int64(3)), "a", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = fm.Apply(obj, patch("color", "red"), "b", false)
+		if conflict := apierrors.IsConflict(err); conflict != (mapType == "atomic") {
+			t.Errorf("x-kubernetes-map-type %s: second manager's apply: %v", mapType, err)
 		}
 	}
 }
