@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/endpoints"
 	"github.com/apigen-dev/apigen/runtime/gcpacer"
 	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/registry"
@@ -173,6 +174,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		ShutdownDelayDuration: opts.ShutdownDelayDuration, Profiling: opts.Profiling,
 		MaxRequestsInFlight: noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
 	sec.apply(&cfg)
+	if !opts.Enabled(FeatureServerSideApply) {
+		cfg.InstallAPIGroup = endpoints.InstallAPIGroupWithoutFieldManagement
+	}
 	extensions, err := serveCRDs(opts, cfg, scheme, factory, admissionChain, namespaces)
 	if err != nil {
 		return nil, err

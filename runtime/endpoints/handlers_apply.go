@@ -92,6 +92,10 @@ func applyError(err error) error {
 // 201 Created when the apply created the object, else 200.
 func (s *scope) apply(ctx context.Context, w http.ResponseWriter, req *http.Request, name string,
 	updater rest.Updater, opts *metav1.PatchOptions, body []byte) {
+	if s.fieldManager == nil { // field management off: no apply, as kube-apiserver without ServerSideApply
+		responsewriters.WriteError(w, newUnsupportedMediaType(string(types.ApplyYAMLPatchType), patchTypes[:3]))
+		return
+	}
 	a := &applier{scope: s, patch: body, manager: opts.FieldManager, force: opts.Force != nil && *opts.Force,
 		directive: fieldValidation(opts.FieldValidation), name: name}
 	updateOpts := &metav1.UpdateOptions{DryRun: opts.DryRun, FieldManager: opts.FieldManager, FieldValidation: opts.FieldValidation}

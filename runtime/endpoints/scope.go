@@ -47,6 +47,10 @@ type Kinds struct {
 	// APIGroupVersion.TypeConverter; nil means one built from the group's scheme and OpenAPI
 	// definitions (fieldmanager.NewTypeConverter), or managedfields' deduced types without them.
 	TypeConverter managedfields.TypeConverter
+	// DisableFieldManagement turns field management off, as kube-apiserver's ServerSideApply
+	// feature gate did: writes store no managedFields and server-side apply is 415. It
+	// exists to measure what field management costs.
+	DisableFieldManagement bool
 }
 
 // SchemeKinds returns the Kinds of the typed groups scheme knows, as kube-apiserver's

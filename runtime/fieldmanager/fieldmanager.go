@@ -69,7 +69,7 @@ func New(cfg Config) (*managedfields.FieldManager, error) {
 	if cfg.CustomResource {
 		build = managedfields.NewDefaultCRDFieldManager
 	}
-	fm, err := build(cfg.TypeConverter, cfg.Convertor, cfg.Defaulter, cfg.Creater, cfg.Kind, cfg.Hub, cfg.Subresource, reset)
+	fm, err := build(withoutManagedFields{cfg.TypeConverter}, cfg.Convertor, cfg.Defaulter, cfg.Creater, cfg.Kind, cfg.Hub, cfg.Subresource, reset)
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the field manager of %s: %w", cfg.Kind, err)
 	}

@@ -46,6 +46,8 @@ type options struct {
 	noFsync      bool
 	// etcd is the topology: etcdEmbedded or etcdExternal.
 	etcd string
+	// fmCost also measures updates without field management (fieldManagementCost).
+	fmCost bool
 }
 
 // The topologies -etcd selects.
@@ -90,7 +92,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	o := &options{}
 	clients := fs.String("clients", "1,8,64", "comma-separated concurrencies to measure")
-	ops := fs.String("ops", strings.Join(bench.Ops, ","), "comma-separated operations to measure: create, get, update, list")
+	ops := fs.String("ops", strings.Join(bench.Ops, ","), "comma-separated operations to measure: "+strings.Join(bench.Ops, ", "))
 	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured warm-up before each measurement")
 	fs.DurationVar(&o.measure, "duration", 3*time.Second, "measured period of each operation, concurrency and side (server, raw)")
 	fs.IntVar(&o.objects, "objects", 1000, "objects that get and list read")
@@ -103,6 +105,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.etcd, "etcd", etcdEmbedded, "where the server's etcd runs: \"embedded\" (its own member, in its process, as by default; "+
 		"the raw baseline then runs on a separate member in loadgen) or \"external\" (loadgen's member, via --etcd-servers, shared with the raw baseline)")
 	fs.BoolVar(&o.noFsync, "etcd-unsafe-no-fsync", false, "run loadgen's embedded etcd without fsync (with -etcd external only)")
+	fs.BoolVar(&o.fmCost, "field-management-cost", false, "after the update rows, measure updates on a second server with field management off "+
+		"("+noFieldManagement+") and print the server CPU/op with and without it (-etcd embedded only)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -260,6 +264,10 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	bench.CheckTargets(out, rows, bench.IssueTargets, checkedRSS)
 	if failed != nil {
 		return fmt.Errorf("operations failed: %w", failed)
+	}
+	if o.fmCost {
+		cancel() // the first server's clients
+		return fieldManagementCost(ctx, o, bin, dir, rows, out)
 	}
 	return nil
 }

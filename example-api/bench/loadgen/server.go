@@ -29,14 +29,15 @@ const stopTimeout = 20 * time.Second
 var servingLine = regexp.MustCompile(`serving on (http://[^ ]+) \(.*etcd: (?:embedded, .*, client URL (http://[^ )]+)|[^)]*)\)`)
 
 // benchFlags are the server's flags in a benchmark: plain HTTP (--plain-http), as the raw
-// etcd baseline has no TLS either, so the ratios compare the servers' own work; and
-// --etcd-servers when etcdServers is not empty (else the server runs its embedded etcd).
-func benchFlags(etcdServers []string) []string {
+// etcd baseline has no TLS either, so the ratios compare the servers' own work;
+// --etcd-servers when etcdServers is not empty (else the server runs its embedded etcd); and
+// extra.
+func benchFlags(etcdServers []string, extra ...string) []string {
 	flags := []string{"--plain-http", "--log-level", "warn"}
 	if len(etcdServers) > 0 {
 		flags = append(flags, "--etcd-servers", strings.Join(etcdServers, ","))
 	}
-	return flags
+	return append(flags, extra...)
 }
 
 // apiServer is a running example-apiserver: a child process, or app.Run in this process.
@@ -52,11 +53,12 @@ type apiServer struct {
 
 // startServerProcess starts bin with a data directory in dir, on a free port, against
 // etcdServers (none: its embedded etcd), and waits until it is ready and has printed its
-// readiness line. stop sends SIGTERM and waits (SIGKILL after stopTimeout).
-func startServerProcess(ctx context.Context, bin, dir string, etcdServers []string) (*apiServer, error) {
+// readiness line, with the extra flags. stop sends SIGTERM and waits (SIGKILL after
+// stopTimeout).
+func startServerProcess(ctx context.Context, bin, dir string, etcdServers []string, extra ...string) (*apiServer, error) {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	p, err := serverproc.Start(ctx, bin, dir, benchFlags(etcdServers)...)
+	p, err := serverproc.Start(ctx, bin, dir, benchFlags(etcdServers, extra...)...)
 	if err != nil {
 		return nil, err
 	}
