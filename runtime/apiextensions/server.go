@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sync"
 
+	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -122,7 +123,8 @@ type customResources struct {
 
 var (
 	_ server.DelegationTarget = (*customResources)(nil)
-	_ server.OpenAPISource    = (*customResources)(nil)
+	_ server.OpenAPISource        = (*customResources)(nil)
+	_ server.AggregatedDiscoverer = (*customResources)(nil)
 )
 
 // UnprotectedHandler serves custom resources: a create of a resource whose CRD is being
@@ -144,6 +146,12 @@ func (c *customResources) UnprotectedHandler() http.Handler {
 // ServeOpenAPI publishes the custom resources' OpenAPI documents through svc
 // (server.OpenAPISource), as apiextensions-apiserver's OpenAPI controllers.
 func (c *customResources) ServeOpenAPI(svc *openapi.Service) { c.ext.Handler.ServeOpenAPI(svc) }
+
+// AggregatedGroups describes the served custom resource groups in aggregated discovery
+// (server.AggregatedDiscoverer).
+func (c *customResources) AggregatedGroups() []apidiscoveryv2.APIGroupDiscovery {
+	return c.ext.Handler.AggregatedGroups()
+}
 
 // APIGroups lists the served custom resource groups, for /apis of the chain.
 func (c *customResources) APIGroups() []metav1.APIGroup { return c.ext.Handler.APIGroups() }

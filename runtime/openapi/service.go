@@ -37,8 +37,8 @@ type Service struct {
 	dynamic map[string]*Documents
 	// v2 serves the merged Swagger document; nil after a change until the next request.
 	v2 *v2Handler
-	// staticV3 are the static group versions, which a source's documents do not replace.
-	staticV3 map[string]bool
+	// staticV3 are the static group versions' documents, served unless a source has one.
+	staticV3 map[string]*spec3.OpenAPI
 }
 
 // NewService encodes docs for serving. It fails when a document cannot be encoded.
@@ -48,10 +48,10 @@ func NewService(docs *Documents) (*Service, error) {
 		return nil, fmt.Errorf("cannot serve OpenAPI documents: %w", err)
 	}
 	s := &Service{v3: handler3.NewOpenAPIService(), static: docs.V2, dynamic: map[string]*Documents{},
-		v2: v2, staticV3: map[string]bool{}}
+		v2: v2, staticV3: map[string]*spec3.OpenAPI{}}
 	for _, key := range sortedKeys(docs.V3) {
 		s.v3.UpdateGroupVersion(key, docs.V3[key])
-		s.staticV3[key] = true
+		s.staticV3[key] = docs.V3[key]
 	}
 	return s, nil
 }
@@ -59,8 +59,9 @@ func NewService(docs *Documents) (*Service, error) {
 // SetSource replaces the documents of source (a name, e.g. "customresources"; nil docs
 // removes them): its Swagger paths and definitions are merged into /openapi/v2 (a path or
 // definition the static document or an earlier source, by name, has is kept), and its group
-// versions are served under /openapi/v3, where the static ones win. Their ETags change with
-// them.
+// versions are served under /openapi/v3 in place of the static ones (a proxied group version
+// is the backend's, not the local copy's); a group version a source stops serving goes back
+// to another source's, the static one, or away. Their ETags change with them.
 func (s *Service) SetSource(source string, docs *Documents) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -72,29 +73,35 @@ func (s *Service) SetSource(source string, docs *Documents) {
 	}
 	if old != nil {
 		for key := range old.V3 {
-			if !s.staticV3[key] && (docs == nil || docs.V3[key] == nil) && !s.servedByOtherSource(source, key) {
+			if docs != nil && docs.V3[key] != nil {
+				continue
+			}
+			if doc := s.otherSource(source, key); doc != nil {
+				s.v3.UpdateGroupVersion(key, doc)
+			} else if doc := s.staticV3[key]; doc != nil {
+				s.v3.UpdateGroupVersion(key, doc)
+			} else {
 				s.v3.DeleteGroupVersion(key)
 			}
 		}
 	}
 	if docs != nil {
 		for _, key := range sortedKeys(docs.V3) {
-			if !s.staticV3[key] {
-				s.v3.UpdateGroupVersion(key, docs.V3[key])
-			}
+			s.v3.UpdateGroupVersion(key, docs.V3[key])
 		}
 	}
 	s.v2 = nil
 }
 
-// servedByOtherSource reports whether a source other than source serves the group version key.
-func (s *Service) servedByOtherSource(source, key string) bool {
-	for name, docs := range s.dynamic {
-		if name != source && docs.V3[key] != nil {
-			return true
+// otherSource returns the document of the group version key of a source other than source,
+// the first by name, or nil.
+func (s *Service) otherSource(source, key string) *spec3.OpenAPI {
+	for _, name := range sortedKeys(s.dynamic) {
+		if doc := s.dynamic[name].V3[key]; name != source && doc != nil {
+			return doc
 		}
 	}
-	return false
+	return nil
 }
 
 // v2Handler returns the handler of the merged Swagger document, building it after a change.

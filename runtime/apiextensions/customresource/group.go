@@ -127,6 +127,8 @@ type group struct {
 	warnings map[string]string
 	// openapi are the group's OpenAPI documents.
 	openapi *openapi.Documents
+	// lists are the discovery lists of the group's versions, most preferred first.
+	lists []*metav1.APIResourceList
 }
 
 // newGroup builds the container serving resources (keyed by plural) of group name.
@@ -188,6 +190,7 @@ func newGroup(name string, resources map[string]*resource) (*group, error) {
 		sort.Slice(list.APIResources, func(i, j int) bool { return list.APIResources[i].Name < list.APIResources[j].Name })
 		discovery.InstallResourceList(g.container, list)
 	}
+	g.lists = lists
 	return g, nil
 }
 

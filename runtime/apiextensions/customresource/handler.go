@@ -10,11 +10,13 @@ import (
 	"sync"
 	"sync/atomic"
 
+	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
+	"github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/openapi"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/storage"
@@ -175,6 +177,18 @@ func (h *Handler) APIGroups() []metav1.APIGroup {
 	out := make([]metav1.APIGroup, 0, len(served))
 	for _, g := range served {
 		out = append(out, g.apiGroup)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// AggregatedGroups returns the aggregated discovery entries of the served custom resource
+// groups, sorted by name, every version Current, as apiextensions-apiserver publishes them.
+func (h *Handler) AggregatedGroups() []apidiscoveryv2.APIGroupDiscovery {
+	served := *h.served.Load()
+	out := make([]apidiscoveryv2.APIGroupDiscovery, 0, len(served))
+	for name, g := range served {
+		out = append(out, discovery.GroupDiscovery(name, g.lists, apidiscoveryv2.DiscoveryFreshnessCurrent))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
