@@ -122,7 +122,7 @@ type customResources struct {
 }
 
 var (
-	_ server.DelegationTarget = (*customResources)(nil)
+	_ server.DelegationTarget     = (*customResources)(nil)
 	_ server.OpenAPISource        = (*customResources)(nil)
 	_ server.AggregatedDiscoverer = (*customResources)(nil)
 )
