@@ -43,7 +43,9 @@ func TestGroupDiscovery(t *testing.T) {
 		{Name: "orphans/status", Kind: "Orphan", Verbs: []string{"get"}},
 	}}
 	got := GroupDiscovery("db.example.com", []*metav1.APIResourceList{list}, apidiscoveryv2.DiscoveryFreshnessCurrent)
-	gvk := func(g, v, k string) *metav1.GroupVersionKind { return &metav1.GroupVersionKind{Group: g, Version: v, Kind: k} }
+	gvk := func(g, v, k string) *metav1.GroupVersionKind {
+		return &metav1.GroupVersionKind{Group: g, Version: v, Kind: k}
+	}
 	want := apidiscoveryv2.APIGroupDiscovery{ObjectMeta: metav1.ObjectMeta{Name: "db.example.com"}, Versions: []apidiscoveryv2.APIVersionDiscovery{{
 		Version: "v1", Freshness: apidiscoveryv2.DiscoveryFreshnessCurrent,
 		Resources: []apidiscoveryv2.APIResourceDiscovery{
