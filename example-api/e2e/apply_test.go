@@ -207,6 +207,28 @@ func TestServerSideApplyClientGo(t *testing.T) {
 		t.Errorf("status entry (-want +got):\n%s", diff)
 	}
 
+	// An apply to /scale owns the replicas through the scale subresource (in the
+	// resource's version), taking them from the deployer.
+	scale := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale",
+		"metadata": map[string]any{"name": "app", "namespace": "default"}, "spec": map[string]any{"replicas": int64(4)}}}
+	if _, err := dbs.Apply(ctx, "app", scale, metav1.ApplyOptions{FieldManager: "autoscaler", Force: true}, "scale"); err != nil {
+		t.Fatal(err)
+	}
+	got, err = dbs.Get(ctx, "app", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _, _ := unstructured.NestedInt64(got.Object, "spec", "replicas"); r != 4 {
+		t.Errorf("replicas after the scale apply: %d, want 4", r)
+	}
+	sets := managedSets(t, got.GetManagedFields())
+	if diff := cmp.Diff(jsonValue(t, `{"f:spec":{"f:replicas":{}}}`), sets["autoscaler/Apply/scale"]); diff != "" {
+		t.Errorf("scale entry (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(jsonValue(t, `{"f:spec":{"f:engine":{},"f:version":{}}}`), sets["deployer/Apply/"]); diff != "" {
+		t.Errorf("the deployer's entry after the scale apply (-want +got):\n%s", diff)
+	}
+
 	// The typed clientset and applyconfigurations, on built-in kinds.
 	cs, err := kubernetes.NewForConfig(s.config)
 	if err != nil {
@@ -229,6 +251,19 @@ func TestServerSideApplyClientGo(t *testing.T) {
 	if len(r.Rules) != 1 || len(r.ManagedFields) != 1 || r.ManagedFields[0].Manager != "platform" ||
 		r.ManagedFields[0].Operation != metav1.ManagedFieldsOperationApply {
 		t.Errorf("applied role: rules %+v, managedFields %+v", r.Rules, r.ManagedFields)
+	}
+	// An APIService, applied through the dynamic client.
+	apiservices := s.dynamic.Resource(schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"})
+	svc := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+		"metadata": map[string]any{"name": "v1.extra.example.com"},
+		"spec": map[string]any{"group": "extra.example.com", "version": "v1", "groupPriorityMinimum": int64(100),
+			"versionPriority": int64(10)}}}
+	applied, err := apiservices.Apply(ctx, "v1.extra.example.com", svc, metav1.ApplyOptions{FieldManager: "platform"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sets := managedSets(t, applied.GetManagedFields()); sets["platform/Apply/"] == nil {
+		t.Errorf("applied APIService: managedFields %v", sets)
 	}
 	if _, err := cs.RbacV1().Roles("team-a").Apply(ctx, role, metav1.ApplyOptions{}); !apierrors.IsInvalid(err) ||
 		!strings.Contains(err.Error(), "fieldManager: Required value: is required for apply patch") {
