@@ -37,7 +37,7 @@ func (e *Store) Create(ctx context.Context, obj runtime.Object, opts *metav1.Cre
 	dryRun := isDryRun(opts.DryRun)
 	if name, err := nameOf(obj); err != nil {
 		return nil, err
-	} else if err := e.Admission.Mutate(ctx, e.admissionAttributes(ctx, admission.Create, obj, nil, name, dryRun)); err != nil {
+	} else if err := e.mutate(ctx, e.admissionAttributes(ctx, admission.Create, obj, nil, name, dryRun)); err != nil {
 		return nil, err
 	}
 	m, err := e.beforeCreate(ctx, obj)
