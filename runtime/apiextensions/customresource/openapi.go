@@ -36,22 +36,23 @@ func crdVersions(group string, resources map[string]*resource) []crdopenapi.Vers
 // the OpenAPI v3 document of each version with the schemas as written, and a Swagger 2.0
 // document with the schemas converted to v2 (crdopenapi.V2).
 func groupOpenAPI(container *restful.Container, versions []crdopenapi.Version) (*openapi.Documents, error) {
-	var docs openapi.Documents
-	for _, form := range []crdopenapi.Form{crdopenapi.V3, crdopenapi.V2} {
+	config := func(form crdopenapi.Form) (openapi.Config, error) {
 		defs, err := crdopenapi.Definitions(versions, form)
-		if err != nil {
-			return nil, err
-		}
-		built, err := openapi.Build(container.RegisteredWebServices(), openapi.Config{
-			Title: "Kubernetes CRD Swagger", Version: "v0.1.0", Namer: crdopenapi.Namer, Definitions: defs})
-		if err != nil {
-			return nil, fmt.Errorf("cannot build the OpenAPI documents of custom resources: %w", err)
-		}
-		if form == crdopenapi.V3 {
-			docs.V3 = built.V3
-		} else {
-			docs.V2 = built.V2
-		}
+		return openapi.Config{Title: "Kubernetes CRD Swagger", Version: "v0.1.0", Namer: crdopenapi.Namer, Definitions: defs}, err
+	}
+	var docs openapi.Documents
+	cfg, err := config(crdopenapi.V3)
+	if err == nil {
+		docs.V3, err = openapi.BuildV3(container.RegisteredWebServices(), cfg)
+	}
+	if err == nil {
+		cfg, err = config(crdopenapi.V2)
+	}
+	if err == nil {
+		docs.V2, err = openapi.BuildV2(container.RegisteredWebServices(), cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot build the OpenAPI documents of custom resources: %w", err)
 	}
 	return &docs, nil
 }
