@@ -189,3 +189,26 @@ func TestManagedFieldsOnWrites(t *testing.T) {
 		t.Errorf("managedFields after status apply (-want +got):\n%s", diff)
 	}
 }
+
+// TestUpdateEntriesCapped writes a widget through twelve managers: the Update entries are
+// capped at ten, the oldest merged into "ancient-changes", as kube-apiserver caps them.
+func TestUpdateEntriesCapped(t *testing.T) {
+	s := newTestServer(t)
+	s.expect(t, request{method: "POST", path: widgets + "?fieldManager=m00", body: widgetJSON("capped", 1, "red")}, http.StatusCreated, nil)
+	for i := 1; i < 12; i++ {
+		s.expect(t, request{method: "PATCH", path: widgets + "/capped?fieldManager=m" + itoa(i+100)[1:], contentType: "application/merge-patch+json",
+			body: `{"metadata":{"labels":{"l` + itoa(i) + `":"v"}}}`}, http.StatusOK, nil)
+	}
+	var w v1.Widget
+	s.expect(t, request{method: "GET", path: widgets + "/capped"}, http.StatusOK, &w)
+	updates, ancient := 0, false
+	for _, e := range w.ManagedFields {
+		if e.Operation == metav1.ManagedFieldsOperationUpdate {
+			updates++
+		}
+		ancient = ancient || e.Manager == "ancient-changes"
+	}
+	if updates > 10 || !ancient {
+		t.Errorf("%d Update entries (ancient-changes: %t), want at most 10 with ancient-changes: %v", updates, ancient, entries(t, w.ManagedFields))
+	}
+}
