@@ -196,7 +196,7 @@ func TestUpdateEntriesCapped(t *testing.T) {
 	s := newTestServer(t)
 	s.expect(t, request{method: "POST", path: widgets + "?fieldManager=m00", body: widgetJSON("capped", 1, "red")}, http.StatusCreated, nil)
 	for i := 1; i < 12; i++ {
-		s.expect(t, request{method: "PATCH", path: widgets + "/capped?fieldManager=m" + itoa(i+100)[1:], contentType: "application/merge-patch+json",
+		s.expect(t, request{method: "PATCH", path: widgets + "/capped?fieldManager=m" + itoa(i + 100)[1:], contentType: "application/merge-patch+json",
 			body: `{"metadata":{"labels":{"l` + itoa(i) + `":"v"}}}`}, http.StatusOK, nil)
 	}
 	var w v1.Widget
