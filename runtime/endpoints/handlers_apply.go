@@ -1,8 +1,11 @@
 package endpoints
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"math"
+	"regexp"
 	"net/http"
 	"strings"
 	"sync"
@@ -17,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	kjson "sigs.k8s.io/json"
 
 	"github.com/apigen-dev/apigen/runtime/fieldmanager"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -49,15 +53,18 @@ func (a *applier) UpdatedObject(ctx context.Context, old runtime.Object) (runtim
 	if live == nil {
 		live = a.scope.storage.New()
 	}
-	patchObj := &unstructured.Unstructured{Object: map[string]any{}}
-	if err := utilyaml.Unmarshal(a.patch, &patchObj.Object); err != nil {
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+	content, strict := decodeJSONConfiguration(a.patch)
+	if content == nil {
+		content = map[string]any{}
+		if err := utilyaml.Unmarshal(a.patch, &content); err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		}
 	}
-	obj, err := a.scope.fieldManager.Apply(live, patchObj, a.manager, a.force)
+	obj, err := a.scope.fieldManager.Apply(live, &unstructured.Unstructured{Object: content}, a.manager, a.force)
 	if err != nil {
 		return nil, applyError(err)
 	}
-	if a.directive == metav1.FieldValidationStrict || a.directive == metav1.FieldValidationWarn {
+	if !strict && (a.directive == metav1.FieldValidationStrict || a.directive == metav1.FieldValidationWarn) {
 		if err := utilyaml.UnmarshalStrict(a.patch, &map[string]any{}); err != nil {
 			if a.directive == metav1.FieldValidationStrict {
 				return nil, apierrors.NewBadRequest(fmt.Sprintf("error strict decoding patch: %v", err))
@@ -74,6 +81,52 @@ func (a *applier) UpdatedObject(ctx context.Context, old runtime.Object) (runtim
 		}
 	}
 	return obj, nil
+}
+
+// decodeJSONConfiguration decodes an apply configuration sent as JSON (client-go's Apply
+// sends JSON as application/apply-patch+yaml) without the YAML parser, into what
+// k8s.io/apimachinery's yaml.Unmarshal, which kube-apiserver decodes it with, returns:
+// integral numbers within int64 as int64, others as float64. strict reports that the
+// document has no duplicate fields (so UnmarshalStrict would accept it too). nil when patch is
+// not one JSON object, has duplicate fields, or holds what JSON and YAML read differently
+// (the escapes \/ and \u of a surrogate, which YAML refuses, or a tab): the YAML path then
+// decodes it and words the errors.
+func decodeJSONConfiguration(patch []byte) (content map[string]any, strict bool) {
+	trimmed := bytes.TrimSpace(patch)
+	if len(trimmed) == 0 || trimmed[0] != '{' || bytes.Contains(trimmed, []byte(`\/`)) ||
+		bytes.IndexByte(trimmed, '\t') >= 0 || surrogateEscape.Match(trimmed) {
+		return nil, false
+	}
+	var m map[string]any
+	strictErrs, err := kjson.UnmarshalStrict(trimmed, &m)
+	if err != nil || len(strictErrs) > 0 || m == nil {
+		return nil, false
+	}
+	integralNumbers(m)
+	return m, true
+}
+
+// surrogateEscape matches a JSON \u escape of a UTF-16 surrogate.
+var surrogateEscape = regexp.MustCompile(`\\u[dD][89a-fA-F]`)
+
+// integralNumbers turns every float64 in v (a decoded JSON map or slice, walked in place)
+// that is a whole number within int64 into an int64, as a YAML-decoded document has it.
+func integralNumbers(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			t[k] = integralNumbers(e)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = integralNumbers(e)
+		}
+	case float64:
+		if t == math.Trunc(t) && t >= math.MinInt64 && t < math.MaxInt64 {
+			return int64(t)
+		}
+	}
+	return v
 }
 
 // applyError returns err as the client sees it: an apply configuration with a field the
