@@ -68,13 +68,14 @@ test-short:
 
 ## bench: benchmarks, printed as ratios against baselines measured in the same run: the Go
 ## benchmarks, then the example server against raw etcd (example-api/bench/loadgen: create,
-## get, update, list at 1, 8, 64 clients; ops/s, p50/p99, server/raw, server CPU and RSS) on
-## its embedded etcd (the default; the targets) and on an external one (-etcd external),
+## get, update, apply (server-side), list at 1, 8, 64 clients; ops/s, p50/p99, server/raw,
+## server CPU and RSS) on its embedded etcd (the default; the targets; with the server CPU of
+## an update with and without field management) and on an external one (-etcd external),
 ## then bench-gen
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) build -o $(BIN)/example-apiserver ./example-api/cmd/example-apiserver
-	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver
+	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -field-management-cost
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -etcd external
 	$(MAKE) bench-gen
 

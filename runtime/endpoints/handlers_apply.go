@@ -5,8 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 
