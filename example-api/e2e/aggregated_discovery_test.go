@@ -49,8 +49,8 @@ func TestAggregatedDiscoveryAndProxiedOpenAPI(t *testing.T) {
 	front := startServer(t, "--proxy-endpoint=stable.example.com/v1="+backend.proc.URL,
 		"--proxy-client-cert-file="+proxy.CertFile(certs.AdminName), "--proxy-client-key-file="+proxy.KeyFile(certs.AdminName),
 		"--proxy-endpoint-ca-file="+filepath.Join(filepath.Dir(backend.kubeconfig), "pki", "ca.crt"))
-	front.mustKubectl(t, "apply", "-f", writeCRDManifest(t, "gadgets.yaml", gadgetCRD))
-	front.mustKubectl(t, "wait", "--for=condition=Established", "--timeout=10s", "crd/gadgets.toys.example.com")
+	front.mustKubectl(t, "apply", "-f", writeCRDManifest(t, "gadgets.yaml", clusterCRD("gadgets", "Gadget")))
+	front.mustKubectl(t, "wait", "--for=condition=Established", "--timeout=10s", "crd/gadgets.paint.example.com")
 	waitForAPIServiceRow(t, front, "v1.stable.example.com", `kube-system/apigen-proxy-endpoint-0\s+True\s`)
 
 	counter := &countingTransport{}
@@ -73,7 +73,7 @@ func TestAggregatedDiscoveryAndProxiedOpenAPI(t *testing.T) {
 				found[l.GroupVersion+" "+r.Name] = true
 			}
 		}
-		want := []string{"stable.example.com/v1 crontabs", "stable.example.com/v1 crontabs/scale", "toys.example.com/v1 gadgets",
+		want := []string{"stable.example.com/v1 crontabs", "stable.example.com/v1 crontabs/scale", "paint.example.com/v1 gadgets",
 			"db.example.com/v1 databases", "db.example.com/v1 databases/status", "v1 namespaces", "apiregistration.k8s.io/v1 apiservices"}
 		missing := slices.DeleteFunc(slices.Clone(want), func(w string) bool { return found[w] })
 		if len(missing) == 0 {
@@ -101,26 +101,3 @@ func TestAggregatedDiscoveryAndProxiedOpenAPI(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 	}
 }
-
-// gadgetCRD is a small cluster-scoped CRD the front serves itself.
-const gadgetCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gadgets.toys.example.com
-spec:
-  group: toys.example.com
-  scope: Cluster
-  names: {plural: gadgets, singular: gadget, kind: Gadget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size: {type: integer}
-`

@@ -217,7 +217,7 @@ func updateStep(ctx context.Context, t *testing.T, s *apiServer, o *oracle, rnd 
 	}
 	step := diffStep{desc: fmt.Sprintf("update by %s to %v", manager, body.Object["spec"])}
 	step.want = o.managers[version].UpdateNoErrors(o.internal(t, live), o.internal(t, body), manager)
-	step.server, step.err = s.dynamic.Resource(databases.GroupResource().WithVersion(version)).Namespace("default").
+	step.server, step.err = s.dynamic.Resource(databasesV1.GroupResource().WithVersion(version)).Namespace("default").
 		Update(ctx, body, metav1.UpdateOptions{FieldManager: manager})
 	return step
 }
@@ -241,7 +241,7 @@ func mergePatchStep(ctx context.Context, t *testing.T, s *apiServer, o *oracle, 
 	}
 	version := live.GroupVersionKind().Version
 	step.want = o.managers[version].UpdateNoErrors(o.internal(t, live), o.internal(t, u), manager)
-	step.server, step.err = s.dynamic.Resource(databases.GroupResource().WithVersion(version)).Namespace("default").
+	step.server, step.err = s.dynamic.Resource(databasesV1.GroupResource().WithVersion(version)).Namespace("default").
 		Patch(ctx, "diff", types.MergePatchType, []byte(patch), metav1.PatchOptions{FieldManager: manager})
 	return step
 }
@@ -292,17 +292,9 @@ func conflictFields(err error) string {
 // with their fieldsV1 as JSON values; times are left out.
 func entrySets(t *testing.T, entries []metav1.ManagedFieldsEntry) map[string]any {
 	t.Helper()
-	out := map[string]any{}
-	for _, e := range entries {
-		var fields any
-		if e.FieldsV1 != nil {
-			if err := json.Unmarshal(e.FieldsV1.Raw, &fields); err != nil {
-				t.Fatal(err)
-			}
-		}
-		out[fmt.Sprintf("%s/%s/%s/%s", e.Manager, e.Operation, e.Subresource, e.APIVersion)] = fields
-	}
-	return out
+	return fieldSets(t, entries, func(e metav1.ManagedFieldsEntry) string {
+		return fmt.Sprintf("%s/%s/%s/%s", e.Manager, e.Operation, e.Subresource, e.APIVersion)
+	})
 }
 
 // specOf returns the v1 spec of an internal Database as generic JSON.

@@ -20,12 +20,17 @@ import (
 	"k8s.io/client-go/kubernetes"
 )
 
-// databases is the v1 Database resource.
-var databases = schema.GroupVersionResource{Group: "db.example.com", Version: "v1", Resource: "databases"}
-
-// managedSets returns, per "manager/operation/subresource", the fieldsV1 of obj's
-// managedFields entries decoded as JSON (timestamps left out).
+// managedSets returns, per "manager/operation/subresource", the fieldsV1 of managedFields
+// entries decoded as JSON (timestamps left out).
 func managedSets(t *testing.T, entries []metav1.ManagedFieldsEntry) map[string]any {
+	t.Helper()
+	return fieldSets(t, entries, func(e metav1.ManagedFieldsEntry) string {
+		return e.Manager + "/" + string(e.Operation) + "/" + e.Subresource
+	})
+}
+
+// fieldSets returns the fieldsV1 of managedFields entries decoded as JSON, keyed by key.
+func fieldSets(t *testing.T, entries []metav1.ManagedFieldsEntry, key func(metav1.ManagedFieldsEntry) string) map[string]any {
 	t.Helper()
 	out := map[string]any{}
 	for _, e := range entries {
@@ -35,7 +40,7 @@ func managedSets(t *testing.T, entries []metav1.ManagedFieldsEntry) map[string]a
 				t.Fatal(err)
 			}
 		}
-		out[e.Manager+"/"+string(e.Operation)+"/"+e.Subresource] = fields
+		out[key(e)] = fields
 	}
 	return out
 }
@@ -152,7 +157,7 @@ func TestServerSideApplyClientGo(t *testing.T) {
 	s := startServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	dbs := s.dynamic.Resource(databases).Namespace("default")
+	dbs := s.dynamic.Resource(databasesV1).Namespace("default")
 	cfg := func(version string, replicas int64) *unstructured.Unstructured {
 		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "db.example.com/v1", "kind": "Database",
 			"metadata": map[string]any{"name": "app"},
