@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 
 	"github.com/apigen-dev/apigen/example-api/apis/db"
 	"github.com/apigen-dev/apigen/example-api/apis/db/install"
@@ -30,8 +31,9 @@ func benchDatabase(seq int) *db.Database {
 
 // BenchmarkFieldManager measures what field management adds to one write of the benchmark's
 // Database in the server: an update (FieldManager.UpdateNoErrors, as every PUT and non-apply
-// PATCH runs) and a server-side apply of a changed field (FieldManager.Apply), against
-// a baseline of one conversion of the object to v1 and back, the least a write does.
+// PATCH runs; update-reference with managedfields' own TypeConverter) and a server-side apply
+// of a changed field (FieldManager.Apply), against a baseline of one conversion of the object
+// to v1 and back, the least a write does.
 func BenchmarkFieldManager(b *testing.B) {
 	scheme := runtime.NewScheme()
 	install.Install(scheme)
@@ -41,6 +43,21 @@ func BenchmarkFieldManager(b *testing.B) {
 	}
 	fm, err := fieldmanager.New(fieldmanager.Config{TypeConverter: tc, Convertor: runtime.UnsafeObjectConvertor(scheme),
 		Defaulter: scheme, Creater: scheme, Kind: v1.SchemeGroupVersion.WithKind("Database"), Hub: db.SchemeGroupVersion})
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The reference: managedfields' own TypeConverter of the same models, without
+	// runtime/fieldmanager's shortcuts, for the ratio update / update-reference.
+	models, err := fieldmanager.Models(scheme, install.GetOpenAPIDefinitions)
+	if err != nil {
+		b.Fatal(err)
+	}
+	libTC, err := managedfields.NewTypeConverter(models, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	reference, err := managedfields.NewDefaultFieldManager(libTC, runtime.UnsafeObjectConvertor(scheme), scheme, scheme,
+		v1.SchemeGroupVersion.WithKind("Database"), db.SchemeGroupVersion, "", nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,19 +75,24 @@ func BenchmarkFieldManager(b *testing.B) {
 			}
 		}
 	})
-	b.Run("update", func(b *testing.B) {
-		b.ReportAllocs()
-		defer reportCPU(b)()
-		seq := 0
-		for b.Loop() {
-			seq++
-			obj := benchDatabase(seq)
-			obj.ManagedFields = live.ManagedFields
-			if out := fm.UpdateNoErrors(live, obj, "bench"); len(out.(*db.Database).ManagedFields) != 1 {
-				b.Fatalf("managedFields %v", out.(*db.Database).ManagedFields)
+	for _, c := range []struct {
+		name string
+		fm   *managedfields.FieldManager
+	}{{"update", fm}, {"update-reference", reference}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			seq := 0
+			for b.Loop() {
+				seq++
+				obj := benchDatabase(seq)
+				obj.ManagedFields = live.ManagedFields
+				if out := c.fm.UpdateNoErrors(live, obj, "bench"); len(out.(*db.Database).ManagedFields) != 1 {
+					b.Fatalf("managedFields %v", out.(*db.Database).ManagedFields)
+				}
 			}
-		}
-	})
+		})
+	}
 	b.Run("apply", func(b *testing.B) {
 		b.ReportAllocs()
 		applied := applyConfig(b, live, 0)
