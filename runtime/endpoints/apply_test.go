@@ -175,6 +175,15 @@ func TestManagedFieldsOnWrites(t *testing.T) {
 	if len(w.ManagedFields) != 0 {
 		t.Errorf("managedFields after a reset: %v", entries(t, w.ManagedFields))
 	}
+	// managedFields: [] resets them too (here by a merge patch, after an apply recorded some).
+	s.expect(t, request{method: "PATCH", path: widgets + "/u?fieldManager=a", contentType: applyType,
+		body: "apiVersion: test.apigen.dev/v1\nkind: Widget\nmetadata:\n  name: u\nspec:\n  color: green\n"}, http.StatusOK, nil)
+	w = v1.Widget{}
+	s.expect(t, request{method: "PATCH", path: widgets + "/u", contentType: "application/merge-patch+json",
+		body: `{"metadata":{"managedFields":[]}}`}, http.StatusOK, &w)
+	if len(w.ManagedFields) != 0 {
+		t.Errorf("managedFields after a merge patch to []: %v", entries(t, w.ManagedFields))
+	}
 
 	// Apply to /status changes status only, and records a status entry (the fields before
 	// the first apply would be "before-first-apply"'s, but /status resets all of them).
