@@ -69,15 +69,17 @@ test-short:
 ## bench: benchmarks, printed as ratios against baselines measured in the same run: the Go
 ## benchmarks (among them the garbage collector collecting 10,000 dependents of one owner,
 ## s/collect, against deleting them directly; runtime/garbagecollector), then the example
-## server against raw etcd (example-api/bench/loadgen: create, get, update, list at 1, 8, 64
-## clients; ops/s, p50/p99, server/raw, server CPU and RSS; watch fan-out; memory figures)
-## over HTTPS with the admin client certificate and gzip, on its embedded etcd (the default;
-## the targets), on an external one (-etcd external) and over plain HTTP (-transport http),
+## server against raw etcd (example-api/bench/loadgen: create, get, update, apply
+## (server-side), list at 1, 8, 64 clients; ops/s, p50/p99, server/raw, server CPU and RSS;
+## watch fan-out; memory figures) over HTTPS with the admin client certificate and gzip, on
+## its embedded etcd (the default; the targets; with the server CPU of an update with and
+## without field management), on an external one (-etcd external) and over plain HTTP
+## (-transport http),
 ## then bench-gen
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) build -o $(BIN)/example-apiserver ./example-api/cmd/example-apiserver
-	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver
+	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -field-management-cost
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -etcd external -watch '' -mem-objects 0
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -transport http -watch '' -mem-objects 0
 	$(MAKE) bench-gen

@@ -126,6 +126,27 @@ func (c *APIClient) Update(ctx context.Context, namespace, name, resourceVersion
 	return m.Metadata.ResourceVersion, nil
 }
 
+// ApplyManager is the fieldManager of the benchmark's server-side applies.
+const ApplyManager = "apigen-loadgen"
+
+// Apply server-side applies Database name in namespace with the template's content (parameter
+// "seq" set to seq) as ApplyManager, forcing conflicts, as client-go's Apply does (a JSON
+// body sent as application/apply-patch+yaml), and returns whether it created the object.
+// Errors: any response other than 200 OK or 201 Created.
+func (c *APIClient) Apply(ctx context.Context, namespace, name string, seq int) (created bool, err error) {
+	c.buf = c.tmpl.Render(c.buf[:0], name, "", seq)
+	target := c.base + namespace + "/" + Resource + "/" + name + "?fieldManager=" + ApplyManager + "&force=true"
+	_, err = c.send(ctx, http.MethodPatch, target, "application/apply-patch+yaml", c.buf, http.StatusOK)
+	var se *statusError
+	if errors.As(err, &se) && se.code == http.StatusCreated {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("cannot apply %s/%s: %w", namespace, name, err)
+	}
+	return false, nil
+}
+
 // List reads every Database in namespace in pages of at most limit objects, following
 // continue tokens as a client-go pager does, and returns the number of pages. When
 // countItems is set it also decodes every page fully and returns the number of objects;
@@ -195,6 +216,11 @@ func decodeListMeta(body []byte) (objectMeta, error) {
 // the end so that the connection is reused. Errors: transport errors, and a status other
 // than want (the error carries the start of the body, a metav1.Status).
 func (c *APIClient) do(ctx context.Context, method, target string, body []byte, want int) ([]byte, error) {
+	return c.send(ctx, method, target, "application/json", body, want)
+}
+
+// send is do with the request body's Content-Type.
+func (c *APIClient) send(ctx context.Context, method, target, contentType string, body []byte, want int) ([]byte, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -205,7 +231,7 @@ func (c *APIClient) do(ctx context.Context, method, target string, body []byte, 
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", contentType)
 	}
 	req.Header.Set("User-Agent", "apigen-loadgen")
 	resp, err := c.client.Do(req)

@@ -1,7 +1,8 @@
 // Package bench measures the example API server against the etcd it stores in: the same
-// operations (create, get, update, paged list) at the same concurrency, once through the
-// server over HTTP and once directly on etcd with clientv3, so that the server's cost shows
-// as a ratio that does not depend on the machine (issue 3's speed targets).
+// operations (create, get, update, server-side apply, paged list) at the same concurrency,
+// once through the server over HTTP and once directly on etcd with clientv3, so that the
+// server's cost shows as a ratio that does not depend on the machine (issue 3's speed
+// targets).
 //
 // The pieces are independent so that the load generator (package main in ./loadgen, run by
 // `make bench`) and the tests can combine them:
@@ -12,8 +13,8 @@
 //     client, gzip accepted (and transparently decoded) by net/http's transport.
 //   - EtcdOps issues the raw equivalents (Put, Get, Range with a limit) on the same key shapes
 //     with values of the same size.
-//   - Scenario sets up the objects (1000 to get and list, one per client to update) and
-//     hands out the Ops of both sides.
+//   - Scenario sets up the objects (1000 to get and list, one per client to update, and one
+//     per client to server-side apply) and hands out the Ops of both sides.
 //   - MemSampler reads a process's VmRSS and VmHWM from /proc/<pid>/status periodically;
 //     ReadCPUTime reads its CPU time from /proc/<pid>/stat (Run's Config.CPUTime).
 //   - WriteTable prints the comparison and CheckTargets the targets met and missed.

@@ -207,3 +207,17 @@ func CheckTargets(w io.Writer, rows []Row, targets []Target, peakRSS uint64) boo
 	}
 	return ok
 }
+
+// FieldManagementShare describes field management's share of an update's CPU time at
+// clients clients, from the server's CPU time per update with it (with) and without it
+// (without): "update at 64 clients: server CPU/op 312us with field management, 231us
+// without: field management is 26.0% of an update's CPU time" (the target is at most 25%).
+func FieldManagementShare(clients int, with, without Summary) string {
+	w, wo := perOp(with.CPU, with), perOp(without.CPU, without)
+	share := "-"
+	if w > 0 && wo > 0 {
+		share = fmt.Sprintf("%.1f%%", 100*(w-wo)/w)
+	}
+	return fmt.Sprintf("update at %2d clients: server CPU/op %s with field management, %s without: field management is %s of an update's CPU time",
+		clients, cpuPerOp(with.CPU, with), cpuPerOp(without.CPU, without), share)
+}

@@ -13,11 +13,13 @@ const (
 	OpCreate = "create"
 	OpGet    = "get"
 	OpUpdate = "update"
+	OpApply  = "apply"
 	OpList   = "list"
 )
 
-// Ops lists every operation a Scenario measures.
-var Ops = []string{OpCreate, OpGet, OpUpdate, OpList}
+// Ops lists every operation a Scenario measures: apply is a server-side apply of a changed
+// field, whose raw counterpart is the Put an update's is.
+var Ops = []string{OpCreate, OpGet, OpUpdate, OpApply, OpList}
 
 // Namespaces of the scenario's objects: each operation has its own, and the raw etcd
 // operations have their own keys beside the server's, so that no measurement disturbs
@@ -28,6 +30,8 @@ const (
 	createRawNamespace = "bench-create-raw"
 	updateNamespace    = "bench-update"
 	updateRawNamespace = "bench-update-raw"
+	applyNamespace     = "bench-apply"
+	applyRawNamespace  = "bench-apply-raw"
 )
 
 // setupClients is how many clients create the scenario's objects.
@@ -77,6 +81,9 @@ type ScenarioConfig struct {
 	// MaxClients is the highest concurrency the scenario will run: it gets one update
 	// object per client.
 	MaxClients int
+	// NoApply skips the objects of the apply operation, for a server without server-side
+	// apply.
+	NoApply bool
 }
 
 // NewScenario creates the scenario's objects through the server (cfg.Objects to read,
@@ -103,7 +110,7 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 	// The server admits objects only in existing namespaces (NamespaceLifecycle).
 	setup := NewAPIClient(s.apiURL, tmpl, s.tls)
 	defer setup.Close()
-	for _, ns := range []string{listNamespace, createNamespace, updateNamespace} {
+	for _, ns := range []string{listNamespace, createNamespace, updateNamespace, applyNamespace} {
 		if err := setup.CreateNamespace(ctx, ns); err != nil {
 			return nil, err
 		}
@@ -113,6 +120,11 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 	}
 	if err := s.createAll(ctx, updateNamespace, cfg.MaxClients, s.updateRV); err != nil {
 		return nil, err
+	}
+	if !cfg.NoApply {
+		if err := s.applyAll(ctx, applyNamespace, cfg.MaxClients); err != nil {
+			return nil, err
+		}
 	}
 	stored := cfg.ServerEtcd
 	if stored == nil {
@@ -127,8 +139,10 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 		}
 	}
 	for c := range cfg.MaxClients {
-		if err := s.etcd.Put(ctx, updateRawNamespace, objectName(c), s.rawValue); err != nil {
-			return nil, err
+		for _, ns := range []string{updateRawNamespace, applyRawNamespace} {
+			if err := s.etcd.Put(ctx, ns, objectName(c), s.rawValue); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := s.check(ctx); err != nil {
@@ -152,6 +166,22 @@ func (s *Scenario) createAll(ctx context.Context, namespace string, n int, rvs [
 			if err == nil && rvs != nil {
 				rvs[i] = rv
 			}
+			return err
+		}, client.Close
+	})
+	if err != nil {
+		return fmt.Errorf("cannot set up scenario: %w", err)
+	}
+	return nil
+}
+
+// applyAll creates objects 0..n-1 of namespace by server-side apply, with setupClients
+// clients, so that ApplyManager owns their fields.
+func (s *Scenario) applyAll(ctx context.Context, namespace string, n int) error {
+	err := inSetupClients(ctx, n, func() (func(i int) error, func()) {
+		client := NewAPIClient(s.apiURL, s.tmpl, s.tls)
+		return func(i int) error {
+			_, err := client.Apply(ctx, namespace, objectName(i), 0)
 			return err
 		}, client.Close
 	})
@@ -238,10 +268,10 @@ func (s *Scenario) nextCell() int {
 	return s.cells
 }
 
-// ServerOp returns the NewOp of op ("create", "get", "update" or "list") through the server.
-// Every client has its own APIClient (one keep-alive connection); the connections stay
-// open until ctx ends. Clients of an update each update their own object, so no update
-// conflicts.
+// ServerOp returns the NewOp of op ("create", "get", "update", "apply" or "list") through the
+// server. Every client has its own APIClient (one keep-alive connection); the connections
+// stay open until ctx ends. Clients of an update or apply each write their own object, so no
+// update conflicts.
 func (s *Scenario) ServerOp(ctx context.Context, op string) (NewOp, error) {
 	cell := s.nextCell()
 	newClient := func() *APIClient {
@@ -280,6 +310,14 @@ func (s *Scenario) ServerOp(ctx context.Context, op string) (NewOp, error) {
 				return err
 			}, nil
 		}, nil
+	case OpApply:
+		return func(client int) (Op, error) {
+			api := newClient()
+			return func(ctx context.Context, i int) error {
+				_, err := api.Apply(ctx, applyNamespace, objectName(client), cell*1_000_000+i+1)
+				return err
+			}, nil
+		}, nil
 	case OpList:
 		return func(int) (Op, error) {
 			api := newClient()
@@ -292,8 +330,8 @@ func (s *Scenario) ServerOp(ctx context.Context, op string) (NewOp, error) {
 }
 
 // RawOp returns the NewOp of op's raw etcd counterpart: Put of a new key (create), Get
-// (get), Put of an existing key (update), and ranges of pageSize keys (list), on the same
-// key shapes and with values of the stored objects' size.
+// (get), Put of an existing key (update and apply), and ranges of pageSize keys (list), on
+// the same key shapes and with values of the stored objects' size.
 func (s *Scenario) RawOp(op string) (NewOp, error) {
 	cell := s.nextCell()
 	switch op {
@@ -310,10 +348,14 @@ func (s *Scenario) RawOp(op string) (NewOp, error) {
 				return err
 			}, nil
 		}, nil
-	case OpUpdate:
+	case OpUpdate, OpApply:
+		ns := updateRawNamespace
+		if op == OpApply {
+			ns = applyRawNamespace
+		}
 		return func(client int) (Op, error) {
 			return func(ctx context.Context, _ int) error {
-				return s.etcd.Put(ctx, updateRawNamespace, objectName(client), s.rawValue)
+				return s.etcd.Put(ctx, ns, objectName(client), s.rawValue)
 			}, nil
 		}, nil
 	case OpList:

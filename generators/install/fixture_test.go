@@ -26,11 +26,11 @@ func embedded(t *model.Type) *model.Field {
 func kindTypes(p, kind string, withStatus bool) []*model.Type {
 	spec := &model.Type{Name: model.TypeName{Package: p, Name: kind + "Spec"}, Kind: model.Struct}
 	obj := &model.Type{Name: model.TypeName{Package: p, Name: kind}, Kind: model.Struct,
-		Fields: []*model.Field{embedded(typeMeta), embedded(objectMeta), {Name: "Spec", Type: named(spec)}}}
+		Fields: []*model.Field{embedded(typeMeta), embedded(objectMeta), {Name: "Spec", JSONName: "spec", Type: named(spec)}}}
 	types := []*model.Type{obj, spec}
 	if withStatus {
 		status := &model.Type{Name: model.TypeName{Package: p, Name: kind + "Status"}, Kind: model.Struct}
-		obj.Fields = append(obj.Fields, &model.Field{Name: "Status", Type: named(status)})
+		obj.Fields = append(obj.Fields, &model.Field{Name: "Status", JSONName: "status", Type: named(status)})
 		types = append(types, status)
 	}
 	list := &model.Type{Name: model.TypeName{Package: p, Name: kind + "List"}, Kind: model.Struct,

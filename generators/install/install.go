@@ -25,6 +25,12 @@ const (
 	validationPkg  = emit.RuntimePath + "/validation"
 )
 
+// Import paths of field management: the reset fields generated strategies declare.
+const (
+	fieldpathPkg    = "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	fieldmanagerPkg = emit.RuntimePath + "/fieldmanager"
+)
+
 // The files written in every group's install package.
 const (
 	installFile  = "zz_generated.install.go"

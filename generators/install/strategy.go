@@ -20,7 +20,7 @@ func strategyFileFor(g *model.Group, rs []*resource) *jen.File {
 		strategy(f, g, r)
 		if r.kind.StatusSubresource {
 			f.Line()
-			statusStrategy(f, r)
+			statusStrategy(f, g, r)
 		}
 	}
 	return f
@@ -57,6 +57,12 @@ func strategy(f *jen.File, g *model.Group, r *resource) {
 	prepareForUpdate(f, r, recv)
 	f.Line()
 	validate(f, g, r, recv)
+	if statusField(r) != nil {
+		f.Line()
+		resetFieldsFunc(f, g, r, r.strategyName(), []string{"Status"}, nil,
+			"GetResetFields returns status in every version: PrepareForUpdate keeps the stored status, so a write of",
+			"the resource never owns it (server-side apply's reset fields, as Kubernetes' strategies declare them).")
+	}
 }
 
 // prepareForCreate emits PrepareForCreate: status cleared when the kind has a status
@@ -187,7 +193,7 @@ func validate(f *jen.File, g *model.Group, r *resource, recv *jen.Statement) {
 
 // statusStrategy emits <kind>StatusStrategy: the kind's strategy, except that an update
 // changes only status.
-func statusStrategy(f *jen.File, r *resource) {
+func statusStrategy(f *jen.File, g *model.Group, r *resource) {
 	name := r.statusStrategyName()
 	f.Commentf("%s implements registry.Strategy for the status subresource of %s: an update", name, r.obj.Name.Name)
 	f.Comment("changes status only. Everything else is the kind's strategy.")
@@ -207,6 +213,56 @@ func statusStrategy(f *jen.File, r *resource) {
 	f.Comment("writer may not change (labels, annotations, finalizers, owner references, generation,")
 	f.Comment("deletion timestamp), as Kubernetes' status strategies do with metav1.ResetObjectMetaForStatus.")
 	f.Func().Params(jen.Id(name)).Id("PrepareForUpdate").Add(ctxObjOld()).Block(body...)
+	var others []string
+	for _, fld := range r.obj.Fields {
+		if fld.Name != "Status" && fld.Name != "TypeMeta" && fld.Name != "ObjectMeta" {
+			others = append(others, fld.Name)
+		}
+	}
+	f.Line()
+	resetFieldsFunc(f, g, r, name, others, statusResetMeta,
+		"GetResetFields returns every field but status, and the metadata PrepareForUpdate keeps, in every version:",
+		"a write of /status never owns them (server-side apply's reset fields).")
+}
+
+// statusResetMeta are the metadata fields metav1.ResetObjectMetaForStatus keeps that a
+// client may set, by JSON name.
+var statusResetMeta = []string{"labels", "annotations", "finalizers", "ownerReferences"}
+
+// resetFieldsFunc emits GetResetFields (runtime/fieldmanager.ResetFieldsStrategy): per
+// version serving the kind, the JSON names of the hub fields named goFields in that version's
+// type, and metadata.<name> for each of meta.
+func resetFieldsFunc(f *jen.File, g *model.Group, r *resource, strategy string, goFields, meta []string, doc ...string) {
+	var entries []jen.Code
+	for _, v := range g.Versions {
+		typ := v.Package.Type(r.kind.Name)
+		if servedIn(v, r.kind.Name) == nil || typ == nil {
+			continue
+		}
+		var paths []jen.Code
+		for _, name := range goFields {
+			if fld := typ.Field(name); fld != nil && fld.JSONName != "" && fld.JSONName != "-" {
+				paths = append(paths, jen.Qual(fieldpathPkg, "MakePathOrDie").Call(jen.Lit(fld.JSONName)))
+			}
+		}
+		for _, name := range meta {
+			paths = append(paths, jen.Qual(fieldpathPkg, "MakePathOrDie").Call(jen.Lit("metadata"), jen.Lit(name)))
+		}
+		gv := v.Name
+		if g.Name != "" {
+			gv = g.Name + "/" + v.Name
+		}
+		entries = append(entries, jen.Line().Lit(gv).Op(":").Qual(fieldpathPkg, "NewSet").Call(paths...))
+	}
+	set := jen.Map(jen.Qual(fieldpathPkg, "APIVersion")).Op("*").Qual(fieldpathPkg, "Set")
+	f.Var().Id("_").Qual(fieldmanagerPkg, "ResetFieldsStrategy").Op("=").Id(strategy).Values()
+	f.Line()
+	for _, line := range doc {
+		f.Comment(line)
+	}
+	f.Func().Params(jen.Id(strategy)).Id("GetResetFields").Params().Add(set.Clone()).Block(
+		jen.Return(set.Clone().Values(append(entries, jen.Line())...)),
+	)
 }
 
 // statusField returns the object's Status field when the kind has a status subresource.

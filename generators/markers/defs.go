@@ -36,8 +36,8 @@ var defs = map[string]applyFunc{
 	"enum":          nil,
 	"patchStrategy": nil,
 	"patchMergeKey": nil,
-	"structType":    nil,
-	"mapType":       nil,
+	"structType":    choiceField("structType", []string{"atomic", "granular"}, func(m *model.Markers) *string { return &m.StructType }),
+	"mapType":       choiceField("mapType", []string{"atomic", "granular"}, func(m *model.Markers) *string { return &m.MapType }),
 	"union":         nil,
 
 	// controller-tools.
@@ -213,6 +213,21 @@ func stringField(field string, get func(*model.Markers) *string) applyFunc {
 		}
 		*get(s.m) = v
 		return nil
+	}
+}
+
+// choiceField is stringField for a marker whose value is one of choices.
+func choiceField(field string, choices []string, get func(*model.Markers) *string) applyFunc {
+	set := stringField(field, get)
+	return func(s *state, raw string) error {
+		v, err := unquote(raw)
+		if err != nil {
+			return err
+		}
+		if !contains(choices, v) {
+			return fmt.Errorf("invalid value %q: must be one of %s", v, strings.Join(choices, ", "))
+		}
+		return set(s, raw)
 	}
 }
 

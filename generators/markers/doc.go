@@ -30,6 +30,7 @@
 //	+optional, +kubebuilder:validation:Optional, +k8s:optional                      -> Optional
 //	+default=<json>, +kubebuilder:default=<marker value>                            -> Default (JSON)
 //	+listType=map, +k8s:listType=map; +listMapKey=type, +k8s:listMapKey=type         -> ListType, ListMapKey
+//	+mapType=atomic|granular; +structType=atomic|granular                            -> MapType; StructType
 //
 // client-gen's +genclient:onlyVerbs=create,get is parsed into OnlyVerbs: onlyVerbs=create
 // alone makes a create-only kind (generators/install), as Kubernetes' review kinds; other

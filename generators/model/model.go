@@ -320,6 +320,11 @@ type Markers struct {
 	Validation Validation
 	ListType   string   // +listType=atomic|set|map
 	ListMapKey []string // +listMapKey=
+	// MapType (+mapType=atomic|granular, on a map field or type) and StructType
+	// (+structType=atomic|granular, on a struct field or type) say whether the value merges
+	// as a whole or key by key: x-kubernetes-map-type in the OpenAPI schema.
+	MapType    string
+	StructType string
 }
 
 // ResourceMarker is +kubebuilder:resource:path=...,scope=...,shortName=...,categories=...,singular=...

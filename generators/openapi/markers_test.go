@@ -117,6 +117,9 @@ func TestMarkersToSchema(t *testing.T) {
 		{"port", prop("port"), map[string]interface{}{"$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"}},
 		{"size", prop("size"), map[string]interface{}{"default": "1Gi", "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"}},
 		{"since", prop("since"), map[string]interface{}{"$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"}},
+		{"selector", prop("selector"), map[string]interface{}{"x-kubernetes-map-type": "atomic"}},
+		{"window", prop("window"), map[string]interface{}{"x-kubernetes-map-type": "granular"}},
+		{"Window", schemas["Window"], map[string]interface{}{"x-kubernetes-map-type": "atomic"}},
 	} {
 		for k, v := range c.want {
 			if !reflect.DeepEqual(c.got[k], v) {

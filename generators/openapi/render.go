@@ -77,8 +77,8 @@ func schemaItems(s *schema) []jen.Code {
 	return append(items, jen.Id("SchemaProps").Op(":").Qual(specPkg, "SchemaProps").Custom(multi, schemaProps(s)...))
 }
 
-// extensions renders x-kubernetes-list-map-keys, x-kubernetes-list-type and
-// x-kubernetes-validations, or nil.
+// extensions renders x-kubernetes-list-map-keys, x-kubernetes-list-type,
+// x-kubernetes-map-type and x-kubernetes-validations, or nil.
 func extensions(s *schema) []jen.Code {
 	var ext []jen.Code
 	if len(s.listMapKeys) > 0 {
@@ -90,6 +90,9 @@ func extensions(s *schema) []jen.Code {
 	}
 	if s.listType != "" {
 		ext = append(ext, jen.Lit("x-kubernetes-list-type").Op(":").Lit(s.listType))
+	}
+	if s.mapType != "" {
+		ext = append(ext, jen.Lit("x-kubernetes-map-type").Op(":").Lit(s.mapType))
 	}
 	if len(s.validation.Rules) > 0 {
 		rules := validationRules(s.validation.Rules)

@@ -33,6 +33,8 @@ type schema struct {
 	required    []string
 	listType    string
 	listMapKeys []string
+	// mapType is x-kubernetes-map-type ("atomic" or "granular"), from +mapType or +structType.
+	mapType string
 }
 
 // property is one named property of an object schema.
@@ -79,7 +81,10 @@ func (b *builder) errorf(pos model.Position, format string, args ...interface{})
 
 // structSchema describes struct t: an object with its properties in declaration order.
 func (b *builder) structSchema(t *model.Type) *schema {
-	s := &schema{description: description(t.Doc), typ: "object"}
+	s := &schema{description: description(t.Doc), typ: "object", mapType: t.Markers.StructType}
+	if t.Markers.MapType != "" {
+		b.errorf(t.Pos, "+mapType on struct type %s: use +structType", t.Name.Name)
+	}
 	overlay(&s.validation, t.Markers.Validation)
 	b.addFields(s, t)
 	return s
@@ -140,7 +145,33 @@ func (b *builder) fieldSchema(owner *model.Type, f *model.Field) *schema {
 		s.def, s.hasDefault = enforcedDefault(f.Type, f.OmitEmpty)
 	}
 	s.listType, s.listMapKeys = f.Markers.ListType, f.Markers.ListMapKey
+	b.fieldMapType(s, owner, f)
 	return s
+}
+
+// fieldMapType sets x-kubernetes-map-type from the field's +mapType, which needs a map, or
+// +structType, which needs a struct, as kube-openapi's openapi-gen.
+func (b *builder) fieldMapType(s *schema, owner *model.Type, f *model.Field) {
+	r := f.Type
+	for r.Kind == model.Pointer || (r.Kind == model.Named && r.Named.Kind != model.Struct && r.Named.Underlying != nil) {
+		if r.Kind == model.Pointer {
+			r = r.Elem
+		} else {
+			r = r.Named.Underlying
+		}
+	}
+	if m := f.Markers.MapType; m != "" {
+		if r.Kind != model.Map {
+			b.errorf(f.Pos, "+mapType on %s.%s needs a map, not %s", owner.Name.Name, f.Name, f.Type)
+		}
+		s.mapType = m
+	}
+	if m := f.Markers.StructType; m != "" {
+		if r.Kind != model.Named || r.Named.Kind != model.Struct {
+			b.errorf(f.Pos, "+structType on %s.%s needs a struct, not %s", owner.Name.Name, f.Name, f.Type)
+		}
+		s.mapType = m
+	}
 }
 
 // refSchema describes a type reference: basic types by type and format, named structs by
@@ -192,6 +223,9 @@ func (b *builder) namedSchema(t *model.Type, pos model.Position) *schema {
 	}
 	s := b.refSchema(t.Underlying, pos)
 	overlay(&s.validation, t.Markers.Validation)
+	if t.Markers.MapType != "" {
+		s.mapType = t.Markers.MapType
+	}
 	if len(t.Markers.Validation.Enum) > 0 {
 		s.enum = decodeEnum(t.Markers.Validation.Enum)
 	}

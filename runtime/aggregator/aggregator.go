@@ -83,6 +83,9 @@ type Aggregator struct {
 	// synced is closed once the first list of APIServices is in the snapshot.
 	synced     chan struct{}
 	syncedOnce sync.Once
+	// discovered holds the backends' discovery documents, openAPI their OpenAPI v3 ones.
+	discovered discoveryCache
+	openAPI    openAPIProxy
 }
 
 // snapshot is the APIService set at one moment, replaced as a whole when it changes, as

@@ -165,6 +165,7 @@ func (a *Aggregator) checkAll(ctx context.Context, client *http.Client) {
 		}()
 	}
 	wg.Wait()
+	a.publishOpenAPI()
 }
 
 // condition computes e's Available condition (without lastTransitionTime), as
@@ -202,15 +203,24 @@ func (a *Aggregator) condition(ctx context.Context, client *http.Client, e *entr
 	setIdentity(req.Header, &auth.User{Name: "system:kube-aggregator", Groups: []string{auth.SystemPrivilegedGroup}})
 	cl := *client
 	cl.Transport = e.transport
+	gv := gvOf(e.obj.Spec.Group, e.obj.Spec.Version)
 	resp, err := cl.Do(req)
 	if err != nil {
+		a.discovered.record(gv, nil)
 		return c(apiregv1.ConditionFalse, ReasonFailedDiscoveryCheck, fmt.Sprintf("failing or missing response from %s: %v", u, err))
 	}
-	resp.Body.Close()
+	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		a.discovered.record(gv, nil)
 		return c(apiregv1.ConditionFalse, ReasonFailedDiscoveryCheck,
 			fmt.Sprintf("failing or missing response from %s: bad status from %s: %d", base, u, resp.StatusCode))
 	}
+	list, err := readResourceList(resp)
+	if err != nil {
+		a.log.Warn("cannot read a backend's discovery document", "apiservice", e.obj.Name, "err", err)
+	}
+	a.discovered.record(gv, list)
+	a.fetchOpenAPI(ctx, &cl, e, base)
 	return c(apiregv1.ConditionTrue, ReasonPassed, "all checks passed")
 }
 

@@ -35,8 +35,14 @@
 // maps a Service to its ClusterIP. An APIService created with kubectl may name those Services
 // (e.g. another group version of the same backend); any other Service is ServiceNotFound.
 //
-// Not done: the aggregated discovery document (apidiscovery.k8s.io/v2; clients fall back to
-// the legacy documents served here), merging the backends' OpenAPI into the server's, and
-// CustomResourceDefinition groups in the autoregister controller unless the link serving them
-// lists them (APIGroups).
+// Discovery and OpenAPI of proxied group versions: every availability check keeps the
+// APIResourceList the backend answered, which the server's aggregated discovery document
+// lists (AggregatedGroups: Current when the last check read it, Stale otherwise), and reads
+// the backend's /openapi/v3 document of the group version when its URL changed, which the
+// server's /openapi/v3 then serves in place of any local copy (ServeOpenAPI), as
+// kube-aggregator's discovery manager and OpenAPI v3 controller do. The backends' Swagger
+// 2.0 documents are not merged into /openapi/v2.
+//
+// Not done: CustomResourceDefinition groups in the autoregister controller unless the link
+// serving them lists them (APIGroups).
 package aggregator

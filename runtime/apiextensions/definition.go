@@ -1,6 +1,9 @@
 package apiextensions
 
 import (
+	"encoding/json"
+	"fmt"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/apigen-dev/apigen/runtime/apiextensions/customresource"
@@ -46,6 +49,15 @@ func versionFor(v *apiextensionsv1.CustomResourceDefinitionVersion, schemaPath *
 		return customresource.Version{}, errs.ToAggregate()
 	}
 	out := customresource.Version{Name: v.Name, Schema: s, Deprecated: v.Deprecated}
+	if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
+		raw, err := json.Marshal(v.Schema.OpenAPIV3Schema)
+		if err == nil {
+			err = json.Unmarshal(raw, &out.OpenAPISchema)
+		}
+		if err != nil {
+			return customresource.Version{}, fmt.Errorf("cannot read the schema of version %s: %w", v.Name, err)
+		}
+	}
 	if v.DeprecationWarning != nil {
 		out.DeprecationWarning = *v.DeprecationWarning
 	}

@@ -59,8 +59,10 @@ status:
 		Names: customresource.Names{Plural: "crontabs", Singular: "crontab", Kind: "CronTab", ListKind: "CronTabList",
 			ShortNames: []string{"ct"}, Categories: []string{"all"}},
 		Versions: []customresource.Version{
-			{Name: "v1beta1", Deprecated: true, DeprecationWarning: "use v1"},
+			{Name: "v1beta1", Deprecated: true, DeprecationWarning: "use v1", OpenAPISchema: map[string]any{"type": "object"}},
 			{Name: "v1", Status: true,
+				OpenAPISchema: map[string]any{"type": "object", "properties": map[string]any{"spec": map[string]any{"type": "object",
+					"properties": map[string]any{"replicas": map[string]any{"type": "integer"}}}}},
 				Scale:            &customresource.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas", LabelSelectorPath: ".status.selector"},
 				PrinterColumns:   []tableconvertor.Column{{Name: "Replicas", Type: "integer", JSONPath: ".spec.replicas", Priority: 1, Description: "how many"}},
 				SelectableFields: []string{"spec.replicas"}},

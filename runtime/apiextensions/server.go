@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sync"
 
+	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -16,6 +17,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/apiextensions/customresource"
 	"github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1/install"
+	"github.com/apigen-dev/apigen/runtime/openapi"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -119,7 +121,11 @@ type customResources struct {
 	next server.DelegationTarget
 }
 
-var _ server.DelegationTarget = (*customResources)(nil)
+var (
+	_ server.DelegationTarget     = (*customResources)(nil)
+	_ server.OpenAPISource        = (*customResources)(nil)
+	_ server.AggregatedDiscoverer = (*customResources)(nil)
+)
 
 // UnprotectedHandler serves custom resources: a create of a resource whose CRD is being
 // deleted gets 405 MethodNotAllowed "create not allowed while custom resource definition is
@@ -135,6 +141,16 @@ func (c *customResources) UnprotectedHandler() http.Handler {
 		}
 		c.ext.Handler.ServeHTTP(w, r)
 	})
+}
+
+// ServeOpenAPI publishes the custom resources' OpenAPI documents through svc
+// (server.OpenAPISource), as apiextensions-apiserver's OpenAPI controllers.
+func (c *customResources) ServeOpenAPI(svc *openapi.Service) { c.ext.Handler.ServeOpenAPI(svc) }
+
+// AggregatedGroups describes the served custom resource groups in aggregated discovery
+// (server.AggregatedDiscoverer).
+func (c *customResources) AggregatedGroups() []apidiscoveryv2.APIGroupDiscovery {
+	return c.ext.Handler.AggregatedGroups()
 }
 
 // APIGroups lists the served custom resource groups, for /apis of the chain.

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	apiextensionsv1 "github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1"
 	"github.com/apigen-dev/apigen/runtime/registry"
@@ -35,6 +36,12 @@ func (s crdStrategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 func (s crdStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 	s.Strategy.PrepareForUpdate(ctx, obj, old)
 	addStoredVersion(obj.(*apiextensionsv1.CustomResourceDefinition))
+}
+
+// GetResetFields returns the generated strategy's: status, which a write of the CRD never
+// owns, as upstream's strategy.
+func (s crdStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return registry.ResetFields(s.Strategy)
 }
 
 // addStoredVersion appends crd's storage version to status.storedVersions unless listed.

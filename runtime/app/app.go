@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/endpoints"
 	"github.com/apigen-dev/apigen/runtime/gcpacer"
 	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/registry"
@@ -190,6 +191,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		ShutdownDelayDuration: opts.ShutdownDelayDuration, Profiling: opts.Profiling, HTTP2MaxStreamsPerConnection: opts.HTTP2MaxStreamsPerConnection,
 		MaxRequestsInFlight: noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
 	sec.apply(&cfg)
+	if !opts.Enabled(FeatureServerSideApply) {
+		cfg.InstallAPIGroup = endpoints.InstallAPIGroupWithoutFieldManagement
+	}
 	extensions, customResources, err := serveCRDs(opts, cfg, scheme, factory, admissionChain, namespaces)
 	if err != nil {
 		return nil, err

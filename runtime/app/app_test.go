@@ -298,6 +298,13 @@ func TestRunVerbosity(t *testing.T) {
 // garbage collector is off: its informers' watches would count as registered watchers too.
 func TestRunMetrics(t *testing.T) {
 	url, kubeconfig := startArgs(t, []string{"--plain-http", "--enable-garbage-collector=false"}, testGroup)
+	// A fresh server counts non-resource requests as kube-apiserver does: after a /readyz,
+	// /metrics has its series.
+	httpGet(t, url+"/readyz")
+	if _, body := httpGet(t, url+"/metrics"); !strings.Contains(body,
+		`apiserver_request_total{code="200",component="",dry_run="",group="",resource="",scope="",subresource="/readyz",verb="GET",version=""} 1`) {
+		t.Errorf("/metrics lacks the /readyz request:\n%s", body)
+	}
 	manifest := filepath.Join(t.TempDir(), "w.yaml")
 	if err := os.WriteFile(manifest, []byte("apiVersion: test.apigen.dev/v1\nkind: Widget\nmetadata: {name: m, namespace: default}\n"), 0o600); err != nil {
 		t.Fatal(err)

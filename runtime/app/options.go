@@ -63,6 +63,8 @@ type Options struct {
 	GarbageCollectorOptions
 	// WatchCacheOptions turn the watch cache on or off.
 	WatchCacheOptions
+	// FeatureGates turn features off (--feature-gates).
+	FeatureGates
 	// RuntimeConfig turns the runtime's built-in API group versions on or off, as
 	// kube-apiserver's --runtime-config: keys are "<group>/<version>" (e.g.
 	// "apiextensions.k8s.io/v1") or "api/all", values "true" or "false". Every built-in group
@@ -118,6 +120,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.AdmissionOptions.AddFlags(fs)
 	o.GarbageCollectorOptions.AddFlags(fs)
 	o.WatchCacheOptions.addFlags(fs)
+	o.FeatureGates.AddFlags(fs)
 	fs.StringToStringVar(&o.RuntimeConfig, "runtime-config", o.RuntimeConfig, "built-in API group versions to turn on or off, <group>/<version>=true|false or api/all=true|false, comma-separated (e.g. apiextensions.k8s.io/v1=false); all are on by default")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
 	fs.IntVarP(&o.Verbosity, "v", "v", o.Verbosity, "log verbosity, as kube-apiserver's -v: 3 or more logs every request")
@@ -166,6 +169,7 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.SecureOptions.validate()...)
 	errs = append(errs, o.AggregatorOptions.validate(o.PlainHTTP)...)
 	errs = append(errs, o.WatchCacheOptions.validate()...)
+	errs = append(errs, o.FeatureGates.validate()...)
 	for k, v := range o.RuntimeConfig {
 		if v != "true" && v != "false" {
 			errs = append(errs, fmt.Sprintf("--runtime-config %s=%q: the value must be true or false", k, v))

@@ -7,8 +7,11 @@
 //	/apis/<group>/<version> metav1.APIResourceList (from the endpoints installer)
 //
 // Every document carries kind and apiVersion "v1" and is served as plain application/json.
-// Aggregated discovery (apidiscovery.k8s.io/v2) is not served: its types live in k8s.io/api,
-// which apigen does not depend on. Clients that ask for it first, like kubectl 1.32, see the
-// application/json Content-Type and fall back to legacy discovery, as client-go does against
-// any server without aggregated discovery.
+//
+// Aggregated discovery (apidiscovery.k8s.io/v2 and v2beta1 APIGroupDiscoveryList, the
+// k8s.io/api/apidiscovery types) is what /api and /apis answer a request whose Accept asks
+// for it first (NegotiateAggregated), as kube-apiserver: every group with every version and
+// its resources in one document (ResourcesDiscovery, GroupDiscovery convert the legacy
+// lists), with an ETag and 304 Not Modified on If-None-Match (ServeAggregated), so that
+// client-go and kubectl make one request instead of one per group version.
 package discovery

@@ -10,6 +10,17 @@
 // in the kind it names, e.g. autoscaling/v1 Scale under any group: bodies are decoded and
 // responses encoded in that version, and discovery lists its group, version and kind.
 //
+// Every write records field ownership in metadata.managedFields, and PATCH with
+// application/apply-patch+yaml is server-side apply, through one runtime/fieldmanager
+// FieldManager per resource path and version (built at install from the group's OpenAPI
+// models, Kinds.TypeConverter, or deduced types), as kube-apiserver's handlers run
+// managedfields: create, update and every patch update the request manager's entry
+// (fieldManager, else the User-Agent's product) before the storage's admission and
+// validation; apply merges by ownership, creating the object when it is missing, and a
+// conflict is 409 Conflict with a cause per field.
+//
+// Tables (kubectl get) are rendered from objects in the request's version.
+//
 // Every error reaches the client as a metav1.Status with the code and reason of its
 // apierrors class. Watches stream metav1.WatchEvent JSON frames.
 //

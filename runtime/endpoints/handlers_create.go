@@ -10,11 +10,15 @@ import (
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
-// create serves POST, as kube's CreateResource: 201 Created with the stored object.
+// create serves POST, as kube's CreateResource: 201 Created with the stored object, its
+// managedFields recording the request's manager.
 func (s *scope) create(creater rest.Creater) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, _, _ string) {
 		opts := &metav1.CreateOptions{}
 		body, err := readWrite(req, "CreateOptions", opts, func() ([]string, string) { return opts.DryRun, opts.FieldValidation })
+		if err == nil {
+			err = validateFieldManager("CreateOptions", opts.FieldManager)
+		}
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
@@ -24,7 +28,7 @@ func (s *scope) create(creater rest.Creater) handlerFunc {
 			responsewriters.WriteError(w, err)
 			return
 		}
-		out, err := creater.Create(ctx, obj, opts)
+		out, err := creater.Create(ctx, s.managed(nil, obj, managerOf(req, opts.FieldManager)), opts)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return

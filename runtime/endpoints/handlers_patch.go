@@ -139,7 +139,7 @@ func (p *patcher) apply(current []byte) ([]byte, error) {
 		}
 		return out, nil
 	}
-	return nil, newUnsupportedMediaType(string(p.patchType), patchTypes[:3])
+	return nil, newUnsupportedMediaType(string(p.patchType), patchTypes)
 }
 
 // invalid is the 422 a patch that does not apply gets, as kube's patch handler.
@@ -151,23 +151,18 @@ func (p *patcher) invalid(err error) error {
 	}}
 }
 
-// patchType reads a PATCH's Content-Type. Server-side apply (application/apply-patch+yaml)
-// is not implemented yet: 415, as is any other type.
+// patchType reads a PATCH's Content-Type: 415 for any type but patchTypes (server-side
+// apply's CBOR form, application/apply-patch+cbor, included).
 func patchType(req *http.Request) (types.PatchType, error) {
 	mediaType, _, err := mime.ParseMediaType(req.Header.Get("Content-Type"))
 	if err != nil {
-		return "", newUnsupportedMediaType(req.Header.Get("Content-Type"), patchTypes[:3])
+		return "", newUnsupportedMediaType(req.Header.Get("Content-Type"), patchTypes)
 	}
 	switch pt := types.PatchType(mediaType); pt {
-	case types.JSONPatchType, types.MergePatchType, types.StrategicMergePatchType:
+	case types.JSONPatchType, types.MergePatchType, types.StrategicMergePatchType, types.ApplyYAMLPatchType:
 		return pt, nil
-	case types.ApplyYAMLPatchType:
-		return "", &apierrors.StatusError{ErrStatus: metav1.Status{
-			Status: metav1.StatusFailure, Code: http.StatusUnsupportedMediaType, Reason: metav1.StatusReasonUnsupportedMediaType,
-			Message: "server-side apply (application/apply-patch+yaml) is not supported by this server yet",
-		}}
 	}
-	return "", newUnsupportedMediaType(mediaType, patchTypes[:3])
+	return "", newUnsupportedMediaType(mediaType, patchTypes)
 }
 
 // patch serves PATCH, as kube's PatchResource: the patch is applied inside the storage's
@@ -178,7 +173,7 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 		pt, err := patchType(req)
 		if err == nil && pt == types.StrategicMergePatchType && s.unstructured() {
 			// As kube-apiserver: custom resources have no Go struct to read patch strategies from.
-			err = newUnsupportedMediaType(string(pt), []string{string(types.JSONPatchType), string(types.MergePatchType)})
+			err = newUnsupportedMediaType(string(pt), []string{string(types.JSONPatchType), string(types.MergePatchType), string(types.ApplyYAMLPatchType)})
 		}
 		if err != nil {
 			responsewriters.WriteError(w, err)
@@ -186,8 +181,15 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 		}
 		opts := &metav1.PatchOptions{}
 		body, err := readWrite(req, "PatchOptions", opts, func() ([]string, string) { return opts.DryRun, opts.FieldValidation })
+		if err == nil {
+			err = validatePatchOptions(opts, pt)
+		}
 		if err != nil {
 			responsewriters.WriteError(w, err)
+			return
+		}
+		if pt == types.ApplyYAMLPatchType {
+			s.apply(ctx, w, req, name, updater, opts, body)
 			return
 		}
 		p := &patcher{scope: s, patchType: pt, patch: body, directive: fieldValidation(opts.FieldValidation), namespace: namespace, name: name}
@@ -195,7 +197,7 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 			p.strictErrs = patchStrictErrors(pt, body)
 		}
 		updateOpts := &metav1.UpdateOptions{DryRun: opts.DryRun, FieldManager: opts.FieldManager, FieldValidation: opts.FieldValidation}
-		out, _, err := updater.Update(ctx, name, p, false, updateOpts)
+		out, _, err := updater.Update(ctx, name, &managedUpdate{UpdatedObjectInfo: p, scope: s, manager: managerOf(req, opts.FieldManager)}, false, updateOpts)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return

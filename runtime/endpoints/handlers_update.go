@@ -42,11 +42,14 @@ var (
 func (r *replacement) PreservesOldObject() bool { return true }
 
 // update serves PUT, as kube's UpdateResource: 200 with the stored object, 201 when the
-// update created it.
+// update created it; managedFields record the request's manager.
 func (s *scope) update(updater rest.Updater) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, namespace, name string) {
 		opts := &metav1.UpdateOptions{}
 		body, err := readWrite(req, "UpdateOptions", opts, func() ([]string, string) { return opts.DryRun, opts.FieldValidation })
+		if err == nil {
+			err = validateFieldManager("UpdateOptions", opts.FieldManager)
+		}
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
@@ -64,7 +67,8 @@ func (s *scope) update(updater rest.Updater) handlerFunc {
 			obj, _, err := s.decodeBody(req, body, directive)
 			return obj, err
 		}
-		out, created, err := updater.Update(ctx, name, &replacement{obj: obj, decode: again}, false, opts)
+		objInfo := &managedUpdate{UpdatedObjectInfo: &replacement{obj: obj, decode: again}, scope: s, manager: managerOf(req, opts.FieldManager)}
+		out, created, err := updater.Update(ctx, name, objInfo, false, opts)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return

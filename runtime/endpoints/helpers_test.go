@@ -51,6 +51,8 @@ func newTestServer(t *testing.T) *testServer {
 // request is one HTTP call.
 type request struct {
 	method, path, contentType, accept, body string
+	// userAgent is the User-Agent header; "" sends Go's default.
+	userAgent string
 }
 
 // do sends r and returns the response (body read and closed) and its body.
@@ -72,6 +74,9 @@ func (s *testServer) do(t *testing.T, r request) (*http.Response, []byte) {
 	}
 	if r.accept != "" {
 		req.Header.Set("Accept", r.accept)
+	}
+	if r.userAgent != "" {
+		req.Header.Set("User-Agent", r.userAgent)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	restful "github.com/emicklei/go-restful/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/rest"
@@ -38,10 +39,14 @@ func InstallAPIGroupWithKinds(container *restful.Container, info *registry.APIGr
 		return nil, fmt.Errorf("cannot install an API group without its creater, typer, defaulter and convertors")
 	}
 	sers := newSerializers(kinds)
+	tc, err := groupTypeConverter(info, kinds)
+	if err != nil {
+		return nil, err
+	}
 	var lists []*metav1.APIResourceList
 	var services []*restful.WebService
 	for _, gv := range info.PrioritizedVersions {
-		ws, list, err := installVersion(info, sers, gv)
+		ws, list, err := installVersion(info, sers, tc, gv)
 		if err != nil {
 			return nil, fmt.Errorf("cannot install %s: %w", gv, err)
 		}
@@ -55,7 +60,7 @@ func InstallAPIGroupWithKinds(container *restful.Container, info *registry.APIGr
 }
 
 // installVersion builds the WebService and discovery list of one version.
-func installVersion(info *registry.APIGroupInfo, sers *serializers, gv schema.GroupVersion) (*restful.WebService, *metav1.APIResourceList, error) {
+func installVersion(info *registry.APIGroupInfo, sers *serializers, tc managedfields.TypeConverter, gv schema.GroupVersion) (*restful.WebService, *metav1.APIResourceList, error) {
 	root := "/apis/" + gv.Group + "/" + gv.Version
 	if gv.Group == "" {
 		root = "/api/" + gv.Version // the core (legacy) group, as kube-apiserver's /api/v1
@@ -77,6 +82,9 @@ func installVersion(info *registry.APIGroupInfo, sers *serializers, gv schema.Gr
 		}
 		s, err := newScope(sers, gv, resource, sub, storages[path], storages[resource])
 		if err != nil {
+			return nil, nil, fmt.Errorf("cannot install %s: %w", path, err)
+		}
+		if err := s.newFieldManager(tc); err != nil {
 			return nil, nil, fmt.Errorf("cannot install %s: %w", path, err)
 		}
 		if err := s.registerRoutes(ws); err != nil {

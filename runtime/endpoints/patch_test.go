@@ -41,8 +41,8 @@ func TestPatch(t *testing.T) {
 		t.Errorf("merge patch ports: %+v", w.Spec.Ports)
 	}
 
-	s.expectStatus(t, request{method: "PATCH", path: widgets + "/p", contentType: "application/apply-patch+yaml", body: "spec: {}"},
-		http.StatusUnsupportedMediaType, metav1.StatusReasonUnsupportedMediaType, "server-side apply")
+	s.expectStatus(t, request{method: "PATCH", path: widgets + "/p", contentType: "application/apply-patch+cbor", body: "spec: {}"},
+		http.StatusUnsupportedMediaType, metav1.StatusReasonUnsupportedMediaType, "")
 	s.expectStatus(t, request{method: "PATCH", path: widgets + "/p", contentType: "application/json-patch+json",
 		body: `[{"op":"test","path":"/spec/color","value":"nope"}]`}, http.StatusUnprocessableEntity, metav1.StatusReasonInvalid, "cannot apply the patch")
 	s.expectStatus(t, request{method: "PATCH", path: widgets + "/p", contentType: "application/merge-patch+json",

@@ -185,13 +185,19 @@ func tableOptions(req *http.Request) (*metav1.TableOptions, error) {
 }
 
 // encodeTable renders obj as a meta.k8s.io/<version> Table, each row's object narrowed per
-// includeObject, as kube's transformResponseObject.
+// includeObject, as kube's transformResponseObject. The table convertor gets obj in the wire
+// version, as the client sees it: printer columns are JSON paths of the served versions,
+// which a hub type need not share (its fields may carry no json tags at all).
 func (s *scope) encodeTable(ctx context.Context, req *http.Request, obj runtime.Object, version string) ([]byte, error) {
 	opts, err := tableOptions(req)
 	if err != nil {
 		return nil, err
 	}
-	table, err := s.tableConvertor().ConvertToTable(ctx, obj, opts)
+	wire, err := s.Convertor.ConvertToVersion(obj, s.kind.GroupVersion())
+	if err != nil {
+		return nil, apierrors.NewInternalError(fmt.Errorf("cannot convert to %s for a table: %w", s.kind.GroupVersion(), err))
+	}
+	table, err := s.tableConvertor().ConvertToTable(ctx, wire, opts)
 	if err != nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("cannot convert to a table: %w", err))
 	}

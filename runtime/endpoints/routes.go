@@ -8,7 +8,9 @@ import (
 	restful "github.com/emicklei/go-restful/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/apigen-dev/apigen/runtime/openapi"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
@@ -21,7 +23,7 @@ const watchMediaType = "application/json;stream=watch"
 type routeSet struct {
 	s                   *scope
 	ws                  *restful.WebService
-	versioned, listType runtime.Object
+	versioned, listType any // samples of the bodies routes read and write (routeSample)
 	// collection is "/namespaces/{namespace}/widgets" or "/gadgets"; item adds "/{name}"
 	// and the subresource.
 	collection, item string
@@ -35,7 +37,7 @@ func (s *scope) registerRoutes(ws *restful.WebService) error {
 	if err != nil {
 		return fmt.Errorf("cannot create a %s: %w", s.kind, err)
 	}
-	rs := &routeSet{s: s, ws: ws, versioned: versioned, collection: "/" + s.resource, opKind: s.resourceKind}
+	rs := &routeSet{s: s, ws: ws, versioned: routeSample(versioned, s.kind), collection: "/" + s.resource, opKind: s.resourceKind}
 	if s.namespaced {
 		rs.collection, rs.opScope = "/namespaces/{namespace}/"+s.resource, "Namespaced"
 	}
@@ -50,9 +52,11 @@ func (s *scope) registerRoutes(ws *restful.WebService) error {
 		if kinds, _, err := s.Typer.ObjectKinds(lister.NewList()); err == nil && len(kinds) > 0 {
 			listKind.Kind = kinds[0].Kind
 		}
-		if rs.listType, err = s.Creater.New(listKind); err != nil {
+		list, err := s.Creater.New(listKind)
+		if err != nil {
 			return fmt.Errorf("cannot create a %s: %w", listKind, err)
 		}
+		rs.listType = routeSample(list, listKind)
 		watcher, _ := s.storage.(rest.Watcher)
 		rs.addList(lister, watcher)
 	}
@@ -64,6 +68,23 @@ func (s *scope) registerRoutes(ws *restful.WebService) error {
 		}
 	}
 	return nil
+}
+
+// modelName is the sample body of a route whose objects have no Go type of their own
+// (unstructured custom resources): kube-openapi names its definition by
+// OpenAPICanonicalTypeName, as apiextensions-apiserver's CRDCanonicalTypeNamer.
+type modelName string
+
+// OpenAPICanonicalTypeName returns the definition name.
+func (n modelName) OpenAPICanonicalTypeName() string { return string(n) }
+
+// routeSample returns obj, an empty object of kind, as the sample of route bodies, or, for
+// an unstructured object, its modelName (openapi.KindModelName).
+func routeSample(obj runtime.Object, kind schema.GroupVersionKind) any {
+	if _, ok := obj.(runtime.Unstructured); ok {
+		return modelName(openapi.KindModelName(kind.Group, kind.Version, kind.Kind))
+	}
+	return obj
 }
 
 // build starts a route with the metadata every route carries.

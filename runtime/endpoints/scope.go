@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/runtime/serializer/versioning"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -43,6 +44,15 @@ type Kinds struct {
 	// unknown and duplicate fields as runtime.StrictDecodingError with the decoded object);
 	// nil means jsonserializer.NewSerializer(Creater, Typer, options).
 	NewSerializer func(options json.SerializerOptions) runtime.Serializer
+	// TypeConverter gives the merge semantics of the objects' fields for field management
+	// (metadata.managedFields) and server-side apply, as kube-apiserver's
+	// APIGroupVersion.TypeConverter; nil means one built from the group's scheme and OpenAPI
+	// definitions (fieldmanager.NewTypeConverter), or managedfields' deduced types without them.
+	TypeConverter managedfields.TypeConverter
+	// DisableFieldManagement turns field management off, as kube-apiserver's ServerSideApply
+	// feature gate did: writes store no managedFields and server-side apply is 415. It
+	// exists to measure what field management costs.
+	DisableFieldManagement bool
 }
 
 // SchemeKinds returns the Kinds of the typed groups scheme knows, as kube-apiserver's
@@ -109,6 +119,8 @@ type scope struct {
 	frames    *frameCache
 	// pages holds the gzipped bodies of recent list pages.
 	pages *pageCache
+	// fieldManager records managedFields on every write and merges server-side applies.
+	fieldManager *managedfields.FieldManager
 }
 
 // tableConvertor returns the storage's table convertor, or nil.

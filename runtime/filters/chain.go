@@ -32,7 +32,8 @@ type ChainConfig struct {
 	AuditPolicy   *audit.Policy
 	AuditBackend  audit.Backend
 	Authorizer    authorization.Authorizer
-	// Metrics, when not nil, counts and times every resource request (metrics.WithMetrics),
+	// Metrics, when not nil, counts and times every resource request and the health,
+	// discovery, /version and OpenAPI requests (metrics.WithMetrics),
 	// those refused by the in-flight limit included.
 	Metrics *metrics.Metrics
 }

@@ -90,12 +90,19 @@ func (m *Metrics) SetStorageObjects(resource string, n int64) {
 // WithMetrics counts every resource request in apiserver_request_total and times it in
 // apiserver_request_duration_seconds (watches are counted, not timed), labelled as
 // kube-apiserver labels them: verb GET, LIST, WATCH, POST, PUT, PATCH, APPLY or DELETE;
-// scope resource, namespace or cluster; code the HTTP status written.
+// scope resource, namespace or cluster; code the HTTP status written. The non-resource
+// requests of nonResourceMetrics are counted and timed too, as kube-apiserver instruments its
+// health and discovery handlers: the request's method as verb, the path as subresource, no
+// group, version, resource or scope.
 func (m *Metrics) WithMetrics(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info, err := request.InfoFor(r)
-		if err != nil || !info.IsResourceRequest {
+		if err != nil {
 			h.ServeHTTP(w, r)
+			return
+		}
+		if !info.IsResourceRequest {
+			m.serveNonResource(h, w, r)
 			return
 		}
 		start := time.Now()
@@ -109,6 +116,50 @@ func (m *Metrics) WithMetrics(h http.Handler) http.Handler {
 				scope, Component).Observe(time.Since(start).Seconds())
 		}
 	})
+}
+
+// nonResourceMetrics maps the non-resource paths whose requests are counted to their
+// subresource label (the path a family of paths is counted under) and component label:
+// the health checks as kube-apiserver's healthz handlers count them (component ""), the
+// discovery documents as its discovery handlers ("apiserver"), /version and the OpenAPI
+// documents as the health checks.
+var nonResourceMetrics = map[string]struct{ path, component string }{
+	"/healthz": {"/healthz", ""}, "/livez": {"/livez", ""}, "/readyz": {"/readyz", ""},
+	"/version": {"/version", ""}, "/openapi/v2": {"/openapi/v2", ""}, "/openapi/v3": {"/openapi/v3", ""},
+	"/api": {"/api", Component}, "/apis": {"/apis", Component},
+}
+
+// nonResourceLabels returns the subresource and component labels of a non-resource path
+// nonResourceMetrics counts: the path itself, or the family an /openapi/v3/ document or an
+// /apis/<group>[/<version>] or /api/<version> discovery document belongs to.
+func nonResourceLabels(path string) (subresource, component string, ok bool) {
+	path = strings.TrimSuffix(path, "/")
+	if l, ok := nonResourceMetrics[path]; ok {
+		return l.path, l.component, true
+	}
+	for _, family := range []string{"/openapi/v3", "/apis", "/api"} {
+		if strings.HasPrefix(path, family+"/") {
+			l := nonResourceMetrics[family]
+			return l.path, l.component, true
+		}
+	}
+	return "", "", false
+}
+
+// serveNonResource serves a non-resource request with h, counting and timing it when
+// nonResourceLabels knows its path.
+func (m *Metrics) serveNonResource(h http.Handler, w http.ResponseWriter, r *http.Request) {
+	sub, component, ok := nonResourceLabels(r.URL.Path)
+	if !ok {
+		h.ServeHTTP(w, r)
+		return
+	}
+	start := time.Now()
+	rec := &codeRecorder{ResponseWriter: w, code: http.StatusOK}
+	h.ServeHTTP(rec, r)
+	verb := strings.ToUpper(r.Method)
+	m.requests.WithLabelValues(verb, "", "", "", "", sub, "", component, strconv.Itoa(rec.code)).Inc()
+	m.latency.WithLabelValues(verb, "", "", "", "", sub, "", component).Observe(time.Since(start).Seconds())
 }
 
 // reportedVerb is kube-apiserver's metrics verb (CanonicalVerb, then cleanVerb).

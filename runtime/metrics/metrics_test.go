@@ -39,6 +39,13 @@ func TestWithMetrics(t *testing.T) {
 		{"PATCH", dbs + "/main/status", "application/apply-patch+yaml"},
 		{"DELETE", "/apis/db.example.com/v1/backups", ""},
 		{"GET", "/healthz", ""},
+		{"GET", "/readyz", ""},
+		{"GET", "/readyz/etcd", ""},
+		{"GET", "/version", ""},
+		{"GET", "/openapi/v3/apis/db.example.com/v1", ""},
+		{"GET", "/apis", ""},
+		{"GET", "/apis/db.example.com/v1", ""},
+		{"GET", "/", ""},
 	} {
 		r, _ := http.NewRequest(req.method, srv.URL+req.path, strings.NewReader("{}"))
 		if req.contentType != "" {
@@ -72,6 +79,12 @@ func TestWithMetrics(t *testing.T) {
 		`apiserver_registered_watchers{group="db.example.com",kind="Database",version="v1"} 1`,
 		`apiserver_storage_objects{resource="databases.db.example.com"} 42`,
 		`go_goroutines `,
+		`apiserver_request_total{code="200",component="",dry_run="",group="",resource="",scope="",subresource="/healthz",verb="GET",version=""} 1`,
+		`apiserver_request_total{code="200",component="",dry_run="",group="",resource="",scope="",subresource="/readyz",verb="GET",version=""} 1`,
+		`apiserver_request_total{code="200",component="",dry_run="",group="",resource="",scope="",subresource="/version",verb="GET",version=""} 1`,
+		`apiserver_request_total{code="200",component="",dry_run="",group="",resource="",scope="",subresource="/openapi/v3",verb="GET",version=""} 1`,
+		`apiserver_request_total{code="200",component="apiserver",dry_run="",group="",resource="",scope="",subresource="/apis",verb="GET",version=""} 2`,
+		`apiserver_request_duration_seconds_count{component="",dry_run="",group="",resource="",scope="",subresource="/readyz",verb="GET",version=""} 1`,
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %s", want)
@@ -80,8 +93,8 @@ func TestWithMetrics(t *testing.T) {
 	if strings.Contains(string(body), `verb="WATCH"`) && strings.Contains(string(body), `apiserver_request_duration_seconds_count{component="apiserver",dry_run="",group="db.example.com",resource="databases",scope="namespace",subresource="",verb="WATCH"`) {
 		t.Error("a watch was timed")
 	}
-	if strings.Contains(string(body), `/healthz`) {
-		t.Error("a non-resource request was counted")
+	if strings.Contains(string(body), `subresource="/readyz/etcd"`) || strings.Contains(string(body), `subresource="/"`) {
+		t.Error("a non-resource request of an uncounted path was counted")
 	}
 	if problems, err := testutil.GatherAndLint(m.Registry); err != nil || len(problems) > 0 {
 		t.Errorf("promlint: %v %v", problems, err)

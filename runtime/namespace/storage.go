@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
 	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
@@ -112,6 +113,12 @@ func (r *REST) Update(ctx context.Context, name string, objInfo rest.UpdatedObje
 	return r.store.Update(ctx, name, objInfo, forceAllowCreate, opts)
 }
 
+// GetResetFields returns the fields a write of namespaces never owns (status), as kube's
+// namespace REST.
+func (r *REST) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return r.store.GetResetFields()
+}
+
 // ConvertToTable renders NAME, STATUS and AGE.
 func (r *REST) ConvertToTable(ctx context.Context, obj runtime.Object, tableOptions runtime.Object) (*metav1.Table, error) {
 	return r.store.ConvertToTable(ctx, obj, tableOptions)
@@ -196,6 +203,12 @@ func (f *FinalizeREST) New() runtime.Object { return f.store.New() }
 
 // NamespaceScoped returns false: namespaces are cluster-scoped.
 func (f *FinalizeREST) NamespaceScoped() bool { return false }
+
+// GetResetFields returns the fields a write of /finalize never owns (status), as kube's
+// FinalizeREST.
+func (f *FinalizeREST) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return f.status.GetResetFields()
+}
 
 // Update writes the spec.finalizers of the object objInfo computes and nothing else (409
 // Conflict on a stale resourceVersion, 422 on an invalid finalizer name, 404 when the

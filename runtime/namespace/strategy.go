@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
 	"github.com/apigen-dev/apigen/runtime/registry"
@@ -44,6 +45,17 @@ func (s strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object)
 	newNs.Status = oldNs.Status
 	newNs.Generation = oldNs.Generation
 	setNameLabel(newNs)
+}
+
+// GetResetFields returns status: a write of the namespace never owns it, as kube's
+// namespaceStrategy.
+func (strategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return namespaceResetFields("status")
+}
+
+// namespaceResetFields returns the top-level field name of core v1 Namespaces.
+func namespaceResetFields(name string) map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{"v1": fieldpath.NewSet(fieldpath.MakePathOrDie(name))}
 }
 
 // LabelMetadataName is the label every namespace carries with its own name, as Kubernetes'
@@ -90,6 +102,11 @@ func (finalizeStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Obj
 	newNs.ResourceVersion = rv
 }
 
+// GetResetFields returns status, as kube's namespaceFinalizeStrategy.
+func (finalizeStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return namespaceResetFields("status")
+}
+
 // ValidateUpdate runs the generated validation and checks spec.finalizers' names.
 func (s finalizeStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	return append(s.Strategy.ValidateUpdate(ctx, obj, old), validateFinalizers(obj.(*corev1.Namespace))...)
@@ -106,6 +123,12 @@ func (statusStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Objec
 	newNs, oldNs := obj.(*corev1.Namespace), old.(*corev1.Namespace)
 	newNs.Spec = oldNs.Spec
 	metav1.ResetObjectMetaForStatus(newNs, oldNs)
+}
+
+// GetResetFields returns spec: a write of /status never owns it, as kube's
+// namespaceStatusStrategy.
+func (statusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return namespaceResetFields("spec")
 }
 
 // ValidateUpdate runs the generated validation and requires status.phase Active without a

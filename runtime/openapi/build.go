@@ -38,24 +38,25 @@ type Documents struct {
 }
 
 // Build builds the documents of webServices, as kube-apiserver does once its groups are
-// installed. The V3 documents cover the WebServices rooted at a group version
-// ("/apis/<group>/<version>" or "/api/<version>"); WebServices rooted elsewhere appear in V2
-// only. It returns an error when a route reads or writes a type Definitions does not describe.
+// installed: BuildV2 and BuildV3. It returns an error when a route reads or writes a type
+// Definitions does not describe.
 func Build(webServices []*restful.WebService, cfg Config) (*Documents, error) {
-	if cfg.Definitions == nil {
-		return nil, fmt.Errorf("cannot build OpenAPI documents: no definitions")
+	v2, err := BuildV2(webServices, cfg)
+	if err != nil {
+		return nil, err
 	}
-	namer := cfg.Namer
-	if namer == nil {
-		namer = &DefinitionNamer{}
+	v3, err := BuildV3(webServices, cfg)
+	if err != nil {
+		return nil, err
 	}
-	getName := namer.GetDefinitionName
-	info := &spec.Info{InfoProps: spec.InfoProps{Title: cfg.Title, Version: cfg.Version}}
-	if info.Title == "" {
-		info.Title = "apigen API server"
-	}
-	if info.Version == "" {
-		info.Version = "unversioned"
+	return &Documents{V2: v2, V3: v3}, nil
+}
+
+// BuildV2 builds the Swagger 2.0 document of every route of webServices. Errors: as Build.
+func BuildV2(webServices []*restful.WebService, cfg Config) (*spec.Swagger, error) {
+	info, getName, err := cfg.prepare()
+	if err != nil {
+		return nil, err
 	}
 	v2, err := builder.BuildOpenAPISpecFromRoutes(restfuladapter.AdaptWebServices(webServices), &common.Config{
 		Info:                           info,
@@ -66,13 +67,24 @@ func Build(webServices []*restful.WebService, cfg Config) (*Documents, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot build OpenAPI v2 document: %w", err)
 	}
-	docs := &Documents{V2: v2, V3: map[string]*spec3.OpenAPI{}}
+	return v2, nil
+}
+
+// BuildV3 builds one OpenAPI 3.0 document per group version, of the WebServices rooted at it
+// ("/apis/<group>/<version>" or "/api/<version>"), keyed as Documents.V3 is; WebServices
+// rooted elsewhere appear in none. Errors: as Build.
+func BuildV3(webServices []*restful.WebService, cfg Config) (map[string]*spec3.OpenAPI, error) {
+	info, getName, err := cfg.prepare()
+	if err != nil {
+		return nil, err
+	}
 	byGV := map[string][]*restful.WebService{}
 	for _, ws := range webServices {
 		if key, ok := groupVersionPath(ws.RootPath()); ok {
 			byGV[key] = append(byGV[key], ws)
 		}
 	}
+	out := map[string]*spec3.OpenAPI{}
 	for key, wss := range byGV {
 		doc, err := builder3.BuildOpenAPISpecFromRoutes(restfuladapter.AdaptWebServices(wss), &common.OpenAPIV3Config{
 			Info:                           info,
@@ -83,9 +95,28 @@ func Build(webServices []*restful.WebService, cfg Config) (*Documents, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cannot build OpenAPI v3 document of %s: %w", key, err)
 		}
-		docs.V3[key] = doc
+		out[key] = doc
 	}
-	return docs, nil
+	return out, nil
+}
+
+// prepare checks cfg and returns the documents' info object and definition namer.
+func (cfg Config) prepare() (*spec.Info, func(string) (string, spec.Extensions), error) {
+	if cfg.Definitions == nil {
+		return nil, nil, fmt.Errorf("cannot build OpenAPI documents: no definitions")
+	}
+	namer := cfg.Namer
+	if namer == nil {
+		namer = &DefinitionNamer{}
+	}
+	info := &spec.Info{InfoProps: spec.InfoProps{Title: cfg.Title, Version: cfg.Version}}
+	if info.Title == "" {
+		info.Title = "apigen API server"
+	}
+	if info.Version == "" {
+		info.Version = "unversioned"
+	}
+	return info, namer.GetDefinitionName, nil
 }
 
 // MergeDefinitions returns the union of the definitions each of fns returns; for a type

@@ -97,6 +97,13 @@ func (n *DefinitionNamer) GetDefinitionName(name string) (string, spec.Extension
 	return friendly, spec.Extensions{ExtensionGVK: ext}
 }
 
+// KindModelName returns the definition name Kubernetes gives a kind that has no Go type, a
+// custom resource: the group with its domain reversed, the version and the kind
+// ("com.example.stable.v1.CronTab"), as apiextensions-apiserver's builder names it.
+func KindModelName(group, version, kind string) string {
+	return reverseDomain(group) + "." + version + "." + kind
+}
+
 // reverseDomain turns "db.example.com" into "com.example.db".
 func reverseDomain(group string) string {
 	parts := strings.Split(group, ".")

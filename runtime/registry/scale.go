@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/apigen-dev/apigen/runtime/fieldmanager"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
@@ -164,8 +165,9 @@ func integerAt(fp *fieldPath, obj runtime.Object) int64 {
 }
 
 // scaleUpdate is the rest.UpdatedObjectInfo the Store sees for a Scale update: it hands the
-// current Scale to the request's objInfo and copies the resulting spec replicas (and
-// resourceVersion precondition) into the stored object.
+// current Scale (with the managedFields entries that own the replicas) to the request's
+// objInfo and copies the resulting spec replicas, resourceVersion precondition and
+// managedFields into the stored object, as kube-apiserver's scaleUpdatedObjectInfo.
 type scaleUpdate struct {
 	s     *ScaleStore
 	name  string
@@ -180,6 +182,14 @@ func (u scaleUpdate) UpdatedObject(ctx context.Context, old runtime.Object) (run
 	current, err := u.s.toScale(old)
 	if err != nil {
 		return nil, err
+	}
+	oldMeta, err := accessor(old)
+	if err != nil {
+		return nil, err
+	}
+	managed := fieldmanager.NewScaleHandler(ctx, u.s.store.DefaultQualifiedResource.Group, oldMeta.GetManagedFields(), u.s.spec.SpecReplicasPath)
+	if current.ManagedFields, err = managed.ToSubresource(); err != nil {
+		return nil, apierrors.NewInternalError(err)
 	}
 	got, err := u.inner.UpdatedObject(ctx, current)
 	if err != nil {
@@ -217,5 +227,10 @@ func (u scaleUpdate) UpdatedObject(ctx context.Context, old runtime.Object) (run
 		return nil, err
 	}
 	m.SetResourceVersion(scale.ResourceVersion) // "" updates whatever is stored
+	entries, err := managed.ToParent(scale.ManagedFields)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	m.SetManagedFields(entries)
 	return obj, nil
 }

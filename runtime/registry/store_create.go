@@ -37,7 +37,7 @@ func (e *Store) Create(ctx context.Context, obj runtime.Object, opts *metav1.Cre
 	dryRun := isDryRun(opts.DryRun)
 	if name, err := nameOf(obj); err != nil {
 		return nil, err
-	} else if err := e.Admission.Mutate(ctx, e.admissionAttributes(ctx, admission.Create, obj, nil, name, dryRun)); err != nil {
+	} else if err := e.mutate(ctx, e.admissionAttributes(ctx, admission.Create, obj, nil, name, dryRun)); err != nil {
 		return nil, err
 	}
 	m, err := e.beforeCreate(ctx, obj)
@@ -88,7 +88,6 @@ func (e *Store) beforeCreate(ctx context.Context, obj runtime.Object) (metav1.Ob
 	m.SetCreationTimestamp(metav1.Now().Rfc3339Copy()) // what storage keeps: whole seconds
 	m.SetDeletionTimestamp(nil)
 	m.SetDeletionGracePeriodSeconds(nil)
-	m.SetManagedFields(nil)
 	e.Strategy.PrepareForCreate(ctx, obj)
 	return m, nil
 }

@@ -85,7 +85,7 @@ func (e *Store) updateCreate(ctx context.Context, name string, objInfo rest.Upda
 	if err != nil {
 		return nil, err
 	}
-	if err := e.Admission.Mutate(ctx, e.admissionAttributes(ctx, admission.Create, obj, nil, name, dryRun)); err != nil {
+	if err := e.mutate(ctx, e.admissionAttributes(ctx, admission.Create, obj, nil, name, dryRun)); err != nil {
 		return nil, err
 	}
 	m, err := e.beforeCreate(ctx, obj)
@@ -146,7 +146,7 @@ func (e *Store) updateExisting(ctx context.Context, strategy Strategy, name stri
 	}
 	m.SetGeneration(old.GetGeneration())
 	attrs := e.admissionAttributes(ctx, admission.Update, obj, existing, name, dryRun)
-	if err := e.Admission.Mutate(ctx, attrs); err != nil {
+	if err := e.mutate(ctx, attrs); err != nil {
 		return nil, err
 	}
 	strategy.PrepareForUpdate(ctx, obj, existing)

@@ -67,7 +67,8 @@ type Watcher interface {
 	Watch(ctx context.Context, opts *metainternalversion.ListOptions) (watch.Interface, error)
 }
 
-// TableConvertor renders objects as a metav1.Table for `kubectl get`.
+// TableConvertor renders objects as a metav1.Table for `kubectl get`. The endpoints hand it
+// objects (or lists) in the request's version, as the client sees them.
 type TableConvertor interface {
 	ConvertToTable(ctx context.Context, obj runtime.Object, tableOptions runtime.Object) (*metav1.Table, error)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/kube-openapi/pkg/spec3"
 	"k8s.io/kube-openapi/pkg/validation/spec"
@@ -41,10 +42,9 @@ func TestDiscovery(t *testing.T) {
 	if versions.Kind != "APIVersions" || versions.Versions == nil || len(versions.Versions) != 0 {
 		t.Errorf("/api = %+v, want kind APIVersions and no versions", versions)
 	}
-	// kubectl asks for aggregated discovery first; legacy JSON must come back as plain JSON.
+	// A client asking for plain JSON gets the legacy documents.
 	var groups metav1.APIGroupList
-	h := decode(t, base, "/apis", &groups, "Accept",
-		"application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;q=0.9")
+	h := decode(t, base, "/apis", &groups, "Accept", "application/json, */*")
 	if h.Get("Content-Type") != "application/json" {
 		t.Errorf("/apis Content-Type = %q, want application/json", h.Get("Content-Type"))
 	}
@@ -62,6 +62,24 @@ func TestDiscovery(t *testing.T) {
 	if resources.Kind != "APIResourceList" || resources.GroupVersion != "test.apigen.dev/v1" ||
 		len(resources.APIResources) != 1 || resources.APIResources[0].Name != "widgets" {
 		t.Errorf("/apis/test.apigen.dev/v1 = %+v", resources)
+	}
+	// kubectl and client-go ask for aggregated discovery first and get it, with an ETag.
+	for _, version := range []string{"v2", "v2beta1"} {
+		var agg apidiscoveryv2.APIGroupDiscoveryList
+		accept := "application/json;g=apidiscovery.k8s.io;v=" + version + ";as=APIGroupDiscoveryList,application/json;q=0.9"
+		h = decode(t, base, "/apis", &agg, "Accept", accept)
+		if want := "application/json;g=apidiscovery.k8s.io;v=" + version + ";as=APIGroupDiscoveryList"; h.Get("Content-Type") != want {
+			t.Errorf("/apis aggregated Content-Type = %q, want %q", h.Get("Content-Type"), want)
+		}
+		if agg.Kind != "APIGroupDiscoveryList" || agg.APIVersion != "apidiscovery.k8s.io/"+version || len(agg.Items) != 1 ||
+			agg.Items[0].Name != "test.apigen.dev" || len(agg.Items[0].Versions) != 1 ||
+			len(agg.Items[0].Versions[0].Resources) != 1 || agg.Items[0].Versions[0].Resources[0].Resource != "widgets" ||
+			agg.Items[0].Versions[0].Freshness != apidiscoveryv2.DiscoveryFreshnessCurrent {
+			t.Errorf("/apis aggregated %s = %+v", version, agg)
+		}
+		if code, _, _ := get(t, base+"/apis", "Accept", accept, "If-None-Match", h.Get("ETag")); h.Get("ETag") == "" || code != http.StatusNotModified {
+			t.Errorf("/apis with If-None-Match %s: %d, want 304", h.Get("ETag"), code)
+		}
 	}
 	var index struct{ Paths []string }
 	decode(t, base, "/", &index)

@@ -101,7 +101,24 @@ func (s *Server) installOpenAPI() error {
 	}
 	svc.Install(s.mux)
 	s.paths = append(s.paths, openapi.PathV2, openapi.PathV3)
+	for link := DelegationTarget(s); link != nil; link = link.NextDelegate() {
+		if src, ok := link.(OpenAPISource); ok {
+			src.ServeOpenAPI(svc)
+		}
+	}
+	if src, ok := s.proxyHandler().(OpenAPISource); ok {
+		src.ServeOpenAPI(svc)
+	}
 	return nil
+}
+
+// OpenAPISource is implemented by a link of the chain, or a ProxyHandler, whose OpenAPI
+// documents change while the server runs (custom resources, aggregated servers): PrepareRun
+// hands it the Service that serves the chain's documents, to which it adds its own
+// (openapi.Service.SetSource) now and on every change, as apiextensions-apiserver's and
+// kube-aggregator's OpenAPI controllers update kube-apiserver's.
+type OpenAPISource interface {
+	ServeOpenAPI(svc *openapi.Service)
 }
 
 // installIndex serves "/" with {"paths": [...]}, every path the chain lists, as

@@ -115,6 +115,9 @@ type Server struct {
 	// coreVersions are the versions of the core group ("") installed, listed in /api;
 	// guarded by mu.
 	coreVersions []string
+	// resourceLists are the discovery lists of each installed group, by name, most
+	// preferred version first; guarded by mu.
+	resourceLists map[string][]*metav1.APIResourceList
 }
 
 // New returns a Server that delegates what it does not serve to delegate (NewEmptyDelegate()
@@ -137,7 +140,7 @@ func New(cfg Config, delegate DelegationTarget) *Server {
 	s := &Server{
 		cfg: cfg, log: log, delegate: delegate, container: container,
 		mux: http.NewServeMux(), rootAPIs: &discovery.RootAPIs{}, hooks: map[string]PostStartHookFunc{},
-		metrics: cfg.Metrics,
+		metrics: cfg.Metrics, resourceLists: map[string][]*metav1.APIResourceList{},
 	}
 	if s.metrics == nil {
 		s.metrics = metrics.New()
@@ -154,9 +157,9 @@ func New(cfg Config, delegate DelegationTarget) *Server {
 		s.handle("/debug/pprof/symbol", http.HandlerFunc(pprof.Symbol))
 		s.handle("/debug/pprof/trace", http.HandlerFunc(pprof.Trace))
 	}
-	s.handle("/api", discovery.NewAPIVersions(s.chainCoreVersions))
-	s.handle("/apis", http.HandlerFunc(s.serveRootAPIs))
-	s.mux.Handle("/apis/{$}", http.HandlerFunc(s.serveRootAPIs))
+	s.handle("/api", s.withAggregated(discovery.NewAPIVersions(s.chainCoreVersions), true))
+	s.handle("/apis", s.withAggregated(http.HandlerFunc(s.serveRootAPIs), false))
+	s.mux.Handle("/apis/{$}", s.withAggregated(http.HandlerFunc(s.serveRootAPIs), false))
 	return s
 }
 
@@ -186,6 +189,7 @@ func (s *Server) InstallAPIGroups(infos ...*registry.APIGroupInfo) error {
 		for _, list := range lists {
 			discovery.InstallResourceList(s.container, list)
 		}
+		s.resourceLists[info.Group] = lists
 		if info.Group == "" { // the core group: listed in /api (served at /api/v1), never in /apis
 			for _, gv := range info.PrioritizedVersions {
 				s.coreVersions = append(s.coreVersions, gv.Version)

@@ -51,9 +51,9 @@ var _ rest.TableConvertor = &convertor{}
 // New returns a rest.TableConvertor printing NAME, then columns in order, then AGE unless a
 // column is already named Age (case-insensitively). Each JSONPath is evaluated with
 // k8s.io/client-go/util/jsonpath on the object converted to map[string]interface{} by
-// runtime.DefaultUnstructuredConverter: objects are rendered as the Store holds them
-// (internal), so the internal types' JSON tags must name fields as the served versions do,
-// as kube's internal types' tags do. A missing value is an empty cell. "date" cells show
+// runtime.DefaultUnstructuredConverter; the endpoints hand it objects in the request's
+// version (rest.TableConvertor), whose JSON names the paths use. A missing value is an empty
+// cell. "date" cells show
 // the age of an RFC 3339 timestamp ("5m"); "integer", "number" and "boolean" cells hold JSON
 // values; "string" cells the printed value. The error names the column whose JSONPath does
 // not parse.

@@ -1,7 +1,8 @@
 // Command loadgen measures the example API server against raw etcd, as the speed targets
 // ask: it builds example-apiserver and starts it as a separate process, samples the
-// server's VmRSS every 100ms, and for each operation (create, get, update, list) and
-// concurrency (1, 8, 64 clients) runs the operation through the server and then
+// server's VmRSS every 100ms, and for each operation (create, get, update, apply: a
+// server-side apply of a changed field, list) and concurrency (1, 8, 64 clients) runs the
+// operation through the server and then
 // directly on etcd with clientv3 (one client shared by all, as the server shares one), and
 // prints ops/s, p50 and p99 of both, their ratio, the server's CPU time per operation (from
 // /proc/<pid>/stat), loadgen's own per server and per raw operation, the ratio those CPU
@@ -34,6 +35,10 @@
 //
 //	go run ./example-api/bench/loadgen                     # what `make bench` runs
 //	go run ./example-api/bench/loadgen -in-process -cpuprofile cpu.out -ops create -clients 64
+//
+// -field-management-cost then measures updates again on a second server started with
+// --feature-gates=ServerSideApply=false and prints the server's CPU time per update with and
+// without field management, and field management's share of it (the target: at most 25%).
 //
 // -in-process runs the server with app.Run inside loadgen instead, so that a CPU profile
 // (-cpuprofile) covers it; RSS and CPU/op are then the whole process's (server, etcds and

@@ -56,6 +56,8 @@ type options struct {
 	memObjects int
 	// serverArgs are more flags for the server, e.g. --watch-cache=false.
 	serverArgs []string
+	// fmCost also measures updates without field management (fieldManagementCost).
+	fmCost bool
 }
 
 // The topologies -etcd selects.
@@ -100,7 +102,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	o := &options{}
 	clients := fs.String("clients", "1,8,64", "comma-separated concurrencies to measure")
-	ops := fs.String("ops", strings.Join(bench.Ops, ","), "comma-separated operations to measure: create, get, update, list")
+	ops := fs.String("ops", strings.Join(bench.Ops, ","), "comma-separated operations to measure: "+strings.Join(bench.Ops, ", "))
 	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured warm-up before each measurement")
 	fs.DurationVar(&o.measure, "duration", 3*time.Second, "measured period of each operation, concurrency and side (server, raw)")
 	fs.IntVar(&o.objects, "objects", 1000, "objects that get and list read")
@@ -118,6 +120,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.watchDuration, "watch-duration", 20*time.Second, "how long each watch fan-out writes")
 	fs.IntVar(&o.memObjects, "mem-objects", bench.MemObjects, "objects to store for the memory figure (RSS with them cached); 0 for none")
 	serverArgs := fs.String("server-args", "", "more server flags, space-separated (e.g. --watch-cache=false to measure without the watch cache)")
+	fs.BoolVar(&o.fmCost, "field-management-cost", false, "after the update rows, measure updates on a second server with field management off "+
+		"("+noFieldManagement+") and print the server CPU/op with and without it (-etcd embedded only)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -292,6 +296,10 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	bench.CheckTargets(out, rows, bench.IssueTargets, checkedRSS)
 	if failed != nil {
 		return fmt.Errorf("operations failed: %w", failed)
+	}
+	if o.fmCost {
+		cancel() // the first server's clients
+		return fieldManagementCost(ctx, o, bin, dir, rows, out)
 	}
 	return nil
 }

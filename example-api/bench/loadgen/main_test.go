@@ -61,14 +61,14 @@ func TestRunInProcess(t *testing.T) {
 				t.Fatalf("run = %d, want 0\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
 			}
 			out := stdout.String()
-			for _, want := range []string{"server/raw", "create", "get", "update", "list", "target create at 64 clients", "in process", tc.want,
+			for _, want := range []string{"server/raw", "create", "get", "update", "apply", "list", "target create at 64 clients", "in process", tc.want,
 				"target watch    3 watchers at  20 writes/s: 30/30 events delivered"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%s", want, out)
 				}
 			}
-			if rows := strings.Count(out, "0/0"); rows != 8 {
-				t.Errorf("%d rows without errors, want 4 operations x 2 concurrencies:\n%s", rows, out)
+			if rows := strings.Count(out, "0/0"); rows != 10 {
+				t.Errorf("%d rows without errors, want 5 operations x 2 concurrencies:\n%s", rows, out)
 			}
 		})
 	}

@@ -50,6 +50,9 @@ type Version struct {
 	// Schema validates, prunes and defaults objects of the version; nil means no validation,
 	// pruning or defaulting (x-kubernetes-preserve-unknown-fields everywhere).
 	Schema *crschema.Structural
+	// OpenAPISchema is the version's openAPIV3Schema as generic JSON, which the published
+	// OpenAPI documents and field management's merge semantics come from; nil when none.
+	OpenAPISchema map[string]any
 	// Status enables the status subresource.
 	Status bool
 	// Scale enables the scale subresource (autoscaling/v1 Scale); nil disables it.

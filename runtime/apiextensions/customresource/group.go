@@ -16,8 +16,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/apigen-dev/apigen/runtime/apiextensions/crdopenapi"
 	"github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/endpoints"
+	"github.com/apigen-dev/apigen/runtime/openapi"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -123,6 +125,10 @@ type group struct {
 	resources map[string]*resource
 	// warnings maps "<version>/<plural>" to the deprecation warning of a deprecated version.
 	warnings map[string]string
+	// openapi are the group's OpenAPI documents.
+	openapi *openapi.Documents
+	// lists are the discovery lists of the group's versions, most preferred first.
+	lists []*metav1.APIResourceList
 }
 
 // newGroup builds the container serving resources (keyed by plural) of group name.
@@ -164,8 +170,18 @@ func newGroup(name string, resources map[string]*resource) (*group, error) {
 	g.container = restful.NewContainer()
 	g.container.Router(endpoints.NewRouter())
 	g.container.ServiceErrorHandler(responsewriters.ServiceErrorHandler)
-	lists, err := endpoints.InstallAPIGroupWithKinds(g.container, info, kinds.endpointsKinds())
+	crdVersions := crdVersions(name, resources)
+	endpointsKinds := kinds.endpointsKinds()
+	tc, err := crdopenapi.TypeConverter(crdVersions)
 	if err != nil {
+		return nil, err
+	}
+	endpointsKinds.TypeConverter = tc
+	lists, err := endpoints.InstallAPIGroupWithKinds(g.container, info, endpointsKinds)
+	if err != nil {
+		return nil, err
+	}
+	if g.openapi, err = groupOpenAPI(g.container, crdVersions); err != nil {
 		return nil, err
 	}
 	g.apiGroup = discovery.NewAPIGroup(name, info.PrioritizedVersions)
@@ -174,6 +190,7 @@ func newGroup(name string, resources map[string]*resource) (*group, error) {
 		sort.Slice(list.APIResources, func(i, j int) bool { return list.APIResources[i].Name < list.APIResources[j].Name })
 		discovery.InstallResourceList(g.container, list)
 	}
+	g.lists = lists
 	return g, nil
 }
 

@@ -10,11 +10,14 @@ import (
 	"sync"
 	"sync/atomic"
 
+	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
+	"github.com/apigen-dev/apigen/runtime/discovery"
+	"github.com/apigen-dev/apigen/runtime/openapi"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
@@ -54,6 +57,8 @@ type Handler struct {
 	served atomic.Pointer[map[string]*group]
 	// listeners are called after every change of what is served (OnChange); guarded by mu.
 	listeners []func()
+	// openAPI serves the served groups' OpenAPI documents (ServeOpenAPI), or nil; guarded by mu.
+	openAPI *openapi.Service
 }
 
 // NewHandler returns a Handler serving no definitions yet. Errors: cfg.Storage is nil.
@@ -150,7 +155,8 @@ func (h *Handler) remove(group, plural string) bool {
 	return true
 }
 
-// swap publishes a copy of the served groups with group set to g (removed when nil).
+// swap publishes a copy of the served groups with group set to g (removed when nil), and
+// their OpenAPI documents; h.mu must be held.
 func (h *Handler) swap(name string, g *group) {
 	old := *h.served.Load()
 	next := make(map[string]*group, len(old)+1)
@@ -163,6 +169,7 @@ func (h *Handler) swap(name string, g *group) {
 		next[name] = g
 	}
 	h.served.Store(&next)
+	h.publishOpenAPI()
 }
 
 // ServeHTTP serves /apis/<group>/<version>/... of every Set definition, /apis/<group> and
@@ -189,6 +196,18 @@ func (h *Handler) APIGroups() []metav1.APIGroup {
 	out := make([]metav1.APIGroup, 0, len(served))
 	for _, g := range served {
 		out = append(out, g.apiGroup)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// AggregatedGroups returns the aggregated discovery entries of the served custom resource
+// groups, sorted by name, every version Current, as apiextensions-apiserver publishes them.
+func (h *Handler) AggregatedGroups() []apidiscoveryv2.APIGroupDiscovery {
+	served := *h.served.Load()
+	out := make([]apidiscoveryv2.APIGroupDiscovery, 0, len(served))
+	for name, g := range served {
+		out = append(out, discovery.GroupDiscovery(name, g.lists, apidiscoveryv2.DiscoveryFreshnessCurrent))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

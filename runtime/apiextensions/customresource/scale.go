@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/apigen-dev/apigen/runtime/fieldmanager"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
@@ -111,8 +112,9 @@ func splitPath(path string) []string {
 }
 
 // scaleUpdate is the rest.UpdatedObjectInfo the Store sees for a Scale update: it hands the
-// current Scale to the request's objInfo and copies the resulting spec replicas (and
-// resourceVersion precondition) into the stored object.
+// current Scale (with the managedFields entries that own the replicas) to the request's
+// objInfo and copies the resulting spec replicas, resourceVersion precondition and
+// managedFields into the stored object, as apiextensions-apiserver's ScaleREST.
 type scaleUpdate struct {
 	s     *scaleStore
 	name  string
@@ -127,6 +129,11 @@ func (u *scaleUpdate) UpdatedObject(ctx context.Context, old runtime.Object) (ru
 	current, err := u.s.toScale(old)
 	if err != nil {
 		return nil, err
+	}
+	managed := fieldmanager.NewScaleHandler(ctx, u.s.store.DefaultQualifiedResource.Group,
+		old.(*unstructured.Unstructured).GetManagedFields(), u.s.spec.SpecReplicasPath)
+	if current.ManagedFields, err = managed.ToSubresource(); err != nil {
+		return nil, apierrors.NewInternalError(err)
 	}
 	got, err := u.inner.UpdatedObject(ctx, current)
 	if err != nil {
@@ -149,5 +156,10 @@ func (u *scaleUpdate) UpdatedObject(ctx context.Context, old runtime.Object) (ru
 		return nil, apierrors.NewInternalError(fmt.Errorf("cannot set %s: %w", u.s.spec.SpecReplicasPath, err))
 	}
 	obj.SetResourceVersion(scale.ResourceVersion) // "" updates whatever is stored
+	entries, err := managed.ToParent(scale.ManagedFields)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	obj.SetManagedFields(entries)
 	return obj, nil
 }

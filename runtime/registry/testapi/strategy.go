@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // WidgetStrategy is the registry.Strategy of Widgets: status is ignored on create and update.
@@ -52,11 +53,33 @@ func validateWidgetSpec(spec *WidgetSpec, path *field.Path) field.ErrorList {
 // WidgetStatusStrategy is the registry.Strategy of widgets/status: only status changes.
 type WidgetStatusStrategy struct{ WidgetStrategy }
 
-// PrepareForUpdate keeps the old spec and metadata.
+// PrepareForUpdate keeps the old spec and metadata, but for managedFields (which record
+// the status writer), as kube's status strategies.
 func (WidgetStatusStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
 	w, o := obj.(*Widget), old.(*Widget)
 	w.Spec = o.Spec
+	managed := w.ManagedFields
 	o.ObjectMeta.DeepCopyInto(&w.ObjectMeta)
+	w.ManagedFields = managed
+}
+
+// GetResetFields returns spec and metadata.labels in both versions: the status writer never
+// owns them.
+func (WidgetStatusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return widgetResetFields(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"))
+}
+
+// GetResetFields returns status in both versions: an update of the resource never owns it.
+func (WidgetStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return widgetResetFields(fieldpath.MakePathOrDie("status"))
+}
+
+// widgetResetFields returns paths for test.apigen.dev/v1 and v1beta1.
+func widgetResetFields(paths ...fieldpath.Path) map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"test.apigen.dev/v1":      fieldpath.NewSet(paths...),
+		"test.apigen.dev/v1beta1": fieldpath.NewSet(paths...),
+	}
 }
 
 // ValidateUpdate accepts every status.

@@ -7,11 +7,13 @@ package install
 import (
 	context "context"
 	db "github.com/apigen-dev/apigen/example-api/apis/db"
+	fieldmanager "github.com/apigen-dev/apigen/runtime/fieldmanager"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	fieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // backupStrategy implements registry.Strategy for db.Backup.
@@ -56,6 +58,16 @@ func (s backupStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Obj
 	return errs
 }
 
+var _ fieldmanager.ResetFieldsStrategy = backupStrategy{}
+
+// GetResetFields returns status in every version: PrepareForUpdate keeps the stored status, so a write of
+// the resource never owns it (server-side apply's reset fields, as Kubernetes' strategies declare them).
+func (backupStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"db.example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+	}
+}
+
 // backupStatusStrategy implements registry.Strategy for the status subresource of Backup: an update
 // changes status only. Everything else is the kind's strategy.
 type backupStatusStrategy struct {
@@ -71,6 +83,16 @@ func (backupStatusStrategy) PrepareForUpdate(ctx context.Context, obj, old runti
 	newObj, oldObj := obj.(*db.Backup), old.(*db.Backup)
 	newObj.Spec = oldObj.Spec
 	metav1.ResetObjectMetaForStatus(newObj, oldObj)
+}
+
+var _ fieldmanager.ResetFieldsStrategy = backupStatusStrategy{}
+
+// GetResetFields returns every field but status, and the metadata PrepareForUpdate keeps, in every version:
+// a write of /status never owns them (server-side apply's reset fields).
+func (backupStatusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"db.example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"), fieldpath.MakePathOrDie("metadata", "annotations"), fieldpath.MakePathOrDie("metadata", "finalizers"), fieldpath.MakePathOrDie("metadata", "ownerReferences")),
+	}
 }
 
 // databaseStrategy implements registry.Strategy for db.Database.
@@ -115,6 +137,17 @@ func (s databaseStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.O
 	return append(errs, db.ValidateDatabase(obj.(*db.Database))...)
 }
 
+var _ fieldmanager.ResetFieldsStrategy = databaseStrategy{}
+
+// GetResetFields returns status in every version: PrepareForUpdate keeps the stored status, so a write of
+// the resource never owns it (server-side apply's reset fields, as Kubernetes' strategies declare them).
+func (databaseStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"db.example.com/v1":       fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+		"db.example.com/v1alpha1": fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+	}
+}
+
 // databaseStatusStrategy implements registry.Strategy for the status subresource of Database: an update
 // changes status only. Everything else is the kind's strategy.
 type databaseStatusStrategy struct {
@@ -130,6 +163,17 @@ func (databaseStatusStrategy) PrepareForUpdate(ctx context.Context, obj, old run
 	newObj, oldObj := obj.(*db.Database), old.(*db.Database)
 	newObj.Spec = oldObj.Spec
 	metav1.ResetObjectMetaForStatus(newObj, oldObj)
+}
+
+var _ fieldmanager.ResetFieldsStrategy = databaseStatusStrategy{}
+
+// GetResetFields returns every field but status, and the metadata PrepareForUpdate keeps, in every version:
+// a write of /status never owns them (server-side apply's reset fields).
+func (databaseStatusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"db.example.com/v1":       fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"), fieldpath.MakePathOrDie("metadata", "annotations"), fieldpath.MakePathOrDie("metadata", "finalizers"), fieldpath.MakePathOrDie("metadata", "ownerReferences")),
+		"db.example.com/v1alpha1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"), fieldpath.MakePathOrDie("metadata", "annotations"), fieldpath.MakePathOrDie("metadata", "finalizers"), fieldpath.MakePathOrDie("metadata", "ownerReferences")),
+	}
 }
 
 // databaseClassStrategy implements registry.Strategy for db.DatabaseClass.

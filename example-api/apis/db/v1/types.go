@@ -67,7 +67,7 @@ type DatabaseSpec struct {
 	// Storage is the volume size of each instance.
 	// +optional
 	// +kubebuilder:default="10Gi"
-	Storage resource.Quantity `json:"storage,omitempty"`
+	Storage resource.Quantity `json:"storage,omitempty,omitzero"` // omitzero: a server-side apply without it gets the default, not "0"
 	// Parameters are engine configuration parameters, at most 64.
 	// +optional
 	// +kubebuilder:validation:MaxProperties=64

@@ -677,8 +677,10 @@ func jsonEncodeDatabaseSpec(w *jsoncodec.Writer, in *DatabaseSpec) {
 		w.Raw(",\"replicas\":")
 		w.Int(int64(*in.Replicas))
 	}
-	w.Raw(",\"storage\":")
-	w.Marshaler(&in.Storage)
+	if !in.Storage.IsZero() {
+		w.Raw(",\"storage\":")
+		w.Marshaler(&in.Storage)
+	}
 	if len(in.Parameters) != 0 {
 		w.Raw(",\"parameters\":")
 		w.Byte('{')

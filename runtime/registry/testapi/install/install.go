@@ -81,6 +81,7 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, stores *Stores) *registry.APIGroupI
 		VersionedResourcesStorageMap: map[string]map[string]rest.Storage{
 			"v1": resources, "v1beta1": resources,
 		},
-		Scheme: scheme,
+		Scheme:             scheme,
+		OpenAPIDefinitions: OpenAPIDefinitions,
 	}
 }

@@ -7,11 +7,13 @@ package install
 import (
 	context "context"
 	v1 "github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1"
+	fieldmanager "github.com/apigen-dev/apigen/runtime/fieldmanager"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	fieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // customResourceDefinitionStrategy implements registry.Strategy for v1.CustomResourceDefinition.
@@ -56,6 +58,16 @@ func (s customResourceDefinitionStrategy) ValidateUpdate(ctx context.Context, ob
 	return append(errs, v1.ValidateCustomResourceDefinitionUpdate(obj.(*v1.CustomResourceDefinition), old.(*v1.CustomResourceDefinition))...)
 }
 
+var _ fieldmanager.ResetFieldsStrategy = customResourceDefinitionStrategy{}
+
+// GetResetFields returns status in every version: PrepareForUpdate keeps the stored status, so a write of
+// the resource never owns it (server-side apply's reset fields, as Kubernetes' strategies declare them).
+func (customResourceDefinitionStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"apiextensions.k8s.io/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+	}
+}
+
 // customResourceDefinitionStatusStrategy implements registry.Strategy for the status subresource of CustomResourceDefinition: an update
 // changes status only. Everything else is the kind's strategy.
 type customResourceDefinitionStatusStrategy struct {
@@ -71,4 +83,14 @@ func (customResourceDefinitionStatusStrategy) PrepareForUpdate(ctx context.Conte
 	newObj, oldObj := obj.(*v1.CustomResourceDefinition), old.(*v1.CustomResourceDefinition)
 	newObj.Spec = oldObj.Spec
 	metav1.ResetObjectMetaForStatus(newObj, oldObj)
+}
+
+var _ fieldmanager.ResetFieldsStrategy = customResourceDefinitionStatusStrategy{}
+
+// GetResetFields returns every field but status, and the metadata PrepareForUpdate keeps, in every version:
+// a write of /status never owns them (server-side apply's reset fields).
+func (customResourceDefinitionStatusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"apiextensions.k8s.io/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"), fieldpath.MakePathOrDie("metadata", "annotations"), fieldpath.MakePathOrDie("metadata", "finalizers"), fieldpath.MakePathOrDie("metadata", "ownerReferences")),
+	}
 }

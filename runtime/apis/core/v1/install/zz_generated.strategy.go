@@ -7,11 +7,13 @@ package install
 import (
 	context "context"
 	v1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
+	fieldmanager "github.com/apigen-dev/apigen/runtime/fieldmanager"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	fieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // namespaceStrategy implements registry.Strategy for v1.Namespace.
@@ -56,6 +58,16 @@ func (s namespaceStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.
 	return errs
 }
 
+var _ fieldmanager.ResetFieldsStrategy = namespaceStrategy{}
+
+// GetResetFields returns status in every version: PrepareForUpdate keeps the stored status, so a write of
+// the resource never owns it (server-side apply's reset fields, as Kubernetes' strategies declare them).
+func (namespaceStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"v1": fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+	}
+}
+
 // namespaceStatusStrategy implements registry.Strategy for the status subresource of Namespace: an update
 // changes status only. Everything else is the kind's strategy.
 type namespaceStatusStrategy struct {
@@ -71,4 +83,14 @@ func (namespaceStatusStrategy) PrepareForUpdate(ctx context.Context, obj, old ru
 	newObj, oldObj := obj.(*v1.Namespace), old.(*v1.Namespace)
 	newObj.Spec = oldObj.Spec
 	metav1.ResetObjectMetaForStatus(newObj, oldObj)
+}
+
+var _ fieldmanager.ResetFieldsStrategy = namespaceStatusStrategy{}
+
+// GetResetFields returns every field but status, and the metadata PrepareForUpdate keeps, in every version:
+// a write of /status never owns them (server-side apply's reset fields).
+func (namespaceStatusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"v1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"), fieldpath.MakePathOrDie("metadata", "annotations"), fieldpath.MakePathOrDie("metadata", "finalizers"), fieldpath.MakePathOrDie("metadata", "ownerReferences")),
+	}
 }

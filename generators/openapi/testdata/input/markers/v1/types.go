@@ -94,6 +94,23 @@ type GadgetSpec struct {
 	// Every is a duration.
 	// +optional
 	Every metav1.Duration `json:"every,omitempty"`
+	// Selector is replaced as a whole by every write.
+	// +optional
+	// +mapType=atomic
+	Selector map[string]string `json:"selector,omitempty"`
+	// Window merges key by key, unlike its type.
+	// +optional
+	// +structType=granular
+	Window *Window `json:"window,omitempty"`
+}
+
+// Window is a time window, replaced as a whole.
+// +structType=atomic
+type Window struct {
+	// Start is the first hour.
+	Start int32 `json:"start"`
+	// End is the last hour.
+	End int32 `json:"end"`
 }
 
 // Slot is one named slot.

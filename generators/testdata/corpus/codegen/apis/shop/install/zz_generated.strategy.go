@@ -7,11 +7,13 @@ package install
 import (
 	context "context"
 	shop "github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop"
+	fieldmanager "github.com/apigen-dev/apigen/runtime/fieldmanager"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	fieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // regionStrategy implements registry.Strategy for shop.Region.
@@ -96,6 +98,17 @@ func (s storeStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Obje
 	return errs
 }
 
+var _ fieldmanager.ResetFieldsStrategy = storeStrategy{}
+
+// GetResetFields returns status in every version: PrepareForUpdate keeps the stored status, so a write of
+// the resource never owns it (server-side apply's reset fields, as Kubernetes' strategies declare them).
+func (storeStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"shop.example.com/v1":      fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+		"shop.example.com/v1beta1": fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+	}
+}
+
 // storeStatusStrategy implements registry.Strategy for the status subresource of Store: an update
 // changes status only. Everything else is the kind's strategy.
 type storeStatusStrategy struct {
@@ -111,4 +124,15 @@ func (storeStatusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtim
 	newObj, oldObj := obj.(*shop.Store), old.(*shop.Store)
 	newObj.Spec = oldObj.Spec
 	metav1.ResetObjectMetaForStatus(newObj, oldObj)
+}
+
+var _ fieldmanager.ResetFieldsStrategy = storeStatusStrategy{}
+
+// GetResetFields returns every field but status, and the metadata PrepareForUpdate keeps, in every version:
+// a write of /status never owns them (server-side apply's reset fields).
+func (storeStatusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"shop.example.com/v1":      fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"), fieldpath.MakePathOrDie("metadata", "annotations"), fieldpath.MakePathOrDie("metadata", "finalizers"), fieldpath.MakePathOrDie("metadata", "ownerReferences")),
+		"shop.example.com/v1beta1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"), fieldpath.MakePathOrDie("metadata", "annotations"), fieldpath.MakePathOrDie("metadata", "finalizers"), fieldpath.MakePathOrDie("metadata", "ownerReferences")),
+	}
 }

@@ -7,11 +7,13 @@ package install
 import (
 	context "context"
 	v1 "github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1"
+	fieldmanager "github.com/apigen-dev/apigen/runtime/fieldmanager"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	fieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // factoryStrategy implements registry.Strategy for v1.Factory.
@@ -96,6 +98,16 @@ func (s robotStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Obje
 	return errs
 }
 
+var _ fieldmanager.ResetFieldsStrategy = robotStrategy{}
+
+// GetResetFields returns status in every version: PrepareForUpdate keeps the stored status, so a write of
+// the resource never owns it (server-side apply's reset fields, as Kubernetes' strategies declare them).
+func (robotStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"robots.example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+	}
+}
+
 // robotStatusStrategy implements registry.Strategy for the status subresource of Robot: an update
 // changes status only. Everything else is the kind's strategy.
 type robotStatusStrategy struct {
@@ -111,4 +123,14 @@ func (robotStatusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtim
 	newObj, oldObj := obj.(*v1.Robot), old.(*v1.Robot)
 	newObj.Spec = oldObj.Spec
 	metav1.ResetObjectMetaForStatus(newObj, oldObj)
+}
+
+var _ fieldmanager.ResetFieldsStrategy = robotStatusStrategy{}
+
+// GetResetFields returns every field but status, and the metadata PrepareForUpdate keeps, in every version:
+// a write of /status never owns them (server-side apply's reset fields).
+func (robotStatusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"robots.example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"), fieldpath.MakePathOrDie("metadata", "annotations"), fieldpath.MakePathOrDie("metadata", "finalizers"), fieldpath.MakePathOrDie("metadata", "ownerReferences")),
+	}
 }
