@@ -149,6 +149,19 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	g.InstallPath = g.Hub.Path + "/install"
 	g.InstallDir = filepath.Join(g.Hub.Dir, "install")
 	g.StorageVersion = b.storageVersion(g)
+	var modPath, modDir string
+	if mod := pkgs[0].pkg.Module; mod != nil {
+		modPath, modDir = mod.Path, mod.Dir
+	}
+	g.ClientPath, g.ClientDir = clientRoot(g.Hub, modPath, modDir)
+	groupGoName := g.Hub.Markers.GroupGoName
+	for _, v := range g.Versions {
+		if n := v.Package.Markers.GroupGoName; n != "" {
+			groupGoName = n
+		}
+	}
+	g.ClientPackageName, g.ClientGoName = clientGroupNames(g.Name, groupGoName)
+	b.deprecations(g)
 	return g
 }
 

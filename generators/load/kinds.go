@@ -16,6 +16,11 @@ func (b *builder) kinds(p *model.Package) []*model.Kind {
 	var kinds []*model.Kind
 	for _, t := range p.Types {
 		if t.Kind != model.Struct || !t.Markers.Root || !embedsObjectMeta(t) {
+			b.versionMarkersOnNonKind(t)
+			continue
+		}
+		if t.Markers.SkipVersion {
+			// controller-gen leaves such a type out of the version; so does apigen.
 			continue
 		}
 		list := p.Type(t.Name.Name + "List")
@@ -37,7 +42,7 @@ func (b *builder) kind(t, list *model.Type) *model.Kind {
 		Name:              t.Name.Name,
 		Type:              t,
 		List:              list,
-		Plural:            Plural(strings.ToLower(t.Name.Name)),
+		Plural:            ResourcePlural(t.Name.Name, m.GenClient),
 		Singular:          strings.ToLower(t.Name.Name),
 		Namespaced:        !m.NonNamespaced,
 		StatusSubresource: m.StatusSub,
@@ -64,8 +69,14 @@ func (b *builder) kind(t, list *model.Type) *model.Kind {
 			k.Namespaced = false
 		}
 	}
-	if m.GenClient && !k.StatusSubresource && t.Field("Status") != nil && !b.noStatus[t.Name.String()] {
+	if m.GenClient && !k.StatusSubresource && t.Field("Status") != nil && !m.NoStatus {
 		k.StatusSubresource = true
+	}
+	k.Unserved = m.UnservedVersion
+	if m.GenClient {
+		k.Client = b.client(t)
+	} else {
+		b.clientTagsWithoutGenclient(t)
 	}
 	b.checkKindPaths(k)
 	return k
@@ -89,4 +100,15 @@ func Plural(kind string) string {
 		return ""
 	}
 	return strings.ToLower(flect.Pluralize(kind))
+}
+
+// ResourcePlural returns the resource name a kind is served at before
+// +kubebuilder:resource:path overrides it: for a +genclient kind the one client-gen's
+// clients request (gengo's all-lowercase plural namer with client-gen's exceptions: Index ->
+// indexes, Person -> persons), else controller-gen's (Plural: indices, people).
+func ResourcePlural(kind string, genclient bool) string {
+	if genclient {
+		return clientResource(kind)
+	}
+	return Plural(kind)
 }

@@ -81,13 +81,17 @@ func TestLoadKinds(t *testing.T) {
 			got = append(got, c)
 		}
 	}
+	all := []string{"create", "update", "updateStatus", "delete", "deleteCollection", "get", "list", "watch", "patch", "apply", "applyStatus"}
 	want := []model.Kind{
 		{Name: "Order", Plural: "orders", Singular: "order", ShortNames: []string{"ord", "o"}, Categories: []string{"all", "shop"},
 			Namespaced: true, StatusSubresource: true, Scale: &model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"},
-			PrinterColumns: []model.PrinterColumn{{Name: "Size", Type: "string", JSONPath: ".spec.size", Priority: 1}}},
+			PrinterColumns: []model.PrinterColumn{{Name: "Size", Type: "string", JSONPath: ".spec.size", Priority: 1}},
+			Client:         &model.Client{Verbs: all, HasStatus: true, PluralName: "Orders"}},
 		{Name: "Policy", Plural: "policies", Singular: "policy", StatusSubresource: true},
-		// v1beta1: +genclient with +genclient:noStatus has no status subresource.
-		{Name: "Order", Plural: "orders", Singular: "order", Namespaced: true},
+		// v1beta1: +genclient with +genclient:noStatus has no status subresource and no
+		// UpdateStatus or ApplyStatus.
+		{Name: "Order", Plural: "orders", Singular: "order", Namespaced: true,
+			Client: &model.Client{Verbs: all, PluralName: "Orders"}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("kinds mismatch (-want +got):\n%s", diff)

@@ -104,7 +104,7 @@ func TestParse(t *testing.T) {
 		{name: "root and status", lines: []string{"+kubebuilder:object:root=true", "+kubebuilder:subresource:status", "+kubebuilder:storageversion"},
 			want: model.Markers{Root: true, StatusSub: true, StorageVersion: true}},
 		{name: "genclient", lines: []string{"+genclient", "+genclient:nonNamespaced", "+genclient:noStatus"},
-			want: model.Markers{Root: true, GenClient: true, NonNamespaced: true}},
+			want: model.Markers{Root: true, GenClient: true, NonNamespaced: true, NoStatus: true}},
 		{name: "deepcopy interfaces", lines: []string{"+k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object"},
 			want: model.Markers{Root: true}},
 		{name: "scale", lines: []string{"+kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector"},

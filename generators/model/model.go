@@ -36,6 +36,29 @@ type Group struct {
 	// InstallDir its directory; generators/install writes there.
 	InstallPath string
 	InstallDir  string
+	// ClientPath is the import path of the tree generated clients go to (<root>/pkg/generated,
+	// root being the parent of the apis directory: example-api/pkg/generated) and ClientDir its
+	// directory; the clientset, listers, informers and applyconfiguration generators write
+	// below it, one clientset for all groups of one root.
+	ClientPath string
+	ClientDir  string
+	// ClientPackageName is the group's package name in generated clients ("db" for
+	// db.example.com: typed/db/v1) and ClientGoName its Go name ("Db": DbV1()), as client-gen
+	// names them (+groupGoName overrides the Go name).
+	ClientPackageName string
+	ClientGoName      string
+}
+
+// HasClients reports whether any kind of any version of g has a generated client.
+func (g *Group) HasClients() bool {
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			if k.Client != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Version is one served version of a group, e.g. v1 of db.example.com.
@@ -123,8 +146,95 @@ type Kind struct {
 	// default, as for every Kubernetes kind but a few), "DNS1123Label", or "PathSegment" (any
 	// name that is one URL path segment, as RBAC's), from +apigen:nameValidation.
 	NameValidation string
+	// Client is set for a kind marked +genclient: apigen generates its typed client, lister,
+	// informer and apply configuration (client-gen's rule). Nil means no client.
+	Client *Client
+	// Unserved is set by +kubebuilder:unservedversion: the kind is registered in this version
+	// (objects convert to and from it) but no route serves it here, as a CRD version with
+	// served: false.
+	Unserved bool
+	// DeprecationWarning is set by +kubebuilder:deprecatedversion: every request to the kind in
+	// this version gets `Warning: 299 - "<text>"`. It is the marker's warning argument, else
+	// apiextensions-apiserver's default ("db.example.com/v1alpha1 Database is deprecated; use
+	// db.example.com/v1 Database"). Empty means not deprecated.
+	DeprecationWarning string
 	// Pos is where the kind's type is declared.
 	Pos Position
+}
+
+// Client is what client-gen's +genclient tags ask of one kind's typed client (client-gen's
+// util.Tags, resolved).
+type Client struct {
+	// Verbs are the verbs the tags allow, in client-gen's order (create, update, updateStatus,
+	// delete, deleteCollection, get, list, watch, patch, apply, applyStatus): every verb, less
+	// those of +genclient:skipVerbs, or only those of +genclient:onlyVerbs and
+	// +genclient:readonly (get, list, watch). As client-gen's Tags.HasVerb, they do not depend
+	// on NoVerbs or HasStatus; MethodVerbs does.
+	Verbs []string
+	// NoVerbs is +genclient:noVerbs: the client has no methods but its expansion.
+	NoVerbs bool
+	// HasStatus is client-gen's genStatus: the type has a Status field and no +genclient:noStatus.
+	HasStatus bool
+	// Limited is true when +genclient:onlyVerbs, skipVerbs, readonly or noVerbs restrict the
+	// verbs; the server then serves only the matching verbs (see install's doc).
+	Limited bool
+	// Methods are the +genclient:method extensions, in marker order.
+	Methods []ClientMethod
+	// PluralName is the kind's plural in client names (DatabaseClasses() and
+	// DatabaseClassesGetter), gengo's public plural namer as client-gen uses it.
+	PluralName string
+}
+
+// HasVerb reports whether the tags allow verb (a client-gen verb name such as "list"), as
+// client-gen's Tags.HasVerb.
+func (c *Client) HasVerb(verb string) bool {
+	for _, v := range c.Verbs {
+		if v == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// MethodVerbs are the verbs the typed client has methods for: none with NoVerbs, else Verbs
+// without updateStatus and applyStatus when the kind has no status (client-gen's genStatus).
+func (c *Client) MethodVerbs() []string {
+	if c.NoVerbs {
+		return nil
+	}
+	var out []string
+	for _, v := range c.Verbs {
+		if !c.HasStatus && (v == "updateStatus" || v == "applyStatus") {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// HasMethod reports whether the typed client has the method of verb (see MethodVerbs).
+func (c *Client) HasMethod(verb string) bool {
+	for _, v := range c.MethodVerbs() {
+		if v == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// ClientMethod is one +genclient:method=Name,verb=...,subresource=...,input=...,result=...
+// extension, as client-gen's extension.
+type ClientMethod struct {
+	// Name is the Go method name ("GetScale"); Verb the client-gen verb it is made like ("get").
+	Name string
+	Verb string
+	// Subresource is the subresource path ("scale"), "" for the resource itself.
+	Subresource string
+	// Input and Result override the argument and result types: "Scale" (a type of the kind's
+	// package) or "k8s.io/api/autoscaling/v1.Scale"; "" means the kind itself.
+	Input  string
+	Result string
+	Pos    Position
 }
 
 // Scale is the scale subresource's mapping, as CustomResourceSubresourceScale: JSON paths
@@ -305,6 +415,21 @@ type Markers struct {
 	StorageVersion   bool // +kubebuilder:storageversion
 	// NameValidation is +apigen:nameValidation=DNS1123Subdomain|DNS1123Label|PathSegment.
 	NameValidation string
+	// GroupGoName is +groupGoName= (package level): the group's Go name in generated clients
+	// ("DB" for DBV1()), as client-gen reads it.
+	GroupGoName string
+	// client-gen's tags besides +genclient and +genclient:nonNamespaced.
+	NoStatus      bool           // +genclient:noStatus
+	NoVerbs       bool           // +genclient:noVerbs
+	ReadOnly      bool           // +genclient:readonly
+	OnlyVerbs     []string       // +genclient:onlyVerbs=get,list
+	SkipVerbs     []string       // +genclient:skipVerbs=delete,deleteCollection
+	ClientMethods []ClientMethod // +genclient:method=GetScale,verb=get,subresource=scale,result=...
+	// controller-tools' version markers of a root type.
+	SkipVersion       bool    // +kubebuilder:skipversion
+	UnservedVersion   bool    // +kubebuilder:unservedversion
+	DeprecatedVersion bool    // +kubebuilder:deprecatedversion
+	DeprecationText   *string // +kubebuilder:deprecatedversion:warning="..."
 	// Field level (Enum also on a named string type).
 	Optional   bool    // +optional, +kubebuilder:validation:Optional
 	Required   bool    // +required, +kubebuilder:validation:Required, +k8s:required

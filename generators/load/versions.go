@@ -1,0 +1,69 @@
+package load
+
+import (
+	"fmt"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/version"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// deprecations sets the DeprecationWarning of every kind marked +kubebuilder:deprecatedversion
+// in g: the marker's warning, else apiextensions-apiserver's defaultDeprecationWarning
+// ("<group>/<version> <Kind> is deprecated", with "; use <group>/<newer> <Kind>" naming the
+// most preferred newer version that serves the kind and is not deprecated). A deprecated kind
+// that is not served gets a warning: nobody can receive the header.
+func (b *builder) deprecations(g *model.Group) {
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			m := k.Type.Markers
+			if !m.DeprecatedVersion {
+				continue
+			}
+			if k.Unserved {
+				b.warnf(k.Pos, "+kubebuilder:deprecatedversion on %s does nothing: %s is not served in %s (+kubebuilder:unservedversion)", k.Name, k.Name, v.Name)
+			}
+			if m.DeprecationText != nil {
+				k.DeprecationWarning = *m.DeprecationText
+				continue
+			}
+			k.DeprecationWarning = defaultDeprecationWarning(g, v.Name, k.Name)
+		}
+	}
+}
+
+// defaultDeprecationWarning is apiextensions-apiserver's defaultDeprecationWarning for kind in
+// the deprecated version deprecated of g.
+func defaultDeprecationWarning(g *model.Group, deprecated, kind string) string {
+	msg := fmt.Sprintf("%s/%s %s is deprecated", g.Name, deprecated, kind)
+	var newer []string
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			if k.Name == kind && !k.Unserved && !k.Type.Markers.DeprecatedVersion &&
+				version.CompareKubeAwareVersionStrings(deprecated, v.Name) < 0 {
+				newer = append(newer, v.Name)
+			}
+		}
+	}
+	if len(newer) == 0 {
+		return msg
+	}
+	sort.Slice(newer, func(i, j int) bool { return version.CompareKubeAwareVersionStrings(newer[i], newer[j]) > 0 })
+	return msg + fmt.Sprintf("; use %s/%s %s", g.Name, newer[0], kind)
+}
+
+// versionMarkersOnNonKind warns about controller-tools' version markers on a type that is not
+// a kind of a version (they describe a kind's version, as on a CRD version).
+func (b *builder) versionMarkersOnNonKind(t *model.Type) {
+	m := t.Markers
+	for _, x := range []struct {
+		set  bool
+		name string
+	}{{m.SkipVersion, "skipversion"}, {m.UnservedVersion, "unservedversion"}, {m.DeprecatedVersion, "deprecatedversion"}} {
+		if x.set {
+			b.warnf(t.Pos, "+kubebuilder:%s on %s does nothing: it describes a kind's version, and %s is not a kind (a root type with ObjectMeta and a %sList)",
+				x.name, t.Name.Name, t.Name.Name, t.Name.Name)
+		}
+	}
+}
