@@ -71,13 +71,7 @@ func generateTree(t *testing.T, tree corpusTree) (files map[string][]byte, owned
 			files[path] = b
 		}
 	}
-	for _, p := range api.Packages {
-		owned = append(owned, p.Dir)
-	}
-	for _, g := range api.Groups {
-		owned = append(owned, g.InstallDir)
-	}
-	return files, owned
+	return files, output.Owned(api)
 }
 
 // TestCorpusGolden regenerates each corpus tree in memory and diffs the result against the

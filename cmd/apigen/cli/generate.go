@@ -27,18 +27,8 @@ type pass struct {
 	start  time.Time
 }
 
-// owned returns the directories whose zz_generated.*.go files apigen owns: every API
-// package directory and every group's install directory.
-func (p *pass) owned() []string {
-	var dirs []string
-	for _, pkg := range p.api.Packages {
-		dirs = append(dirs, pkg.Dir)
-	}
-	for _, g := range p.api.Groups {
-		dirs = append(dirs, g.InstallDir)
-	}
-	return dirs
-}
+// owned returns what apigen owns (output.Owned).
+func (p *pass) owned() []string { return output.Owned(p.api) }
 
 // kinds counts the kinds of every served version.
 func (p *pass) kinds() int {
