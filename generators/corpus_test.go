@@ -34,6 +34,7 @@ type corpusTree struct {
 var corpusTrees = []corpusTree{
 	{name: "codegen", pattern: "./generators/testdata/corpus/codegen/..."},
 	{name: "kubebuilder", pattern: "./generators/testdata/corpus/kubebuilder/..."},
+	{name: "clients", pattern: "./generators/testdata/corpus/clients/..."},
 }
 
 // moduleRoot returns the absolute path of the module root (the parent of generators/).

@@ -96,7 +96,7 @@ func newFile(pkgPath, pkgName string, names map[string]string) *jen.File {
 // clientsetFile is clientset.go: Interface, Clientset and its constructors, as client-gen's.
 func clientsetFile(t *clientlayout.Tree, names map[string]string) *jen.File {
 	f := newFile(t.ClientsetPath(), "versioned", names)
-	methods := []jen.Code{jen.Id("Discovery").Params().Qual(clientlayout.DiscoveryPkg, "DiscoveryInterface")}
+	methods := []jen.Code{jen.Id("Discovery").Params().Qual(clientlayout.DiscoveryPkg, "DiscoveryInterfaces")}
 	fields := []jen.Code{jen.Op("*").Qual(clientlayout.DiscoveryPkg, "DiscoveryClient")}
 	for _, gv := range t.GroupVersions {
 		typed := t.TypedPath(gv)
@@ -113,7 +113,7 @@ func clientsetFile(t *clientlayout.Tree, names map[string]string) *jen.File {
 			Block(jen.Return(jen.Id("c").Dot(clientlayout.Private(gv.GoName()))))
 	}
 	f.Comment("Discovery retrieves the DiscoveryClient; nil on a nil Clientset.")
-	f.Func().Params(jen.Id("c").Op("*").Id("Clientset")).Id("Discovery").Params().Qual(clientlayout.DiscoveryPkg, "DiscoveryInterface").Block(
+	f.Func().Params(jen.Id("c").Op("*").Id("Clientset")).Id("Discovery").Params().Qual(clientlayout.DiscoveryPkg, "DiscoveryInterfaces").Block(
 		jen.If(jen.Id("c").Op("==").Nil()).Block(jen.Return(jen.Nil())),
 		jen.Return(jen.Id("c").Dot("DiscoveryClient")),
 	)

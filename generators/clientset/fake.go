@@ -29,7 +29,7 @@ func fakeClientsetFile(t *clientlayout.Tree, names map[string]string) *jen.File 
 	)
 	recv := func() *jen.Statement { return jen.Id("c").Op("*").Id("Clientset") }
 	f.Comment("Discovery returns the fake discovery client.")
-	f.Func().Params(recv()).Id("Discovery").Params().Qual(clientlayout.DiscoveryPkg, "DiscoveryInterface").Block(jen.Return(jen.Id("c").Dot("discovery")))
+	f.Func().Params(recv()).Id("Discovery").Params().Qual(clientlayout.DiscoveryPkg, "DiscoveryInterfaces").Block(jen.Return(jen.Id("c").Dot("discovery")))
 	f.Comment("Tracker returns the object tracker the clientset's reactors serve.")
 	f.Func().Params(recv()).Id("Tracker").Params().Add(testing("ObjectTracker")).Block(jen.Return(jen.Id("c").Dot("tracker")))
 	f.Comment("IsWatchListSemanticsUnSupported tells client-go's reflector that this client does not support")

@@ -17,7 +17,7 @@ import (
 
 // Interface is the clientset: discovery and a typed client per group version.
 type Interface interface {
-	Discovery() discovery.DiscoveryInterface
+	Discovery() discovery.DiscoveryInterfaces
 	DbV1() typeddbv1.DbV1Interface
 	DbV1alpha1() typeddbv1alpha1.DbV1alpha1Interface
 }
@@ -40,7 +40,7 @@ func (c *Clientset) DbV1alpha1() typeddbv1alpha1.DbV1alpha1Interface {
 }
 
 // Discovery retrieves the DiscoveryClient; nil on a nil Clientset.
-func (c *Clientset) Discovery() discovery.DiscoveryInterface {
+func (c *Clientset) Discovery() discovery.DiscoveryInterfaces {
 	if c == nil {
 		return nil
 	}

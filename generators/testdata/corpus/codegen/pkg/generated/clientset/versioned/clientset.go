@@ -17,7 +17,7 @@ import (
 
 // Interface is the clientset: discovery and a typed client per group version.
 type Interface interface {
-	Discovery() discovery.DiscoveryInterface
+	Discovery() discovery.DiscoveryInterfaces
 	ShopV1() typedshopv1.ShopV1Interface
 	ShopV1beta1() typedshopv1beta1.ShopV1beta1Interface
 }
@@ -40,7 +40,7 @@ func (c *Clientset) ShopV1beta1() typedshopv1beta1.ShopV1beta1Interface {
 }
 
 // Discovery retrieves the DiscoveryClient; nil on a nil Clientset.
-func (c *Clientset) Discovery() discovery.DiscoveryInterface {
+func (c *Clientset) Discovery() discovery.DiscoveryInterfaces {
 	if c == nil {
 		return nil
 	}

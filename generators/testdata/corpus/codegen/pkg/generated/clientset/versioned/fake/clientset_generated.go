@@ -57,7 +57,7 @@ type Clientset struct {
 }
 
 // Discovery returns the fake discovery client.
-func (c *Clientset) Discovery() discovery.DiscoveryInterface {
+func (c *Clientset) Discovery() discovery.DiscoveryInterfaces {
 	return c.discovery
 }
 
