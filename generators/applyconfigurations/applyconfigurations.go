@@ -90,7 +90,9 @@ func (g *gen) packageDocs(out map[string][]byte, types []acType) error {
 }
 
 // hasApply reports whether a client kind's tags allow apply or applyStatus.
-func hasApply(k *model.Kind) bool { return k.Client.HasVerb("apply") || k.Client.HasVerb("applyStatus") }
+func hasApply(k *model.Kind) bool {
+	return k.Client.HasVerb("apply") || k.Client.HasVerb("applyStatus")
+}
 
 // collect returns the tree's refGraph and the types to generate, sorted by group version and
 // name: every struct type of the tree's version packages reachable from a client kind that

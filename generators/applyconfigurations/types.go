@@ -193,7 +193,7 @@ func (g *gen) withFuncs(f *jen.File, ac string, t *model.Type, embed *member, ge
 			g.withFuncs(f, ac, inner, &m, generated)
 			if !m.inline {
 				name := g.embedField(inner)
-				f.Func().Params(jen.Id("b").Op("*").Id(ac)).Id("ensure"+name+"Exists").Params().Block(
+				f.Func().Params(jen.Id("b").Op("*").Id(ac)).Id("ensure" + name + "Exists").Params().Block(
 					jen.If(jen.Id("b").Dot(name).Op("==").Nil()).Block(jen.Id("b").Dot(name).Op("=").Op("&").Add(m.typ).Values()))
 			}
 			continue
@@ -275,7 +275,7 @@ func (g *gen) withSlice(f *jen.File, ac string, m member, arg jen.Code, ptr bool
 	name := "With" + m.f.Name
 	pointerToSlice := m.f.Type.Kind == model.Pointer
 	if pointerToSlice {
-		f.Func().Params(jen.Id("b").Op("*").Id(ac)).Id("ensure"+m.f.Name+"Exists").Params().Block(
+		f.Func().Params(jen.Id("b").Op("*").Id(ac)).Id("ensure" + m.f.Name + "Exists").Params().Block(
 			jen.If(jen.Id("b").Dot(m.f.Name).Op("==").Nil()).Block(jen.Id("b").Dot(m.f.Name).Op("=").Op("&").Add(m.typ).Values()))
 	}
 	pre := []jen.Code{}

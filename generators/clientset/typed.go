@@ -216,7 +216,7 @@ func kindClientFile(kc kindClient, names map[string]string) *jen.File {
 	}
 	f.Commentf("%sGetter has a method to return a %sInterface.", kc.plural(), k.Name)
 	f.Comment("A group's client should implement this interface.")
-	f.Type().Id(kc.plural()+"Getter").Interface(jen.Id(kc.plural()).Params(getterParams...).Id(k.Name + "Interface"))
+	f.Type().Id(kc.plural() + "Getter").Interface(jen.Id(kc.plural()).Params(getterParams...).Id(k.Name + "Interface"))
 	var methods []jen.Code
 	if !k.Client.NoVerbs {
 		for _, verb := range k.Client.MethodVerbs() {
@@ -248,7 +248,7 @@ func kindClientFile(kc kindClient, names map[string]string) *jen.File {
 		args = append(args, jen.Func().Params().Op("*").Add(kc.list()).Block(jen.Return(jen.Op("&").Add(kc.list()).Values())))
 	}
 	f.Commentf("new%s returns the typed client of %s.", kc.plural(), k.Plural)
-	f.Func().Id("new"+kc.plural()).Params(params...).Op("*").Id(kc.privatePlural()).Block(
+	f.Func().Id("new" + kc.plural()).Params(params...).Op("*").Id(kc.privatePlural()).Block(
 		jen.Return(jen.Op("&").Id(kc.privatePlural()).Values(ctor.Custom(multiCall, args...))))
 	if !k.Client.NoVerbs {
 		for _, m := range k.Client.Methods {

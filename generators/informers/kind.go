@@ -115,11 +115,11 @@ func (ki kindInformer) constructors(f *jen.File) {
 	optParam := jen.Id("options").Add(ki.it.internal("InformerOptions"))
 	f.Commentf("New%sInformerWithOptions constructs a new informer for %s type with additional options; prefer", name, name)
 	f.Commentf("an informer factory, or the type-safe variant (see [NewTyped%sInformerWithOptions]).", name)
-	f.Func().Id("New"+name+"InformerWithOptions").Params(ki.params(optParam.Clone())...).Add(cache("SharedIndexInformer")).Block(
+	f.Func().Id("New" + name + "InformerWithOptions").Params(ki.params(optParam.Clone())...).Add(cache("SharedIndexInformer")).Block(
 		jen.Return(jen.Id("NewTyped" + name + "InformerWithOptions").Call(ki.args(jen.Id("options"))...)))
 	f.Commentf("NewTyped%sInformerWithOptions constructs a new informer for %s type with additional options. It", name, name)
 	f.Comment("lists and watches through the clientset with WatchList semantics (a streaming list where supported).")
-	f.Func().Id("NewTyped"+name+"InformerWithOptions").Params(ki.params(optParam.Clone())...).Id(name+"IndexInformer").Block(ki.withOptionsBody()...)
+	f.Func().Id("NewTyped" + name + "InformerWithOptions").Params(ki.params(optParam.Clone())...).Id(name + "IndexInformer").Block(ki.withOptionsBody()...)
 }
 
 // withOptionsBody is the body of NewTyped<Kind>InformerWithOptions.

@@ -114,19 +114,19 @@ func listerFile(t *clientlayout.Tree, gv clientlayout.GroupVersion, k *model.Kin
 	f.Commentf("%sLister implements the %sLister interface.", private, k.Name)
 	f.Type().Id(private + "Lister").Struct(indexer())
 	f.Commentf("New%sLister returns a new %sLister.", k.Name, k.Name)
-	f.Func().Id("New"+k.Name+"Lister").Params(jen.Id("indexer").Qual(clientlayout.CachePkg, "Indexer")).Id(k.Name+"Lister").Block(
-		jen.Return(jen.Op("&").Id(private+"Lister").Values(jen.Qual(clientlayout.ListersPkg, "New").Types(obj()).Call(
+	f.Func().Id("New" + k.Name + "Lister").Params(jen.Id("indexer").Qual(clientlayout.CachePkg, "Indexer")).Id(k.Name + "Lister").Block(
+		jen.Return(jen.Op("&").Id(private + "Lister").Values(jen.Qual(clientlayout.ListersPkg, "New").Types(obj()).Call(
 			jen.Id("indexer"), jen.Qual(gv.Version.Package.Path, "Resource").Call(jen.Lit(strings.ToLower(k.Name)))))))
 	if !k.Namespaced {
 		return f
 	}
 	f.Commentf("%s returns an object that can list and get %s.", plural, plural)
-	f.Func().Params(jen.Id("s").Op("*").Id(private+"Lister")).Id(plural).Params(jen.Id("namespace").String()).Id(k.Name+"NamespaceLister").Block(
-		jen.Return(jen.Id(private+"NamespaceLister").Values(jen.Qual(clientlayout.ListersPkg, "NewNamespaced").Types(obj()).Call(
+	f.Func().Params(jen.Id("s").Op("*").Id(private + "Lister")).Id(plural).Params(jen.Id("namespace").String()).Id(k.Name + "NamespaceLister").Block(
+		jen.Return(jen.Id(private + "NamespaceLister").Values(jen.Qual(clientlayout.ListersPkg, "NewNamespaced").Types(obj()).Call(
 			jen.Id("s").Dot("ResourceIndexer"), jen.Id("namespace")))))
 	f.Commentf("%sNamespaceLister helps list and get %s.", k.Name, plural)
 	f.Comment("All objects returned here must be treated as read-only.")
-	f.Type().Id(k.Name+"NamespaceLister").Interface(append(append(list(" for a given namespace"), get("namespace and name")...),
+	f.Type().Id(k.Name + "NamespaceLister").Interface(append(append(list(" for a given namespace"), get("namespace and name")...),
 		jen.Id(k.Name+"NamespaceListerExpansion"))...)
 	f.Commentf("%sNamespaceLister implements the %sNamespaceLister interface.", private, k.Name)
 	f.Type().Id(private + "NamespaceLister").Struct(indexer())

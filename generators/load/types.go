@@ -36,12 +36,12 @@ type builder struct {
 
 func newBuilder(fset *token.FileSet) *builder {
 	return &builder{
-		fset:     fset,
-		idx:      newDeclIndex(fset),
-		pos:      relativizer(),
-		types:    map[string]*model.Type{},
-		local:    map[string]bool{},
-		reached:  map[string]*types.Package{},
+		fset:    fset,
+		idx:     newDeclIndex(fset),
+		pos:     relativizer(),
+		types:   map[string]*model.Type{},
+		local:   map[string]bool{},
+		reached: map[string]*types.Package{},
 	}
 }
 

@@ -51,7 +51,9 @@ func TestControllerWritesStatus(t *testing.T) {
 			out := &syncBuffer{}
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
-			go func() { done <- newController(client, externalversions.NewSharedInformerFactory(client, 0), w, out).run(ctx, 2) }()
+			go func() {
+				done <- newController(client, externalversions.NewSharedInformerFactory(client, 0), w, out).run(ctx, 2)
+			}()
 			t.Cleanup(func() {
 				cancel()
 				if err := <-done; err != nil {
