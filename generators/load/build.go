@@ -162,6 +162,7 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	}
 	g.ClientPackageName, g.ClientGoName = clientGroupNames(g.Name, groupGoName)
 	b.deprecations(g)
+	b.checkPlurals(g)
 	return g
 }
 

@@ -245,6 +245,7 @@ func TestLoadErrors(t *testing.T) {
 			"badmarker/v1/types.go:7:2: +kubebuilder:validation:Minimum=abc: cannot parse abc as a number"}},
 		{"syntax", []string{"syntax/v1/types.go:5:8: raw string literal not terminated"}},
 		{"dupversion", []string{"dupversion/apis/dup/v1beta1/doc.go:1:1: group dup.example.com serves version v1 twice"}},
+		{"pluralconflict", []string{"pluralconflict/apis/pc/v1beta1/types.go:8:6: kind Index is served as indexes in v1 but as indices in v1beta1"}},
 		{"badpaths", []string{
 			"+kubebuilder:selectablefield .spec.labels of Pool: the field is a map[string]string, not a string, boolean or integer",
 			`+kubebuilder:selectablefield .spec.tier.name of Pool: cannot follow "name"`,
@@ -356,6 +357,46 @@ func BenchmarkBarePackagesLoad(b *testing.B) {
 			Dir: *benchDir, BuildFlags: []string{"-tags=" + BuildTag}}
 		if _, err := packages.Load(cfg, "./..."); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestLoadLifecycle checks the resource names of +genclient and kubebuilder kinds and what
+// +kubebuilder:skipversion, unservedversion and deprecatedversion make of a kind, and the
+// warnings for version and client markers that would do nothing.
+func TestLoadLifecycle(t *testing.T) {
+	api, warnings := loadOK(t, filepath.Join(fixtures, "lifecycle"))
+	type kindSummary struct {
+		Version, Name, Plural string
+		Unserved              bool
+		Deprecation           string
+		Client                bool
+	}
+	var got []kindSummary
+	for _, v := range api.Groups[0].Versions {
+		for _, k := range v.Kinds {
+			got = append(got, kindSummary{v.Name, k.Name, k.Plural, k.Unserved, k.DeprecationWarning, k.Client != nil})
+		}
+	}
+	want := []kindSummary{
+		{"v1", "Axis", "axes", false, "", true},
+		{"v1", "Index", "indexes", false, "", true},
+		{"v1", "Person", "people", false, "", false},
+		{"v1", "Widget", "widgets", false, "", false},
+		// Axis is skipped in v1beta1.
+		{"v1beta1", "Index", "indexes", false, "lc.example.com/v1beta1 Index is deprecated; use lc.example.com/v1 Index", true},
+		{"v1beta1", "Person", "people", true, "", false},
+		{"v1beta1", "Widget", "widgets", false, "widgets of v1beta1 go away in 2027", false},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kinds mismatch (-want +got):\n%s", diff)
+	}
+	for _, w := range []string{
+		"lifecycle/apis/lc/v1/types.go:73:6: warning: +kubebuilder:skipversion on Part does nothing: it describes a kind's version, and Part is not a kind",
+		"lifecycle/apis/lc/v1beta1/types.go:61:6: warning: +genclient:readonly on Widget does nothing without +genclient",
+	} {
+		if !strings.Contains(warnings.Error(), w) {
+			t.Errorf("warnings =\n%v\nwant one containing %q", warnings, w)
 		}
 	}
 }

@@ -67,3 +67,26 @@ func (b *builder) versionMarkersOnNonKind(t *model.Type) {
 		}
 	}
 }
+
+// checkPlurals reports a kind served at different resource names in two versions of g (a
+// +genclient kind at client-gen's plural and the same kind without +genclient at
+// controller-gen's, say): one resource is served at one path, and clients and server must
+// agree on it.
+func (b *builder) checkPlurals(g *model.Group) {
+	first := map[string]*model.Kind{}
+	firstVersion := map[string]string{}
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			prev, ok := first[k.Name]
+			if !ok {
+				first[k.Name], firstVersion[k.Name] = k, v.Name
+				continue
+			}
+			if prev.Plural != k.Plural {
+				b.errorf(k.Pos, "kind %s is served as %s in %s but as %s in %s (a +genclient kind takes client-gen's plural, "+
+					"a kubebuilder kind controller-gen's): give both the same +genclient, or +kubebuilder:resource:path=<plural>",
+					k.Name, prev.Plural, firstVersion[k.Name], k.Plural, v.Name)
+			}
+		}
+	}
+}

@@ -132,6 +132,25 @@ func TestParse(t *testing.T) {
 		{name: "unknown namespaces ignored", lines: []string{"+protobuf=true", "+x-kubernetes-foo=bar", "+patchStrategy=merge", "+k8s:somethingNew=1"}},
 		{name: "ignored families", lines: []string{"+kubebuilder:validation:items:Minimum=1", "+kubebuilder:rbac:groups=x,resources=y,verbs=get", "+k8s:validation:cel[0]:rule>self > 0"}},
 		{name: "not markers", lines: []string{"+ a plus sign", "+1 is a number", "text"}},
+		{name: "genclient verbs", lines: []string{"+genclient", "+genclient:onlyVerbs=get,list", "+genclient:skipVerbs=apply", "+genclient:readonly", "+genclient:noVerbs"},
+			want: model.Markers{Root: true, GenClient: true, OnlyVerbs: []string{"get", "list"}, SkipVerbs: []string{"apply"}, ReadOnly: true, NoVerbs: true}},
+		{name: "genclient unknown verb", lines: []string{"+genclient:onlyVerbs=get,frob"}, wantError: `unknown verb "frob"`},
+		{name: "genclient methods", lines: []string{
+			"+genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale",
+			"+genclient:method=CreateToken,verb=create,subresource=token,input=TokenRequest,result=TokenRequest"},
+			want: model.Markers{ClientMethods: []model.ClientMethod{
+				{Name: "GetScale", Verb: "get", Subresource: "scale", Result: "k8s.io/api/autoscaling/v1.Scale", Pos: model.Position{File: "types.go", Line: 10, Col: 1}},
+				{Name: "CreateToken", Verb: "create", Subresource: "token", Input: "TokenRequest", Result: "TokenRequest", Pos: model.Position{File: "types.go", Line: 11, Col: 1}}}}},
+		{name: "genclient method without verb", lines: []string{"+genclient:method=GetScale"}, wantError: "the verb must be given"},
+		{name: "genclient method bad verb", lines: []string{"+genclient:method=Stream,verb=watch"}, wantError: `verb "watch" is not supported`},
+		{name: "genclient method unknown argument", lines: []string{"+genclient:method=GetScale,verb=get,colour=red"}, wantError: `unknown argument "colour"`},
+		{name: "genclient method input on get", lines: []string{"+genclient:method=GetScale,verb=get,input=Scale"}, wantError: "an input type is not supported"},
+		{name: "genclient method twice", lines: []string{"+genclient:method=A,verb=get", "+genclient:method=A,verb=list"}, wantError: "method A is declared twice",
+			want: model.Markers{ClientMethods: []model.ClientMethod{{Name: "A", Verb: "get", Pos: model.Position{File: "types.go", Line: 10, Col: 1}}}}},
+		{name: "version markers", lines: []string{"+kubebuilder:skipversion", "+kubebuilder:unservedversion", `+kubebuilder:deprecatedversion:warning="going away"`},
+			want: model.Markers{SkipVersion: true, UnservedVersion: true, DeprecatedVersion: true, DeprecationText: ptr("going away")}},
+		{name: "deprecated without warning", lines: []string{"+kubebuilder:deprecatedversion"}, want: model.Markers{DeprecatedVersion: true}},
+		{name: "deprecated bad argument", lines: []string{"+kubebuilder:deprecatedversion:message=x"}, wantError: `unknown argument "message"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
