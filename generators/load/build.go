@@ -21,8 +21,9 @@ var versionRE = regexp.MustCompile(`^v\d+((alpha|beta)\d+)?$`)
 type apiPackage struct {
 	pkg   *packages.Package
 	model *model.Package
-	// pos is where +groupName is written, for group-level errors.
-	pos model.Position
+	// pos is where +groupName is written, for group-level errors; convPos where
+	// +k8s:conversion-gen is.
+	pos, convPos model.Position
 }
 
 // build assembles the model from the loaded packages.
@@ -65,8 +66,12 @@ func (b *builder) apiPackage(pkg *packages.Package) *apiPackage {
 	ap := &apiPackage{pkg: pkg, model: &model.Package{Path: pkg.PkgPath, Name: pkg.Name, Dir: packageDir(pkg)}}
 	ap.model.Markers = b.parseMarkers(true, lines)
 	for _, l := range lines {
-		if strings.HasPrefix(strings.TrimSpace(l.Text), "+groupName") {
+		text := strings.TrimSpace(l.Text)
+		if strings.HasPrefix(text, "+groupName") {
 			ap.pos = l.Pos
+		}
+		if strings.HasPrefix(text, "+k8s:conversion-gen=") {
+			ap.convPos = l.Pos
 		}
 	}
 	return ap
@@ -163,6 +168,7 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	g.ClientPackageName, g.ClientGoName = clientGroupNames(g.Name, groupGoName)
 	b.deprecations(g)
 	b.checkPlurals(g)
+	b.checkHubReferences(g, pkgs)
 	return g
 }
 

@@ -245,6 +245,10 @@ func TestLoadErrors(t *testing.T) {
 			"badmarker/v1/types.go:7:2: +kubebuilder:validation:Minimum=abc: cannot parse abc as a number"}},
 		{"syntax", []string{"syntax/v1/types.go:5:8: raw string literal not terminated"}},
 		{"dupversion", []string{"dupversion/apis/dup/v1beta1/doc.go:1:1: group dup.example.com serves version v1 twice"}},
+		{"hubrefs", []string{
+			"hubrefs/apis/hr/v1/doc.go:3:1: +k8s:conversion-gen=github.com/apigen-dev/apigen/generators/testdata/load/hubrefs/apis/other in package v1 must name the hub package of group hr.example.com, github.com/apigen-dev/apigen/generators/testdata/load/hubrefs/apis/hr",
+			"hubrefs/apis/hr/v1/types.go:12:6: warning: +k8s:conversion-gen=false on Thing: apigen still generates its conversion (conversion-gen would not); write Convert_v1_Thing_To_hr_Thing to replace it",
+			"hubrefs/apis/hr/v1/types.go:26:6: warning: ValidateThing in package v1 is not called: validation hooks live in the hub package"}},
 		{"pluralconflict", []string{"pluralconflict/apis/pc/v1beta1/types.go:8:6: kind Index is served as indexes in v1 but as indices in v1beta1"}},
 		{"badpaths", []string{
 			"+kubebuilder:selectablefield .spec.labels of Pool: the field is a map[string]string, not a string, boolean or integer",

@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/version"
 
@@ -87,6 +88,57 @@ func (b *builder) checkPlurals(g *model.Group) {
 					"a kubebuilder kind controller-gen's): give both the same +genclient, or +kubebuilder:resource:path=<plural>",
 					k.Name, prev.Plural, firstVersion[k.Name], k.Plural, v.Name)
 			}
+		}
+	}
+}
+
+// checkHubReferences reports what in the version packages of g points at the hub but would
+// not be honoured: a package-level +k8s:conversion-gen naming another package than the hub
+// (an error: apigen converts every version to the group's hub, as conversion-gen converts to
+// the package it names), a type-level +k8s:conversion-gen=false without a hand-written
+// Convert_ function (a warning: apigen generates the conversion conversion-gen would leave
+// out), and a Validate<Kind> or Validate<Kind>Update function in a version package when the
+// hub is another package (a warning: the server validates hub objects and calls only the
+// hub's hooks).
+func (b *builder) checkHubReferences(g *model.Group, pkgs []*apiPackage) {
+	for _, ap := range pkgs {
+		if ap.model == g.Hub {
+			continue
+		}
+		if ref := ap.model.Markers.ConversionGen; ref != "" && ref != g.Hub.Path {
+			b.errorf(ap.convPos, "+k8s:conversion-gen=%s in package %s must name the hub package of group %s, %s", ref, ap.model.Name, g.Name, g.Hub.Path)
+		}
+		for _, t := range ap.model.Types {
+			if t.Markers.ConversionGen == "false" && !hasHandConversion(ap.model, g.Hub, t.Name.Name) {
+				b.warnf(t.Pos, "+k8s:conversion-gen=false on %s: apigen still generates its conversion (conversion-gen would not); "+
+					"write Convert_%s_%s_To_%s_%s to replace it", t.Name.Name, ap.model.Name, t.Name.Name, g.Hub.Name, t.Name.Name)
+			}
+		}
+		b.versionedHooks(g, ap.model)
+	}
+}
+
+// hasHandConversion reports whether version package v declares a hand-written conversion of
+// type name to or from the hub.
+func hasHandConversion(v, hub *model.Package, name string) bool {
+	return v.HasFunc("Convert_"+v.Name+"_"+name+"_To_"+hub.Name+"_"+name) ||
+		v.HasFunc("Convert_"+hub.Name+"_"+name+"_To_"+v.Name+"_"+name)
+}
+
+// versionedHooks warns about validation hooks of the group's kinds declared in version
+// package v, which is not the hub.
+func (b *builder) versionedHooks(g *model.Group, v *model.Package) {
+	kinds := map[string]bool{}
+	for _, ver := range g.Versions {
+		for _, k := range ver.Kinds {
+			kinds[k.Name] = true
+		}
+	}
+	for name, pos := range v.Funcs {
+		kind, ok := strings.CutPrefix(name, "Validate")
+		kind = strings.TrimSuffix(kind, "Update")
+		if ok && kinds[kind] {
+			b.warnf(pos, "%s in package %s is not called: validation hooks live in the hub package (%s)", name, v.Name, g.Hub.Path)
 		}
 	}
 }

@@ -69,7 +69,7 @@ var defs = map[string]applyFunc{
 	"k8s:deepcopy-gen":                       nil,
 	"k8s:deepcopy-gen:interfaces":            deepcopyInterfaces,
 	"k8s:deepcopy-gen:nonpointer-interfaces": nil,
-	"k8s:conversion-gen":                     nil,
+	"k8s:conversion-gen":                     stringField("conversionGen", func(m *model.Markers) *string { return &m.ConversionGen }),
 	"k8s:conversion-gen-external-types":      nil,
 	"k8s:conversion-fn":                      nil,
 	"k8s:defaulter-gen":                      nil,

@@ -82,7 +82,7 @@ func TestParse(t *testing.T) {
 			want: model.Markers{Resource: &model.ResourceMarker{ShortNames: []string{"db", "dbs"}},
 				PrinterColumns: []model.PrinterColumn{{Name: "N", Type: "string", JSONPath: ".a"}}}},
 		{name: "gengo key value", lines: []string{"+k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object", "+k8s:conversion-gen=example.com/apis/db", "+listType=set"},
-			want: model.Markers{Root: true, ListType: "set"}},
+			want: model.Markers{Root: true, ListType: "set", ConversionGen: "example.com/apis/db"}},
 		{name: "xvalidation", lines: []string{`+kubebuilder:validation:XValidation:rule="self == oldSelf",message="engine is immutable"`,
 			`+kubebuilder:validation:XValidation:rule="self.size() > 1",reason=FieldValueForbidden,fieldPath=".name",optionalOldSelf=true`},
 			want: model.Markers{Validation: model.Validation{Rules: []model.ValidationRule{

@@ -415,6 +415,10 @@ type Markers struct {
 	StorageVersion   bool // +kubebuilder:storageversion
 	// NameValidation is +apigen:nameValidation=DNS1123Subdomain|DNS1123Label|PathSegment.
 	NameValidation string
+	// ConversionGen is +k8s:conversion-gen=<value>: on a version package the import path of
+	// the hub package it converts to (apigen checks it names the group's hub), on a type
+	// "false" to leave its conversion to a hand-written Convert_ function.
+	ConversionGen string
 	// GroupGoName is +groupGoName= (package level): the group's Go name in generated clients
 	// ("DB" for DBV1()), as client-gen reads it.
 	GroupGoName string
