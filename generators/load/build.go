@@ -41,6 +41,7 @@ func (b *builder) build(pkgs []*packages.Package) *model.API {
 		ap.model.Funcs = b.funcs(ap.pkg.Syntax)
 		ap.model.Vars = b.vars(ap.pkg.Syntax)
 		ap.model.SchemeBuilderField = schemeBuilderField(ap.pkg.Types)
+		b.enums(ap.model, ap.pkg.Types)
 		api.Packages = append(api.Packages, ap.model)
 	}
 	b.addMetaTypes()

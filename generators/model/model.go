@@ -319,6 +319,9 @@ type Type struct {
 	// EmbedsUnexported is true for a struct with an unexported embedded field, which Fields
 	// leaves out although encoding/json promotes the exported fields of an embedded struct.
 	EmbedsUnexported bool
+	// EnumValues are the JSON values of the package's constants of this type, in declaration
+	// order, for a type marked +enum or +k8s:enum.
+	EnumValues []string
 	// HasUnexported is true for a struct with any unexported field, embedded or not: Fields
 	// leaves those out, so code that must see every field (generated semantic equality) cannot
 	// compare it field by field.
@@ -419,6 +422,13 @@ type Markers struct {
 	// the hub package it converts to (apigen checks it names the group's hub), on a type
 	// "false" to leave its conversion to a hand-written Convert_ function.
 	ConversionGen string
+	// EnumMarker is "enum" for gengo's +enum (the schema lists the type's constants) or
+	// "k8s:enum" for validation-gen's +k8s:enum (the schema lists them and values are checked),
+	// on a string type; "" for neither.
+	EnumMarker string
+	// MapType is +mapType=atomic|granular on a map field, StructType +structType on a struct
+	// type: the x-kubernetes-map-type server-side apply merges by.
+	MapType, StructType string
 	// GroupGoName is +groupGoName= (package level): the group's Go name in generated clients
 	// ("DB" for DBV1()), as client-gen reads it.
 	GroupGoName string
@@ -469,8 +479,40 @@ type Validation struct {
 	MultipleOf       *float64
 	MinProperties    *int64
 	MaxProperties    *int64
-	// Rules are the +kubebuilder:validation:XValidation CEL rules, in marker order.
+	// Rules are the +kubebuilder:validation:XValidation CEL rules, in marker order, then the
+	// rules controller-tools makes of +kubebuilder:validation:AtMostOneOf, ExactlyOneOf and
+	// AtLeastOneOf (in that order), with its rule text and message.
 	Rules []ValidationRule
+	// Nullable is +nullable (+kubebuilder:validation:Nullable): null is a valid value; the
+	// schema says nullable: true.
+	Nullable bool
+	// Forbidden is +k8s:forbidden: the field must not be set.
+	Forbidden bool
+	// Declarative validation, as Kubernetes' validation-gen checks it.
+	Immutable bool     // +k8s:immutable: the value cannot change on update
+	Update    []string // +k8s:update=NoSet|NoUnset|NoModify|NoAddItem|NoRemoveItem, accumulated
+	MaxBytes  *int64   // +k8s:maxBytes=<n>: a string's length in bytes
+	NEQ       []string // +k8s:neq=<value>, JSON, accumulated: values the field may not have
+	Unique    string   // +k8s:unique=set|map: list items are unique (by +listMapKey for map)
+	// Items constrains every item of a list (+kubebuilder:validation:items:<Marker>,
+	// +k8s:eachVal=+k8s:<marker>) and every value of a map (+k8s:eachVal); Keys every key of
+	// a map (+k8s:eachKey=+k8s:<marker>). Nil means none.
+	Items *Validation
+	Keys  *Validation
+	// UnionMember is +k8s:unionMember[(union: "<name>", memberName: "<Value>")] on a field,
+	// UnionDiscriminator +k8s:unionDiscriminator[(union: "<name>")]: the union the field
+	// belongs to ("" is the unnamed one).
+	UnionMember        *UnionMember
+	UnionDiscriminator *string
+}
+
+// UnionMember is a field's membership of a union (+k8s:unionMember).
+type UnionMember struct {
+	// Union names the union, "" for a struct's only one; MemberName is the discriminator value
+	// that selects the field (default: the Go field name).
+	Union, MemberName string
+	// ZeroOrOne is set by +k8s:zeroOrOneOfMember: at most one member may be set.
+	ZeroOrOne bool
 }
 
 // ValidationRule is one +kubebuilder:validation:XValidation marker, as apiextensions'

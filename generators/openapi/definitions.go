@@ -102,6 +102,9 @@ func specSchema(s *schema) spec.Schema {
 	if s.listType != "" {
 		out.AddExtension("x-kubernetes-list-type", s.listType)
 	}
+	if s.mapType != "" {
+		out.AddExtension("x-kubernetes-map-type", s.mapType)
+	}
 	if len(s.validation.Rules) > 0 {
 		out.AddExtension("x-kubernetes-validations", validationRules(s.validation.Rules))
 	}

@@ -91,6 +91,9 @@ func extensions(s *schema) []jen.Code {
 	if s.listType != "" {
 		ext = append(ext, jen.Lit("x-kubernetes-list-type").Op(":").Lit(s.listType))
 	}
+	if s.mapType != "" {
+		ext = append(ext, jen.Lit("x-kubernetes-map-type").Op(":").Lit(s.mapType))
+	}
 	if len(s.validation.Rules) > 0 {
 		rules := validationRules(s.validation.Rules)
 		lits := make([]jen.Code, len(rules))
@@ -121,6 +124,9 @@ func schemaProps(s *schema) []jen.Code {
 			format = s.validation.Format
 		}
 		add("Format", jen.Lit(format))
+	}
+	if s.nullable {
+		add("Nullable", jen.True())
 	}
 	if s.ref != nil {
 		add("Ref", jen.Id("ref").Call(definitionName(s.ref)))

@@ -33,6 +33,10 @@ type schema struct {
 	required    []string
 	listType    string
 	listMapKeys []string
+	// nullable is +nullable: the schema allows null.
+	nullable bool
+	// mapType is x-kubernetes-map-type (+mapType on a map field, +structType on a struct).
+	mapType string
 }
 
 // property is one named property of an object schema.
@@ -79,7 +83,7 @@ func (b *builder) errorf(pos model.Position, format string, args ...interface{})
 
 // structSchema describes struct t: an object with its properties in declaration order.
 func (b *builder) structSchema(t *model.Type) *schema {
-	s := &schema{description: description(t.Doc), typ: "object"}
+	s := &schema{description: description(t.Doc), typ: "object", mapType: t.Markers.StructType}
 	overlay(&s.validation, t.Markers.Validation)
 	b.addFields(s, t)
 	return s
@@ -140,6 +144,15 @@ func (b *builder) fieldSchema(owner *model.Type, f *model.Field) *schema {
 		s.def, s.hasDefault = enforcedDefault(f.Type, f.OmitEmpty)
 	}
 	s.listType, s.listMapKeys = f.Markers.ListType, f.Markers.ListMapKey
+	if items := f.Markers.Validation.Items; items != nil && s.items != nil {
+		// +kubebuilder:validation:items:<Marker> constrains the items' schema, as
+		// controller-gen writes it.
+		overlay(&s.items.validation, *items)
+	}
+	s.nullable = f.Markers.Validation.Nullable
+	if f.Markers.MapType != "" {
+		s.mapType = f.Markers.MapType
+	}
 	return s
 }
 
@@ -194,6 +207,8 @@ func (b *builder) namedSchema(t *model.Type, pos model.Position) *schema {
 	overlay(&s.validation, t.Markers.Validation)
 	if len(t.Markers.Validation.Enum) > 0 {
 		s.enum = decodeEnum(t.Markers.Validation.Enum)
+	} else if len(t.EnumValues) > 0 {
+		s.enum = decodeEnum(t.EnumValues) // +enum: the type's constants, as openapi-gen lists them
 	}
 	return s
 }

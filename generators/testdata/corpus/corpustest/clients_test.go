@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -186,5 +187,70 @@ func TestGeneratedClientsAgainstServer(t *testing.T) {
 	}
 	if !cache.WaitForCacheSync(stop, informer.Informer().HasSynced) {
 		t.Error("the informer is no longer synced")
+	}
+}
+
+// TestDeclarativeValidation serves the clients tree and checks the effect of the
+// validation markers of Route: Kubernetes' declarative tags (immutable, update, maxBytes,
+// neq, unique, eachVal, eachKey, unionMember and unionDiscriminator) and controller-tools'
+// ExactlyOneOf and items:MaxLength, zeroOrOneOfMember, enum and forbidden, each rejecting a request with its 422 field error, and a
+// valid Route accepted.
+func TestDeclarativeValidation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts etcd and an API server")
+	}
+	cfg := startCorpusServer(t, fleetGroup)
+	routes := versioned.NewForConfigOrDie(cfg).FleetV1().Routes("default")
+	ctx := context.Background()
+	valid := func(name string) *fleetv1.Route {
+		return &fleetv1.Route{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: fleetv1.RouteSpec{
+			Origin: "Dover", Destination: "Calais", Pilot: ptr.To("Ann"), Harbor: ptr.To("east quay"),
+			Waypoints: []string{"WP1", "WP2"}, Stops: map[string]int32{"calais": 2}, Mode: "Sail", Sail: &fleetv1.Plan{Knots: 6}}}
+	}
+	for _, tc := range []struct {
+		name, want string
+		edit       func(*fleetv1.RouteSpec)
+	}{
+		{"maxbytes", "spec.code: Too long: may not be more than 8 bytes", func(s *fleetv1.RouteSpec) { s.Code = "ÅÅÅÅÅ" }},
+		{"neq", `spec.destination: Invalid value: "nowhere": must not be equal to "nowhere"`, func(s *fleetv1.RouteSpec) { s.Destination = "nowhere" }},
+		{"unique", `spec.waypoints[1]: Duplicate value: "WP1"`, func(s *fleetv1.RouteSpec) { s.Waypoints = []string{"WP1", "WP1"} }},
+		{"items", "spec.waypoints[0]: Too long: may not be more than 4 characters", func(s *fleetv1.RouteSpec) { s.Waypoints = []string{"WAYPOINT"} }},
+		{"eachval", "spec.stops[calais]: Invalid value: 0: must be greater than or equal to 1", func(s *fleetv1.RouteSpec) { s.Stops["calais"] = 0 }},
+		{"eachkey", "spec.stops: Too long: may not be more than 6 characters", func(s *fleetv1.RouteSpec) { s.Stops["rotterdam"] = 1 }},
+		{"exactlyoneof", "exactly one of the fields in [harbor anchorage] must be set", func(s *fleetv1.RouteSpec) { s.Anchorage = ptr.To("bay") }},
+		{"union", "spec.engine: Invalid value: \"\": may only be specified when `mode` is \"Engine\"", func(s *fleetv1.RouteSpec) { s.Engine = &fleetv1.Plan{} }},
+		{"discriminated", "spec.sail: Invalid value: \"\": must be specified when `mode` is \"Sail\"", func(s *fleetv1.RouteSpec) { s.Sail = nil }},
+		{"zeroorone", "must specify at most one of: `tug`, `tow`", func(s *fleetv1.RouteSpec) { s.Tug, s.Tow = &fleetv1.Plan{}, &fleetv1.Plan{} }},
+		{"enum", `spec.weather: Unsupported value: "Hurricane": supported values: "Fair", "Storm"`, func(s *fleetv1.RouteSpec) { s.Weather = "Hurricane" }},
+		{"forbidden", "spec.legacy: Forbidden", func(s *fleetv1.RouteSpec) { s.Legacy = "old" }},
+	} {
+		r := valid("bad-" + tc.name)
+		tc.edit(&r.Spec)
+		_, err := routes.Create(ctx, r, metav1.CreateOptions{})
+		if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: create = %v, want 422 Invalid containing %q", tc.name, err, tc.want)
+		}
+	}
+	r, err := routes.Create(ctx, valid("ok"), metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("create a valid Route: %v", err)
+	}
+	for _, tc := range []struct {
+		name, want string
+		edit       func(*fleetv1.RouteSpec)
+	}{
+		{"immutable", "spec.origin: Invalid value: null: field is immutable", func(s *fleetv1.RouteSpec) { s.Origin = "Ramsgate" }},
+		{"update NoUnset", "spec.pilot: Invalid value: null: field cannot be cleared once set", func(s *fleetv1.RouteSpec) { s.Pilot = nil }},
+	} {
+		u := r.DeepCopy()
+		tc.edit(&u.Spec)
+		if _, err := routes.Update(ctx, u, metav1.UpdateOptions{}); !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: update = %v, want 422 Invalid containing %q", tc.name, err, tc.want)
+		}
+	}
+	u := r.DeepCopy()
+	u.Spec.Pilot = ptr.To("Bob") // a pilot may change, just not be cleared
+	if _, err := routes.Update(ctx, u, metav1.UpdateOptions{}); err != nil {
+		t.Errorf("update the pilot: %v", err)
 	}
 }

@@ -225,3 +225,112 @@ type IndexList struct {
 
 	Items []Index `json:"items"`
 }
+
+// +genclient
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// Route is a voyage plan: its spec carries Kubernetes' declarative validation tags and
+// controller-tools' one-of, items and nullable markers.
+type Route struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec RouteSpec `json:"spec"`
+}
+
+// RouteSpec is the plan of a Route: exactly one of harbor and anchorage ends it.
+//
+// +kubebuilder:validation:ExactlyOneOf={harbor,anchorage}
+type RouteSpec struct {
+	// Origin is where the route starts; it cannot change.
+	// +k8s:immutable
+	Origin string `json:"origin"`
+	// Pilot guides the ship out; once set it cannot be cleared.
+	// +k8s:update=NoUnset
+	// +optional
+	Pilot *string `json:"pilot,omitempty"`
+	// Code is a short code of at most 8 bytes.
+	// +k8s:maxBytes=8
+	// +optional
+	Code string `json:"code,omitempty"`
+	// Destination is where the route goes; "nowhere" is not a place.
+	// +k8s:neq="nowhere"
+	Destination string `json:"destination"`
+	// Waypoints are passed in order, each named once, in at most 4 characters.
+	// +k8s:unique=set
+	// +kubebuilder:validation:items:MaxLength=4
+	// +optional
+	Waypoints []string `json:"waypoints,omitempty"`
+	// Stops maps a port (at most 6 characters) to the days spent there (at least 1); it is
+	// applied as a whole.
+	// +mapType=atomic
+	// +k8s:eachVal=+k8s:minimum=1
+	// +k8s:eachKey=+k8s:maxLength=6
+	// +optional
+	Stops map[string]int32 `json:"stops,omitempty"`
+	// Notes may be null.
+	// +nullable
+	// +optional
+	Notes *string `json:"notes,omitempty"`
+	// Harbor ends the route at a quay.
+	// +optional
+	Harbor *string `json:"harbor,omitempty"`
+	// Anchorage ends the route at anchor.
+	// +optional
+	Anchorage *string `json:"anchorage,omitempty"`
+	// Mode says how the ship moves: Sail or Engine, with the plan of that name.
+	// +k8s:unionDiscriminator
+	// +optional
+	Mode string `json:"mode,omitempty"`
+	// Sail is the plan of a sailing route.
+	// +k8s:unionMember
+	// +optional
+	Sail *Plan `json:"sail,omitempty"`
+	// Engine is the plan of a motoring route.
+	// +k8s:unionMember
+	// +optional
+	Engine *Plan `json:"engine,omitempty"`
+	// Tug and Tow assist in port; at most one of them.
+	// +k8s:zeroOrOneOfMember(union: "assist")
+	// +optional
+	Tug *Plan `json:"tug,omitempty"`
+	// +k8s:zeroOrOneOfMember(union: "assist")
+	// +optional
+	Tow *Plan `json:"tow,omitempty"`
+	// Weather is the forecast: one of the Weather constants.
+	// +optional
+	Weather Weather `json:"weather,omitempty"`
+	// Legacy was removed; it must not be set.
+	// +k8s:forbidden
+	// +optional
+	Legacy string `json:"legacy,omitempty"`
+}
+
+// Weather is a forecast.
+// +k8s:enum
+type Weather string
+
+// The forecasts.
+const (
+	WeatherFair  Weather = "Fair"
+	WeatherStorm Weather = "Storm"
+)
+
+// Plan is how a route is made, replaced as a whole by an apply.
+//
+// +structType=atomic
+type Plan struct {
+	// Knots is the planned speed.
+	// +optional
+	Knots int32 `json:"knots,omitempty"`
+}
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// RouteList is a list of Routes.
+type RouteList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Route `json:"items"`
+}

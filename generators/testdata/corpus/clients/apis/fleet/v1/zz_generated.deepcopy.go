@@ -254,6 +254,21 @@ func (in *LedgerList) DeepCopyObject() runtime.Object {
 var _ runtime.Object = (*LedgerList)(nil)
 
 // DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *Plan) DeepCopyInto(out *Plan) {
+	*out = *in
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new Plan; nil for a nil receiver.
+func (in *Plan) DeepCopy() *Plan {
+	if in == nil {
+		return nil
+	}
+	out := new(Plan)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
 func (in *Port) DeepCopyInto(out *Port) {
 	*out = *in
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
@@ -325,6 +340,135 @@ func (in *PortSpec) DeepCopy() *PortSpec {
 		return nil
 	}
 	out := new(PortSpec)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *Route) DeepCopyInto(out *Route) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Spec.DeepCopyInto(&out.Spec)
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new Route; nil for a nil receiver.
+func (in *Route) DeepCopy() *Route {
+	if in == nil {
+		return nil
+	}
+	out := new(Route)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject is a generated deepcopy function, copying the receiver, creating a new runtime.Object; nil for a nil receiver.
+func (in *Route) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// Route is a root type: the scheme stores it as a runtime.Object.
+var _ runtime.Object = (*Route)(nil)
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *RouteList) DeepCopyInto(out *RouteList) {
+	*out = *in
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]Route, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new RouteList; nil for a nil receiver.
+func (in *RouteList) DeepCopy() *RouteList {
+	if in == nil {
+		return nil
+	}
+	out := new(RouteList)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject is a generated deepcopy function, copying the receiver, creating a new runtime.Object; nil for a nil receiver.
+func (in *RouteList) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// RouteList is a root type: the scheme stores it as a runtime.Object.
+var _ runtime.Object = (*RouteList)(nil)
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *RouteSpec) DeepCopyInto(out *RouteSpec) {
+	*out = *in
+	if in.Pilot != nil {
+		in, out := &in.Pilot, &out.Pilot
+		*out = new(string)
+		**out = **in
+	}
+	if in.Waypoints != nil {
+		in, out := &in.Waypoints, &out.Waypoints
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.Stops != nil {
+		in, out := &in.Stops, &out.Stops
+		*out = make(map[string]int32, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
+	if in.Notes != nil {
+		in, out := &in.Notes, &out.Notes
+		*out = new(string)
+		**out = **in
+	}
+	if in.Harbor != nil {
+		in, out := &in.Harbor, &out.Harbor
+		*out = new(string)
+		**out = **in
+	}
+	if in.Anchorage != nil {
+		in, out := &in.Anchorage, &out.Anchorage
+		*out = new(string)
+		**out = **in
+	}
+	if in.Sail != nil {
+		in, out := &in.Sail, &out.Sail
+		*out = new(Plan)
+		**out = **in
+	}
+	if in.Engine != nil {
+		in, out := &in.Engine, &out.Engine
+		*out = new(Plan)
+		**out = **in
+	}
+	if in.Tug != nil {
+		in, out := &in.Tug, &out.Tug
+		*out = new(Plan)
+		**out = **in
+	}
+	if in.Tow != nil {
+		in, out := &in.Tow, &out.Tow
+		*out = new(Plan)
+		**out = **in
+	}
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new RouteSpec; nil for a nil receiver.
+func (in *RouteSpec) DeepCopy() *RouteSpec {
+	if in == nil {
+		return nil
+	}
+	out := new(RouteSpec)
 	in.DeepCopyInto(out)
 	return out
 }

@@ -228,6 +228,21 @@ func SemanticEqual_LedgerList(a, b *LedgerList) bool {
 	return true
 }
 
+// SemanticEqual_Plan reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_Plan(a, b *Plan) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.Knots != b.Knots {
+		return false
+	}
+	return true
+}
+
 // SemanticEqual_Port reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
 // nil and empty slices and maps are equal, quantities compare by value, times by instant.
 func SemanticEqual_Port(a, b *Port) bool {
@@ -287,6 +302,153 @@ func SemanticEqual_PortSpec(a, b *PortSpec) bool {
 		return false
 	}
 	if a.Berths != b.Berths {
+		return false
+	}
+	return true
+}
+
+// SemanticEqual_Route reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_Route(a, b *Route) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.TypeMeta != b.TypeMeta {
+		return false
+	}
+	if !equality.Semantic.DeepEqual(&a.ObjectMeta, &b.ObjectMeta) {
+		return false
+	}
+	if !SemanticEqual_RouteSpec(&a.Spec, &b.Spec) {
+		return false
+	}
+	return true
+}
+
+// SemanticEqual_RouteList reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_RouteList(a, b *RouteList) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.TypeMeta != b.TypeMeta {
+		return false
+	}
+	if !equality.Semantic.DeepEqual(&a.ListMeta, &b.ListMeta) {
+		return false
+	}
+	if len(a.Items) != len(b.Items) {
+		return false
+	}
+	if len(a.Items) != 0 && &a.Items[0] != &b.Items[0] {
+		for i := range a.Items {
+			if !SemanticEqual_Route(&a.Items[i], &b.Items[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// SemanticEqual_RouteSpec reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_RouteSpec(a, b *RouteSpec) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.Origin != b.Origin {
+		return false
+	}
+	if (a.Pilot == nil) != (b.Pilot == nil) {
+		return false
+	}
+	if a.Pilot != nil {
+		if (*a.Pilot) != (*b.Pilot) {
+			return false
+		}
+	}
+	if a.Code != b.Code {
+		return false
+	}
+	if a.Destination != b.Destination {
+		return false
+	}
+	if len(a.Waypoints) != len(b.Waypoints) {
+		return false
+	}
+	if len(a.Waypoints) != 0 && &a.Waypoints[0] != &b.Waypoints[0] {
+		for i := range a.Waypoints {
+			if a.Waypoints[i] != b.Waypoints[i] {
+				return false
+			}
+		}
+	}
+	if len(a.Stops) != len(b.Stops) {
+		return false
+	}
+	if len(a.Stops) != 0 && reflect.ValueOf(a.Stops).UnsafePointer() != reflect.ValueOf(b.Stops).UnsafePointer() {
+		for k, va := range a.Stops {
+			vb, ok := b.Stops[k]
+			if !ok {
+				return false
+			}
+			if va != vb {
+				return false
+			}
+		}
+	}
+	if (a.Notes == nil) != (b.Notes == nil) {
+		return false
+	}
+	if a.Notes != nil {
+		if (*a.Notes) != (*b.Notes) {
+			return false
+		}
+	}
+	if (a.Harbor == nil) != (b.Harbor == nil) {
+		return false
+	}
+	if a.Harbor != nil {
+		if (*a.Harbor) != (*b.Harbor) {
+			return false
+		}
+	}
+	if (a.Anchorage == nil) != (b.Anchorage == nil) {
+		return false
+	}
+	if a.Anchorage != nil {
+		if (*a.Anchorage) != (*b.Anchorage) {
+			return false
+		}
+	}
+	if a.Mode != b.Mode {
+		return false
+	}
+	if !SemanticEqual_Plan(a.Sail, b.Sail) {
+		return false
+	}
+	if !SemanticEqual_Plan(a.Engine, b.Engine) {
+		return false
+	}
+	if !SemanticEqual_Plan(a.Tug, b.Tug) {
+		return false
+	}
+	if !SemanticEqual_Plan(a.Tow, b.Tow) {
+		return false
+	}
+	if a.Weather != b.Weather {
+		return false
+	}
+	if a.Legacy != b.Legacy {
 		return false
 	}
 	return true

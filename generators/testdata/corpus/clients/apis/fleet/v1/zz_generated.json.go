@@ -638,6 +638,41 @@ func jsonDecodeLedgerList(r *jsoncodec.Reader, out *LedgerList) {
 	}
 }
 
+// jsonEncodePlan writes in as encoding/json.Marshal(in) does.
+func jsonEncodePlan(w *jsoncodec.Writer, in *Plan) {
+	more := false
+	w.Byte('{')
+	if in.Knots != 0 {
+		w.Field(&more, "\"knots\":")
+		w.Int(int64(in.Knots))
+	}
+	w.Byte('}')
+}
+
+// jsonDecodePlan reads into out, a zero Plan, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodePlan(r *jsoncodec.Reader, out *Plan) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [1]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "knots":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.Knots = int32(r.Int(32))
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
 // jsonEncodePort writes in as encoding/json.Marshal(in) does.
 func jsonEncodePort(w *jsoncodec.Writer, in *Port) {
 	more := false
@@ -816,6 +851,425 @@ func jsonDecodePortSpec(r *jsoncodec.Reader, out *PortSpec) {
 			seen[0] = true
 			if !r.Null() {
 				out.Berths = int32(r.Int(32))
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeRoute writes in as encoding/json.Marshal(in) does.
+func jsonEncodeRoute(w *jsoncodec.Writer, in *Route) {
+	more := false
+	w.Byte('{')
+	if in.TypeMeta.Kind != "" {
+		w.Field(&more, "\"kind\":")
+		w.String(in.TypeMeta.Kind)
+	}
+	if in.TypeMeta.APIVersion != "" {
+		w.Field(&more, "\"apiVersion\":")
+		w.String(in.TypeMeta.APIVersion)
+	}
+	w.Field(&more, "\"metadata\":")
+	apimachineryjson.EncodeObjectMeta(w, &in.ObjectMeta)
+	w.Raw(",\"spec\":")
+	jsonEncodeRouteSpec(w, &in.Spec)
+	w.Byte('}')
+}
+
+// jsonDecodeRoute reads into out, a zero Route, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeRoute(r *jsoncodec.Reader, out *Route) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [4]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "kind":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.TypeMeta.Kind = r.Str()
+			}
+		case "apiVersion":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.TypeMeta.APIVersion = r.Str()
+			}
+		case "metadata":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			apimachineryjson.DecodeObjectMeta(r, &out.ObjectMeta)
+		case "spec":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			jsonDecodeRouteSpec(r, &out.Spec)
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeRouteList writes in as encoding/json.Marshal(in) does.
+func jsonEncodeRouteList(w *jsoncodec.Writer, in *RouteList) {
+	more := false
+	w.Byte('{')
+	if in.TypeMeta.Kind != "" {
+		w.Field(&more, "\"kind\":")
+		w.String(in.TypeMeta.Kind)
+	}
+	if in.TypeMeta.APIVersion != "" {
+		w.Field(&more, "\"apiVersion\":")
+		w.String(in.TypeMeta.APIVersion)
+	}
+	w.Field(&more, "\"metadata\":")
+	apimachineryjson.EncodeListMeta(w, &in.ListMeta)
+	w.Raw(",\"items\":")
+	if in.Items == nil {
+		w.Null()
+	} else {
+		w.Byte('[')
+		for i0 := range in.Items {
+			if i0 > 0 {
+				w.Byte(',')
+			}
+			jsonEncodeRoute(w, &in.Items[i0])
+		}
+		w.Byte(']')
+	}
+	w.Byte('}')
+}
+
+// jsonDecodeRouteList reads into out, a zero RouteList, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeRouteList(r *jsoncodec.Reader, out *RouteList) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [4]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "kind":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.TypeMeta.Kind = r.Str()
+			}
+		case "apiVersion":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.TypeMeta.APIVersion = r.Str()
+			}
+		case "metadata":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			apimachineryjson.DecodeListMeta(r, &out.ListMeta)
+		case "items":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			if !r.Null() && r.Array() {
+				for i0 := 0; r.Elem(i0); i0++ {
+					out.Items = append(out.Items, *new(Route))
+					jsonDecodeRoute(r, &out.Items[i0])
+				}
+				if out.Items == nil {
+					out.Items = []Route{}
+				}
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeRouteSpec writes in as encoding/json.Marshal(in) does.
+func jsonEncodeRouteSpec(w *jsoncodec.Writer, in *RouteSpec) {
+	w.Byte('{')
+	w.Raw("\"origin\":")
+	w.String(in.Origin)
+	if in.Pilot != nil {
+		w.Raw(",\"pilot\":")
+		w.String(*in.Pilot)
+	}
+	if in.Code != "" {
+		w.Raw(",\"code\":")
+		w.String(in.Code)
+	}
+	w.Raw(",\"destination\":")
+	w.String(in.Destination)
+	if len(in.Waypoints) != 0 {
+		w.Raw(",\"waypoints\":")
+		w.Byte('[')
+		for i0 := range in.Waypoints {
+			if i0 > 0 {
+				w.Byte(',')
+			}
+			w.String(in.Waypoints[i0])
+		}
+		w.Byte(']')
+	}
+	if len(in.Stops) != 0 {
+		w.Raw(",\"stops\":")
+		w.Byte('{')
+		more0 := false
+		for _, key0 := range jsoncodec.SortedKeys(in.Stops) {
+			w.Key(&more0, key0)
+			val0 := in.Stops[key0]
+			w.Int(int64(val0))
+		}
+		w.Byte('}')
+	}
+	if in.Notes != nil {
+		w.Raw(",\"notes\":")
+		w.String(*in.Notes)
+	}
+	if in.Harbor != nil {
+		w.Raw(",\"harbor\":")
+		w.String(*in.Harbor)
+	}
+	if in.Anchorage != nil {
+		w.Raw(",\"anchorage\":")
+		w.String(*in.Anchorage)
+	}
+	if in.Mode != "" {
+		w.Raw(",\"mode\":")
+		w.String(in.Mode)
+	}
+	if in.Sail != nil {
+		w.Raw(",\"sail\":")
+		jsonEncodePlan(w, in.Sail)
+	}
+	if in.Engine != nil {
+		w.Raw(",\"engine\":")
+		jsonEncodePlan(w, in.Engine)
+	}
+	if in.Tug != nil {
+		w.Raw(",\"tug\":")
+		jsonEncodePlan(w, in.Tug)
+	}
+	if in.Tow != nil {
+		w.Raw(",\"tow\":")
+		jsonEncodePlan(w, in.Tow)
+	}
+	if in.Weather != "" {
+		w.Raw(",\"weather\":")
+		w.String(string(in.Weather))
+	}
+	if in.Legacy != "" {
+		w.Raw(",\"legacy\":")
+		w.String(in.Legacy)
+	}
+	w.Byte('}')
+}
+
+// jsonDecodeRouteSpec reads into out, a zero RouteSpec, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeRouteSpec(r *jsoncodec.Reader, out *RouteSpec) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [16]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "origin":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.Origin = r.Str()
+			}
+		case "pilot":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.Pilot = new(string)
+				*out.Pilot = r.Str()
+			}
+		case "code":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			if !r.Null() {
+				out.Code = r.Str()
+			}
+		case "destination":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			if !r.Null() {
+				out.Destination = r.Str()
+			}
+		case "waypoints":
+			if seen[4] {
+				r.Fail()
+				return
+			}
+			seen[4] = true
+			if !r.Null() && r.Array() {
+				for i0 := 0; r.Elem(i0); i0++ {
+					out.Waypoints = append(out.Waypoints, *new(string))
+					if !r.Null() {
+						out.Waypoints[i0] = r.Str()
+					}
+				}
+				if out.Waypoints == nil {
+					out.Waypoints = []string{}
+				}
+			}
+		case "stops":
+			if seen[5] {
+				r.Fail()
+				return
+			}
+			seen[5] = true
+			if !r.Null() && r.Object() {
+				m0 := make(map[string]int32, r.Len())
+				for n0 := 0; r.Member(n0); n0++ {
+					key0 := r.KeyString()
+					var val0 int32
+					if !r.Null() {
+						val0 = int32(r.Int(32))
+					}
+					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
+				}
+				out.Stops = m0
+			}
+		case "notes":
+			if seen[6] {
+				r.Fail()
+				return
+			}
+			seen[6] = true
+			if !r.Null() {
+				out.Notes = new(string)
+				*out.Notes = r.Str()
+			}
+		case "harbor":
+			if seen[7] {
+				r.Fail()
+				return
+			}
+			seen[7] = true
+			if !r.Null() {
+				out.Harbor = new(string)
+				*out.Harbor = r.Str()
+			}
+		case "anchorage":
+			if seen[8] {
+				r.Fail()
+				return
+			}
+			seen[8] = true
+			if !r.Null() {
+				out.Anchorage = new(string)
+				*out.Anchorage = r.Str()
+			}
+		case "mode":
+			if seen[9] {
+				r.Fail()
+				return
+			}
+			seen[9] = true
+			if !r.Null() {
+				out.Mode = r.Str()
+			}
+		case "sail":
+			if seen[10] {
+				r.Fail()
+				return
+			}
+			seen[10] = true
+			if !r.Null() {
+				out.Sail = new(Plan)
+				jsonDecodePlan(r, out.Sail)
+			}
+		case "engine":
+			if seen[11] {
+				r.Fail()
+				return
+			}
+			seen[11] = true
+			if !r.Null() {
+				out.Engine = new(Plan)
+				jsonDecodePlan(r, out.Engine)
+			}
+		case "tug":
+			if seen[12] {
+				r.Fail()
+				return
+			}
+			seen[12] = true
+			if !r.Null() {
+				out.Tug = new(Plan)
+				jsonDecodePlan(r, out.Tug)
+			}
+		case "tow":
+			if seen[13] {
+				r.Fail()
+				return
+			}
+			seen[13] = true
+			if !r.Null() {
+				out.Tow = new(Plan)
+				jsonDecodePlan(r, out.Tow)
+			}
+		case "weather":
+			if seen[14] {
+				r.Fail()
+				return
+			}
+			seen[14] = true
+			if !r.Null() {
+				out.Weather = Weather(r.Str())
+			}
+		case "legacy":
+			if seen[15] {
+				r.Fail()
+				return
+			}
+			seen[15] = true
+			if !r.Null() {
+				out.Legacy = r.Str()
 			}
 		default:
 			r.Fail()
@@ -1393,9 +1847,13 @@ func init() {
 	jsoncodec.Register(jsonEncodeIndexList, jsonDecodeIndexList)
 	jsoncodec.Register(jsonEncodeLedger, jsonDecodeLedger)
 	jsoncodec.Register(jsonEncodeLedgerList, jsonDecodeLedgerList)
+	jsoncodec.Register(jsonEncodePlan, jsonDecodePlan)
 	jsoncodec.Register(jsonEncodePort, jsonDecodePort)
 	jsoncodec.Register(jsonEncodePortList, jsonDecodePortList)
 	jsoncodec.Register(jsonEncodePortSpec, jsonDecodePortSpec)
+	jsoncodec.Register(jsonEncodeRoute, jsonDecodeRoute)
+	jsoncodec.Register(jsonEncodeRouteList, jsonDecodeRouteList)
+	jsoncodec.Register(jsonEncodeRouteSpec, jsonDecodeRouteSpec)
 	jsoncodec.Register(jsonEncodeSailor, jsonDecodeSailor)
 	jsoncodec.Register(jsonEncodeShip, jsonDecodeShip)
 	jsoncodec.Register(jsonEncodeShipList, jsonDecodeShipList)

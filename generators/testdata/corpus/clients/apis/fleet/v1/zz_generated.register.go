@@ -51,6 +51,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&LedgerList{},
 		&Port{},
 		&PortList{},
+		&Route{},
+		&RouteList{},
 		&Ship{},
 		&ShipList{},
 		&Signal{},

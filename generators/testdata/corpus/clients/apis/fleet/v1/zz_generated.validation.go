@@ -7,12 +7,17 @@ package v1
 import (
 	context "context"
 	"fmt"
+	cel "github.com/apigen-dev/apigen/runtime/validation/cel"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
+	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	"maps"
+	"slices"
+	"sync"
 )
 
 func init() {
@@ -23,6 +28,18 @@ func init() {
 // for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first
 // (once per process); an error there fails AddToScheme.
 func RegisterValidations(scheme *runtime.Scheme) error {
+	if err := compileRules(); err != nil {
+		return err
+	}
+	scheme.AddValidationFunc((*Route)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_Route(ctx, op, nil, obj.(*Route), nil)
+		case operation.Update:
+			return Validate_Route(ctx, op, nil, obj.(*Route), safe.Cast[*Route](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
 	scheme.AddValidationFunc((*Ship)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
@@ -33,6 +50,192 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
 	return nil
+}
+
+// The package's compiled CEL validation rules, set by compileRules.
+var (
+	ruleRouteSpec *cel.Rule // XValidation of RouteSpec
+)
+
+// compileRules compiles the package's CEL validation rules, once per process; it returns the first
+// compilation error, which the generator already ruled out.
+var compileRules = sync.OnceValue(func() error {
+	var err error
+	if ruleRouteSpec, err = cel.Compile(cel.Spec{Rule: "(has(self.harbor)?1:0)+(has(self.anchorage)?1:0) == 1", Message: "exactly one of the fields in [harbor anchorage] must be set"}, cel.Object); err != nil {
+		return fmt.Errorf("cannot compile the validation rule of RouteSpec: %w", err)
+	}
+	return nil
+})
+
+// unionMembershipForRouteSpec are the members of the unnamed union of RouteSpec.
+var unionMembershipForRouteSpec = validate.NewDiscriminatedUnionMembership("mode", validate.NewDiscriminatedUnionMember("sail", "Sail"), validate.NewDiscriminatedUnionMember("engine", "Engine"))
+
+// unionMembershipForRouteSpecassist are the members of the "assist" union of RouteSpec.
+var unionMembershipForRouteSpecassist = validate.NewUnionMembership(validate.NewUnionMember("tug"), validate.NewUnionMember("tow"))
+
+// enumWeather holds the values +kubebuilder:validation:Enum allows for Weather.
+var enumWeather = sets.New[Weather]("Fair", "Storm")
+
+// Validate_Route validates obj, a Route at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_Route(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Route) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Route.Spec
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *RouteSpec) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_RouteSpec(obj, oldObj) {
+			return nil
+		}
+		errs = append(errs, Validate_RouteSpec(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *Route) *RouteSpec {
+		return &oldObj.Spec
+	}))...)
+	return errs
+}
+
+// Validate_RouteSpec validates obj, a RouteSpec at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *RouteSpec) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	errs = append(errs, ruleRouteSpec.Validate(ctx, op, fldPath, cel.Present(obj, false), cel.Present(oldObj, false))...)
+	errs = append(errs, validate.DiscriminatedUnion(ctx, op, fldPath, obj, oldObj, unionMembershipForRouteSpec, func(obj *RouteSpec) string {
+		if obj == nil {
+			return ""
+		}
+		return obj.Mode
+	}, func(obj *RouteSpec) bool {
+		return obj != nil && obj.Sail != nil
+	}, func(obj *RouteSpec) bool {
+		return obj != nil && obj.Engine != nil
+	})...)
+	errs = append(errs, validate.ZeroOrOneOfUnion(ctx, op, fldPath, obj, oldObj, unionMembershipForRouteSpecassist, func(obj *RouteSpec) bool {
+		return obj != nil && obj.Tug != nil
+	}, func(obj *RouteSpec) bool {
+		return obj != nil && obj.Tow != nil
+	})...)
+	// field RouteSpec.Origin
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		errs = append(errs, validate.Immutable(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("origin"), &obj.Origin, safe.Field(oldObj, func(oldObj *RouteSpec) *string {
+		return &oldObj.Origin
+	}))...)
+	// field RouteSpec.Pilot
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		errs = append(errs, validate.UpdatePointer(ctx, op, fldPath, obj, oldObj, validate.NoUnset)...)
+		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+			return // do not proceed: the optional value is absent
+		}
+		return errs
+	}(fldPath.Child("pilot"), obj.Pilot, safe.Field(oldObj, func(oldObj *RouteSpec) *string {
+		return oldObj.Pilot
+	}))...)
+	// field RouteSpec.Code
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.MaxBytes(ctx, op, fldPath, obj, oldObj, 8)...)
+		return errs
+	}(fldPath.Child("code"), &obj.Code, safe.Field(oldObj, func(oldObj *RouteSpec) *string {
+		return &oldObj.Code
+	}))...)
+	// field RouteSpec.Destination
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		errs = append(errs, validate.NEQ(ctx, op, fldPath, obj, oldObj, "nowhere")...)
+		return errs
+	}(fldPath.Child("destination"), &obj.Destination, safe.Field(oldObj, func(oldObj *RouteSpec) *string {
+		return &oldObj.Destination
+	}))...)
+	// field RouteSpec.Waypoints
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
+			return nil
+		}
+		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, validate.DirectEqual[string], func(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+			errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 4)...)
+			return errs
+		})...)
+		return errs
+	}(fldPath.Child("waypoints"), obj.Waypoints, safe.Field(oldObj, func(oldObj *RouteSpec) []string {
+		return oldObj.Waypoints
+	}))...)
+	// field RouteSpec.Stops
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj map[string]int32) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && maps.Equal(obj, oldObj) {
+			return nil
+		}
+		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, validate.SemanticDeepEqual[*int32], func(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
+			errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
+			return errs
+		})...)
+		errs = append(errs, validate.EachMapKey(ctx, op, fldPath, obj, oldObj, func(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+			errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 6)...)
+			return errs
+		})...)
+		return errs
+	}(fldPath.Child("stops"), obj.Stops, safe.Field(oldObj, func(oldObj *RouteSpec) map[string]int32 {
+		return oldObj.Stops
+	}))...)
+	// field RouteSpec.Weather
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *Weather) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_Weather(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("weather"), &obj.Weather, safe.Field(oldObj, func(oldObj *RouteSpec) *Weather {
+		return &oldObj.Weather
+	}))...)
+	// field RouteSpec.Legacy
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if e := validate.ForbiddenValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+			errs = append(errs, e...)
+			return
+		}
+		return errs
+	}(fldPath.Child("legacy"), &obj.Legacy, safe.Field(oldObj, func(oldObj *RouteSpec) *string {
+		return &oldObj.Legacy
+	}))...)
+	return errs
 }
 
 // Validate_Ship validates obj, a Ship at fldPath, against the validation markers of its type
@@ -152,5 +355,15 @@ func Validate_ShipStatus(ctx context.Context, op operation.Operation, fldPath *f
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *ShipStatus) []metav1.Condition {
 		return oldObj.Conditions
 	}))...)
+	return errs
+}
+
+// Validate_Weather validates obj, a Weather at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_Weather(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Weather) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumWeather, nil)...)
 	return errs
 }

@@ -31,6 +31,12 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyfleetv1.IndexApplyConfiguration{}
 	case fleetv1.SchemeGroupVersion.WithKind("Ledger"):
 		return &applyfleetv1.LedgerApplyConfiguration{}
+	case fleetv1.SchemeGroupVersion.WithKind("Plan"):
+		return &applyfleetv1.PlanApplyConfiguration{}
+	case fleetv1.SchemeGroupVersion.WithKind("Route"):
+		return &applyfleetv1.RouteApplyConfiguration{}
+	case fleetv1.SchemeGroupVersion.WithKind("RouteSpec"):
+		return &applyfleetv1.RouteSpecApplyConfiguration{}
 	case fleetv1.SchemeGroupVersion.WithKind("Sailor"):
 		return &applyfleetv1.SailorApplyConfiguration{}
 	case fleetv1.SchemeGroupVersion.WithKind("Ship"):

@@ -48,6 +48,10 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 	if err != nil {
 		return nil, err
 	}
+	routeStore, err := newRouteStore(scheme, storage)
+	if err != nil {
+		return nil, err
+	}
 	shipStore, err := newShipStore(scheme, storage)
 	if err != nil {
 		return nil, err
@@ -73,6 +77,7 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 				"indexes":      indexStore,
 				"ledgers":      ledgerStore,
 				"ports":        portStore,
+				"routes":       routeStore,
 				"ships":        shipStore,
 				"ships/status": registry.NewStatusStore(shipStore, shipStatusStrategy{shipStrategy{scheme: scheme}}),
 				"ships/scale":  shipScaleStore,
@@ -176,6 +181,28 @@ func newPortStore(scheme *runtime.Scheme, storage registry.StorageFactory) (*reg
 		DefaultQualifiedResource:  schema.GroupResource{Group: "fleet.example.com", Resource: "ports"},
 		SingularQualifiedResource: schema.GroupResource{Group: "fleet.example.com", Resource: "port"},
 		Strategy:                  portStrategy{scheme: scheme},
+		Storage:                   s,
+	}, nil
+}
+
+// newRouteStore builds the registry.Store of routes.fleet.example.com, storing Route objects as v1.
+func newRouteStore(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.Store, error) {
+	s, err := storage.NewStorage(schema.GroupResource{Group: "fleet.example.com", Resource: "routes"}, v1.SchemeGroupVersion, scheme, func() runtime.Object {
+		return &v1.Route{}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot create the storage of routes.fleet.example.com: %w", err)
+	}
+	return &registry.Store{
+		NewFunc: func() runtime.Object {
+			return &v1.Route{}
+		},
+		NewListFunc: func() runtime.Object {
+			return &v1.RouteList{}
+		},
+		DefaultQualifiedResource:  schema.GroupResource{Group: "fleet.example.com", Resource: "routes"},
+		SingularQualifiedResource: schema.GroupResource{Group: "fleet.example.com", Resource: "route"},
+		Strategy:                  routeStrategy{scheme: scheme},
 		Storage:                   s,
 	}, nil
 }

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	common "k8s.io/kube-openapi/pkg/common"
 	spec "k8s.io/kube-openapi/pkg/validation/spec"
+	ptr "k8s.io/utils/ptr"
 	"maps"
 )
 
@@ -26,9 +27,13 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.IndexList":  schema_fleet_v1_IndexList(ref),
 		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Ledger":     schema_fleet_v1_Ledger(ref),
 		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.LedgerList": schema_fleet_v1_LedgerList(ref),
+		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Plan":       schema_fleet_v1_Plan(ref),
 		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Port":       schema_fleet_v1_Port(ref),
 		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.PortList":   schema_fleet_v1_PortList(ref),
 		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.PortSpec":   schema_fleet_v1_PortSpec(ref),
+		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Route":      schema_fleet_v1_Route(ref),
+		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.RouteList":  schema_fleet_v1_RouteList(ref),
+		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.RouteSpec":  schema_fleet_v1_RouteSpec(ref),
 		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Sailor":     schema_fleet_v1_Sailor(ref),
 		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Ship":       schema_fleet_v1_Ship(ref),
 		"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.ShipList":   schema_fleet_v1_ShipList(ref),
@@ -422,6 +427,31 @@ func schema_fleet_v1_LedgerList(ref common.ReferenceCallback) common.OpenAPIDefi
 	}
 }
 
+func schema_fleet_v1_Plan(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			VendorExtensible: spec.VendorExtensible{
+				Extensions: spec.Extensions{
+					"x-kubernetes-map-type": "atomic",
+				},
+			},
+			SchemaProps: spec.SchemaProps{
+				Description: "Plan is how a route is made, replaced as a whole by an apply.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"knots": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Knots is the planned speed.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
 func schema_fleet_v1_Port(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -532,6 +562,257 @@ func schema_fleet_v1_PortSpec(ref common.ReferenceCallback) common.OpenAPIDefini
 					},
 				},
 			},
+		},
+	}
+}
+
+func schema_fleet_v1_Route(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Route is a voyage plan: its spec carries Kubernetes' declarative validation tags and controller-tools' one-of, items and nullable markers.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.RouteSpec"),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.RouteSpec",
+			metav1.ObjectMeta{}.OpenAPIModelName(),
+		},
+	}
+}
+
+func schema_fleet_v1_RouteList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RouteList is a list of Routes.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Route"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Route",
+			metav1.ListMeta{}.OpenAPIModelName(),
+		},
+	}
+}
+
+func schema_fleet_v1_RouteSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			VendorExtensible: spec.VendorExtensible{
+				Extensions: spec.Extensions{
+					"x-kubernetes-validations": []interface{}{
+						map[string]interface{}{"message": "exactly one of the fields in [harbor anchorage] must be set", "rule": "(has(self.harbor)?1:0)+(has(self.anchorage)?1:0) == 1"},
+					},
+				},
+			},
+			SchemaProps: spec.SchemaProps{
+				Description: "RouteSpec is the plan of a Route: exactly one of harbor and anchorage ends it.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"origin": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Origin is where the route starts; it cannot change.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pilot": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pilot guides the ship out; once set it cannot be cleared.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"code": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Code is a short code of at most 8 bytes.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"destination": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Destination is where the route goes; \"nowhere\" is not a place.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"waypoints": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Waypoints are passed in order, each named once, in at most 4 characters.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										MaxLength: ptr.To[int64](4),
+										Type:      []string{"string"},
+										Format:    "",
+									},
+								},
+							},
+						},
+					},
+					"stops": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-map-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Stops maps a port (at most 6 characters) to the days spent there (at least 1); it is applied as a whole.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"integer"},
+										Format: "int32",
+									},
+								},
+							},
+						},
+					},
+					"notes": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Notes may be null.",
+							Type:        []string{"string"},
+							Format:      "",
+							Nullable:    true,
+						},
+					},
+					"harbor": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Harbor ends the route at a quay.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"anchorage": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Anchorage ends the route at anchor.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"mode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Mode says how the ship moves: Sail or Engine, with the plan of that name.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"sail": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Sail is the plan of a sailing route.",
+							Ref:         ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Plan"),
+						},
+					},
+					"engine": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Engine is the plan of a motoring route.",
+							Ref:         ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Plan"),
+						},
+					},
+					"tug": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Tug and Tow assist in port; at most one of them.",
+							Ref:         ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Plan"),
+						},
+					},
+					"tow": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Plan"),
+						},
+					},
+					"weather": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Weather is the forecast: one of the Weather constants.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Fair", "Storm"},
+						},
+					},
+					"legacy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Legacy was removed; it must not be set.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"origin", "destination"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Plan",
 		},
 	}
 }

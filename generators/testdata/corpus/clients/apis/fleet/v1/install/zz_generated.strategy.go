@@ -168,6 +168,46 @@ func (s portStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Objec
 	return errs
 }
 
+// routeStrategy implements registry.Strategy for v1.Route.
+type routeStrategy struct {
+	// scheme holds the declarative validation (zz_generated.validation.go) of every version.
+	scheme *runtime.Scheme
+}
+
+var _ registry.Strategy = routeStrategy{}
+
+// NamespaceScoped returns true: routes are namespaced.
+func (routeStrategy) NamespaceScoped() bool {
+	return true
+}
+
+// PrepareForCreate sets generation to 1.
+func (routeStrategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
+	o := obj.(*v1.Route)
+	o.Generation = 1
+}
+
+// PrepareForUpdate keeps generation, bumping it when spec changed.
+func (routeStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	newObj, oldObj := obj.(*v1.Route), old.(*v1.Route)
+	newObj.Generation = oldObj.Generation
+	if !v1.SemanticEqual_RouteSpec(&newObj.Spec, &oldObj.Spec) {
+		newObj.Generation = oldObj.Generation + 1
+	}
+}
+
+// Validate runs the validation generated from the markers of the request's version; the package v1 declares no ValidateRoute hook.
+func (s routeStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, nil)
+	return errs
+}
+
+// ValidateUpdate runs the validation generated from the markers of the request's version; the package v1 declares neither ValidateRouteUpdate nor ValidateRoute.
+func (s routeStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, old)
+	return errs
+}
+
 // shipStrategy implements registry.Strategy for v1.Ship.
 type shipStrategy struct {
 	// scheme holds the declarative validation (zz_generated.validation.go) of every version.

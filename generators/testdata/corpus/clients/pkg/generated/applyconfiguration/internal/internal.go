@@ -131,6 +131,89 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
       default: {}
+- name: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.Plan
+  map:
+    fields:
+    - name: knots
+      type:
+        scalar: numeric
+    elementRelationship: atomic
+- name: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.Route
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+      default: {}
+    - name: spec
+      type:
+        namedType: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.RouteSpec
+      default: {}
+- name: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.RouteSpec
+  map:
+    fields:
+    - name: anchorage
+      type:
+        scalar: string
+    - name: code
+      type:
+        scalar: string
+    - name: destination
+      type:
+        scalar: string
+      default: ""
+    - name: engine
+      type:
+        namedType: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.Plan
+    - name: harbor
+      type:
+        scalar: string
+    - name: legacy
+      type:
+        scalar: string
+    - name: mode
+      type:
+        scalar: string
+    - name: notes
+      type:
+        scalar: string
+    - name: origin
+      type:
+        scalar: string
+      default: ""
+    - name: pilot
+      type:
+        scalar: string
+    - name: sail
+      type:
+        namedType: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.Plan
+    - name: stops
+      type:
+        map:
+          elementType:
+            scalar: numeric
+          elementRelationship: atomic
+    - name: tow
+      type:
+        namedType: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.Plan
+    - name: tug
+      type:
+        namedType: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.Plan
+    - name: waypoints
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: weather
+      type:
+        scalar: string
 - name: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.Sailor
   map:
     fields:
@@ -345,6 +428,7 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
       default: ""
+    elementRelationship: atomic
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.Time
   scalar: untyped
 `)

@@ -50,6 +50,11 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 			informer: f.Fleet().V1().Ports().Informer(),
 			resource: resource.GroupResource(),
 		}, nil
+	case fleetv1.SchemeGroupVersion.WithResource("routes"):
+		return &genericInformer{
+			informer: f.Fleet().V1().Routes().Informer(),
+			resource: resource.GroupResource(),
+		}, nil
 	case fleetv1.SchemeGroupVersion.WithResource("ships"):
 		return &genericInformer{
 			informer: f.Fleet().V1().Ships().Informer(),

@@ -26,6 +26,12 @@ type LedgerNamespaceListerExpansion interface{}
 // PortListerExpansion allows custom methods to be added to PortLister.
 type PortListerExpansion interface{}
 
+// RouteListerExpansion allows custom methods to be added to RouteLister.
+type RouteListerExpansion interface{}
+
+// RouteNamespaceListerExpansion allows custom methods to be added to RouteNamespaceLister.
+type RouteNamespaceListerExpansion interface{}
+
 // ShipListerExpansion allows custom methods to be added to ShipLister.
 type ShipListerExpansion interface{}
 

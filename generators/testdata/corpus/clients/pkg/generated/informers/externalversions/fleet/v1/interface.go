@@ -15,6 +15,8 @@ type Interface interface {
 	Indexes() TypedIndexInformer
 	// Ports returns a PortInformer.
 	Ports() TypedPortInformer
+	// Routes returns a RouteInformer.
+	Routes() TypedRouteInformer
 	// Ships returns a ShipInformer.
 	Ships() TypedShipInformer
 	// Signals returns a SignalInformer.
@@ -57,6 +59,15 @@ func (v *version) Indexes() TypedIndexInformer {
 func (v *version) Ports() TypedPortInformer {
 	return &portInformer{
 		factory:          v.factory,
+		tweakListOptions: v.tweakListOptions,
+	}
+}
+
+// Routes returns a TypedRouteInformer.
+func (v *version) Routes() TypedRouteInformer {
+	return &routeInformer{
+		factory:          v.factory,
+		namespace:        v.namespace,
 		tweakListOptions: v.tweakListOptions,
 	}
 }

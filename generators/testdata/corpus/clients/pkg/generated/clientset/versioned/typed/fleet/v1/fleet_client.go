@@ -18,6 +18,7 @@ type FleetV1Interface interface {
 	IndexesGetter
 	LedgersGetter
 	PortsGetter
+	RoutesGetter
 	ShipsGetter
 	SignalsGetter
 }
@@ -45,6 +46,11 @@ func (c *FleetV1Client) Ledgers(namespace string) LedgerInterface {
 // Ports returns the typed client of ports.
 func (c *FleetV1Client) Ports() PortInterface {
 	return newPorts(c)
+}
+
+// Routes returns the typed client of routes in namespace.
+func (c *FleetV1Client) Routes(namespace string) RouteInterface {
+	return newRoutes(c, namespace)
 }
 
 // Ships returns the typed client of ships in namespace.

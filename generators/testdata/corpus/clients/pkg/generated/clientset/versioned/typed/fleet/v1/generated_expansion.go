@@ -16,6 +16,9 @@ type LedgerExpansion interface{}
 // PortExpansion has the methods added to PortInterface by hand (none: it is generated empty).
 type PortExpansion interface{}
 
+// RouteExpansion has the methods added to RouteInterface by hand (none: it is generated empty).
+type RouteExpansion interface{}
+
 // ShipExpansion has the methods added to ShipInterface by hand (none: it is generated empty).
 type ShipExpansion interface{}
 

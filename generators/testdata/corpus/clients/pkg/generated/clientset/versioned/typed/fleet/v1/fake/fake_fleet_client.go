@@ -35,6 +35,11 @@ func (c *FakeFleetV1) Ports() typedfleetv1.PortInterface {
 	return newFakePorts(c)
 }
 
+// Routes returns the fake client of routes in namespace.
+func (c *FakeFleetV1) Routes(namespace string) typedfleetv1.RouteInterface {
+	return newFakeRoutes(c, namespace)
+}
+
 // Ships returns the fake client of ships in namespace.
 func (c *FakeFleetV1) Ships(namespace string) typedfleetv1.ShipInterface {
 	return newFakeShips(c, namespace)
