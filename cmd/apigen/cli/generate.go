@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -69,12 +70,27 @@ func runGenerators(patterns []string, stderr io.Writer) (*pass, error) {
 	return p, nil
 }
 
-// generate runs every generator on p.api and merges their files; a generator's failure
-// and two generators writing one path become diagnostics.
+// generate runs every generator on p.api, concurrently (a generator only reads the model),
+// and merges their files in the generators' order; a generator's failure and two generators
+// writing one path become diagnostics.
 func (p *pass) generate() model.Diagnostics {
+	gens := allGenerators()
+	type result struct {
+		files map[string][]byte
+		err   error
+	}
+	results := make([]result, len(gens))
+	var wg sync.WaitGroup
+	for i, g := range gens {
+		wg.Go(func() {
+			files, err := g.Generate(p.api)
+			results[i] = result{files, err}
+		})
+	}
+	wg.Wait()
 	var diags model.Diagnostics
-	for _, g := range allGenerators() {
-		files, err := g.Generate(p.api)
+	for i, g := range gens {
+		files, err := results[i].files, results[i].err
 		var gd model.Diagnostics
 		switch {
 		case errors.As(err, &gd):
