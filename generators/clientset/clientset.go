@@ -189,24 +189,42 @@ func schemeFile(t *clientlayout.Tree, names map[string]string) *jen.File {
 	f.Var().Id("Codecs").Op("=").Qual(serializerPkg, "NewCodecFactory").Call(jen.Id("Scheme"))
 	f.Comment("ParameterCodec converts the clientset's option types to and from query parameters.")
 	f.Var().Id("ParameterCodec").Op("=").Qual(clientlayout.RuntimePkg, "NewParameterCodec").Call(jen.Id("Scheme"))
-	schemeBuilder(f, t)
-	f.Comment("AddToScheme adds all types of this clientset into the given scheme, so that clientsets compose")
-	f.Comment("(after AddToScheme into client-go's kubernetes/scheme, RawExtensions holding these types serialize).")
-	f.Var().Id("AddToScheme").Op("=").Id("localSchemeBuilder").Dot("AddToScheme")
-	f.Func().Id("init").Params().Block(
-		jen.Qual(clientlayout.MetaV1Pkg, "AddToGroupVersion").Call(jen.Id("Scheme"), jen.Qual(clientlayout.SchemaPkg, "GroupVersion").Values(jen.Dict{jen.Id("Version"): jen.Lit("v1")})),
-		jen.Qual(utilruntimePkg, "Must").Call(jen.Id("AddToScheme").Call(jen.Id("Scheme"))),
-	)
+	schemeRegistration(f, t, "Scheme")
 	return f
 }
 
-// schemeBuilder declares localSchemeBuilder with every group version's AddToScheme.
-func schemeBuilder(f *jen.File, t *clientlayout.Tree) {
+// schemeRegistration declares localSchemeBuilder with every group version's AddToScheme,
+// AddToScheme, and the init adding meta/v1's options and the clientset's types to the scheme
+// variable called scheme.
+func schemeRegistration(f *jen.File, t *clientlayout.Tree, scheme string) {
 	var adds []jen.Code
 	for _, gv := range t.GroupVersions {
 		adds = append(adds, jen.Qual(gv.Version.Package.Path, "AddToScheme"))
 	}
 	f.Var().Id("localSchemeBuilder").Op("=").Qual(clientlayout.RuntimePkg, "SchemeBuilder").Custom(multi, adds...)
+	f.Comment("AddToScheme adds all types of this clientset into the given scheme, so that clientsets compose")
+	f.Comment("(after AddToScheme into client-go's kubernetes/scheme, RawExtensions holding these types serialize).")
+	f.Var().Id("AddToScheme").Op("=").Id("localSchemeBuilder").Dot("AddToScheme")
+	f.Func().Id("init").Params().Block(
+		jen.Qual(clientlayout.MetaV1Pkg, "AddToGroupVersion").Call(jen.Id(scheme), jen.Qual(clientlayout.SchemaPkg, "GroupVersion").Values(jen.Dict{jen.Id("Version"): jen.Lit("v1")})),
+		jen.Qual(utilruntimePkg, "Must").Call(jen.Id("AddToScheme").Call(jen.Id(scheme))),
+	)
+}
+
+// kindAccessors declares, on the group version client recv (typed or fake), the method of
+// every kind returning its client from the constructor named prefix+<Plural>; what names the
+// client in the doc comments ("typed client", "fake client").
+func kindAccessors(f *jen.File, t *clientlayout.Tree, gv clientlayout.GroupVersion, recv jen.Code, prefix, what string, ret func(k *model.Kind) jen.Code) {
+	for _, k := range gv.Kinds {
+		kc := kindClient{t: t, gv: gv, k: k}
+		params, args := []jen.Code{}, []jen.Code{jen.Id("c")}
+		if k.Namespaced {
+			params, args = append(params, jen.Id("namespace").String()), append(args, jen.Id("namespace"))
+		}
+		f.Commentf("%s returns the %s of %s%s.", kc.plural(), what, k.Plural, inNamespace(k))
+		f.Func().Params(recv).Id(kc.plural()).Params(params...).Add(ret(k)).
+			Block(jen.Return(jen.Id(prefix + kc.plural()).Call(args...)))
+	}
 }
 
 // multi renders a composite literal one element per line; multiCall a call one argument per line.

@@ -83,13 +83,7 @@ func fakeRegisterFile(t *clientlayout.Tree, names map[string]string) *jen.File {
 	f := newFile(t.ClientsetPath()+"/fake", "fake", names)
 	f.Var().Id("scheme").Op("=").Qual(clientlayout.RuntimePkg, "NewScheme").Call()
 	f.Var().Id("codecs").Op("=").Qual(serializerPkg, "NewCodecFactory").Call(jen.Id("scheme"))
-	schemeBuilder(f, t)
-	f.Comment("AddToScheme adds all types of this clientset into the given scheme, so that clientsets compose.")
-	f.Var().Id("AddToScheme").Op("=").Id("localSchemeBuilder").Dot("AddToScheme")
-	f.Func().Id("init").Params().Block(
-		jen.Qual(clientlayout.MetaV1Pkg, "AddToGroupVersion").Call(jen.Id("scheme"), jen.Qual(clientlayout.SchemaPkg, "GroupVersion").Values(jen.Dict{jen.Id("Version"): jen.Lit("v1")})),
-		jen.Qual(utilruntimePkg, "Must").Call(jen.Id("AddToScheme").Call(jen.Id("scheme"))),
-	)
+	schemeRegistration(f, t, "scheme")
 	return f
 }
 
@@ -101,16 +95,9 @@ func fakeTypedFiles(fs *files, t *clientlayout.Tree, gv clientlayout.GroupVersio
 	name := "Fake" + gv.GoName()
 	f.Commentf("%s implements %sInterface on client-go's testing.Fake.", name, gv.GoName())
 	f.Type().Id(name).Struct(jen.Op("*").Qual(clientlayout.TestingPkg, "Fake"))
-	for _, k := range gv.Kinds {
-		kc := kindClient{t: t, gv: gv, k: k}
-		params, args := []jen.Code{}, []jen.Code{jen.Id("c")}
-		if k.Namespaced {
-			params, args = append(params, jen.Id("namespace").String()), append(args, jen.Id("namespace"))
-		}
-		f.Commentf("%s returns the fake client of %s%s.", kc.plural(), k.Plural, inNamespace(k))
-		f.Func().Params(jen.Id("c").Op("*").Id(name)).Id(kc.plural()).Params(params...).Qual(t.TypedPath(gv), k.Name+"Interface").
-			Block(jen.Return(jen.Id("newFake" + kc.plural()).Call(args...)))
-	}
+	kindAccessors(f, t, gv, jen.Id("c").Op("*").Id(name), "newFake", "fake client", func(k *model.Kind) jen.Code {
+		return jen.Qual(t.TypedPath(gv), k.Name+"Interface")
+	})
 	f.Comment("RESTClient returns a nil *rest.RESTClient: a fake client has no REST client.")
 	f.Func().Params(jen.Id("c").Op("*").Id(name)).Id("RESTClient").Params().Qual(clientlayout.RestPkg, "Interface").Block(
 		jen.Var().Id("ret").Op("*").Qual(clientlayout.RestPkg, "RESTClient"),

@@ -124,17 +124,9 @@ func groupClientFile(t *clientlayout.Tree, gv clientlayout.GroupVersion, names m
 	f.Type().Id(name + "Interface").Interface(methods...)
 	f.Commentf("%sClient is used to interact with features provided by the %s group.", name, gv.Group.Name)
 	f.Type().Id(name + "Client").Struct(jen.Id("restClient").Qual(clientlayout.RestPkg, "Interface"))
-	recv := jen.Id("c").Op("*").Id(name + "Client")
-	for _, k := range gv.Kinds {
-		kc := kindClient{t: t, gv: gv, k: k}
-		params, args := []jen.Code{}, []jen.Code{jen.Id("c")}
-		if k.Namespaced {
-			params, args = append(params, jen.Id("namespace").String()), append(args, jen.Id("namespace"))
-		}
-		f.Commentf("%s returns the typed client of %s%s.", kc.plural(), k.Plural, inNamespace(k))
-		f.Func().Params(recv.Clone()).Id(kc.plural()).Params(params...).Id(k.Name + "Interface").
-			Block(jen.Return(jen.Id("new" + kc.plural()).Call(args...)))
-	}
+	kindAccessors(f, t, gv, jen.Id("c").Op("*").Id(name+"Client"), "new", "typed client", func(k *model.Kind) jen.Code {
+		return jen.Id(k.Name + "Interface")
+	})
 	groupConstructors(f, t, gv)
 	return f
 }

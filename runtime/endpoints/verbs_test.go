@@ -17,7 +17,8 @@ import (
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
-// newLimitedServer serves the test group with info changed by edit.
+// newLimitedServer serves the test group over real HTTP on 127.0.0.1, backed by a real etcd,
+// with its APIGroupInfo changed by edit (nil: as the test group declares it).
 func newLimitedServer(t *testing.T, edit func(*registry.APIGroupInfo)) *testServer {
 	t.Helper()
 	client, _ := etcdtest.Run(t)
@@ -30,7 +31,9 @@ func newLimitedServer(t *testing.T, edit func(*registry.APIGroupInfo)) *testServ
 		t.Fatal(err)
 	}
 	info := install.NewAPIGroupInfo(scheme, stores)
-	edit(info)
+	if edit != nil {
+		edit(info)
+	}
 	container := restful.NewContainer()
 	container.ServiceErrorHandler(responsewriters.ServiceErrorHandler)
 	lists, err := endpoints.InstallAPIGroup(container, info)

@@ -19,7 +19,8 @@ var localSchemeBuilder = runtime.SchemeBuilder{
 	apiregistrationv1.AddToScheme,
 }
 
-// AddToScheme adds all types of this clientset into the given scheme, so that clientsets compose.
+// AddToScheme adds all types of this clientset into the given scheme, so that clientsets compose
+// (after AddToScheme into client-go's kubernetes/scheme, RawExtensions holding these types serialize).
 var AddToScheme = localSchemeBuilder.AddToScheme
 
 func init() {
