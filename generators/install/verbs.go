@@ -55,34 +55,46 @@ func servedKind(v *model.Version, name string) *model.Kind {
 	return nil
 }
 
+// byVersion returns one `"<version>": {...}` entry per version of g whose served kinds give
+// entries, for a map[version]map[resource]... field of registry.APIGroupInfo.
+func byVersion(g *model.Group, rs []*resource, entries func(k *model.Kind) []jen.Code) []jen.Code {
+	var versions []jen.Code
+	for _, v := range g.Versions {
+		var items []jen.Code
+		for _, r := range rs {
+			if k := servedKind(v, r.kind.Name); k != nil {
+				items = append(items, entries(k)...)
+			}
+		}
+		if len(items) > 0 {
+			versions = append(versions, jen.Lit(v.Name).Op(":").Custom(multi, items...))
+		}
+	}
+	return versions
+}
+
 // verbsField renders the Verbs of registry.APIGroupInfo for the kinds of g whose client tags
 // limit their verbs, or nil when none does.
 func verbsField(g *model.Group, rs []*resource) jen.Code {
-	var versions []jen.Code
-	for _, v := range g.Versions {
+	versions := byVersion(g, rs, func(k *model.Kind) []jen.Code {
+		if k.Client == nil || !k.Client.Limited {
+			return nil
+		}
 		var paths []jen.Code
-		for _, r := range rs {
-			k := servedKind(v, r.kind.Name)
-			if k == nil || k.Client == nil || !k.Client.Limited {
-				continue
+		for _, sub := range subresources(k) {
+			path := k.Plural
+			if sub != "" {
+				path += "/" + sub
 			}
-			for _, sub := range subresources(k) {
-				path := k.Plural
-				if sub != "" {
-					path += "/" + sub
-				}
-				verbs := serverVerbs(k.Client, sub)
-				lits := make([]jen.Code, len(verbs))
-				for i, vb := range verbs {
-					lits[i] = jen.Lit(vb)
-				}
-				paths = append(paths, jen.Lit(path).Op(":").Index().String().Values(lits...))
+			verbs := serverVerbs(k.Client, sub)
+			lits := make([]jen.Code, len(verbs))
+			for i, vb := range verbs {
+				lits[i] = jen.Lit(vb)
 			}
+			paths = append(paths, jen.Lit(path).Op(":").Index().String().Values(lits...))
 		}
-		if len(paths) > 0 {
-			versions = append(versions, jen.Lit(v.Name).Op(":").Custom(multi, paths...))
-		}
-	}
+		return paths
+	})
 	if len(versions) == 0 {
 		return nil
 	}
@@ -105,18 +117,12 @@ func subresources(k *model.Kind) []string {
 // deprecationField renders the DeprecationWarnings of registry.APIGroupInfo for the kinds of
 // g marked +kubebuilder:deprecatedversion, or nil when none is.
 func deprecationField(g *model.Group, rs []*resource) jen.Code {
-	var versions []jen.Code
-	for _, v := range g.Versions {
-		var items []jen.Code
-		for _, r := range rs {
-			if k := servedKind(v, r.kind.Name); k != nil && k.DeprecationWarning != "" {
-				items = append(items, jen.Lit(k.Plural).Op(":").Lit(k.DeprecationWarning))
-			}
+	versions := byVersion(g, rs, func(k *model.Kind) []jen.Code {
+		if k.DeprecationWarning == "" {
+			return nil
 		}
-		if len(items) > 0 {
-			versions = append(versions, jen.Lit(v.Name).Op(":").Custom(multi, items...))
-		}
-	}
+		return []jen.Code{jen.Lit(k.Plural).Op(":").Lit(k.DeprecationWarning)}
+	})
 	if len(versions) == 0 {
 		return nil
 	}
