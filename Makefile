@@ -13,12 +13,14 @@ run:
 	$(GO) build -o $(BIN)/example-apiserver ./example-api/cmd/example-apiserver
 	./$(BIN)/example-apiserver --data-dir $(DATA_DIR)
 
-## build: build apigen and the example API server into ./bin
+## build: build apigen, the example API server and its controller into ./bin
 build:
 	$(GO) build -o $(BIN)/apigen ./cmd/apigen
 	$(GO) build -o $(BIN)/example-apiserver ./example-api/cmd/example-apiserver
+	$(GO) build -o $(BIN)/database-controller ./example-api/cmd/database-controller
 
-## generate: regenerate every zz_generated file of the example API and the runtime's own APIs,
+## generate: regenerate every zz_generated file (and the typed clients below pkg/generated) of
+## the example API and the runtime's own APIs,
 ## and the OpenAPI definitions and JSON codecs of apimachinery's types they share
 ## (runtime/openapi/apimachinery, runtime/jsoncodec/apimachinery)
 generate:
@@ -84,9 +86,10 @@ bench:
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -transport http -watch '' -mem-objects 0
 	$(MAKE) bench-gen
 
-## bench-gen: apigen generate on example-api and the compatibility corpus against a bare
-## go/packages load of the same packages (ratio; target <= 1.5x), then code-generator's
-## deepcopy-gen, conversion-gen, defaulter-gen and controller-gen on the corpus, installed
-## through the Go module proxy when it is reachable (generators/benchgen)
+## bench-gen: apigen generate (typed clients included) on example-api and the compatibility
+## corpus against a bare go/packages load of the same packages (ratio; target <= 1.5x), then
+## code-generator's deepcopy-gen, conversion-gen, defaulter-gen, client-gen, lister-gen,
+## informer-gen and applyconfiguration-gen and controller-gen on the corpus, installed through
+## the Go module proxy when it is reachable (generators/benchgen)
 bench-gen:
 	$(GO) run ./generators/benchgen

@@ -2,21 +2,26 @@
 package generators
 
 import (
+	"github.com/apigen-dev/apigen/generators/applyconfigurations"
+	"github.com/apigen-dev/apigen/generators/clientset"
 	"github.com/apigen-dev/apigen/generators/conversion"
 	"github.com/apigen-dev/apigen/generators/deepcopy"
 	"github.com/apigen-dev/apigen/generators/defaulting"
 	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/equality"
+	"github.com/apigen-dev/apigen/generators/informers"
 	"github.com/apigen-dev/apigen/generators/install"
 	"github.com/apigen-dev/apigen/generators/jsoncodec"
+	"github.com/apigen-dev/apigen/generators/listers"
 	"github.com/apigen-dev/apigen/generators/openapi"
 	"github.com/apigen-dev/apigen/generators/register"
 	"github.com/apigen-dev/apigen/generators/validation"
 )
 
 // All returns every generator, in the fixed order `apigen generate` runs them: deepcopy,
-// equality, json, register, defaulting, conversion, validation, openapi, install. Each call
-// returns new values.
+// equality, json, register, defaulting, conversion, validation, openapi, install, then the
+// typed clients of +genclient kinds: clientset, listers, informers, applyconfigurations. Each
+// call returns new values.
 func All() []emit.Generator {
 	return []emit.Generator{
 		deepcopy.New(),
@@ -28,5 +33,9 @@ func All() []emit.Generator {
 		validation.New(),
 		openapi.New(),
 		install.New(),
+		clientset.New(),
+		listers.New(),
+		informers.New(),
+		applyconfigurations.New(),
 	}
 }

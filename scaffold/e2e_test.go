@@ -12,7 +12,8 @@ import (
 )
 
 // TestScaffoldEndToEnd follows a user from an empty directory to a served, two-version API:
-// apigen init, create api (v1), go generate, make test in the new repository, the server
+// apigen init, create api (v1), go generate (types' code and the kind's typed clients in
+// pkg/generated), make test in the new repository, the server
 // answering kubectl; create api again changing nothing and a clashing one writing nothing;
 // apigen verify failing on an edited type with a diff naming the file, then passing after
 // go generate; a second version (v1beta1) creating the hub package and conversions, with
@@ -72,6 +73,14 @@ func TestScaffoldEndToEnd(t *testing.T) {
 		}},
 		{"generate and make test", func(t *testing.T) {
 			runIn(t, repo, long, "go", "generate", "./...")
+			// The +genclient kind gets client-gen-compatible clients, which make test vets.
+			for _, f := range []string{"pkg/generated/clientset/versioned/clientset.go", "pkg/generated/clientset/versioned/typed/shop/v1/order.go",
+				"pkg/generated/clientset/versioned/fake/clientset_generated.go", "pkg/generated/listers/shop/v1/order.go",
+				"pkg/generated/informers/externalversions/shop/v1/order.go", "pkg/generated/applyconfiguration/shop/v1/order.go"} {
+				if _, err := os.Stat(filepath.Join(repo, f)); err != nil {
+					t.Errorf("go generate wrote no %s: %v", f, err)
+				}
+			}
 			out := runIn(t, repo, long, "make", "test")
 			if !strings.Contains(out, "ok  \texample.com/shop/cmd/shop-apiserver") {
 				t.Errorf("make test did not run the server's end-to-end test:\n%s", out)
@@ -123,6 +132,9 @@ func TestScaffoldEndToEnd(t *testing.T) {
 			runIn(t, repo, long, "make", "generate") // go generate, then go mod tidy
 			if out, err := tryIn(repo, long, "go", "mod", "tidy", "-diff"); err != nil {
 				t.Errorf("go.mod is not tidy after make generate: %v\n%s", err, out)
+			}
+			if _, err := os.Stat(filepath.Join(repo, "pkg/generated/listers/shop/v1beta1/order.go")); err != nil {
+				t.Errorf("no lister of the second version: %v", err)
 			}
 			for _, v := range []string{"v1", "v1beta1"} {
 				conv, err := os.ReadFile(filepath.Join(repo, "apis/shop", v, "zz_generated.conversion.go"))

@@ -4,8 +4,8 @@
 //
 //	go run ./generators/benchgen [-n 5] [-tools=true] [-cpuprofile file]
 //
-// It copies go.mod, go.sum and the trees (example-api/apis, the code-generator-style and the
-// kubebuilder-style corpus trees) to a temporary directory and works there, so the tree is
+// It copies go.mod, go.sum and the trees (example-api/apis, the code-generator-style, the
+// kubebuilder-style and the clients corpus trees) to a temporary directory and works there, so the tree is
 // never written and a stale generated file in it does not matter. For each tree it measures,
 // best of -n warm runs each, interleaved so that all see the same machine load:
 //
@@ -14,8 +14,8 @@
 //     without building the model or generating anything;
 //   - apigen load: generators/load.Load(pattern) alone, the bare load plus building the model;
 //   - apigen: cmd/apigen/cli.Run("generate", pattern) in-process, the CLI's own code path (one
-//     load, every generator, every file rendered and compared with the copy, changed ones
-//     written);
+//     load, every generator, the typed clients of +genclient kinds included, every file
+//     rendered and compared with the copy, changed ones written);
 //
 // and prints the times and the ratio apigen/bare (targets of issue 4: at most 1.5x, and a full
 // regeneration of a three-version API under one second warm).
@@ -25,8 +25,11 @@
 // CodeGeneratorVersion and sigs.k8s.io/controller-tools' controller-gen at
 // ControllerToolsVersion, and times, on the same copy, deepcopy-gen, conversion-gen and
 // defaulter-gen on the code-generator-style tree and `controller-gen object crd` on the
-// kubebuilder-style tree, best of -n each, printing each tool's time over apigen's on the same
-// tree. A tool that cannot be installed or run is reported with the reason and skipped.
+// kubebuilder-style tree, and code-generator's client-gen, lister-gen, informer-gen and
+// applyconfiguration-gen (the last with the tree's OpenAPI definitions, so it writes the
+// Extract functions apigen writes) on the code-generator-style and clients trees, best of -n
+// each, printing each tool's time, and each tree's sum of the four client tools, over
+// apigen's whole run on the same tree. A tool that cannot be installed or run is reported with the reason and skipped.
 //
 // -cpuprofile writes a CPU profile of the apigen and load runs, for `go tool pprof`.
 //

@@ -30,6 +30,7 @@ var trees = []tree{
 	{name: "example-api", dir: "example-api/apis"},
 	{name: "codegen", dir: "generators/testdata/corpus/codegen"},
 	{name: "kubebuilder", dir: "generators/testdata/corpus/kubebuilder"},
+	{name: "clients", dir: "generators/testdata/corpus/clients"},
 }
 
 // Targets of issue 4.

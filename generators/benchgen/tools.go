@@ -28,6 +28,8 @@ type toolRun struct {
 	tree  string // the name of the tree in trees whose apigen time it is compared with
 	bin   string // the binary's base name in the temporary GOBIN
 	args  []string
+	// client marks code-generator's client tools, totalled separately.
+	client bool
 }
 
 // toolRuns returns the invocations, run in the copy of the trees, with header as the
@@ -66,8 +68,17 @@ func measureTools(w io.Writer, tmp, src string, results []apigenResult, n int) {
 	fmt.Fprintf(w, "third-party generators on the same copy; best of %d warm runs; ratio = tool / apigen on the same tree\n", n)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "tool\ttree\ttime\ttool/apigen")
-	totals := map[string]time.Duration{}
-	for _, tr := range toolRuns(header, filepath.Join(tmp, "crd")) {
+	totals, clientTotals := map[string]time.Duration{}, map[string]time.Duration{}
+	runs := toolRuns(header, filepath.Join(tmp, "crd"))
+	for _, name := range clientTrees {
+		cr, err := clientToolRuns(src, tmp, header, name)
+		if err != nil {
+			fmt.Fprintf(w, "client tools on %s skipped: %v\n", name, err)
+			continue
+		}
+		runs = append(runs, cr...)
+	}
+	for _, tr := range runs {
 		if !installed[tr.bin] {
 			continue
 		}
@@ -76,7 +87,9 @@ func measureTools(w io.Writer, tmp, src string, results []apigenResult, n int) {
 			fmt.Fprintf(tw, "%s\t%s\tfailed: %s\t\n", tr.label, tr.tree, oneLine(err))
 			continue
 		}
-		if tr.tree == "codegen" {
+		if tr.client {
+			clientTotals[tr.tree] += d
+		} else if tr.tree == "codegen" {
 			totals[tr.tree] += d
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2fx\n", tr.label, tr.tree, ms(d), ratio(d, apigen[tr.tree]))
@@ -84,8 +97,14 @@ func measureTools(w io.Writer, tmp, src string, results []apigenResult, n int) {
 	if d := totals["codegen"]; d > 0 {
 		fmt.Fprintf(tw, "code-generator, the 3 tools in sequence\tcodegen\t%s\t%.2fx\n", ms(d), ratio(d, apigen["codegen"]))
 	}
+	for _, name := range clientTrees {
+		if d := clientTotals[name]; d > 0 {
+			fmt.Fprintf(tw, "code-generator's client-gen + lister-gen + informer-gen + applyconfiguration-gen\t%s\t%s\t%.2fx\n",
+				name, ms(d), ratio(d, apigen[name]))
+		}
+	}
 	tw.Flush()
-	fmt.Fprintln(w, "(apigen writes more in its run than the tools together: register, openapi and install files too)")
+	fmt.Fprintln(w, "(apigen writes more in its run than the tools together: register, openapi, install and the typed clients too)")
 }
 
 // install runs `go install` for the code-generator tools and for controller-gen into bin, in
@@ -96,7 +115,11 @@ func install(w io.Writer, dir, bin string) map[string]bool {
 	groups := [][]string{
 		{"k8s.io/code-generator/cmd/deepcopy-gen@" + CodeGeneratorVersion,
 			"k8s.io/code-generator/cmd/conversion-gen@" + CodeGeneratorVersion,
-			"k8s.io/code-generator/cmd/defaulter-gen@" + CodeGeneratorVersion},
+			"k8s.io/code-generator/cmd/defaulter-gen@" + CodeGeneratorVersion,
+			"k8s.io/code-generator/cmd/client-gen@" + CodeGeneratorVersion,
+			"k8s.io/code-generator/cmd/lister-gen@" + CodeGeneratorVersion,
+			"k8s.io/code-generator/cmd/informer-gen@" + CodeGeneratorVersion,
+			"k8s.io/code-generator/cmd/applyconfiguration-gen@" + CodeGeneratorVersion},
 		{"sigs.k8s.io/controller-tools/cmd/controller-gen@" + ControllerToolsVersion},
 	}
 	for _, pkgs := range groups {

@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/apigen-dev/apigen/generators/model"
@@ -39,4 +41,16 @@ func PackageNames(api *model.API) map[string]string {
 		names[p.Path] = p.Name
 	}
 	return names
+}
+
+// Doc renders doc as `//` line comments, one per line, for a declaration or a struct field:
+// jennifer renders a multi-line Comment as a `/* */` block, which breaks on doc text holding
+// "*/" (a path pattern such as "*/status") and is not how Go documents declarations.
+func Doc(doc string) []jen.Code {
+	lines := strings.Split(strings.TrimRight(doc, "\n"), "\n")
+	out := make([]jen.Code, len(lines))
+	for i, line := range lines {
+		out[i] = jen.Comment(line)
+	}
+	return out
 }

@@ -154,21 +154,30 @@ func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 		definitions = jen.Qual(openapiPkg, "MergeDefinitions").Call(jen.Id("GetOpenAPIDefinitions"),
 			jen.Qual(registryPkg, "ScaleOpenAPIDefinitions"))
 	}
-	priorities := make([]jen.Code, len(g.Versions))
-	versions := make([]jen.Code, len(g.Versions))
-	for i, v := range g.Versions {
+	served := servedVersions(g)
+	priorities := make([]jen.Code, len(served))
+	versions := make([]jen.Code, len(served))
+	for i, v := range served {
 		priorities[i] = groupVersion(v)
 		versions[i] = jen.Lit(v.Name).Op(":").Custom(multi, versionStorage(v, rs)...)
 	}
-	body = append(body, jen.Return(jen.Op("&").Qual(registryPkg, "APIGroupInfo").Custom(multi,
+	fields := []jen.Code{
 		jen.Id("Group").Op(":").Lit(g.Name),
 		jen.Id("PrioritizedVersions").Op(":").Index().Qual(schemaPkg, "GroupVersion").Values(priorities...),
 		jen.Id("VersionedResourcesStorageMap").Op(":").Map(jen.String()).Map(jen.String()).Qual(restPkg, "Storage").Custom(multi, versions...),
 		jen.Id("Scheme").Op(":").Id("scheme"),
 		jen.Id("OpenAPIDefinitions").Op(":").Add(definitions),
-	), jen.Nil()))
+	}
+	for _, f := range []jen.Code{verbsField(g, rs), deprecationField(g, rs)} {
+		if f != nil {
+			fields = append(fields, f)
+		}
+	}
+	body = append(body, jen.Return(jen.Op("&").Qual(registryPkg, "APIGroupInfo").Custom(multi, fields...), jen.Nil()))
 	f.Comment("NewAPIGroupInfo installs the group into scheme and builds one registry.Store per resource over storage,")
-	f.Comment("serving each resource (and its status and scale subresources) in every version that declares its kind.")
+	f.Comment("serving each resource (and its status and scale subresources) in every version that declares its kind")
+	f.Comment("and does not mark it +kubebuilder:unservedversion, with the verbs its +genclient tags allow and the")
+	f.Comment("deprecation warning of +kubebuilder:deprecatedversion.")
 	if anyCreateOnly(rs) {
 		f.Comment("A create-only kind (+genclient:onlyVerbs=create) gets a registry.CreateOnlyStore, never stored, whose Respond the server sets.")
 	}
@@ -186,7 +195,7 @@ var multi = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 func versionStorage(v *model.Version, rs []*resource) []jen.Code {
 	var items []jen.Code
 	for _, r := range rs {
-		if servedIn(v, r.kind.Name) == nil {
+		if servedKind(v, r.kind.Name) == nil {
 			continue
 		}
 		items = append(items, jen.Lit(r.kind.Plural).Op(":").Id(r.storeVar()))

@@ -133,3 +133,43 @@ func TestCoreGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionMarkersAndVerbs generates the install code of a group whose v1alpha1 Database is
+// deprecated (+kubebuilder:deprecatedversion), whose v1alpha1 DatabaseClass is not served
+// (+kubebuilder:unservedversion) and whose v1 Backup has +genclient:readonly and v1 Database
+// +genclient:skipVerbs=deleteCollection,applyStatus: the golden file carries the
+// DeprecationWarnings and Verbs of registry.APIGroupInfo and no v1alpha1 databaseclasses.
+func TestVersionMarkersAndVerbs(t *testing.T) {
+	api := testAPI()
+	g := api.Groups[0]
+	v1, alpha := g.Versions[0], g.Versions[1]
+	alpha.Kinds[0].DeprecationWarning = "db.example.com/v1alpha1 Database is deprecated; use db.example.com/v1 Database"
+	alpha.Kinds[1].Unserved = true
+	v1.Kinds[0].Client = &model.Client{Verbs: []string{"get", "list", "watch"}, HasStatus: true, Limited: true, PluralName: "Backups"}
+	v1.Kinds[1].Client = &model.Client{Verbs: []string{"create", "update", "updateStatus", "delete", "get", "list", "watch", "patch", "apply"},
+		HasStatus: true, Limited: true, PluralName: "Databases",
+		Methods: []model.ClientMethod{{Name: "GetScale", Verb: "get", Subresource: "scale"}}}
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "lifecycle", files)
+}
+
+// TestUnservedVersion leaves a version whose every kind is unserved out of the served
+// versions, as a CRD version with served: false.
+func TestUnservedVersion(t *testing.T) {
+	api := testAPI()
+	for _, k := range api.Groups[0].Versions[1].Kinds {
+		k.Unserved = true
+	}
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, b := range files {
+		if filepath.Base(path) == installFile && bytes.Contains(b, []byte(`"v1alpha1":`)) {
+			t.Errorf("%s serves v1alpha1, whose kinds are all unserved:\n%s", path, b)
+		}
+	}
+}

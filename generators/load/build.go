@@ -21,8 +21,9 @@ var versionRE = regexp.MustCompile(`^v\d+((alpha|beta)\d+)?$`)
 type apiPackage struct {
 	pkg   *packages.Package
 	model *model.Package
-	// pos is where +groupName is written, for group-level errors.
-	pos model.Position
+	// pos is where +groupName is written, for group-level errors; convPos where
+	// +k8s:conversion-gen is.
+	pos, convPos model.Position
 }
 
 // build assembles the model from the loaded packages.
@@ -40,6 +41,7 @@ func (b *builder) build(pkgs []*packages.Package) *model.API {
 		ap.model.Funcs = b.funcs(ap.pkg.Syntax)
 		ap.model.Vars = b.vars(ap.pkg.Syntax)
 		ap.model.SchemeBuilderField = schemeBuilderField(ap.pkg.Types)
+		b.enums(ap.model, ap.pkg.Types)
 		api.Packages = append(api.Packages, ap.model)
 	}
 	b.addMetaTypes()
@@ -65,8 +67,12 @@ func (b *builder) apiPackage(pkg *packages.Package) *apiPackage {
 	ap := &apiPackage{pkg: pkg, model: &model.Package{Path: pkg.PkgPath, Name: pkg.Name, Dir: packageDir(pkg)}}
 	ap.model.Markers = b.parseMarkers(true, lines)
 	for _, l := range lines {
-		if strings.HasPrefix(strings.TrimSpace(l.Text), "+groupName") {
+		text := strings.TrimSpace(l.Text)
+		if strings.HasPrefix(text, "+groupName") {
 			ap.pos = l.Pos
+		}
+		if strings.HasPrefix(text, "+k8s:conversion-gen=") {
+			ap.convPos = l.Pos
 		}
 	}
 	return ap
@@ -149,6 +155,21 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	g.InstallPath = g.Hub.Path + "/install"
 	g.InstallDir = filepath.Join(g.Hub.Dir, "install")
 	g.StorageVersion = b.storageVersion(g)
+	var modPath, modDir string
+	if mod := pkgs[0].pkg.Module; mod != nil {
+		modPath, modDir = mod.Path, mod.Dir
+	}
+	g.ClientPath, g.ClientDir = clientRoot(g.Hub, modPath, modDir)
+	groupGoName := g.Hub.Markers.GroupGoName
+	for _, v := range g.Versions {
+		if n := v.Package.Markers.GroupGoName; n != "" {
+			groupGoName = n
+		}
+	}
+	g.ClientPackageName, g.ClientGoName = clientGroupNames(g.Name, groupGoName)
+	b.deprecations(g)
+	b.checkPlurals(g)
+	b.checkHubReferences(g, pkgs)
 	return g
 }
 

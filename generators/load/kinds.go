@@ -1,7 +1,6 @@
 package load
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -18,6 +17,11 @@ func (b *builder) kinds(p *model.Package) []*model.Kind {
 	var kinds []*model.Kind
 	for _, t := range p.Types {
 		if t.Kind != model.Struct || !t.Markers.Root || !embedsObjectMeta(t) {
+			b.versionMarkersOnNonKind(t)
+			continue
+		}
+		if t.Markers.SkipVersion {
+			// controller-gen leaves such a type out of the version; so does apigen.
 			continue
 		}
 		createOnly := b.createOnly(t)
@@ -46,7 +50,7 @@ func (b *builder) kind(t, list *model.Type) *model.Kind {
 		Name:              t.Name.Name,
 		Type:              t,
 		List:              list,
-		Plural:            Plural(strings.ToLower(t.Name.Name)),
+		Plural:            ResourcePlural(t.Name.Name, m.GenClient),
 		Singular:          strings.ToLower(t.Name.Name),
 		Namespaced:        !m.NonNamespaced,
 		StatusSubresource: m.StatusSub,
@@ -73,27 +77,25 @@ func (b *builder) kind(t, list *model.Type) *model.Kind {
 			k.Namespaced = false
 		}
 	}
-	if m.GenClient && !k.StatusSubresource && t.Field("Status") != nil && !b.noStatus[t.Name.String()] {
+	if m.GenClient && !k.StatusSubresource && t.Field("Status") != nil && !m.NoStatus {
 		k.StatusSubresource = true
+	}
+	k.Unserved = m.UnservedVersion
+	if m.GenClient {
+		k.Client = b.client(t)
+	} else {
+		b.clientTagsWithoutGenclient(t)
 	}
 	b.checkKindPaths(k)
 	return k
 }
 
-// createOnly reports whether t is marked +genclient:onlyVerbs=create. Other verb lists only
-// limit a generated client in Kubernetes' tools; apigen serves such a kind with every verb
-// and says so in a warning.
+// createOnly reports whether t is marked +genclient:onlyVerbs=create, as Kubernetes' review
+// kinds: created and answered, never stored. Other verb lists limit the verbs the kind is
+// served with and its client has (see client).
 func (b *builder) createOnly(t *model.Type) bool {
 	verbs := t.Markers.OnlyVerbs
-	if len(verbs) == 1 && verbs[0] == "create" {
-		return true
-	}
-	if len(verbs) > 0 {
-		b.diags = append(b.diags, model.Diagnostic{Pos: t.Pos, Warning: true, Message: fmt.Sprintf(
-			"+genclient:onlyVerbs=%s on %s: apigen serves %s with every verb its storage has; only onlyVerbs=create changes what is served (a create-only kind, never stored)",
-			strings.Join(verbs, ","), t.Name.Name, t.Name.Name)})
-	}
-	return false
+	return len(verbs) == 1 && verbs[0] == "create"
 }
 
 // embedsObjectMeta reports whether t embeds metav1.ObjectMeta.
@@ -114,4 +116,15 @@ func Plural(kind string) string {
 		return ""
 	}
 	return strings.ToLower(flect.Pluralize(kind))
+}
+
+// ResourcePlural returns the resource name a kind is served at before
+// +kubebuilder:resource:path overrides it: for a +genclient kind the one client-gen's
+// clients request (gengo's all-lowercase plural namer with client-gen's exceptions: Index ->
+// indexes, Person -> persons), else controller-gen's (Plural: indices, people).
+func ResourcePlural(kind string, genclient bool) string {
+	if genclient {
+		return clientResource(kind)
+	}
+	return Plural(kind)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,13 +82,17 @@ func TestLoadKinds(t *testing.T) {
 			got = append(got, c)
 		}
 	}
+	all := []string{"create", "update", "updateStatus", "delete", "deleteCollection", "get", "list", "watch", "patch", "apply", "applyStatus"}
 	want := []model.Kind{
 		{Name: "Order", Plural: "orders", Singular: "order", ShortNames: []string{"ord", "o"}, Categories: []string{"all", "shop"},
 			Namespaced: true, StatusSubresource: true, Scale: &model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"},
-			PrinterColumns: []model.PrinterColumn{{Name: "Size", Type: "string", JSONPath: ".spec.size", Priority: 1}}},
+			PrinterColumns: []model.PrinterColumn{{Name: "Size", Type: "string", JSONPath: ".spec.size", Priority: 1}},
+			Client:         &model.Client{Verbs: all, HasStatus: true, PluralName: "Orders"}},
 		{Name: "Policy", Plural: "policies", Singular: "policy", StatusSubresource: true},
-		// v1beta1: +genclient with +genclient:noStatus has no status subresource.
-		{Name: "Order", Plural: "orders", Singular: "order", Namespaced: true},
+		// v1beta1: +genclient with +genclient:noStatus has no status subresource and no
+		// UpdateStatus or ApplyStatus.
+		{Name: "Order", Plural: "orders", Singular: "order", Namespaced: true,
+			Client: &model.Client{Verbs: all, PluralName: "Orders"}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("kinds mismatch (-want +got):\n%s", diff)
@@ -208,7 +213,7 @@ func TestLoadSingleVersionIsHub(t *testing.T) {
 
 // TestLoadCreateOnly: +genclient:onlyVerbs=create makes a create-only kind, which needs no
 // list type and has no status subresource though it has a Status field; any other onlyVerbs
-// is a warning at the type, the kind served with every verb.
+// limits the verbs the kind is served with and its client has, with no warning.
 func TestLoadCreateOnly(t *testing.T) {
 	api, warnings := loadOK(t, filepath.Join(fixtures, "createonly"))
 	kinds := api.Groups[0].Versions[0].Kinds
@@ -220,9 +225,12 @@ func TestLoadCreateOnly(t *testing.T) {
 		t.Errorf("AccessReview = %+v, want create-only, cluster-scoped, no list, no status subresource", review)
 	}
 	if note.CreateOnly || note.List == nil {
-		t.Errorf("Note = %+v, want a kind served with every verb", note)
+		t.Errorf("Note = %+v, want a stored kind with a list type", note)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings.Error(), "v1/types.go:30:6: warning: +genclient:onlyVerbs=get,list on Note: apigen serves Note with every verb") {
+	if note.Client == nil || !slices.Equal(note.Client.Verbs, []string{"get", "list"}) {
+		t.Errorf("Note's client = %+v, want the verbs get and list", note.Client)
+	}
+	if len(warnings) != 0 {
 		t.Errorf("warnings: %v", warnings)
 	}
 }
@@ -262,6 +270,11 @@ func TestLoadErrors(t *testing.T) {
 			"badmarker/v1/types.go:7:2: +kubebuilder:validation:Minimum=abc: cannot parse abc as a number"}},
 		{"syntax", []string{"syntax/v1/types.go:5:8: raw string literal not terminated"}},
 		{"dupversion", []string{"dupversion/apis/dup/v1beta1/doc.go:1:1: group dup.example.com serves version v1 twice"}},
+		{"hubrefs", []string{
+			"hubrefs/apis/hr/v1/doc.go:3:1: +k8s:conversion-gen=github.com/apigen-dev/apigen/generators/testdata/load/hubrefs/apis/other in package v1 must name the hub package of group hr.example.com, github.com/apigen-dev/apigen/generators/testdata/load/hubrefs/apis/hr",
+			"hubrefs/apis/hr/v1/types.go:12:6: warning: +k8s:conversion-gen=false on Thing: apigen still generates its conversion (conversion-gen would not); write Convert_v1_Thing_To_hr_Thing to replace it",
+			"hubrefs/apis/hr/v1/types.go:26:6: warning: ValidateThing in package v1 is not called: validation hooks live in the hub package"}},
+		{"pluralconflict", []string{"pluralconflict/apis/pc/v1beta1/types.go:8:6: kind Index is served as indexes in v1 but as indices in v1beta1"}},
 		{"badpaths", []string{
 			"+kubebuilder:selectablefield .spec.labels of Pool: the field is a map[string]string, not a string, boolean or integer",
 			`+kubebuilder:selectablefield .spec.tier.name of Pool: cannot follow "name"`,
@@ -373,6 +386,46 @@ func BenchmarkBarePackagesLoad(b *testing.B) {
 			Dir: *benchDir, BuildFlags: []string{"-tags=" + BuildTag}}
 		if _, err := packages.Load(cfg, "./..."); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestLoadLifecycle checks the resource names of +genclient and kubebuilder kinds and what
+// +kubebuilder:skipversion, unservedversion and deprecatedversion make of a kind, and the
+// warnings for version and client markers that would do nothing.
+func TestLoadLifecycle(t *testing.T) {
+	api, warnings := loadOK(t, filepath.Join(fixtures, "lifecycle"))
+	type kindSummary struct {
+		Version, Name, Plural string
+		Unserved              bool
+		Deprecation           string
+		Client                bool
+	}
+	var got []kindSummary
+	for _, v := range api.Groups[0].Versions {
+		for _, k := range v.Kinds {
+			got = append(got, kindSummary{v.Name, k.Name, k.Plural, k.Unserved, k.DeprecationWarning, k.Client != nil})
+		}
+	}
+	want := []kindSummary{
+		{"v1", "Axis", "axes", false, "", true},
+		{"v1", "Index", "indexes", false, "", true},
+		{"v1", "Person", "people", false, "", false},
+		{"v1", "Widget", "widgets", false, "", false},
+		// Axis is skipped in v1beta1.
+		{"v1beta1", "Index", "indexes", false, "lc.example.com/v1beta1 Index is deprecated; use lc.example.com/v1 Index", true},
+		{"v1beta1", "Person", "people", true, "", false},
+		{"v1beta1", "Widget", "widgets", false, "widgets of v1beta1 go away in 2027", false},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kinds mismatch (-want +got):\n%s", diff)
+	}
+	for _, w := range []string{
+		"lifecycle/apis/lc/v1/types.go:73:6: warning: +kubebuilder:skipversion on Part does nothing: it describes a kind's version, and Part is not a kind",
+		"lifecycle/apis/lc/v1beta1/types.go:61:6: warning: +genclient:readonly on Widget does nothing without +genclient",
+	} {
+		if !strings.Contains(warnings.Error(), w) {
+			t.Errorf("warnings =\n%v\nwant one containing %q", warnings, w)
 		}
 	}
 }

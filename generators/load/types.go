@@ -30,21 +30,18 @@ type builder struct {
 	types map[string]*model.Type
 	// local is the set of import paths of API packages: their types are Local.
 	local map[string]bool
-	// noStatus holds the types marked +genclient:noStatus, by TypeName.String().
-	noStatus map[string]bool
 	// reached holds every types.Package a built type belongs to, by path.
 	reached map[string]*types.Package
 }
 
 func newBuilder(fset *token.FileSet) *builder {
 	return &builder{
-		fset:     fset,
-		idx:      newDeclIndex(fset),
-		pos:      relativizer(),
-		types:    map[string]*model.Type{},
-		local:    map[string]bool{},
-		reached:  map[string]*types.Package{},
-		noStatus: map[string]bool{},
+		fset:    fset,
+		idx:     newDeclIndex(fset),
+		pos:     relativizer(),
+		types:   map[string]*model.Type{},
+		local:   map[string]bool{},
+		reached: map[string]*types.Package{},
 	}
 }
 
@@ -102,7 +99,6 @@ func (b *builder) named(obj *types.TypeName) *model.Type {
 		lines := commentLines(b.fset, b.pos, td.detached, td.doc)
 		t.Doc = markers.Doc(commentLines(b.fset, b.pos, td.doc))
 		t.Markers = b.parseMarkers(local, lines)
-		b.noStatus[name.String()] = markers.Has(lines, "genclient:noStatus")
 	}
 	if st, ok := obj.Type().Underlying().(*types.Struct); ok {
 		t.Kind = model.Struct

@@ -20,20 +20,21 @@ var defs = map[string]applyFunc{
 	"versionName":             stringField("versionName", func(m *model.Markers) *string { return &m.VersionName }),
 	"genclient":               genclient,
 	"genclient:nonNamespaced": flagField("nonNamespaced", func(m *model.Markers) *bool { return &m.NonNamespaced }),
-	"genclient:noStatus":      nil,
-	"genclient:noVerbs":       nil,
-	"genclient:onlyVerbs":     onlyVerbs,
-	"genclient:skipVerbs":     nil,
-	"genclient:method":        nil,
-	"genclient:readonly":      nil,
+	"genclient:noStatus":      flagField("noStatus", func(m *model.Markers) *bool { return &m.NoStatus }),
+	"genclient:noVerbs":       flagField("noVerbs", func(m *model.Markers) *bool { return &m.NoVerbs }),
+	"genclient:onlyVerbs":     clientVerbList("onlyVerbs", func(m *model.Markers) *[]string { return &m.OnlyVerbs }),
+	"genclient:skipVerbs":     clientVerbList("skipVerbs", func(m *model.Markers) *[]string { return &m.SkipVerbs }),
+	"genclient:method":        clientMethod,
+	"genclient:readonly":      flagField("readonly", func(m *model.Markers) *bool { return &m.ReadOnly }),
+	"groupGoName":             stringField("groupGoName", func(m *model.Markers) *string { return &m.GroupGoName }),
 	// gengo, field level.
 	"optional":      flagField("optional", func(m *model.Markers) *bool { return &m.Optional }),
 	"required":      flagField("required", func(m *model.Markers) *bool { return &m.Required }),
 	"default":       jsonDefault,
 	"listType":      stringField("listType", func(m *model.Markers) *string { return &m.ListType }),
 	"listMapKey":    listMapKey,
-	"nullable":      nil,
-	"enum":          nil,
+	"nullable":      vflagField("nullable", func(v *model.Validation) *bool { return &v.Nullable }),
+	"enum":          enumMarker("enum"),
 	"patchStrategy": nil,
 	"patchMergeKey": nil,
 	"structType":    choiceField("structType", []string{"atomic", "granular"}, func(m *model.Markers) *string { return &m.StructType }),
@@ -42,7 +43,7 @@ var defs = map[string]applyFunc{
 
 	// controller-tools.
 	"kubebuilder:object:root":                   flagField("root", func(m *model.Markers) *bool { return &m.Root }),
-	"kubebuilder:object:generate":               nil,
+	"kubebuilder:object:generate":               unlessFalse("deepcopy"),
 	"kubebuilder:resource":                      resource,
 	"kubebuilder:subresource:status":            flagField("statusSubresource", func(m *model.Markers) *bool { return &m.StatusSub }),
 	"kubebuilder:subresource:scale":             scale,
@@ -50,9 +51,9 @@ var defs = map[string]applyFunc{
 	"kubebuilder:storageversion":                flagField("storageVersion", func(m *model.Markers) *bool { return &m.StorageVersion }),
 	"kubebuilder:default":                       markerDefault,
 	"kubebuilder:skip":                          nil,
-	"kubebuilder:skipversion":                   nil,
-	"kubebuilder:unservedversion":               nil,
-	"kubebuilder:deprecatedversion":             nil,
+	"kubebuilder:skipversion":                   flagField("skipVersion", func(m *model.Markers) *bool { return &m.SkipVersion }),
+	"kubebuilder:unservedversion":               flagField("unservedVersion", func(m *model.Markers) *bool { return &m.UnservedVersion }),
+	"kubebuilder:deprecatedversion":             deprecatedVersion,
 	"kubebuilder:metadata":                      nil,
 	"kubebuilder:selectablefield":               selectableField,
 	"kubebuilder:title":                         nil,
@@ -63,40 +64,38 @@ var defs = map[string]applyFunc{
 	"apigen:nameValidation": stringField("nameValidation", func(m *model.Markers) *string { return &m.NameValidation }),
 
 	// kube-openapi.
-	"k8s:openapi-gen": nil,
+	"k8s:openapi-gen": unlessFalse("OpenAPI definitions"),
 	// code-generator and declarative validation codetags that carry nothing apigen models.
-	"k8s:deepcopy-gen":                       nil,
+	"k8s:deepcopy-gen":                       unlessFalse("deepcopy"),
 	"k8s:deepcopy-gen:interfaces":            deepcopyInterfaces,
 	"k8s:deepcopy-gen:nonpointer-interfaces": nil,
-	"k8s:conversion-gen":                     nil,
+	"k8s:conversion-gen":                     stringField("conversionGen", func(m *model.Markers) *string { return &m.ConversionGen }),
 	"k8s:conversion-gen-external-types":      nil,
 	"k8s:conversion-fn":                      nil,
 	"k8s:defaulter-gen":                      nil,
 	"k8s:defaulter-gen-input":                nil,
 	"k8s:openapi-model-package":              nil,
-	"k8s:enum":                               nil,
+	"k8s:enum":                               enumMarker("k8s:enum"),
 	"k8s:alpha":                              nil,
 	"k8s:beta":                               nil,
 	"k8s:subresource":                        nil,
 	"k8s:supportsSubresource":                nil,
 	"k8s:isSubresource":                      nil,
 	"k8s:opaqueType":                         nil,
-	"k8s:eachVal":                            nil,
-	"k8s:eachKey":                            nil,
 	"k8s:item":                               nil,
-	"k8s:zeroOrOneOfMember":                  nil,
-	"k8s:unionMember":                        nil,
-	"k8s:unionDiscriminator":                 nil,
-	"k8s:immutable":                          nil,
-	"k8s:update":                             nil,
-	"k8s:neq":                                nil,
-	"k8s:forbidden":                          nil,
+	"k8s:zeroOrOneOfMember":                  zeroOrOneOfMember,
+	"k8s:unionMember":                        unionMember,
+	"k8s:unionDiscriminator":                 unionDiscriminator,
+	"k8s:immutable":                          vflagField("immutable", func(v *model.Validation) *bool { return &v.Immutable }),
+	"k8s:update":                             update,
+	"k8s:neq":                                neq,
+	"k8s:forbidden":                          vflagField("forbidden", func(v *model.Validation) *bool { return &v.Forbidden }),
 	"k8s:validateFalse":                      nil,
 	"k8s:validateTrue":                       nil,
 	"k8s:declarativeValidationNative":        nil,
-	"k8s:unique":                             nil,
+	"k8s:unique":                             unique,
 	"k8s:customUnique":                       nil,
-	"k8s:maxBytes":                           nil,
+	"k8s:maxBytes":                           intField("maxBytes", func(v *model.Validation) **int64 { return &v.MaxBytes }),
 	"k8s:optional":                           flagField("optional", func(m *model.Markers) *bool { return &m.Optional }),
 	"k8s:required":                           flagField("required", func(m *model.Markers) *bool { return &m.Required }),
 	"k8s:listType":                           stringField("listType", func(m *model.Markers) *string { return &m.ListType }),
@@ -105,7 +104,6 @@ var defs = map[string]applyFunc{
 
 // ignoredPrefixes are marker families accepted wholesale: their names are open-ended.
 var ignoredPrefixes = []string{
-	"kubebuilder:validation:items:",
 	"kubebuilder:rbac",
 	"kubebuilder:webhook",
 	"kubebuilder:ac:",
@@ -146,28 +144,18 @@ func init() {
 	defs["kubebuilder:validation:Required"] = defs["required"]
 	defs["kubebuilder:validation:Optional"] = defs["optional"]
 	defs["kubebuilder:validation:XValidation"] = xValidation
-	for _, name := range []string{"Type", "XIntOrString", "EmbeddedResource", "Schemaless",
-		"XEmbeddedResource", "Nullable", "AtMostOneOf", "ExactlyOneOf"} {
+	for _, name := range []string{"Type", "XIntOrString", "EmbeddedResource", "Schemaless", "XEmbeddedResource"} {
 		defs["kubebuilder:validation:"+name] = nil
 	}
-}
-
-// onlyVerbs records client-gen's +genclient:onlyVerbs=create,get (comma-separated verbs).
-func onlyVerbs(s *state, raw string) error {
-	var verbs []string
-	for _, v := range strings.Split(raw, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			verbs = append(verbs, v)
-		}
+	for name, fn := range validation {
+		defs["kubebuilder:validation:items:"+name] = items(fn)
 	}
-	if len(verbs) == 0 {
-		return fmt.Errorf("+genclient:onlyVerbs needs verbs: write e.g. +genclient:onlyVerbs=create")
+	defs["kubebuilder:validation:Nullable"] = defs["nullable"]
+	defs["k8s:eachVal"] = nested("k8s:eachVal", func(v *model.Validation) **model.Validation { return &v.Items })
+	defs["k8s:eachKey"] = nested("k8s:eachKey", func(v *model.Validation) **model.Validation { return &v.Keys })
+	for i, d := range oneOfDefs {
+		defs["kubebuilder:validation:"+d.name] = oneOf(i, d.rule)
 	}
-	if err := s.record("onlyVerbs", strings.Join(verbs, ",")); err != nil {
-		return err
-	}
-	s.m.OnlyVerbs = verbs
-	return nil
 }
 
 func genclient(s *state, raw string) error {

@@ -7,7 +7,7 @@
 //	marker      = "+" body .
 //	body        = gengo | codetag | ctools | openapi .
 //	gengo       = ident [ "=" rawvalue ] .                      // +optional, +groupName=db.example.com, +default=1
-//	codetag     = "k8s:" ident [ "(" args ")" ] [ "=" value ] .  // +k8s:minimum=0, +k8s:ifEnabled(X)=+k8s:maxItems=10
+//	codetag     = "k8s:" ident [ "(" args ")" ] [ "=" value ] .  // +k8s:minimum=0, +k8s:ifEnabled(X)=+k8s:maxItems=10 (gengo codetags' grammar)
 //	ctools      = ns { ":" ident } [ ( ":" | "=" ) arguments ] .  // +kubebuilder:validation:Minimum=0
 //	openapi     = "k8s:validation:" ident "=" value .             // +k8s:validation:maxLength=63
 //	ns          = "kubebuilder" | "k8s" | "genclient" .
@@ -20,8 +20,40 @@
 // A marker's name is the longest known name that prefixes it (so
 // "+kubebuilder:subresource:scale:specpath=.spec.replicas" is the marker
 // kubebuilder:subresource:scale with the argument specpath). The wrappers
-// "+k8s:ifEnabled(Feature)=" and "+k8s:ifDisabled(Feature)=" are unwrapped: the inner
-// marker applies unconditionally, as apigen serves no feature gates.
+// "+k8s:ifEnabled(Feature)=", "+k8s:ifDisabled(Feature)=" and "+k8s:beta(since: ...)=" are
+// unwrapped: the inner marker applies unconditionally, as apigen serves no feature gates;
+// "+k8s:alpha(...)=" is not (Kubernetes shadows alpha declarative validation by default).
+//
+// Function-style +k8s: tags (every +k8s: marker but code-generator's key=value families
+// deepcopy-gen, conversion-gen, defaulter-gen, openapi-gen, openapi-model-package,
+// prerelease-lifecycle-gen, protobuf and kube-openapi's k8s:validation:) are also parsed by
+// gengo's codetags (k8s.io/gengo/v2/codetags), Kubernetes' reference parser for them: a tag
+// it rejects is an error, and the arguments of +k8s:unionMember(union: "u", memberName: "M"),
+// +k8s:zeroOrOneOfMember and +k8s:unionDiscriminator(union: "u") come from it. A
+// differential test checks that codetags and the lookup here read the same name, argument
+// and value for every such tag of the corpus.
+//
+// client-gen's tags: +genclient, +genclient:nonNamespaced, noStatus, noVerbs, readonly,
+// onlyVerbs=<verbs>, skipVerbs=<verbs> (verbs of ClientVerbs) and
+// method=<Name>,verb=<verb>[,subresource=<path>][,input=<type>][,result=<type>], with
+// client-gen's errors; +groupGoName=. controller-tools' version markers on a root type:
+// +kubebuilder:skipversion, +kubebuilder:unservedversion,
+// +kubebuilder:deprecatedversion[:warning="..."].
+//
+// Validation beyond the value constraints: +k8s:immutable, +k8s:update=<constraint>,
+// +k8s:maxBytes, +k8s:neq=<value>, +k8s:unique=set|map, +k8s:forbidden,
+// +k8s:eachVal=+<marker>, +k8s:eachKey=+<marker>, +kubebuilder:validation:items:<Marker>
+// (both into Validation.Items / Keys), +k8s:unionMember, +k8s:zeroOrOneOfMember,
+// +k8s:unionDiscriminator, +nullable, +enum and +k8s:enum (the type's constants, filled in by
+// the loader), +mapType and +structType; controller-tools' type-level
+// +kubebuilder:validation:AtMostOneOf, ExactlyOneOf and AtLeastOneOf become the CEL rules and
+// messages controller-tools writes (Validation.Rules, after the XValidation rules).
+//
+// Accepted but not honoured: the markers of unhonored (+patchStrategy, +kubebuilder:rbac,
+// +k8s:prerelease-lifecycle-gen, +k8s:item, ...) are warnings at their file:line naming the
+// marker and saying why; so is a code-generator switch turned off (+k8s:deepcopy-gen=false,
+// +k8s:openapi-gen=false, +kubebuilder:object:generate=false), since apigen generates that
+// code for every type.
 //
 // Synonyms land on one model field:
 //
@@ -53,5 +85,5 @@
 //
 // GluedToFunc tells the loader which markers in a function's doc comment to warn about.
 //
-// Markers of other namespaces (+protobuf, +patchStrategy, +x-kubernetes-...) are ignored.
+// Markers of other namespaces (+protobuf, +x-kubernetes-...) are ignored.
 package markers

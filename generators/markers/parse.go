@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"k8s.io/gengo/v2/codetags"
+
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -71,6 +73,9 @@ func Parse(lines []Line) (model.Markers, model.Diagnostics) {
 		s.line = l
 		s.parseOne(strings.TrimSpace(l.Text)[1:])
 	}
+	for _, rules := range s.oneOf {
+		s.m.Validation.Rules = append(s.m.Validation.Rules, rules...)
+	}
 	if s.m.Required && s.m.Default != nil {
 		s.line.Pos = s.defaultPos
 		s.errorf("%s: a required field cannot have a default", s.seen["default"].marker)
@@ -95,6 +100,11 @@ type state struct {
 	diags model.Diagnostics
 	// defaultPos is where the default was set, for the required-with-default error.
 	defaultPos model.Position
+	// tag is the current marker parsed by gengo's codetags when it is a function-style +k8s:
+	// tag (IsCodetag), for the markers that take codetag arguments.
+	tag *codetags.Tag
+	// oneOf holds the rules of the one-of markers, by oneOfDefs index.
+	oneOf [3][]model.ValidationRule
 }
 
 // seenValue remembers which marker first set a model field, for conflict messages.
@@ -125,9 +135,18 @@ func (s *state) parseOne(body string) {
 		}
 		return
 	}
-	if name == "k8s:ifEnabled" || name == "k8s:ifDisabled" {
+	if name == "k8s:ifEnabled" || name == "k8s:ifDisabled" || name == "k8s:beta" {
 		s.parseWrapped(body, rest)
 		return
+	}
+	if s.warnUnhonored(name, body) {
+		return
+	}
+	s.tag = nil
+	if IsCodetag(body) {
+		if s.tag = s.parseCodetag(body); s.tag == nil {
+			return
+		}
 	}
 	fn := defs[name]
 	if fn == nil {
@@ -182,7 +201,7 @@ func lookup(body string) (name, rest string, known bool) {
 			return p, "", true
 		}
 	}
-	if head == "k8s:ifEnabled" || head == "k8s:ifDisabled" {
+	if head == "k8s:ifEnabled" || head == "k8s:ifDisabled" || head == "k8s:alpha" || head == "k8s:beta" {
 		_, after, _ := strings.Cut(body, ")=")
 		return head, after, true
 	}

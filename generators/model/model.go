@@ -36,6 +36,29 @@ type Group struct {
 	// InstallDir its directory; generators/install writes there.
 	InstallPath string
 	InstallDir  string
+	// ClientPath is the import path of the tree generated clients go to (<root>/pkg/generated,
+	// root being the parent of the apis directory: example-api/pkg/generated) and ClientDir its
+	// directory; the clientset, listers, informers and applyconfiguration generators write
+	// below it, one clientset for all groups of one root.
+	ClientPath string
+	ClientDir  string
+	// ClientPackageName is the group's package name in generated clients ("db" for
+	// db.example.com: typed/db/v1) and ClientGoName its Go name ("Db": DbV1()), as client-gen
+	// names them (+groupGoName overrides the Go name).
+	ClientPackageName string
+	ClientGoName      string
+}
+
+// HasClients reports whether any kind of any version of g has a generated client.
+func (g *Group) HasClients() bool {
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			if k.Client != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Version is one served version of a group, e.g. v1 of db.example.com.
@@ -128,8 +151,95 @@ type Kind struct {
 	// the kind has no list type (List is nil), no status subresource, and is served by a
 	// registry.CreateOnlyStore whose response the server computes.
 	CreateOnly bool
+	// Client is set for a kind marked +genclient: apigen generates its typed client, lister,
+	// informer and apply configuration (client-gen's rule). Nil means no client.
+	Client *Client
+	// Unserved is set by +kubebuilder:unservedversion: the kind is registered in this version
+	// (objects convert to and from it) but no route serves it here, as a CRD version with
+	// served: false.
+	Unserved bool
+	// DeprecationWarning is set by +kubebuilder:deprecatedversion: every request to the kind in
+	// this version gets `Warning: 299 - "<text>"`. It is the marker's warning argument, else
+	// apiextensions-apiserver's default ("db.example.com/v1alpha1 Database is deprecated; use
+	// db.example.com/v1 Database"). Empty means not deprecated.
+	DeprecationWarning string
 	// Pos is where the kind's type is declared.
 	Pos Position
+}
+
+// Client is what client-gen's +genclient tags ask of one kind's typed client (client-gen's
+// util.Tags, resolved).
+type Client struct {
+	// Verbs are the verbs the tags allow, in client-gen's order (create, update, updateStatus,
+	// delete, deleteCollection, get, list, watch, patch, apply, applyStatus): every verb, less
+	// those of +genclient:skipVerbs, or only those of +genclient:onlyVerbs and
+	// +genclient:readonly (get, list, watch). As client-gen's Tags.HasVerb, they do not depend
+	// on NoVerbs or HasStatus; MethodVerbs does.
+	Verbs []string
+	// NoVerbs is +genclient:noVerbs: the client has no methods but its expansion.
+	NoVerbs bool
+	// HasStatus is client-gen's genStatus: the type has a Status field and no +genclient:noStatus.
+	HasStatus bool
+	// Limited is true when +genclient:onlyVerbs, skipVerbs, readonly or noVerbs restrict the
+	// verbs; the server then serves only the matching verbs (see install's doc).
+	Limited bool
+	// Methods are the +genclient:method extensions, in marker order.
+	Methods []ClientMethod
+	// PluralName is the kind's plural in client names (DatabaseClasses() and
+	// DatabaseClassesGetter), gengo's public plural namer as client-gen uses it.
+	PluralName string
+}
+
+// HasVerb reports whether the tags allow verb (a client-gen verb name such as "list"), as
+// client-gen's Tags.HasVerb.
+func (c *Client) HasVerb(verb string) bool {
+	for _, v := range c.Verbs {
+		if v == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// MethodVerbs are the verbs the typed client has methods for: none with NoVerbs, else Verbs
+// without updateStatus and applyStatus when the kind has no status (client-gen's genStatus).
+func (c *Client) MethodVerbs() []string {
+	if c.NoVerbs {
+		return nil
+	}
+	var out []string
+	for _, v := range c.Verbs {
+		if !c.HasStatus && (v == "updateStatus" || v == "applyStatus") {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// HasMethod reports whether the typed client has the method of verb (see MethodVerbs).
+func (c *Client) HasMethod(verb string) bool {
+	for _, v := range c.MethodVerbs() {
+		if v == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// ClientMethod is one +genclient:method=Name,verb=...,subresource=...,input=...,result=...
+// extension, as client-gen's extension.
+type ClientMethod struct {
+	// Name is the Go method name ("GetScale"); Verb the client-gen verb it is made like ("get").
+	Name string
+	Verb string
+	// Subresource is the subresource path ("scale"), "" for the resource itself.
+	Subresource string
+	// Input and Result override the argument and result types: "Scale" (a type of the kind's
+	// package) or "k8s.io/api/autoscaling/v1.Scale"; "" means the kind itself.
+	Input  string
+	Result string
+	Pos    Position
 }
 
 // Scale is the scale subresource's mapping, as CustomResourceSubresourceScale: JSON paths
@@ -214,6 +324,9 @@ type Type struct {
 	// EmbedsUnexported is true for a struct with an unexported embedded field, which Fields
 	// leaves out although encoding/json promotes the exported fields of an embedded struct.
 	EmbedsUnexported bool
+	// EnumValues are the JSON values of the package's constants of this type, in declaration
+	// order, for a type marked +enum or +k8s:enum.
+	EnumValues []string
 	// HasUnexported is true for a struct with any unexported field, embedded or not: Fields
 	// leaves those out, so code that must see every field (generated semantic equality) cannot
 	// compare it field by field.
@@ -298,12 +411,9 @@ type Markers struct {
 	GroupName   string // +groupName=
 	VersionName string // +versionName=
 	// Type level.
-	Root          bool // +kubebuilder:object:root=true, or a +genclient type
-	GenClient     bool // +genclient
-	NonNamespaced bool // +genclient:nonNamespaced
-	// OnlyVerbs are the verbs of +genclient:onlyVerbs=create,get, in marker order; nil when
-	// the marker is absent.
-	OnlyVerbs      []string
+	Root           bool // +kubebuilder:object:root=true, or a +genclient type
+	GenClient      bool // +genclient
+	NonNamespaced  bool // +genclient:nonNamespaced
 	Resource       *ResourceMarker
 	StatusSub      bool   // +kubebuilder:subresource:status
 	Scale          *Scale // +kubebuilder:subresource:scale:specpath=...,statuspath=...,selectorpath=...
@@ -313,6 +423,29 @@ type Markers struct {
 	StorageVersion   bool // +kubebuilder:storageversion
 	// NameValidation is +apigen:nameValidation=DNS1123Subdomain|DNS1123Label|PathSegment.
 	NameValidation string
+	// ConversionGen is +k8s:conversion-gen=<value>: on a version package the import path of
+	// the hub package it converts to (apigen checks it names the group's hub), on a type
+	// "false" to leave its conversion to a hand-written Convert_ function.
+	ConversionGen string
+	// EnumMarker is "enum" for gengo's +enum (the schema lists the type's constants) or
+	// "k8s:enum" for validation-gen's +k8s:enum (the schema lists them and values are checked),
+	// on a string type; "" for neither.
+	EnumMarker string
+	// GroupGoName is +groupGoName= (package level): the group's Go name in generated clients
+	// ("DB" for DBV1()), as client-gen reads it.
+	GroupGoName string
+	// client-gen's tags besides +genclient and +genclient:nonNamespaced.
+	NoStatus      bool           // +genclient:noStatus
+	NoVerbs       bool           // +genclient:noVerbs
+	ReadOnly      bool           // +genclient:readonly
+	OnlyVerbs     []string       // +genclient:onlyVerbs=get,list
+	SkipVerbs     []string       // +genclient:skipVerbs=delete,deleteCollection
+	ClientMethods []ClientMethod // +genclient:method=GetScale,verb=get,subresource=scale,result=...
+	// controller-tools' version markers of a root type.
+	SkipVersion       bool    // +kubebuilder:skipversion
+	UnservedVersion   bool    // +kubebuilder:unservedversion
+	DeprecatedVersion bool    // +kubebuilder:deprecatedversion
+	DeprecationText   *string // +kubebuilder:deprecatedversion:warning="..."
 	// Field level (Enum also on a named string type).
 	Optional   bool    // +optional, +kubebuilder:validation:Optional
 	Required   bool    // +required, +kubebuilder:validation:Required, +k8s:required
@@ -353,8 +486,40 @@ type Validation struct {
 	MultipleOf       *float64
 	MinProperties    *int64
 	MaxProperties    *int64
-	// Rules are the +kubebuilder:validation:XValidation CEL rules, in marker order.
+	// Rules are the +kubebuilder:validation:XValidation CEL rules, in marker order, then the
+	// rules controller-tools makes of +kubebuilder:validation:AtMostOneOf, ExactlyOneOf and
+	// AtLeastOneOf (in that order), with its rule text and message.
 	Rules []ValidationRule
+	// Nullable is +nullable (+kubebuilder:validation:Nullable): null is a valid value; the
+	// schema says nullable: true.
+	Nullable bool
+	// Forbidden is +k8s:forbidden: the field must not be set.
+	Forbidden bool
+	// Declarative validation, as Kubernetes' validation-gen checks it.
+	Immutable bool     // +k8s:immutable: the value cannot change on update
+	Update    []string // +k8s:update=NoSet|NoUnset|NoModify|NoAddItem|NoRemoveItem, accumulated
+	MaxBytes  *int64   // +k8s:maxBytes=<n>: a string's length in bytes
+	NEQ       []string // +k8s:neq=<value>, JSON, accumulated: values the field may not have
+	Unique    string   // +k8s:unique=set|map: list items are unique (by +listMapKey for map)
+	// Items constrains every item of a list (+kubebuilder:validation:items:<Marker>,
+	// +k8s:eachVal=+k8s:<marker>) and every value of a map (+k8s:eachVal); Keys every key of
+	// a map (+k8s:eachKey=+k8s:<marker>). Nil means none.
+	Items *Validation
+	Keys  *Validation
+	// UnionMember is +k8s:unionMember[(union: "<name>", memberName: "<Value>")] on a field,
+	// UnionDiscriminator +k8s:unionDiscriminator[(union: "<name>")]: the union the field
+	// belongs to ("" is the unnamed one).
+	UnionMember        *UnionMember
+	UnionDiscriminator *string
+}
+
+// UnionMember is a field's membership of a union (+k8s:unionMember).
+type UnionMember struct {
+	// Union names the union, "" for a struct's only one; MemberName is the discriminator value
+	// that selects the field (default: the Go field name).
+	Union, MemberName string
+	// ZeroOrOne is set by +k8s:zeroOrOneOfMember: at most one member may be set.
+	ZeroOrOne bool
 }
 
 // ValidationRule is one +kubebuilder:validation:XValidation marker, as apiextensions'

@@ -125,6 +125,9 @@ func schemaProps(s *schema) []jen.Code {
 		}
 		add("Format", jen.Lit(format))
 	}
+	if s.nullable {
+		add("Nullable", jen.True())
+	}
 	if s.ref != nil {
 		add("Ref", jen.Id("ref").Call(definitionName(s.ref)))
 	}

@@ -33,6 +33,8 @@ type schema struct {
 	required    []string
 	listType    string
 	listMapKeys []string
+	// nullable is +nullable: the schema allows null.
+	nullable bool
 	// mapType is x-kubernetes-map-type ("atomic" or "granular"), from +mapType or +structType.
 	mapType string
 }
@@ -146,6 +148,12 @@ func (b *builder) fieldSchema(owner *model.Type, f *model.Field) *schema {
 	}
 	s.listType, s.listMapKeys = f.Markers.ListType, f.Markers.ListMapKey
 	b.fieldMapType(s, owner, f)
+	if items := f.Markers.Validation.Items; items != nil && s.items != nil {
+		// +kubebuilder:validation:items:<Marker> constrains the items' schema, as
+		// controller-gen writes it.
+		overlay(&s.items.validation, *items)
+	}
+	s.nullable = f.Markers.Validation.Nullable
 	return s
 }
 
@@ -228,6 +236,8 @@ func (b *builder) namedSchema(t *model.Type, pos model.Position) *schema {
 	}
 	if len(t.Markers.Validation.Enum) > 0 {
 		s.enum = decodeEnum(t.Markers.Validation.Enum)
+	} else if len(t.EnumValues) > 0 {
+		s.enum = decodeEnum(t.EnumValues) // +enum: the type's constants, as openapi-gen lists them
 	}
 	return s
 }

@@ -6,7 +6,9 @@
 //
 //   - Write writes every file whose bytes changed (atomically, via a temporary file and a
 //     rename) and deletes stale zz_generated.*.go files in the directories apigen owns that
-//     no generator produced this run;
+//     no generator produced this run, and stale generated files (those beginning with
+//     emit.Header) at any depth of the trees it owns (Tree: the generated clients'
+//     pkg/generated, laid out with client-gen's file names); Owned lists both for an API;
 //   - Diff compares the same file set with the disk without writing and returns a unified
 //     diff for every stale, missing or extra file, for `apigen verify`.
 //

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -21,6 +22,8 @@ type FS interface {
 	Remove(path string) error
 	// Glob returns the paths matching pattern, as filepath.Glob, sorted.
 	Glob(pattern string) ([]string, error)
+	// GoFiles returns every .go file below dir, at any depth, sorted; a missing dir has none.
+	GoFiles(dir string) ([]string, error)
 }
 
 // Disk is the real file system. Files are written with mode 0644 and directories 0755; a
@@ -59,6 +62,25 @@ func (Disk) Remove(path string) error { return os.Remove(path) }
 
 // Glob returns filepath.Glob's matches.
 func (Disk) Glob(pattern string) ([]string, error) { return filepath.Glob(pattern) }
+
+// GoFiles walks dir with filepath.WalkDir.
+func (Disk) GoFiles(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == dir {
+			return fs.SkipAll
+		}
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && filepath.Ext(p) == ".go" {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
 
 // MemFS is an in-memory FS for tests; the zero value is not usable, use NewMemFS. It is
 // safe for concurrent use.
@@ -129,6 +151,21 @@ func (m *MemFS) Glob(pattern string) ([]string, error) {
 			return nil, fmt.Errorf("cannot match %s: %w", pattern, err)
 		}
 		if ok {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// GoFiles returns the stored .go files below dir, sorted.
+func (m *MemFS) GoFiles(dir string) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	prefix := filepath.Clean(dir) + string(filepath.Separator)
+	var out []string
+	for p := range m.files {
+		if strings.HasPrefix(p, prefix) && filepath.Ext(p) == ".go" {
 			out = append(out, p)
 		}
 	}

@@ -7,6 +7,10 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
+	"strings"
+
+	"github.com/apigen-dev/apigen/generators/emit"
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 // GeneratedGlob matches the files apigen owns in an owned directory; one of them that no
@@ -140,14 +144,24 @@ func sortedPaths(files map[string][]byte) ([]string, error) {
 	return paths, nil
 }
 
-// extraFiles lists the zz_generated.*.go files in the owned directories not in files.
+// TreeSuffix marks an owned entry as a tree: Tree(dir) owns, at any depth below dir, every .go
+// file that begins with the apigen header (emit.Header), whatever its name, as the generated
+// clients' tree (pkg/generated) is laid out with client-gen's file names. A hand-written file
+// in the tree (an expansion) does not begin with the header and is left alone.
+const TreeSuffix = string(filepath.Separator) + "..."
+
+// Tree returns the owned entry of the tree rooted at dir.
+func Tree(dir string) string { return filepath.Clean(dir) + TreeSuffix }
+
+// extraFiles lists the zz_generated.*.go files in the owned directories, and the generated
+// files of the owned trees, that are not in files.
 func extraFiles(fsys FS, files map[string][]byte, owned []string) ([]string, error) {
 	var extra []string
 	seen := map[string]bool{}
 	for _, dir := range owned {
-		matches, err := fsys.Glob(filepath.Join(dir, GeneratedGlob))
+		matches, err := ownedFiles(fsys, dir)
 		if err != nil {
-			return nil, fmt.Errorf("cannot list generated files in %s: %w", dir, err)
+			return nil, err
 		}
 		for _, m := range matches {
 			if _, ok := files[m]; !ok && !seen[m] {
@@ -158,4 +172,51 @@ func extraFiles(fsys FS, files map[string][]byte, owned []string) ([]string, err
 	}
 	sort.Strings(extra)
 	return extra, nil
+}
+
+// ownedFiles lists the files apigen owns under one owned entry: a directory's
+// zz_generated.*.go files, or a tree's generated .go files (see TreeSuffix).
+func ownedFiles(fsys FS, entry string) ([]string, error) {
+	root, isTree := strings.CutSuffix(entry, TreeSuffix)
+	if !isTree {
+		matches, err := fsys.Glob(filepath.Join(entry, GeneratedGlob))
+		if err != nil {
+			return nil, fmt.Errorf("cannot list generated files in %s: %w", entry, err)
+		}
+		return matches, nil
+	}
+	all, err := fsys.GoFiles(root)
+	if err != nil {
+		return nil, fmt.Errorf("cannot list generated files below %s: %w", root, err)
+	}
+	var out []string
+	for _, p := range all {
+		b, err := fsys.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", p, err)
+		}
+		if bytes.HasPrefix(b, []byte(emit.Header+"\n")) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// Owned returns the owned entries of api for Write and Diff: every API package directory,
+// every group's install directory, and the Tree of generated clients of every group with
+// clients (model.Group.ClientDir).
+func Owned(api *model.API) []string {
+	var dirs []string
+	for _, pkg := range api.Packages {
+		dirs = append(dirs, pkg.Dir)
+	}
+	seen := map[string]bool{}
+	for _, g := range api.Groups {
+		dirs = append(dirs, g.InstallDir)
+		if g.HasClients() && !seen[g.ClientDir] {
+			seen[g.ClientDir] = true
+			dirs = append(dirs, Tree(g.ClientDir))
+		}
+	}
+	return dirs
 }

@@ -40,8 +40,11 @@ func hasConstraints(v *model.Validation) bool {
 // fieldHasChecks reports whether the field's own markers ask for a check.
 func fieldHasChecks(f *model.Field) bool {
 	m := &f.Markers
-	return m.Required || hasConstraints(&m.Validation) || len(m.Validation.Rules) > 0 ||
-		m.ListType == "set" || (m.ListType == "map" && len(m.ListMapKey) > 0)
+	v := &m.Validation
+	return m.Required || hasConstraints(v) || len(v.Rules) > 0 ||
+		m.ListType == "set" || (m.ListType == "map" && len(m.ListMapKey) > 0) ||
+		v.Immutable || v.Forbidden || len(v.Update) > 0 || v.MaxBytes != nil || len(v.NEQ) > 0 || v.Unique != "" ||
+		hasScalarChecks(v.Items) || hasScalarChecks(v.Keys)
 }
 
 // needs reports whether values of the local type t need a Validate_ function: t has type-level
@@ -56,7 +59,7 @@ func (g *pkgGen) needs(t *model.Type, stack map[*model.Type]bool) bool {
 	}
 	stack[t] = true
 	defer delete(stack, t)
-	has := len(t.Markers.Validation.Rules) > 0
+	has := len(t.Markers.Validation.Rules) > 0 || hasUnion(t)
 	if t.Kind == model.Basic {
 		has = has || hasConstraints(&t.Markers.Validation)
 	}

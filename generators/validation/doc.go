@@ -33,13 +33,28 @@
 //	XValidation:rule=...,message=...              cel.Rule.Validate (runtime/validation/cel)
 //	a local type with checks, as a field, item    Validate_<Type>; items through
 //	  ([]T, []*T) or map value (map[string]T)       validate.EachValSliceVal, EachPtrSliceVal, EachMapVal
+//	+k8s:immutable                                validate.Immutable ("field is immutable" on a change)
+//	+k8s:update=NoSet|NoUnset|NoModify|           validate.UpdatePointer, UpdateValueByCompare, UpdateStruct,
+//	  NoAddItem|NoRemoveItem                        UpdateValueByReflect; ValSliceUpdate on lists
+//	+k8s:maxBytes                                 validate.MaxBytes
+//	+k8s:neq=<value>                              validate.NEQ
+//	+k8s:unique=set, +k8s:unique=map              validate.ValSliceUnique (by value, by +listMapKey)
+//	+kubebuilder:validation:items:<Marker>,       validate.EachValSliceVal / EachMapVal with the item's
+//	  +k8s:eachVal=+k8s:<marker>                    checks; +k8s:eachKey: validate.EachMapKey
+//	+k8s:unionMember, +k8s:unionDiscriminator     validate.Union, validate.DiscriminatedUnion (a
+//	                                                package-level membership per union of a struct)
+//	+kubebuilder:validation:AtMostOneOf,          the CEL rule controller-gen writes ("exactly one of
+//	  ExactlyOneOf, AtLeastOneOf (type level)       the fields in [a b] must be set"), run as XValidation
+//	+nullable                                     nothing in Go (null decodes to the zero value); the
+//	                                                schema says nullable (v3 only)
 //
 // Every marker is also accepted under its synonyms (+k8s:minimum=0, +k8s:validation:minimum=0,
 // +k8s:required, ...), which generators/markers maps onto the same model.
 //
 // Item constraints come from the item type's own markers (`type Tag string` with
-// +kubebuilder:validation:MaxLength); controller-tools' +kubebuilder:validation:items:*
-// markers are accepted and ignored, and values of maps of pointers are not checked.
+// +kubebuilder:validation:MaxLength) and from items:* and eachVal on the field; values of
+// maps of pointers are not checked. The declarative tags act on fields; list-item scopes
+// (+k8s:item, unions of list items) are accepted by the parser but not generated.
 //
 // As in Kubernetes, validation ratchets: on update a field equal to its stored value is not
 // validated again, and list-map items are matched to their stored items by key.

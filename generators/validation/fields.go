@@ -31,6 +31,9 @@ func (g *pkgGen) typeFunc(t *model.Type) jen.Code {
 		rule := g.addRule(&t.Markers.Validation.Rules[i], &model.TypeRef{Kind: model.Named, Named: t}, name)
 		body = append(body, appendErrs(ruleCall(rule, jen.Id("obj"), jen.Id("oldObj"), false)))
 	}
+	if t.Kind == model.Struct {
+		body = append(body, g.unionChecks(t)...)
+	}
 	for _, f := range t.Fields {
 		if c := g.fieldBlock(t, f); c != nil {
 			body = append(body, c)
@@ -81,6 +84,7 @@ func (g *pkgGen) fieldBlock(t *model.Type, f *model.Field) jen.Code {
 		jen.Comment("Ratcheting: an unchanged value is not validated again, as in Kubernetes."),
 		jen.If(jen.Id("op").Dot("Type").Op("==").Qual(operationPkg, "Update").Op("&&").Add(unchanged)).Block(jen.Return(jen.Nil())),
 	}
+	body = append(body, g.transitionChecks(f, owner)...)
 	body = append(body, g.presence(f)...)
 	body = append(body, g.valueChecks(f, owner)...)
 	body = append(body, jen.Return(jen.Id("errs")))
@@ -112,6 +116,12 @@ func (g *pkgGen) presence(f *model.Field) []jen.Code {
 		return nil // a struct value is always present once decoded
 	}
 	call := jen.Qual(validatePkg, "Optional"+fn).Call(ctxArgs()...)
+	if f.Markers.Validation.Forbidden {
+		// +k8s:forbidden: a set value is an error and is not validated further.
+		call = jen.Qual(validatePkg, "Forbidden"+fn).Call(ctxArgs()...)
+		return []jen.Code{jen.If(jen.Id("e").Op(":=").Add(call), jen.Len(jen.Id("e")).Op("!=").Lit(0)).Block(
+			jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Id("e").Op("...")), jen.Return())}
+	}
 	if f.Markers.Required {
 		call = jen.Qual(validatePkg, "Required"+fn).Call(ctxArgs()...)
 		return []jen.Code{jen.If(jen.Id("e").Op(":=").Add(call), jen.Len(jen.Id("e")).Op("!=").Lit(0)).Block(
@@ -139,6 +149,7 @@ func (g *pkgGen) valueChecks(f *model.Field, owner string) []jen.Code {
 			ref = ref.Elem
 		}
 		out = append(out, g.scalarChecks(&f.Markers.Validation, ref, owner, f.Pos)...)
+		out = append(out, g.byteAndNEQChecks(&f.Markers.Validation, ref, owner, f.Pos)...)
 		if ref.Kind == model.Named && g.hasFunc(ref.Named) {
 			out = append(out, appendErrs(jen.Id("Validate_"+ref.Named.Name.Name).Call(ctxArgs()...)))
 		}
@@ -168,19 +179,28 @@ func (g *pkgGen) sliceChecks(f *model.Field, owner string) []jen.Code {
 	elem := f.Type.Elem
 	var match, equiv jen.Code = jen.Nil(), jen.Nil()
 	switch {
-	case f.Markers.ListType == "map" && len(f.Markers.ListMapKey) > 0:
+	case (f.Markers.ListType == "map" || v.Unique == "map") && len(f.Markers.ListMapKey) > 0:
 		if m := g.keyMatch(f, owner); m != nil {
 			// Items are correlated with the old list by key, so unchanged items are not
 			// validated again (ratcheting).
 			match, equiv = m, semanticEqual(elem)
 			out = append(out, appendErrs(jen.Qual(validatePkg, "ValSliceUnique").Call(ctxArgs(m)...)))
 		}
-	case f.Markers.ListType == "set" || v.UniqueItems:
+	case v.Unique == "map":
+		g.diag(f.Pos, "+k8s:unique=map on %s needs +listMapKey (or +k8s:listMapKey) naming the key fields", owner)
+	case f.Markers.ListType == "set" || v.UniqueItems || v.Unique == "set":
 		eq := semanticEqual(elem)
 		if elem.Kind == model.Basic || (elem.Kind == model.Named && elem.Named.Kind == model.Basic) {
 			eq = jen.Qual(validatePkg, "DirectEqual").Types(emit.TypeRef(elem))
 		}
 		out = append(out, appendErrs(jen.Qual(validatePkg, "ValSliceUnique").Call(ctxArgs(eq)...)))
+	}
+	if each := g.elemValidator(v.Items, elem, owner+"[*]", f.Pos); each != nil {
+		eq := equiv
+		if basicOf(elem) != "" {
+			eq = jen.Qual(validatePkg, "DirectEqual").Types(emit.TypeRef(elem))
+		}
+		out = append(out, appendErrs(jen.Qual(validatePkg, "EachValSliceVal").Call(ctxArgs(match, eq, each)...)))
 	}
 	switch {
 	case elem.Kind == model.Named && g.hasFunc(elem.Named):
@@ -239,6 +259,12 @@ func (g *pkgGen) mapChecks(f *model.Field, owner string) []jen.Code {
 		out = append(out, appendErrs(jen.Qual(validatePkg, "MaxProperties").Call(ctxArgs(jen.Lit(int(*v.MaxProperties)))...)))
 	}
 	elem := f.Type.Elem
+	if each := g.elemValidator(v.Items, elem, owner+"[*]", f.Pos); each != nil && isString(f.Type.Key) {
+		out = append(out, appendErrs(jen.Qual(validatePkg, "EachMapVal").Call(ctxArgs(semanticEqual(elem), each)...)))
+	}
+	if each := g.elemValidator(v.Keys, f.Type.Key, owner+"[key]", f.Pos); each != nil && isString(f.Type.Key) {
+		out = append(out, appendErrs(jen.Qual(validatePkg, "EachMapKey").Call(ctxArgs(each)...)))
+	}
 	if elem.Kind == model.Named && g.hasFunc(elem.Named) && isString(f.Type.Key) {
 		out = append(out, appendErrs(jen.Qual(validatePkg, "EachMapVal").Call(ctxArgs(
 			semanticEqual(elem),

@@ -21,6 +21,11 @@
 //
 // Tables (kubectl get) are rendered from objects in the request's version.
 //
+// registry.APIGroupInfo.Verbs narrows what a resource path serves (routes and discovery
+// verbs; a left-out verb answers 405 MethodNotAllowed), and DeprecationWarnings adds
+// kube-apiserver's `Warning: 299 - "<text>"` header to every response of a deprecated
+// resource in a version.
+//
 // Every error reaches the client as a metav1.Status with the code and reason of its
 // apierrors class. Watches stream metav1.WatchEvent JSON frames.
 //

@@ -4,19 +4,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
-	restful "github.com/emicklei/go-restful/v3"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/apigen-dev/apigen/runtime/endpoints"
-	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
-	"github.com/apigen-dev/apigen/runtime/responsewriters"
-	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
-	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
 // testServer serves the test group over real HTTP on 127.0.0.1, backed by a real etcd.
@@ -27,25 +19,7 @@ type testServer struct {
 
 func newTestServer(t *testing.T) *testServer {
 	t.Helper()
-	client, _ := etcdtest.Run(t)
-	scheme, err := install.NewScheme()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stores, err := install.NewStores(scheme, &etcd3.StorageFactory{Client: client, Prefix: "/registry"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	container := restful.NewContainer()
-	container.Router(endpoints.NewRouter()) // as runtime/server's containers
-	container.ServiceErrorHandler(responsewriters.ServiceErrorHandler)
-	lists, err := endpoints.InstallAPIGroup(container, install.NewAPIGroupInfo(scheme, stores))
-	if err != nil {
-		t.Fatalf("InstallAPIGroup: %v", err)
-	}
-	ts := httptest.NewServer(container)
-	t.Cleanup(ts.Close)
-	return &testServer{url: ts.URL, discovery: lists}
+	return newLimitedServer(t, nil)
 }
 
 // request is one HTTP call.

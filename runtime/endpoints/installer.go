@@ -87,6 +87,13 @@ func installVersion(info *registry.APIGroupInfo, sers *serializers, tc managedfi
 		if err := s.newFieldManager(tc); err != nil {
 			return nil, nil, fmt.Errorf("cannot install %s: %w", path, err)
 		}
+		if verbs, ok := info.Verbs[gv.Version][path]; ok {
+			s.allowed = map[string]bool{}
+			for _, v := range verbs {
+				s.allowed[v] = true
+			}
+		}
+		s.deprecation = info.DeprecationWarnings[gv.Version][resource]
 		if err := s.registerRoutes(ws); err != nil {
 			return nil, nil, fmt.Errorf("cannot install %s: %w", path, err)
 		}
@@ -141,13 +148,14 @@ func (s *scope) verbs() []string {
 	_, deleter := s.storage.(rest.GracefulDeleter)
 	_, collectionDeleter := s.storage.(rest.CollectionDeleter)
 	_, watcher := s.storage.(rest.Watcher)
-	add(getter, "get")
-	add(lister && s.subresource == "", "list")
-	add(creater && s.subresource == "", "create")
-	add(updater, "update", "patch")
-	add(deleter, "delete")
-	add(collectionDeleter && s.subresource == "", "deletecollection")
-	add(watcher && s.subresource == "", "watch")
+	add(getter && s.allows("get"), "get")
+	add(lister && s.subresource == "" && s.allows("list"), "list")
+	add(creater && s.subresource == "" && s.allows("create"), "create")
+	add(updater && s.allows("update"), "update")
+	add(updater && s.allows("patch"), "patch")
+	add(deleter && s.allows("delete"), "delete")
+	add(collectionDeleter && s.subresource == "" && s.allows("deletecollection"), "deletecollection")
+	add(watcher && s.subresource == "" && s.allows("watch"), "watch")
 	sort.Strings(verbs)
 	return verbs
 }

@@ -46,7 +46,7 @@ func (s *scope) registerRoutes(ws *restful.WebService) error {
 		rs.item += "/" + s.subresource
 		rs.opKind += strings.ToUpper(s.subresource[:1]) + s.subresource[1:]
 	}
-	if lister, ok := s.storage.(rest.Lister); ok && s.subresource == "" {
+	if lister, ok := s.storage.(rest.Lister); ok && s.subresource == "" && s.allows("list") {
 		// The list kind is the storage's own (a CRD's listKind need not be <Kind>List).
 		listKind := s.gv.WithKind(s.kind.Kind + "List")
 		if kinds, _, err := s.Typer.ObjectKinds(lister.NewList()); err == nil && len(kinds) > 0 {
@@ -58,12 +58,15 @@ func (s *scope) registerRoutes(ws *restful.WebService) error {
 		}
 		rs.listType = routeSample(list, listKind)
 		watcher, _ := s.storage.(rest.Watcher)
+		if !s.allows("watch") {
+			watcher = nil
+		}
 		rs.addList(lister, watcher)
 	}
 	rs.addItem()
 	if s.subresource == "" {
 		rs.addCollectionWrites()
-		if watcher, ok := s.storage.(rest.Watcher); ok {
+		if watcher, ok := s.storage.(rest.Watcher); ok && s.allows("watch") {
 			rs.addLegacyWatch(watcher)
 		}
 	}
@@ -121,16 +124,19 @@ func (rs *routeSet) addList(lister rest.Lister, watcher rest.Watcher) {
 // addItem adds GET, PUT, PATCH and DELETE on one object (or its subresource).
 func (rs *routeSet) addItem() {
 	s, kind := rs.s, rs.s.kind.Kind
-	if getter, ok := s.storage.(rest.Getter); ok {
+	if getter, ok := s.storage.(rest.Getter); ok && s.allows("get") {
 		b := rs.build(rs.ws.GET(rs.item).To(s.route("get", s.get(getter))), rs.item, "get", "read"+rs.opScope+rs.opKind,
 			"read the specified "+kind)
 		rs.ws.Route(b.Writes(rs.versioned).Returns(http.StatusOK, "OK", rs.versioned))
 	}
-	if updater, ok := s.storage.(rest.Updater); ok {
+	updater, isUpdater := s.storage.(rest.Updater)
+	if isUpdater && s.allows("update") {
 		put := rs.build(rs.ws.PUT(rs.item).To(s.route("update", s.update(updater))), rs.item, "put", "replace"+rs.opScope+rs.opKind,
 			"replace the specified "+kind)
 		rs.ws.Route(writeParams(rs.ws, put).Reads(rs.versioned).Writes(rs.versioned).
 			Returns(http.StatusOK, "OK", rs.versioned).Returns(http.StatusCreated, "Created", rs.versioned))
+	}
+	if isUpdater && s.allows("patch") {
 		patch := rs.build(rs.ws.PATCH(rs.item).To(s.route("patch", s.patch(updater))), rs.item, "patch", "patch"+rs.opScope+rs.opKind,
 			"partially update the specified "+kind)
 		patch = writeParams(rs.ws, patch).Param(rs.ws.QueryParameter("force",
@@ -138,7 +144,7 @@ func (rs *routeSet) addItem() {
 		rs.ws.Route(patch.Consumes(patchTypes...).Reads(metav1.Patch{}).Writes(rs.versioned).
 			Returns(http.StatusOK, "OK", rs.versioned).Returns(http.StatusCreated, "Created", rs.versioned))
 	}
-	if deleter, ok := s.storage.(rest.GracefulDeleter); ok {
+	if deleter, ok := s.storage.(rest.GracefulDeleter); ok && s.allows("delete") {
 		b := rs.build(rs.ws.DELETE(rs.item).To(s.route("delete", s.deleteOne(deleter))), rs.item, "delete", "delete"+rs.opScope+rs.opKind,
 			"delete a "+kind)
 		rs.ws.Route(deleteParams(rs.ws, b).Reads(metav1.DeleteOptions{}).Writes(metav1.Status{}).
@@ -149,14 +155,14 @@ func (rs *routeSet) addItem() {
 // addCollectionWrites adds POST and DELETE on the collection.
 func (rs *routeSet) addCollectionWrites() {
 	s, kind := rs.s, rs.s.kind.Kind
-	if creater, ok := s.storage.(rest.Creater); ok {
+	if creater, ok := s.storage.(rest.Creater); ok && s.allows("create") {
 		b := rs.build(rs.ws.POST(rs.collection).To(s.route("create", s.create(creater))), rs.collection, "post", "create"+rs.opScope+kind,
 			"create a "+kind)
 		rs.ws.Route(writeParams(rs.ws, b).Reads(rs.versioned).Writes(rs.versioned).
 			Returns(http.StatusOK, "OK", rs.versioned).Returns(http.StatusCreated, "Created", rs.versioned).
 			Returns(http.StatusAccepted, "Accepted", rs.versioned))
 	}
-	if deleter, ok := s.storage.(rest.CollectionDeleter); ok {
+	if deleter, ok := s.storage.(rest.CollectionDeleter); ok && s.allows("deletecollection") {
 		b := rs.build(rs.ws.DELETE(rs.collection).To(s.route("deletecollection", s.deleteCollection(deleter))), rs.collection,
 			"deletecollection", "deletecollection"+rs.opScope+kind, "delete collection of "+kind)
 		rs.ws.Route(deleteParams(rs.ws, listParams(rs.ws, b)).Reads(metav1.DeleteOptions{}).Writes(metav1.Status{}).

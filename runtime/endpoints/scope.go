@@ -3,6 +3,7 @@ package endpoints
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 
 	restful "github.com/emicklei/go-restful/v3"
@@ -121,7 +122,15 @@ type scope struct {
 	pages *pageCache
 	// fieldManager records managedFields on every write and merges server-side applies.
 	fieldManager *managedfields.FieldManager
+	// allowed limits the verbs served (registry.APIGroupInfo.Verbs); nil allows every verb
+	// the storage implements.
+	allowed map[string]bool
+	// deprecation is the text of the Warning header every response carries, "" for none.
+	deprecation string
 }
+
+// allows reports whether the scope may serve verb (kube's verb name).
+func (s *scope) allows(verb string) bool { return s.allowed == nil || s.allowed[verb] }
 
 // tableConvertor returns the storage's table convertor, or nil.
 func (s *scope) tableConvertor() rest.TableConvertor {
@@ -162,6 +171,9 @@ func (s *scope) route(verb string, h handlerFunc) restful.RouteFunction {
 			APIGroup: s.gv.Group, APIVersion: s.gv.Version, Namespace: ns,
 			Resource: s.resource, Subresource: s.subresource, Name: name,
 		})
+		if s.deprecation != "" {
+			rresp.Header().Add("Warning", "299 - "+strconv.Quote(s.deprecation))
+		}
 		h(ctx, rresp, req.WithContext(ctx), ns, name)
 	}
 }

@@ -67,6 +67,10 @@ func BuildV2(webServices []*restful.WebService, cfg Config) (*spec.Swagger, erro
 	if err != nil {
 		return nil, fmt.Errorf("cannot build OpenAPI v2 document: %w", err)
 	}
+	for name, def := range v2.Definitions {
+		dropNullable(&def)
+		v2.Definitions[name] = def
+	}
 	return v2, nil
 }
 
@@ -220,4 +224,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// dropNullable clears nullable (an OpenAPI 3 property, from +nullable) in s and the schemas it
+// holds: Swagger 2.0 has no such property, as kube-openapi's spec.Schema.ToGnostic leaves it
+// out of v2; the v3 documents keep it.
+func dropNullable(s *spec.Schema) {
+	s.Nullable = false
+	for name, p := range s.Properties {
+		dropNullable(&p)
+		s.Properties[name] = p
+	}
+	if s.Items != nil && s.Items.Schema != nil {
+		dropNullable(s.Items.Schema)
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		dropNullable(s.AdditionalProperties.Schema)
+	}
 }

@@ -27,6 +27,18 @@ type APIGroupInfo struct {
 	// and of every type they reach, keyed by Go type name
 	// ("github.com/.../apis/db/v1.Database", "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta").
 	OpenAPIDefinitions common.GetOpenAPIDefinitions
+	// Verbs limits what a resource path serves, by version and resource path as in
+	// VersionedResourcesStorageMap: only the listed verbs (kube's names: get, list, watch,
+	// create, update, patch, delete, deletecollection) of those its storage implements get
+	// routes and are listed in discovery; the others answer 405 MethodNotAllowed (or 404 where
+	// no route of the path is left). A path without an entry serves every verb its storage
+	// implements. Generated install code fills it from +genclient:onlyVerbs, skipVerbs,
+	// readonly and noVerbs.
+	Verbs map[string]map[string][]string
+	// DeprecationWarnings marks resources deprecated, by version and resource ("databases"):
+	// every response to a request for the resource or its subresources in that version carries
+	// `Warning: 299 - "<text>"`, as kube-apiserver warns about a deprecated API.
+	DeprecationWarnings map[string]map[string]string
 }
 
 // StorageFactory creates the storage.Interface for one resource. The server implements it

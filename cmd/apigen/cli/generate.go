@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,18 +28,8 @@ type pass struct {
 	start  time.Time
 }
 
-// owned returns the directories whose zz_generated.*.go files apigen owns: every API
-// package directory and every group's install directory.
-func (p *pass) owned() []string {
-	var dirs []string
-	for _, pkg := range p.api.Packages {
-		dirs = append(dirs, pkg.Dir)
-	}
-	for _, g := range p.api.Groups {
-		dirs = append(dirs, g.InstallDir)
-	}
-	return dirs
-}
+// owned returns what apigen owns (output.Owned).
+func (p *pass) owned() []string { return output.Owned(p.api) }
 
 // kinds counts the kinds of every served version.
 func (p *pass) kinds() int {
@@ -79,12 +70,27 @@ func runGenerators(patterns []string, stderr io.Writer) (*pass, error) {
 	return p, nil
 }
 
-// generate runs every generator on p.api and merges their files; a generator's failure
-// and two generators writing one path become diagnostics.
+// generate runs every generator on p.api, concurrently (a generator only reads the model),
+// and merges their files in the generators' order; a generator's failure and two generators
+// writing one path become diagnostics.
 func (p *pass) generate() model.Diagnostics {
+	gens := allGenerators()
+	type result struct {
+		files map[string][]byte
+		err   error
+	}
+	results := make([]result, len(gens))
+	var wg sync.WaitGroup
+	for i, g := range gens {
+		wg.Go(func() {
+			files, err := g.Generate(p.api)
+			results[i] = result{files, err}
+		})
+	}
+	wg.Wait()
 	var diags model.Diagnostics
-	for _, g := range allGenerators() {
-		files, err := g.Generate(p.api)
+	for i, g := range gens {
+		files, err := results[i].files, results[i].err
 		var gd model.Diagnostics
 		switch {
 		case errors.As(err, &gd):

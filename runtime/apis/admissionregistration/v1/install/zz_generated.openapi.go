@@ -141,6 +141,11 @@ func schema_admissionregistration_v1_MatchCondition(ref common.ReferenceCallback
 func schema_admissionregistration_v1_MatchResources(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
+			VendorExtensible: spec.VendorExtensible{
+				Extensions: spec.Extensions{
+					"x-kubernetes-map-type": "atomic",
+				},
+			},
 			SchemaProps: spec.SchemaProps{
 				Description: "MatchResources selects the requests a ValidatingAdmissionPolicy or its binding applies to.",
 				Type:        []string{"object"},
@@ -200,6 +205,7 @@ func schema_admissionregistration_v1_MatchResources(ref common.ReferenceCallback
 							Description: "MatchPolicy is Exact or Equivalent (the default).",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Exact", "Equivalent"},
 						},
 					},
 				},
@@ -258,6 +264,7 @@ func schema_admissionregistration_v1_MutatingWebhook(ref common.ReferenceCallbac
 							Description: "FailurePolicy is Fail (the default) or Ignore.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Ignore", "Fail"},
 						},
 					},
 					"matchPolicy": {
@@ -265,6 +272,7 @@ func schema_admissionregistration_v1_MutatingWebhook(ref common.ReferenceCallbac
 							Description: "MatchPolicy is Exact or Equivalent (the default).",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Exact", "Equivalent"},
 						},
 					},
 					"namespaceSelector": {
@@ -284,6 +292,7 @@ func schema_admissionregistration_v1_MutatingWebhook(ref common.ReferenceCallbac
 							Description: "SideEffects is None or NoneOnDryRun. Required.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Unknown", "None", "Some", "NoneOnDryRun"},
 						},
 					},
 					"timeoutSeconds": {
@@ -317,6 +326,7 @@ func schema_admissionregistration_v1_MutatingWebhook(ref common.ReferenceCallbac
 							Description: "ReinvocationPolicy is Never (the default) or IfNeeded.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Never", "IfNeeded"},
 						},
 					},
 					"matchConditions": {
@@ -463,6 +473,11 @@ func schema_admissionregistration_v1_MutatingWebhookConfigurationList(ref common
 func schema_admissionregistration_v1_NamedRuleWithOperations(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
+			VendorExtensible: spec.VendorExtensible{
+				Extensions: spec.Extensions{
+					"x-kubernetes-map-type": "atomic",
+				},
+			},
 			SchemaProps: spec.SchemaProps{
 				Description: "NamedRuleWithOperations is a RuleWithOperations limited to objects of the given names.",
 				Type:        []string{"object"},
@@ -500,6 +515,7 @@ func schema_admissionregistration_v1_NamedRuleWithOperations(ref common.Referenc
 									SchemaProps: spec.SchemaProps{
 										Type:   []string{"string"},
 										Format: "",
+										Enum:   []interface{}{"*", "CREATE", "UPDATE", "DELETE", "CONNECT"},
 									},
 								},
 							},
@@ -567,6 +583,7 @@ func schema_admissionregistration_v1_NamedRuleWithOperations(ref common.Referenc
 							Description: "Scope restricts the rule to Cluster or Namespaced resources; \"*\" (the default) matches both.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Cluster", "Namespaced", "*"},
 						},
 					},
 				},
@@ -578,6 +595,11 @@ func schema_admissionregistration_v1_NamedRuleWithOperations(ref common.Referenc
 func schema_admissionregistration_v1_ParamKind(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
+			VendorExtensible: spec.VendorExtensible{
+				Extensions: spec.Extensions{
+					"x-kubernetes-map-type": "atomic",
+				},
+			},
 			SchemaProps: spec.SchemaProps{
 				Description: "ParamKind names the kind of a policy's parameters.",
 				Type:        []string{"object"},
@@ -605,6 +627,11 @@ func schema_admissionregistration_v1_ParamKind(ref common.ReferenceCallback) com
 func schema_admissionregistration_v1_ParamRef(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
+			VendorExtensible: spec.VendorExtensible{
+				Extensions: spec.Extensions{
+					"x-kubernetes-map-type": "atomic",
+				},
+			},
 			SchemaProps: spec.SchemaProps{
 				Description: "ParamRef finds the parameters of a binding: one object by name, or every object a selector matches.",
 				Type:        []string{"object"},
@@ -634,6 +661,7 @@ func schema_admissionregistration_v1_ParamRef(ref common.ReferenceCallback) comm
 							Description: "ParameterNotFoundAction is Allow or Deny: what happens when no parameter object is found. Required.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Allow", "Deny"},
 						},
 					},
 				},
@@ -714,6 +742,7 @@ func schema_admissionregistration_v1_Rule(ref common.ReferenceCallback) common.O
 							Description: "Scope restricts the rule to Cluster or Namespaced resources; \"*\" (the default) matches both.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Cluster", "Namespaced", "*"},
 						},
 					},
 				},
@@ -743,6 +772,7 @@ func schema_admissionregistration_v1_RuleWithOperations(ref common.ReferenceCall
 									SchemaProps: spec.SchemaProps{
 										Type:   []string{"string"},
 										Format: "",
+										Enum:   []interface{}{"*", "CREATE", "UPDATE", "DELETE", "CONNECT"},
 									},
 								},
 							},
@@ -810,6 +840,7 @@ func schema_admissionregistration_v1_RuleWithOperations(ref common.ReferenceCall
 							Description: "Scope restricts the rule to Cluster or Namespaced resources; \"*\" (the default) matches both.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Cluster", "Namespaced", "*"},
 						},
 					},
 				},
@@ -1084,6 +1115,7 @@ func schema_admissionregistration_v1_ValidatingAdmissionPolicyBindingSpec(ref co
 									SchemaProps: spec.SchemaProps{
 										Type:   []string{"string"},
 										Format: "",
+										Enum:   []interface{}{"Deny", "Warn", "Audit"},
 									},
 								},
 							},
@@ -1193,6 +1225,7 @@ func schema_admissionregistration_v1_ValidatingAdmissionPolicySpec(ref common.Re
 							Description: "FailurePolicy is Fail (the default) or Ignore: what an expression that cannot be evaluated, or a misconfigured binding, does.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Ignore", "Fail"},
 						},
 					},
 					"auditAnnotations": {
@@ -1363,6 +1396,7 @@ func schema_admissionregistration_v1_ValidatingWebhook(ref common.ReferenceCallb
 							Description: "FailurePolicy is Fail (the default: a call that fails refuses the request) or Ignore.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Ignore", "Fail"},
 						},
 					},
 					"matchPolicy": {
@@ -1370,6 +1404,7 @@ func schema_admissionregistration_v1_ValidatingWebhook(ref common.ReferenceCallb
 							Description: "MatchPolicy is Exact or Equivalent (the default).",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Exact", "Equivalent"},
 						},
 					},
 					"namespaceSelector": {
@@ -1389,6 +1424,7 @@ func schema_admissionregistration_v1_ValidatingWebhook(ref common.ReferenceCallb
 							Description: "SideEffects is None or NoneOnDryRun: the webhook is called for dry runs (with request.dryRun true) and must not act on them. Required.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Unknown", "None", "Some", "NoneOnDryRun"},
 						},
 					},
 					"timeoutSeconds": {
@@ -1604,6 +1640,11 @@ func schema_admissionregistration_v1_Validation(ref common.ReferenceCallback) co
 func schema_admissionregistration_v1_Variable(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
+			VendorExtensible: spec.VendorExtensible{
+				Extensions: spec.Extensions{
+					"x-kubernetes-map-type": "atomic",
+				},
+			},
 			SchemaProps: spec.SchemaProps{
 				Description: "Variable is a named CEL expression of a policy.",
 				Type:        []string{"object"},

@@ -7,11 +7,13 @@ package install
 import (
 	context "context"
 	v1 "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1"
+	fieldmanager "github.com/apigen-dev/apigen/runtime/fieldmanager"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	fieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // mutatingWebhookConfigurationStrategy implements registry.Strategy for v1.MutatingWebhookConfiguration.
@@ -93,6 +95,16 @@ func (s validatingAdmissionPolicyStrategy) ValidateUpdate(ctx context.Context, o
 	return append(errs, v1.ValidateValidatingAdmissionPolicyUpdate(obj.(*v1.ValidatingAdmissionPolicy), old.(*v1.ValidatingAdmissionPolicy))...)
 }
 
+var _ fieldmanager.ResetFieldsStrategy = validatingAdmissionPolicyStrategy{}
+
+// GetResetFields returns status in every version: PrepareForUpdate keeps the stored status, so a write of
+// the resource never owns it (server-side apply's reset fields, as Kubernetes' strategies declare them).
+func (validatingAdmissionPolicyStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"admissionregistration.k8s.io/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+	}
+}
+
 // validatingAdmissionPolicyStatusStrategy implements registry.Strategy for the status subresource of ValidatingAdmissionPolicy: an update
 // changes status only. Everything else is the kind's strategy.
 type validatingAdmissionPolicyStatusStrategy struct {
@@ -108,6 +120,16 @@ func (validatingAdmissionPolicyStatusStrategy) PrepareForUpdate(ctx context.Cont
 	newObj, oldObj := obj.(*v1.ValidatingAdmissionPolicy), old.(*v1.ValidatingAdmissionPolicy)
 	newObj.Spec = oldObj.Spec
 	metav1.ResetObjectMetaForStatus(newObj, oldObj)
+}
+
+var _ fieldmanager.ResetFieldsStrategy = validatingAdmissionPolicyStatusStrategy{}
+
+// GetResetFields returns every field but status, and the metadata PrepareForUpdate keeps, in every version:
+// a write of /status never owns them (server-side apply's reset fields).
+func (validatingAdmissionPolicyStatusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"admissionregistration.k8s.io/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"), fieldpath.MakePathOrDie("metadata", "annotations"), fieldpath.MakePathOrDie("metadata", "finalizers"), fieldpath.MakePathOrDie("metadata", "ownerReferences")),
+	}
 }
 
 // validatingAdmissionPolicyBindingStrategy implements registry.Strategy for v1.ValidatingAdmissionPolicyBinding.

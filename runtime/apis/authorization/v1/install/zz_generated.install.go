@@ -21,7 +21,9 @@ func Install(scheme *runtime.Scheme) {
 }
 
 // NewAPIGroupInfo installs the group into scheme and builds one registry.Store per resource over storage,
-// serving each resource (and its status and scale subresources) in every version that declares its kind.
+// serving each resource (and its status and scale subresources) in every version that declares its kind
+// and does not mark it +kubebuilder:unservedversion, with the verbs its +genclient tags allow and the
+// deprecation warning of +kubebuilder:deprecatedversion.
 // A create-only kind (+genclient:onlyVerbs=create) gets a registry.CreateOnlyStore, never stored, whose Respond the server sets.
 // Errors: the first resource whose storage, table convertor or scale subresource cannot be created.
 func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.APIGroupInfo, error) {
@@ -43,6 +45,14 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 		},
 		Scheme:             scheme,
 		OpenAPIDefinitions: GetOpenAPIDefinitions,
+		Verbs: map[string]map[string][]string{
+			"v1": {
+				"localsubjectaccessreviews": []string{"create"},
+				"selfsubjectaccessreviews":  []string{"create"},
+				"selfsubjectrulesreviews":   []string{"create"},
+				"subjectaccessreviews":      []string{"create"},
+			},
+		},
 	}, nil
 }
 

@@ -26,7 +26,9 @@ func Install(scheme *runtime.Scheme) {
 }
 
 // NewAPIGroupInfo installs the group into scheme and builds one registry.Store per resource over storage,
-// serving each resource (and its status and scale subresources) in every version that declares its kind.
+// serving each resource (and its status and scale subresources) in every version that declares its kind
+// and does not mark it +kubebuilder:unservedversion, with the verbs its +genclient tags allow and the
+// deprecation warning of +kubebuilder:deprecatedversion.
 // Errors: the first resource whose storage, table convertor or scale subresource cannot be created.
 func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.APIGroupInfo, error) {
 	Install(scheme)

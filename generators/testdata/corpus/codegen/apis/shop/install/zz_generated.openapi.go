@@ -404,6 +404,7 @@ func schema_shop_v1_StoreSpec(ref common.ReferenceCallback) common.OpenAPIDefini
 							Description: "Tier is the service tier.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Basic", "Premium"},
 						},
 					},
 					"replicas": {
@@ -483,6 +484,7 @@ func schema_shop_v1_StoreStatus(ref common.ReferenceCallback) common.OpenAPIDefi
 							Description: "Phase summarises the store's state.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Pending", "Open", "Closed"},
 						},
 					},
 					"openedAt": {
@@ -892,6 +894,7 @@ func schema_shop_v1beta1_StoreSpec(ref common.ReferenceCallback) common.OpenAPID
 							Description: "Tier is the service tier.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Basic", "Premium"},
 						},
 					},
 					"size": {
@@ -971,6 +974,7 @@ func schema_shop_v1beta1_StoreStatus(ref common.ReferenceCallback) common.OpenAP
 							Description: "Phase summarises the store's state.",
 							Type:        []string{"string"},
 							Format:      "",
+							Enum:        []interface{}{"Pending", "Open", "Closed"},
 						},
 					},
 					"openedAt": {

@@ -1,0 +1,4 @@
+// Package hr is the hub of hr.example.com.
+//
+// +groupName=hr.example.com
+package hr

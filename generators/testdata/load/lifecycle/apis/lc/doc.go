@@ -1,0 +1,4 @@
+// Package lc is the hub of lc.example.com.
+//
+// +groupName=lc.example.com
+package lc

@@ -1,0 +1,4 @@
+// Package v1 is a version of lc.example.com.
+//
+// +groupName=lc.example.com
+package v1

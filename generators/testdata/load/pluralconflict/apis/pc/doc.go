@@ -1,0 +1,4 @@
+// Package pc is the hub of pc.example.com.
+//
+// +groupName=pc.example.com
+package pc
