@@ -44,7 +44,7 @@ func TestDatabaseController(t *testing.T) {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
 	dataDir, port := t.TempDir(), freePort(t)
-	proc := startServerAt(t, dataDir, port)
+	proc := startProcessAt(t, dataDir, port)
 	client := versioned.NewForConfigOrDie(unthrottledConfig(proc.Config))
 	ctrl := startController(t, proc.Kubeconfig)
 	ctrl.waitFor(t, "synced", 30*time.Second)
@@ -55,7 +55,7 @@ func TestDatabaseController(t *testing.T) {
 	if err := proc.Stop(20 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	proc = startServerAt(t, dataDir, port)
+	proc = startProcessAt(t, dataDir, port)
 	client = versioned.NewForConfigOrDie(unthrottledConfig(proc.Config))
 	createAndWaitReady(ctx, t, client, "probe-after-restart", time.Minute, ctrl)
 	createAndWaitReady(ctx, t, client, "after-restart", phaseWithin, ctrl)
@@ -148,8 +148,9 @@ func createAndWaitReady(ctx context.Context, t *testing.T, client versioned.Inte
 	}
 }
 
-// startServerAt starts example-apiserver on port with dataDir, stopping it in t.Cleanup.
-func startServerAt(t *testing.T, dataDir string, port int) *serverproc.Process {
+// startProcessAt starts example-apiserver on port with dataDir, stopping it in t.Cleanup, and
+// returns its process (a test may stop it and start another on the same port and data).
+func startProcessAt(t *testing.T, dataDir string, port int) *serverproc.Process {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
