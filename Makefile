@@ -8,10 +8,12 @@ BIN       := bin
 
 .PHONY: run build generate verify test test-short bench bench-gen vet fuzz
 
-## run: build and start the example API server on an embedded etcd (data in ./$(DATA_DIR))
+## run: build and start the example API server on an embedded etcd (data in ./$(DATA_DIR));
+## ARGS are more server flags, e.g. make run ARGS='--secure-port 0 --log-level debug'
+ARGS ?=
 run:
 	$(GO) build -o $(BIN)/example-apiserver ./example-api/cmd/example-apiserver
-	./$(BIN)/example-apiserver --data-dir $(DATA_DIR)
+	./$(BIN)/example-apiserver --data-dir $(DATA_DIR) $(ARGS)
 
 ## build: build apigen, the example API server and its controller into ./bin
 build:

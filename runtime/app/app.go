@@ -98,6 +98,11 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return fmt.Errorf("cannot create data directory: %w", err)
 	}
+	unlock, err := lockDataDir(dataDir)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, unlock()) }()
 	etcd, err := connectEtcd(ctx, opts.EtcdServers, dataDir, opts.EmbeddedEtcdClientURL)
 	if err != nil {
 		return err
