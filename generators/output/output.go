@@ -25,7 +25,12 @@ type Result struct {
 	Unchanged []string
 	// Deleted are the stale zz_generated.*.go files removed from owned directories.
 	Deleted []string
+	// Tombstoned are the stale files replaced by tombstones (Removal Tombstone).
+	Tombstoned []string
 }
+
+// headerLine is the first line of every generated file and of a tombstone.
+const headerLine = emit.Header + "\n"
 
 // Status classifies a FileDiff.
 type Status string
@@ -52,14 +57,15 @@ type FileDiff struct {
 }
 
 // Write writes files (absolute path -> content) to the disk, rewriting only files whose
-// bytes changed, and deletes every zz_generated.*.go file in the owned directories that is
-// not in files. It stops at the first error; files written before it stay written.
-func Write(files map[string][]byte, owned []string) (Result, error) {
-	return WriteFS(Disk{}, files, owned)
+// bytes changed, and removes, as removal says, every zz_generated.*.go file in the owned
+// directories that is not in files (a tombstone is always deleted). It stops at the first
+// error; files written before it stay written.
+func Write(files map[string][]byte, owned []string, removal Removal) (Result, error) {
+	return WriteFS(Disk{}, files, owned, removal)
 }
 
 // WriteFS is Write on fsys.
-func WriteFS(fsys FS, files map[string][]byte, owned []string) (Result, error) {
+func WriteFS(fsys FS, files map[string][]byte, owned []string, removal Removal) (Result, error) {
 	var res Result
 	paths, err := sortedPaths(files)
 	if err != nil {
@@ -84,6 +90,19 @@ func WriteFS(fsys FS, files map[string][]byte, owned []string) (Result, error) {
 		return res, err
 	}
 	for _, p := range extra {
+		if removal == Tombstone {
+			old, err := fsys.ReadFile(p)
+			if err != nil {
+				return res, fmt.Errorf("cannot read stale file %s: %w", p, err)
+			}
+			if !isTombstone(old) {
+				if err := fsys.WriteFile(p, tombstoneOf(old)); err != nil {
+					return res, fmt.Errorf("cannot replace stale file %s: %w", p, err)
+				}
+				res.Tombstoned = append(res.Tombstoned, p)
+				continue
+			}
+		}
 		if err := fsys.Remove(p); err != nil {
 			return res, fmt.Errorf("cannot delete stale file %s: %w", p, err)
 		}
@@ -124,6 +143,9 @@ func DiffFS(fsys FS, files map[string][]byte, owned []string) ([]FileDiff, error
 		old, err := fsys.ReadFile(p)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read %s: %w", p, err)
+		}
+		if isTombstone(old) {
+			continue
 		}
 		diffs = append(diffs, FileDiff{Path: p, Status: Extra, Unified: UnifiedDiff(side("a", p), "/dev/null", old, nil)})
 	}
@@ -195,7 +217,7 @@ func ownedFiles(fsys FS, entry string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cannot read %s: %w", p, err)
 		}
-		if bytes.HasPrefix(b, []byte(emit.Header+"\n")) {
+		if bytes.HasPrefix(b, []byte(headerLine)) {
 			out = append(out, p)
 		}
 	}

@@ -75,7 +75,7 @@ func testWriteAndDiff(t *testing.T, fsys FS, dir string) {
 		t.Errorf("DiffFS() mismatch (-want +got):\n%s", diff)
 	}
 
-	res, err := WriteFS(fsys, files, []string{pkg})
+	res, err := WriteFS(fsys, files, []string{pkg}, Delete)
 	if err != nil {
 		t.Fatalf("WriteFS() error = %v", err)
 	}
@@ -90,7 +90,7 @@ func testWriteAndDiff(t *testing.T, fsys FS, dir string) {
 		t.Errorf("%s = %q after WriteFS", reg, b)
 	}
 
-	res, err = WriteFS(fsys, files, []string{pkg})
+	res, err = WriteFS(fsys, files, []string{pkg}, Delete)
 	if err != nil {
 		t.Fatalf("second WriteFS() error = %v", err)
 	}
@@ -123,7 +123,7 @@ func TestWriteMemFS(t *testing.T) {
 }
 
 func TestWriteRejectsRelativePaths(t *testing.T) {
-	_, err := WriteFS(NewMemFS(nil), map[string][]byte{"rel/zz_generated.x.go": nil}, nil)
+	_, err := WriteFS(NewMemFS(nil), map[string][]byte{"rel/zz_generated.x.go": nil}, nil, Delete)
 	if err == nil || !strings.Contains(err.Error(), "must be absolute") {
 		t.Errorf("WriteFS(relative) error = %v, want 'must be absolute'", err)
 	}
@@ -152,7 +152,7 @@ func testTree(t *testing.T, fsys FS, dir string) {
 	if len(diffs) != 1 || diffs[0].Path != stale || diffs[0].Status != Extra {
 		t.Errorf("DiffFS() = %+v, want %s extra only", diffs, stale)
 	}
-	res, err := WriteFS(fsys, files, []string{Tree(root)})
+	res, err := WriteFS(fsys, files, []string{Tree(root)}, Delete)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,5 +172,58 @@ func TestTreeMissing(t *testing.T) {
 	diffs, err := DiffFS(Disk{}, nil, []string{Tree(filepath.Join(t.TempDir(), "none"))})
 	if err != nil || len(diffs) != 0 {
 		t.Errorf("DiffFS(missing tree) = %v, %v; want nothing", diffs, err)
+	}
+}
+
+// TestWriteTombstonesUnderGoGenerate: under go generate a stale file becomes a tombstone
+// (the build ignores it, its package clause stays, Diff does not count it), and the next run
+// deletes the tombstone, whichever way it runs.
+func TestWriteTombstonesUnderGoGenerate(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "apis", "db", "v1")
+	stale := filepath.Join(pkg, "zz_generated.old.go")
+	kept := filepath.Join(pkg, "zz_generated.deepcopy.go")
+	fsys := NewMemFS(map[string][]byte{stale: []byte(headerLine + "\npackage v1\n\nvar Old = 1\n")})
+	files := map[string][]byte{kept: []byte(headerLine + "\npackage v1\n")}
+
+	res, err := WriteFS(fsys, files, []string{pkg}, Tombstone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Result{Changed: []string{kept}, Tombstoned: []string{stale}}, res); diff != "" {
+		t.Errorf("WriteFS(Tombstone) mismatch (-want +got):\n%s", diff)
+	}
+	b, err := fsys.ReadFile(stale)
+	if err != nil {
+		t.Fatalf("the stale file is gone under go generate: %v", err)
+	}
+	for _, want := range []string{headerLine, "\n//go:build ignore\n", "\npackage v1\n"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("tombstone lacks %q:\n%s", want, b)
+		}
+	}
+	if strings.Contains(string(b), "var Old") {
+		t.Errorf("tombstone keeps the stale code:\n%s", b)
+	}
+	if diffs, err := DiffFS(fsys, files, []string{pkg}); err != nil || len(diffs) != 0 {
+		t.Errorf("DiffFS() with a tombstone = %v, %v; want none", diffs, err)
+	}
+
+	res, err = WriteFS(fsys, files, []string{pkg}, Tombstone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Result{Unchanged: []string{kept}, Deleted: []string{stale}}, res); diff != "" {
+		t.Errorf("second WriteFS(Tombstone) mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestRemovalFor(t *testing.T) {
+	env := map[string]string{"GOFILE": "doc.go", "GOPACKAGE": "apis"}
+	if got := RemovalFor(func(k string) string { return env[k] }); got != Tombstone {
+		t.Errorf("RemovalFor(go generate env) = %v, want Tombstone", got)
+	}
+	if got := RemovalFor(func(string) string { return "" }); got != Delete {
+		t.Errorf("RemovalFor(empty env) = %v, want Delete", got)
 	}
 }

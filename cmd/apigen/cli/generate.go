@@ -127,7 +127,9 @@ func newGenerateCommand() *cobra.Command {
 		Short: "Write every zz_generated.*.go file of the API packages",
 		Long: `generate loads the packages (go list patterns, default ./...) once, runs every
 generator and writes the files whose bytes changed. Stale zz_generated.*.go files that no
-generator produced are deleted from the API package and install directories. When any
+generator produced are deleted from the API package and install directories (run by go
+generate, which has listed them and would fail reading them, it empties them instead: the
+build ignores them, verify does not count them, and the next run deletes them). When any
 diagnostic is an error, all are printed (file:line:col: message) and nothing is written.`,
 		Example: `  apigen generate ./...
   apigen generate -v ./apis/...
@@ -147,7 +149,7 @@ func generate(patterns []string, verbose bool, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := output.Write(p.files, p.owned())
+	res, err := output.Write(p.files, p.owned(), output.RemovalOfProcess())
 	if err != nil {
 		fmt.Fprintf(stderr, "apigen: %v\n", err)
 		return exitError{exitFailure}
@@ -159,6 +161,9 @@ func generate(patterns []string, verbose bool, stdout, stderr io.Writer) error {
 		len(p.api.Packages), p.kinds(), len(res.Changed), len(res.Unchanged))
 	if len(res.Deleted) > 0 {
 		summary += fmt.Sprintf(", %d stale deleted", len(res.Deleted))
+	}
+	if len(res.Tombstoned) > 0 {
+		summary += fmt.Sprintf(", %d stale emptied for deletion by the next run (go generate had listed them)", len(res.Tombstoned))
 	}
 	fmt.Fprintf(stdout, "%s in %dms\n", summary, time.Since(p.start).Milliseconds())
 	return nil
@@ -176,6 +181,9 @@ func printResult(w io.Writer, p *pass, res output.Result) {
 	}
 	for _, f := range res.Deleted {
 		lines = append(lines, line{f, fmt.Sprintf("  deleted    %s", relPath(f))})
+	}
+	for _, f := range res.Tombstoned {
+		lines = append(lines, line{f, fmt.Sprintf("  emptied    %s (//go:build ignore; the next run deletes it)", relPath(f))})
 	}
 	sort.Slice(lines, func(i, j int) bool { return lines[i].path < lines[j].path })
 	for _, l := range lines {
