@@ -35,7 +35,7 @@ func (b *builder) build(pkgs []*packages.Package) *model.API {
 			b.local[pkg.PkgPath] = true
 		}
 	}
-	api := &model.API{Types: b.types}
+	api := &model.API{Types: b.types, Matched: len(pkgs)}
 	for _, ap := range apiPkgs {
 		b.addPackageTypes(ap.model, ap.pkg.Types)
 		ap.model.Funcs = b.funcs(ap.pkg.Syntax)

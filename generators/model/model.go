@@ -16,6 +16,8 @@ type API struct {
 	Types map[string]*Type
 	// Packages holds every loaded API package (hub and versions), sorted by Path.
 	Packages []*Package
+	// Matched is how many packages the load's patterns matched, API packages or not.
+	Matched int
 }
 
 // Group is one API group, e.g. db.example.com.

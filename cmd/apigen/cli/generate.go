@@ -54,6 +54,10 @@ func runGenerators(patterns []string, stderr io.Writer) (*pass, error) {
 		fmt.Fprintf(stderr, "apigen: %v\n", err)
 		return nil, exitError{exitFailure}
 	}
+	if api != nil && len(api.Packages) == 0 && !diags.HasErrors() {
+		fmt.Fprintln(stderr, noAPIPackages(patterns, api.Matched))
+		return nil, exitError{exitFailure}
+	}
 	if api != nil {
 		// Also after marker errors: the generators' diagnostics join the same report.
 		p.api = api
@@ -108,6 +112,22 @@ func (p *pass) generate() model.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// noAPIPackages is the error of a run whose patterns matched packages of which none is an
+// API package: it says where apigen looked and which marker makes an API package.
+func noAPIPackages(patterns []string, matched int) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = "."
+	}
+	return fmt.Sprintf(`apigen: no API package in %s (%d packages matched, looked in %s): an API package has a
++groupName=<group> marker in its package comment, e.g. in doc.go:
+    // +groupName=shop.example.com
+    package v1
+Run apigen from the directory above your API packages, or pass their pattern
+(apigen generate ./pkg/apis/...); apigen create api writes a new group with the marker.`,
+		strings.Join(patterns, " "), matched, wd)
 }
 
 func countErrors(diags model.Diagnostics) int {

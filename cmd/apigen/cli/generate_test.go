@@ -234,3 +234,28 @@ func TestClientTreeIsOwned(t *testing.T) {
 		}
 	}
 }
+
+// TestNoAPIPackagesIsAnError: patterns that match packages none of which is an API package
+// (the go:generate directive above API packages that live elsewhere, say) fail, naming the
+// patterns, the directory and the +groupName marker, instead of "0 packages" and exit 0.
+func TestNoAPIPackagesIsAnError(t *testing.T) {
+	useGenerators(t, fakeGenerator{})
+	dir := setupFixture(t, "basic")
+	if err := writeFile(filepath.Join(dir, "cmd/tool/main.go"), []byte("package main\n\nfunc main() {}\n")); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"generate", "verify"} {
+		code, stdout, stderr := run(t, cmd, "./cmd/...")
+		if code != 1 {
+			t.Errorf("%s ./cmd/...: exit %d, want 1\nstdout:\n%s\nstderr:\n%s", cmd, code, stdout, stderr)
+		}
+		for _, want := range []string{"no API package in ./cmd/... (1 packages matched, looked in " + dir, "+groupName=<group>", "apigen generate ./pkg/apis/..."} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%s ./cmd/... stderr lacks %q:\n%s", cmd, want, stderr)
+			}
+		}
+	}
+	if files := snapshot(t, dir); len(files) != 1 {
+		t.Errorf("a run without API packages wrote or deleted files: %v", files)
+	}
+}
