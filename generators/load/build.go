@@ -154,6 +154,7 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	}
 	g.InstallPath = g.Hub.Path + "/install"
 	g.InstallDir = filepath.Join(g.Hub.Dir, "install")
+	b.checkInstallDir(g)
 	g.StorageVersion = b.storageVersion(g)
 	var modPath, modDir string
 	if mod := pkgs[0].pkg.Module; mod != nil {

@@ -259,3 +259,31 @@ func TestNoAPIPackagesIsAnError(t *testing.T) {
 		t.Errorf("a run without API packages wrote or deleted files: %v", files)
 	}
 }
+
+// TestHandWrittenInstallFileIsAnError: a hand-written file in the install directory apigen
+// owns is named at generate time (it used to fail only at compile time, "Install
+// redeclared"), and nothing is written; tests there are fine.
+func TestHandWrittenInstallFileIsAnError(t *testing.T) {
+	useGenerators(t, fakeGenerator{})
+	dir := setupFixture(t, "basic")
+	before := snapshot(t, dir)
+	for name, src := range map[string]string{
+		"apis/shop/install/install.go":      "package install\n\nfunc Install() {}\n",
+		"apis/shop/install/install_test.go": "package install\n",
+	} {
+		if err := writeFile(filepath.Join(dir, name), []byte(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr := run(t, "generate", "./...")
+	if code != 1 {
+		t.Fatalf("generate with a hand-written install.go: exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	want := filepath.Join("apis", "shop", "install", "install.go") + ":1: apigen owns " + filepath.Join("apis", "shop", "install")
+	if !strings.Contains(stderr, want) || strings.Contains(stderr, "install_test.go") {
+		t.Errorf("stderr does not name install.go (and only it) with %q:\n%s", want, stderr)
+	}
+	if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
+		t.Errorf("a failed generate changed files (-before +after):\n%s", diff)
+	}
+}
