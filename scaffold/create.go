@@ -39,10 +39,12 @@ type kindData struct {
 }
 
 // CreateAPI plans adding opts.Kind in opts.Version of opts.Group to the repository that holds
-// dir (see the package doc for the files). A kind new to the group is rendered from
+// dir (see the package doc for the files). The group is found wherever the repository keeps
+// it (a directory whose doc.go, or whose versions' doc.go, declares +groupName=opts.Group:
+// apis/<g>, pkg/apis/<g>, ...); a new group goes to apis/<g>. A kind new to the group is rendered from
 // types.go.tmpl; a kind the group already serves in another version is copied from there, so
 // versions convert field by field. When the group gets its second version, the hub package
-// apis/<g>/ is created with a copy of every kind (markers dropped), every version's doc.go
+// (the group's directory) is created with a copy of every kind (markers dropped), every version's doc.go
 // gets +k8s:conversion-gen=<hub>, and the old install package's generated files are deleted.
 // groups.go is rewritten to import every group's install package.
 //
@@ -70,19 +72,24 @@ func CreateAPI(dir string, opts APIOptions) (*Plan, error) {
 	short := groupShort(opts.Group)
 	var g *group
 	for _, cand := range groups {
-		if cand.short == short {
+		if cand.name == opts.Group {
+			if g != nil {
+				return nil, fmt.Errorf("group %s is in two directories, %s and %s: keep one", opts.Group, g.dir, cand.dir)
+			}
 			g = cand
 		}
 	}
 	if g == nil {
-		g = &group{short: short, name: opts.Group}
+		g = &group{dir: "apis/" + short, short: short, name: opts.Group}
+		for _, cand := range groups {
+			if cand.dir == g.dir {
+				return nil, fmt.Errorf("%s already holds group %s, not %s", cand.dir, cand.name, opts.Group)
+			}
+		}
 		groups = append(groups, g)
 	}
-	if g.name != opts.Group {
-		return nil, fmt.Errorf("apis/%s already holds group %s, not %s", short, g.name, opts.Group)
-	}
 	p := newPlan(r.root)
-	c := &creation{r: r, p: p, g: g, opts: opts, gdir: "apis/" + short}
+	c := &creation{r: r, p: p, g: g, opts: opts, gdir: g.dir}
 	if err := c.plan(); err != nil {
 		return nil, err
 	}

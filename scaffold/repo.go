@@ -19,11 +19,13 @@ type repo struct {
 	server string // "cmd/<name>-apiserver", slash-separated, relative to root
 }
 
-// group is one directory apis/<short> on disk.
+// group is one API group's directory on disk: apis/<short> as create api writes it, or
+// wherever the repository keeps it (pkg/apis/<short>, the layout of sample-apiserver).
 type group struct {
+	dir      string   // slash-separated, relative to the repository root: "apis/shop"
 	short    string   // the directory name, also the hub's package name
 	name     string   // +groupName of its packages
-	hub      bool     // apis/<short>/doc.go declares +groupName
+	hub      bool     // <dir>/doc.go declares +groupName
 	versions []string // version packages, in Kubernetes' priority order
 }
 
@@ -59,53 +61,82 @@ func findRepo(dir string) (*repo, error) {
 // abs returns the absolute path of the slash-separated rel.
 func (r *repo) abs(rel string) string { return filepath.Join(r.root, filepath.FromSlash(rel)) }
 
-// groups lists the API groups under apis/, sorted by directory.
+// skipDirs are the directories groups does not look into, besides hidden ones.
+var skipDirs = map[string]bool{"vendor": true, "testdata": true, "node_modules": true, "bin": true}
+
+// groups lists the API groups anywhere in the repository, sorted by directory: a directory
+// is a group when its doc.go, or the doc.go of one of its version subdirectories (v1,
+// v1beta1, ...), declares +groupName.
 func (r *repo) groups() ([]*group, error) {
-	entries, err := os.ReadDir(r.abs("apis"))
-	if err != nil && !os.IsNotExist(err) {
-		return nil, err
-	}
 	var groups []*group
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		g := &group{short: e.Name()}
-		g.name = groupName(r.abs("apis/" + g.short + "/doc.go"))
-		g.hub = g.name != ""
-		sub, err := os.ReadDir(r.abs("apis/" + g.short))
+	err := filepath.WalkDir(r.root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
-			return nil, err
+			return err
 		}
-		for _, v := range sub {
-			if !v.IsDir() || !versionRE.MatchString(v.Name()) {
-				continue
-			}
-			name := groupName(r.abs("apis/" + g.short + "/" + v.Name() + "/doc.go"))
-			if name == "" {
-				continue
-			}
-			if g.name != "" && name != g.name {
-				return nil, fmt.Errorf("apis/%s/%s is group %s, but apis/%s is %s", g.short, v.Name(), name, g.short, g.name)
-			}
-			g.name = name
-			g.versions = append(g.versions, v.Name())
+		if !d.IsDir() {
+			return nil
 		}
-		if g.name != "" {
-			sortVersions(g.versions)
+		if path != r.root && (strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || skipDirs[d.Name()]) {
+			return filepath.SkipDir
+		}
+		if versionRE.MatchString(d.Name()) {
+			return nil // a version is read with its group
+		}
+		rel, err := filepath.Rel(r.root, path)
+		if err != nil {
+			return err
+		}
+		g, err := r.readGroup(filepath.ToSlash(rel))
+		if g != nil {
 			groups = append(groups, g)
 		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	sort.Slice(groups, func(i, j int) bool { return groups[i].dir < groups[j].dir })
 	return groups, nil
 }
 
+// readGroup returns the group in dir (slash-separated, relative to the root), or nil when
+// dir is none.
+func (r *repo) readGroup(dir string) (*group, error) {
+	g := &group{dir: dir, short: filepath.Base(filepath.FromSlash(dir))}
+	g.name = groupName(r.abs(dir + "/doc.go"))
+	g.hub = g.name != ""
+	sub, err := os.ReadDir(r.abs(dir))
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range sub {
+		if !v.IsDir() || !versionRE.MatchString(v.Name()) {
+			continue
+		}
+		name := groupName(r.abs(dir + "/" + v.Name() + "/doc.go"))
+		if name == "" {
+			continue
+		}
+		if g.name != "" && name != g.name {
+			return nil, fmt.Errorf("%s/%s is group %s, but %s is %s", dir, v.Name(), name, dir, g.name)
+		}
+		g.name = name
+		g.versions = append(g.versions, v.Name())
+	}
+	if g.name == "" {
+		return nil, nil
+	}
+	sortVersions(g.versions)
+	return g, nil
+}
+
 // installPath returns the import path of g's install package: <hub>/install, where the hub
-// is apis/<short> once the group has one (or more than one version), else its only version.
+// is the group's directory once the group has one (or more than one version), else its only version.
 func (r *repo) installPath(g *group) string {
 	if g.hub || len(g.versions) != 1 {
-		return r.module + "/apis/" + g.short + "/install"
+		return r.module + "/" + g.dir + "/install"
 	}
-	return r.module + "/apis/" + g.short + "/" + g.versions[0] + "/install"
+	return r.module + "/" + g.dir + "/" + g.versions[0] + "/install"
 }
 
 // groupName returns the +groupName= value in the Go file at path, or "".

@@ -130,7 +130,7 @@ func TestCreateAPITwiceChangesNothing(t *testing.T) {
 		"apis/shop/v1/doc.go":               {"+groupName=shop.example.com", "+k8s:deepcopy-gen=package", "package v1"},
 		"apis/shop/v1/order_types.go":       {"+kubebuilder:object:root=true", "+kubebuilder:resource:scope=Namespaced", "type OrderList struct", "the desired state of an Order"},
 		"cmd/shop-apiserver/groups.go":      {`shopinstall "example.com/shop/apis/shop/v1/install"`, "shopinstall.NewAPIGroupInfo,"},
-		"config/samples/shop_v1_order.yaml": {"apiVersion: shop.example.com/v1\nkind: Order\n"},
+		"config/samples/shop_v1_order.yaml": {"apiVersion: shop.example.com/v1\nkind: Order\n", "description: a sample Order written by apigen create api"},
 	} {
 		for _, w := range wants {
 			if !strings.Contains(files[file], w) {
@@ -350,4 +350,39 @@ func sorted(s []string) []string {
 		}
 	}
 	return out
+}
+
+// TestCreateAPIFindsGroupElsewhere: a group kept in pkg/apis/<group> (sample-apiserver's and
+// Kubernetes' layout) gets the new kind there, and its install package stays wired from
+// there, instead of a second copy of the group under apis/.
+func TestCreateAPIFindsGroupElsewhere(t *testing.T) {
+	root := initRepo(t)
+	apply(t, root, order)
+	if err := os.MkdirAll(filepath.Join(root, "pkg/apis"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, "apis/shop"), filepath.Join(root, "pkg/apis/shop")); err != nil {
+		t.Fatal(err)
+	}
+	groupsGo := filepath.Join(root, "cmd/shop-apiserver/groups.go")
+	src, err := os.ReadFile(groupsGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := strings.ReplaceAll(string(src), `"example.com/shop/apis/shop/v1/install"`, `"example.com/shop/pkg/apis/shop/v1/install"`)
+	if err := os.WriteFile(groupsGo, []byte(moved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shelf := APIOptions{Group: "shop.example.com", Version: "v1", Kind: "Shelf", KindOptions: KindOptions{Namespaced: true}}
+	p := apply(t, root, shelf)
+	want := []string{"create config/samples/shop_v1_shelf.yaml", "create pkg/apis/shop/v1/shelf_types.go"}
+	if diff := cmp.Diff(want, normalize(p.Summary())); diff != "" {
+		t.Errorf("plan (-want +got):\n%s", diff)
+	}
+	if _, err := os.Stat(filepath.Join(root, "apis/shop")); !os.IsNotExist(err) {
+		t.Errorf("create api made a second copy of the group under apis/: %v", err)
+	}
+	if got, _ := os.ReadFile(groupsGo); string(got) != moved {
+		t.Errorf("groups.go rewired away from pkg/apis:\n%s", got)
+	}
 }
