@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -231,21 +232,27 @@ func (a *Aggregator) writeCondition(ctx context.Context, s *apiregv1.APIService,
 	if have := s.Status.AvailableCondition(); have != nil && have.Status == c.Status && have.Reason == c.Reason && have.Message == c.Message {
 		return nil
 	}
-	prevStatus := ""
-	if have := s.Status.AvailableCondition(); have != nil {
-		prevStatus = string(have.Status)
-	}
-	if prevStatus != string(c.Status) {
-		a.log.Info("APIService availability changed", "apiservice", s.Name, "available", c.Status, "reason", c.Reason, "message", c.Message)
-	}
+	// Whether the status changes is decided on the stored object, not on s (which two
+	// syncs in a row may both see before the first write), so each change is logged once.
+	var changed bool
 	_, _, err := a.cfg.Status.Update(ctx, s.Name, updateFunc(func(old runtime.Object) (runtime.Object, error) {
 		cur := old.(*apiregv1.APIService)
 		if cur.UID != s.UID {
 			return nil, apierrors.NewConflict(apiregv1.Resource("apiservices"), s.Name, errors.New("the APIService was replaced"))
 		}
+		have := cur.Status.AvailableCondition()
+		changed = have == nil || have.Status != c.Status
 		setCondition(&cur.Status, c)
 		return cur, nil
 	}), false, &metav1.UpdateOptions{})
+	if err == nil && changed {
+		// A Local APIService is available from the start, every start: not news.
+		level := slog.LevelInfo
+		if c.Reason == ReasonLocal {
+			level = slog.LevelDebug
+		}
+		a.log.Log(ctx, level, "APIService availability changed", "apiservice", s.Name, "available", c.Status, "reason", c.Reason, "message", c.Message)
+	}
 	return err
 }
 

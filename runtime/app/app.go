@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2"
 
 	"github.com/apigen-dev/apigen/runtime/endpoints"
 	"github.com/apigen-dev/apigen/runtime/gcpacer"
@@ -91,6 +92,9 @@ serves plain HTTP on a loopback address without authentication instead.`,
 func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Writer, groups []GroupBuilder) (err error) {
 	level, _ := opts.level()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// apimachinery's and client-go's own lines (reflectors, leader election, CEL) go through
+	// klog: route them to the same handler, in the same format and at the same level.
+	klog.SetSlogLogger(log)
 	dataDir, err := filepath.Abs(opts.DataDir)
 	if err != nil {
 		return fmt.Errorf("cannot resolve --data-dir: %w", err)

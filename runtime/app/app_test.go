@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"k8s.io/klog/v2"
 	"net/http"
 	"os"
 	"os/exec"
@@ -354,5 +355,54 @@ func TestRunMetrics(t *testing.T) {
 	// The core group's resources are named without a trailing dot, as kube-apiserver's.
 	if !regexp.MustCompile(`(?m)^apiserver_storage_objects\{resource="namespaces"\} [0-9]+$`).MatchString(body) {
 		t.Error("/metrics lacks apiserver_storage_objects for namespaces")
+	}
+}
+
+// TestRunStartupLogs: at start, each APIService's availability is logged once (Local ones
+// at debug level: they are available on every start), and klog's lines (apimachinery,
+// client-go) come out through the server's slog handler.
+func TestRunStartupLogs(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	code := make(chan int, 1)
+	args := []string{"--plain-http", "--secure-port=0", "--data-dir=" + t.TempDir(), "--log-level=debug"}
+	go func() { code <- Run(ctx, "test-apiserver", args, &stdout, &stderr, testGroup) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.HasSuffix(stdout.String(), "\n") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if readyLine.FindStringSubmatch(stdout.String()) == nil {
+		t.Fatalf("no readiness line; stderr:\n%s", stderr.String())
+	}
+	klog.InfoS("klog-probe", "from", "test")
+	time.Sleep(time.Second) // the availability controller's first syncs
+	cancel()
+	if c := <-code; c != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", c, stderr.String())
+	}
+	logs := stderr.String()
+	if !strings.Contains(logs, `level=INFO msg=klog-probe from=test`) {
+		t.Errorf("klog's line did not come out through slog; stderr:\n%s", logs)
+	}
+	seen := map[string]int{}
+	for _, line := range strings.Split(logs, "\n") {
+		if !strings.Contains(line, `msg="APIService availability changed"`) {
+			continue
+		}
+		_, rest, _ := strings.Cut(line, "apiservice=")
+		name, _, _ := strings.Cut(rest, " ")
+		seen[name]++
+		if strings.Contains(line, "reason=Local") && !strings.Contains(line, "level=DEBUG") {
+			t.Errorf("a Local APIService's availability logged above debug: %s", line)
+		}
+	}
+	if len(seen) == 0 {
+		t.Fatalf("no availability line at debug level; stderr:\n%s", logs)
+	}
+	for name, n := range seen {
+		if n != 1 {
+			t.Errorf("APIService %s: availability logged %d times, want once", name, n)
+		}
 	}
 }
