@@ -29,8 +29,10 @@ end-to-end test serving every kind), a Makefile (generate, verify, build, run, t
 README, a .gitignore and a CI workflow running "go tool apigen verify ./..." and the tests.
 It then runs "go mod tidy" (GOFLAGS=-mod=mod; offline with a warm module cache).
 
-When apigen runs from its source checkout (go build / go run in the checkout), go.mod
-replaces apigen with that checkout so the repository builds offline.
+go.mod requires apigen at this binary's own version (go install
+github.com/apigen-dev/apigen/cmd/apigen@<version>), with no replace. When apigen runs from
+its source checkout (go build / go run in the checkout), go.mod replaces apigen with that
+checkout instead, so the repository builds offline; init says which it wrote.
 
 Nothing is written if any file exists with other content.`,
 		Example: `  apigen init example.com/shop
@@ -84,6 +86,11 @@ func runInit(ctx context.Context, opts scaffold.InitOptions, tidy bool, stdout, 
 			fmt.Fprintf(stderr, "apigen: %v\n", err)
 			return exitError{exitFailure}
 		}
+	}
+	if opts.Replace != "" {
+		fmt.Fprintf(stdout, "go.mod replaces %s with the source checkout %s (this apigen runs from it)\n", scaffold.ApigenModule, opts.Replace)
+	} else {
+		fmt.Fprintf(stdout, "go.mod requires %s %s (this apigen's version), with no replace\n", scaffold.ApigenModule, scaffold.ApigenVersion(""))
 	}
 	fmt.Fprintf(stdout, "apigen init: %d files written to %s in %dms; next: cd %s && go tool apigen create api --group <group> --version v1 --kind <Kind>\n",
 		len(plan.Changes), relPath(plan.Root), time.Since(start).Milliseconds(), relPath(plan.Root))
