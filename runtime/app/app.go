@@ -107,7 +107,7 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 		return err
 	}
 	defer func() { err = errors.Join(err, unlock()) }()
-	etcd, err := connectEtcd(ctx, opts.EtcdServers, dataDir, opts.EmbeddedEtcdClientURL)
+	etcd, err := connectEtcd(ctx, opts.EtcdServers, opts.EtcdTLS, dataDir, opts.EmbeddedEtcdClientURL)
 	if err != nil {
 		return err
 	}

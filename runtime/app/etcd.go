@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/apigen-dev/apigen/runtime/certs"
@@ -33,7 +34,7 @@ type etcdConn struct {
 	beforeClose []func()
 }
 
-// connectEtcd connects to servers, or, when servers is empty, starts the embedded etcd in
+// connectEtcd connects to servers (connectEtcdServers), or, when servers is empty, starts the embedded etcd in
 // <dataDir>/etcd and talks to it in process (embedded.Server.Client): a single-machine server
 // pays for no gRPC round trip to its own member. The member's client URL is for etcdctl and
 // other clients. By default (clientURL "") it is https on a free loopback port and, as its peer
@@ -41,13 +42,9 @@ type etcdConn struct {
 // so that no other local process reads or rewrites the objects (RBAC bindings included);
 // clientURL "https://127.0.0.1:<port>" picks the port, "http://127.0.0.1:<port>" serves
 // without authentication, as asked.
-func connectEtcd(ctx context.Context, servers []string, dataDir, clientURL string) (*etcdConn, error) {
+func connectEtcd(ctx context.Context, servers []string, files EtcdTLSFiles, dataDir, clientURL string) (*etcdConn, error) {
 	if len(servers) > 0 {
-		client, err := clientv3.New(clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout})
-		if err != nil {
-			return nil, fmt.Errorf("cannot connect to etcd %s: %w", strings.Join(servers, ","), err)
-		}
-		return &etcdConn{client: client, describe: strings.Join(servers, ",")}, nil
+		return connectEtcdServers(ctx, servers, files)
 	}
 	dir := filepath.Join(dataDir, "etcd")
 	cfg := embedded.Config{DataDir: dir, LogLevel: embeddedLogLevel, ClientURL: clientURL}
@@ -92,4 +89,44 @@ func (c *etcdConn) Close() error {
 		return fmt.Errorf("cannot close etcd: %w", err)
 	}
 	return nil
+}
+
+// EtcdTLSFiles secure the connection to --etcd-servers: CAFile verifies the members'
+// certificates (empty: the system's roots), CertFile and KeyFile are the client certificate
+// they may require. All are PEM files; the zero value connects without TLS (https
+// endpoints then use the system's roots).
+type EtcdTLSFiles struct {
+	CAFile, CertFile, KeyFile string
+}
+
+// connectEtcdServers connects to servers, failing over between them as clientv3's balancer
+// does, over TLS when files names any file, and checks within etcdDialTimeout that one
+// answers, so that a wrong CA, a missing client certificate or an unreachable cluster is a
+// start-up error naming what to check rather than a server that never gets ready.
+func connectEtcdServers(ctx context.Context, servers []string, files EtcdTLSFiles) (*etcdConn, error) {
+	cfg := clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout}
+	if files != (EtcdTLSFiles{}) {
+		info := transport.TLSInfo{TrustedCAFile: files.CAFile, CertFile: files.CertFile, KeyFile: files.KeyFile}
+		tlsConfig, err := info.ClientConfig()
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the etcd TLS files (--etcd-cafile, --etcd-certfile, --etcd-keyfile): %w", err)
+		}
+		cfg.TLS = tlsConfig
+	}
+	list := strings.Join(servers, ",")
+	client, err := clientv3.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to etcd %s: %w", list, err)
+	}
+	probe, cancel := context.WithTimeout(ctx, etcdDialTimeout)
+	defer cancel()
+	if _, err := client.Get(probe, "/", clientv3.WithCountOnly(), clientv3.WithLimit(1)); err != nil {
+		client.Close()
+		hint := "is it running and reachable?"
+		if strings.Contains(list, "https://") || cfg.TLS != nil {
+			hint = "is it running and reachable, and do --etcd-cafile (the members' CA) and --etcd-certfile/--etcd-keyfile (a client certificate they accept) match it?"
+		}
+		return nil, fmt.Errorf("cannot reach etcd %s within %s: %w; %s", list, etcdDialTimeout, err, hint)
+	}
+	return &etcdConn{client: client, describe: list}, nil
 }

@@ -2,6 +2,10 @@ package app
 
 import (
 	"context"
+	"github.com/apigen-dev/apigen/runtime/certs"
+	"github.com/apigen-dev/apigen/runtime/storage/embedded"
+	"net"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -24,7 +28,7 @@ var etcdctlFlags = regexp.MustCompile(`etcdctl --endpoints=(\S+) --cacert=(\S+) 
 func TestConnectEtcdEmbeddedInProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := connectEtcd(ctx, nil, t.TempDir(), "")
+	conn, err := connectEtcd(ctx, nil, EtcdTLSFiles{}, t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +107,7 @@ func tlsClient(t *testing.T, endpoint string, info transport.TLSInfo) clientv3.C
 func TestConnectEtcdPlainClientURL(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := connectEtcd(ctx, nil, t.TempDir(), "http://127.0.0.1:0")
+	conn, err := connectEtcd(ctx, nil, EtcdTLSFiles{}, t.TempDir(), "http://127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,4 +123,75 @@ func TestConnectEtcdPlainClientURL(t *testing.T) {
 	if _, err := c.Put(ctx, "/registry/probe", "plain"); err != nil {
 		t.Errorf("plain client of a member asked to serve plain HTTP: %v", err)
 	}
+}
+
+// TestConnectEtcdServersTLS: --etcd-servers with --etcd-cafile, --etcd-certfile and
+// --etcd-keyfile reaches a member that requires client certificates; without the client
+// certificate, or trusting another CA, the start fails at once naming the flags; a dead
+// first endpoint is failed over.
+func TestConnectEtcdServersTLS(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pki, err := certs.EnsureEtcd(filepath.Join(t.TempDir(), "pki"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	member, err := embedded.Start(ctx, embedded.Config{DataDir: filepath.Join(t.TempDir(), "etcd"), LogLevel: embeddedLogLevel,
+		TLS: &embedded.TLSFiles{CertFile: pki.CertFile(certs.EtcdServerName), KeyFile: pki.KeyFile(certs.EtcdServerName), TrustedCAFile: pki.CertFile(certs.CAName)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = member.Close() })
+	other, err := certs.EnsureEtcd(filepath.Join(t.TempDir(), "other"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := EtcdTLSFiles{CAFile: pki.CertFile(certs.CAName), CertFile: pki.CertFile(certs.EtcdClientName), KeyFile: pki.KeyFile(certs.EtcdClientName)}
+	dead := "https://" + freeLoopbackAddr(t)
+
+	conn, err := connectEtcd(ctx, []string{dead, member.Endpoints()[0]}, good, t.TempDir(), "")
+	if err != nil {
+		t.Fatalf("connect with the client certificate, first endpoint dead: %v", err)
+	}
+	if _, err := conn.client.Put(ctx, "/registry/probe", "tls"); err != nil {
+		t.Errorf("put over TLS: %v", err)
+	}
+	if err := conn.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+
+	for name, files := range map[string]EtcdTLSFiles{
+		"no client certificate": {CAFile: good.CAFile},
+		"another CA":            {CAFile: other.CertFile(certs.CAName), CertFile: good.CertFile, KeyFile: good.KeyFile},
+	} {
+		start := time.Now()
+		conn, err := connectEtcd(ctx, member.Endpoints(), files, t.TempDir(), "")
+		if err == nil {
+			conn.Close()
+			t.Errorf("%s: connected", name)
+			continue
+		}
+		if !strings.Contains(err.Error(), "--etcd-cafile") || !strings.Contains(err.Error(), "--etcd-certfile") {
+			t.Errorf("%s: error %q does not name the TLS flags", name, err)
+		}
+		if took := time.Since(start); took > etcdDialTimeout+5*time.Second {
+			t.Errorf("%s: failed after %s", name, took)
+		}
+	}
+	if _, err := connectEtcd(ctx, member.Endpoints(), EtcdTLSFiles{CAFile: filepath.Join(t.TempDir(), "missing.crt")}, t.TempDir(), ""); err == nil ||
+		!strings.Contains(err.Error(), "--etcd-cafile") {
+		t.Errorf("a missing CA file: %v; want an error naming --etcd-cafile", err)
+	}
+}
+
+// freeLoopbackAddr returns a loopback address nothing listens on.
+func freeLoopbackAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
 }

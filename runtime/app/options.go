@@ -22,8 +22,12 @@ type Options struct {
 	// SecurePort is the port to listen on; 0 picks a free one. Default 6443. (Named as
 	// kube-apiserver's flag; it serves plain HTTP with --plain-http.)
 	SecurePort int
-	// EtcdServers are etcd client URLs; empty starts the embedded etcd.
+	// EtcdServers are etcd client URLs; empty starts the embedded etcd. With several, the
+	// client fails over between them (clientv3's balancer), as kube-apiserver's.
 	EtcdServers []string
+	// EtcdTLS are the files that secure the connection to EtcdServers, as kube-apiserver's
+	// --etcd-cafile, --etcd-certfile and --etcd-keyfile.
+	EtcdTLS EtcdTLSFiles
 	// EmbeddedEtcdClientURL is where the embedded etcd member serves clients such as
 	// etcdctl (the server itself calls it in process): "" is https on a free loopback port
 	// requiring a client certificate from <DataDir>/pki/etcd (printed in the readiness line);
@@ -106,6 +110,9 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.BindAddress, "bind-address", o.BindAddress, "IP address to listen on; with --plain-http (no authentication) only a loopback address is allowed")
 	fs.IntVar(&o.SecurePort, "secure-port", o.SecurePort, "port to listen on (HTTPS, or plain HTTP with --plain-http); 0 picks a free port")
 	fs.StringSliceVar(&o.EtcdServers, "etcd-servers", o.EtcdServers, "comma-separated etcd client URLs; empty starts an embedded single-member etcd in <data-dir>/etcd")
+	fs.StringVar(&o.EtcdTLS.CAFile, "etcd-cafile", o.EtcdTLS.CAFile, "SSL Certificate Authority file used to secure etcd communication (with --etcd-servers)")
+	fs.StringVar(&o.EtcdTLS.CertFile, "etcd-certfile", o.EtcdTLS.CertFile, "SSL certification file used to secure etcd communication (with --etcd-servers)")
+	fs.StringVar(&o.EtcdTLS.KeyFile, "etcd-keyfile", o.EtcdTLS.KeyFile, "SSL key file used to secure etcd communication (with --etcd-servers)")
 	fs.StringVar(&o.EmbeddedEtcdClientURL, "embedded-etcd-client-url", o.EmbeddedEtcdClientURL, "loopback URL the embedded etcd serves clients such as etcdctl on: empty is https on a free port requiring the client certificate in <data-dir>/pki/etcd; https://127.0.0.1:<port> picks the port; http://127.0.0.1:<port> serves without authentication")
 	fs.StringVar(&o.EtcdPrefix, "etcd-prefix", o.EtcdPrefix, "prefix of every etcd key")
 	fs.DurationVar(&o.EtcdCompactionInterval, "etcd-compaction-interval", o.EtcdCompactionInterval, "interval between compactions of old etcd revisions; 0 disables compaction")
@@ -150,6 +157,12 @@ func (o *Options) Validate() error {
 		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 			errs = append(errs, fmt.Sprintf("--embedded-etcd-client-url %q must be an http:// or https:// loopback URL", u))
 		}
+	}
+	if o.EtcdTLS != (EtcdTLSFiles{}) && len(o.EtcdServers) == 0 {
+		errs = append(errs, "--etcd-cafile, --etcd-certfile and --etcd-keyfile need --etcd-servers (the embedded etcd makes its own certificates)")
+	}
+	if (o.EtcdTLS.CertFile == "") != (o.EtcdTLS.KeyFile == "") {
+		errs = append(errs, "--etcd-certfile and --etcd-keyfile go together")
 	}
 	if o.EtcdCompactionInterval < 0 {
 		errs = append(errs, "--etcd-compaction-interval must not be negative")
