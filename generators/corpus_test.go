@@ -3,7 +3,6 @@ package generators_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"maps"
@@ -15,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators"
-	"github.com/apigen-dev/apigen/generators/load"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/output"
 )
@@ -62,17 +60,20 @@ func moduleRoot(t *testing.T) string {
 	return root
 }
 
-// generateTree loads tree once and runs every generator, as `apigen generate` does, returning
-// the files by absolute path and the directories whose zz_generated files apigen owns.
+// generateTree runs the generate pass on tree (generators.Run, as `apigen generate` does),
+// returning the files by absolute path and the directories whose zz_generated files apigen
+// owns.
 func generateTree(t *testing.T, tree corpusTree) (files map[string][]byte, owned []string) {
 	t.Helper()
-	api, err := load.Load(moduleRoot(t), tree.pattern)
-	var diags model.Diagnostics
-	if err != nil && (!errors.As(err, &diags) || diags.HasErrors()) {
+	pass, err := generators.Run(moduleRoot(t), []string{tree.pattern}, generators.All())
+	if err != nil {
 		t.Fatalf("cannot load the %s corpus: %v", tree.name, err)
 	}
+	if pass.Diagnostics.HasErrors() {
+		t.Fatalf("cannot generate the %s corpus:\n%v", tree.name, pass.Diagnostics)
+	}
 	var unexpected model.Diagnostics
-	for _, d := range diags {
+	for _, d := range pass.Diagnostics {
 		if !expectedCorpusWarning(d) {
 			unexpected = append(unexpected, d)
 		}
@@ -80,20 +81,7 @@ func generateTree(t *testing.T, tree corpusTree) (files map[string][]byte, owned
 	if len(unexpected) > 0 {
 		t.Errorf("loading the %s corpus warned:\n%v", tree.name, unexpected)
 	}
-	files = map[string][]byte{}
-	for _, g := range generators.All() {
-		out, err := g.Generate(api)
-		if err != nil {
-			t.Fatalf("generator %s on the %s corpus: %v", g.Name(), tree.name, err)
-		}
-		for path, b := range out {
-			if _, dup := files[path]; dup {
-				t.Fatalf("two generators write %s", path)
-			}
-			files[path] = b
-		}
-	}
-	return files, output.Owned(api)
+	return pass.Files, pass.Owned()
 }
 
 // TestCorpusGolden regenerates each corpus tree in memory and diffs the result against the
@@ -105,7 +93,7 @@ func TestCorpusGolden(t *testing.T) {
 		t.Run(tree.name, func(t *testing.T) {
 			files, owned := generateTree(t, tree)
 			if *update {
-				if _, err := output.Write(files, owned); err != nil {
+				if _, err := output.Write(files, owned, output.Delete); err != nil {
 					t.Fatalf("cannot write the %s corpus: %v", tree.name, err)
 				}
 			}

@@ -1,117 +1,50 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/apigen-dev/apigen/generators/load"
+	"github.com/apigen-dev/apigen/generators"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/output"
 )
 
-// pass is the result of one load-and-generate pass, shared by generate and verify.
+// pass is one run of the generators (generators.Run) and when it started.
 type pass struct {
-	api *model.API
-	// files is every generated file, absolute path -> content; origin names the generator
-	// of each.
-	files  map[string][]byte
-	origin map[string]string
-	start  time.Time
+	*generators.Pass
+	start time.Time
 }
 
-// owned returns what apigen owns (output.Owned).
-func (p *pass) owned() []string { return output.Owned(p.api) }
-
-// kinds counts the kinds of every served version.
-func (p *pass) kinds() int {
-	n := 0
-	for _, g := range p.api.Groups {
-		for _, v := range g.Versions {
-			n += len(v.Kinds)
-		}
-	}
-	return n
-}
-
-// runGenerators loads patterns once and runs every generator (also when the load reported
-// marker errors, so that every error of the run is reported at once). All diagnostics of the
-// pass (load and generators) are printed to stderr, sorted; any error among them returns
-// exitError{1} and no files.
+// runGenerators runs generators.Run on patterns. All diagnostics of the pass (load and
+// generators) are printed to stderr, sorted; any error among them, or patterns matching no
+// API package, returns exitError{1} and no files.
 func runGenerators(patterns []string, stderr io.Writer) (*pass, error) {
-	p := &pass{start: time.Now(), files: map[string][]byte{}, origin: map[string]string{}}
-	api, err := load.Load("", patterns...)
-	var diags model.Diagnostics
-	if err != nil && !errors.As(err, &diags) {
+	start := time.Now()
+	gp, err := generators.Run("", patterns, allGenerators())
+	if err != nil {
 		fmt.Fprintf(stderr, "apigen: %v\n", err)
 		return nil, exitError{exitFailure}
 	}
-	if api != nil && len(api.Packages) == 0 && !diags.HasErrors() {
-		fmt.Fprintln(stderr, noAPIPackages(patterns, api.Matched))
-		return nil, exitError{exitFailure}
-	}
-	if api != nil {
-		// Also after marker errors: the generators' diagnostics join the same report.
-		p.api = api
-		diags = append(diags, p.generate()...)
-	}
-	diags.Sort()
-	for _, d := range diags {
+	for _, d := range gp.Diagnostics {
+		d.Pos.File = relPath(d.Pos.File)
 		fmt.Fprintln(stderr, d.String())
 	}
-	if diags.HasErrors() {
-		fmt.Fprintf(stderr, "apigen: %d error(s); nothing written\n", countErrors(diags))
+	if gp.Diagnostics.HasErrors() {
+		fmt.Fprintf(stderr, "apigen: %d error(s); nothing written\n", countErrors(gp.Diagnostics))
 		return nil, exitError{exitFailure}
 	}
-	return p, nil
-}
-
-// generate runs every generator on p.api, concurrently (a generator only reads the model),
-// and merges their files in the generators' order; a generator's failure and two generators
-// writing one path become diagnostics.
-func (p *pass) generate() model.Diagnostics {
-	gens := allGenerators()
-	type result struct {
-		files map[string][]byte
-		err   error
+	if len(gp.API.Packages) == 0 {
+		fmt.Fprintln(stderr, noAPIPackages(patterns, gp.API.Matched))
+		return nil, exitError{exitFailure}
 	}
-	results := make([]result, len(gens))
-	var wg sync.WaitGroup
-	for i, g := range gens {
-		wg.Go(func() {
-			files, err := g.Generate(p.api)
-			results[i] = result{files, err}
-		})
-	}
-	wg.Wait()
-	var diags model.Diagnostics
-	for i, g := range gens {
-		files, err := results[i].files, results[i].err
-		var gd model.Diagnostics
-		switch {
-		case errors.As(err, &gd):
-			diags = append(diags, gd...)
-		case err != nil:
-			diags = append(diags, model.Diagnostic{Pos: model.Position{File: "apigen"},
-				Message: fmt.Sprintf("generator %s: %v", g.Name(), err)})
-		}
-		for path, content := range files {
-			if prev, ok := p.origin[path]; ok {
-				diags = append(diags, model.Diagnostic{Pos: model.Position{File: relPath(path)},
-					Message: fmt.Sprintf("generators %s and %s both write this file", prev, g.Name())})
-			}
-			p.files[path], p.origin[path] = content, g.Name()
-		}
-	}
-	return diags
+	return &pass{Pass: gp, start: start}, nil
 }
 
 // noAPIPackages is the error of a run whose patterns matched packages of which none is an
@@ -169,7 +102,7 @@ func generate(patterns []string, verbose bool, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := output.Write(p.files, p.owned(), output.RemovalOfProcess())
+	res, err := output.Write(p.Files, p.Owned(), output.RemovalOfProcess())
 	if err != nil {
 		fmt.Fprintf(stderr, "apigen: %v\n", err)
 		return exitError{exitFailure}
@@ -178,7 +111,7 @@ func generate(patterns []string, verbose bool, stdout, stderr io.Writer) error {
 		printResult(stdout, p, res)
 	}
 	summary := fmt.Sprintf("apigen generate: %d packages, %d kinds, %d files written, %d unchanged",
-		len(p.api.Packages), p.kinds(), len(res.Changed), len(res.Unchanged))
+		len(p.API.Packages), p.Kinds(), len(res.Changed), len(res.Unchanged))
 	if len(res.Deleted) > 0 {
 		summary += fmt.Sprintf(", %d stale deleted", len(res.Deleted))
 	}
@@ -194,10 +127,10 @@ func printResult(w io.Writer, p *pass, res output.Result) {
 	type line struct{ path, text string }
 	var lines []line
 	for _, f := range res.Changed {
-		lines = append(lines, line{f, fmt.Sprintf("  wrote      %s (%s)", relPath(f), p.origin[f])})
+		lines = append(lines, line{f, fmt.Sprintf("  wrote      %s (%s)", relPath(f), p.Origin[f])})
 	}
 	for _, f := range res.Unchanged {
-		lines = append(lines, line{f, fmt.Sprintf("  unchanged  %s (%s)", relPath(f), p.origin[f])})
+		lines = append(lines, line{f, fmt.Sprintf("  unchanged  %s (%s)", relPath(f), p.Origin[f])})
 	}
 	for _, f := range res.Deleted {
 		lines = append(lines, line{f, fmt.Sprintf("  deleted    %s", relPath(f))})
@@ -237,24 +170,24 @@ func verify(patterns []string, verbose bool, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	diffs, err := output.Diff(p.files, p.owned())
+	diffs, err := output.Diff(p.Files, p.Owned())
 	if err != nil {
 		fmt.Fprintf(stderr, "apigen: %v\n", err)
 		return exitError{exitFailure}
 	}
-	summary := fmt.Sprintf("apigen verify: %d packages, %d kinds, %d files checked", len(p.api.Packages), p.kinds(), len(p.files))
+	summary := fmt.Sprintf("apigen verify: %d packages, %d kinds, %d files checked", len(p.API.Packages), p.Kinds(), len(p.Files))
 	status := map[string]string{}
 	for _, d := range diffs {
 		status[d.Path] = string(d.Status)
 	}
 	if verbose {
 		var lines []string
-		for path := range p.files {
+		for path := range p.Files {
 			st := status[path]
 			if st == "" {
 				st = "up to date"
 			}
-			lines = append(lines, fmt.Sprintf("  %-10s %s (%s)", st, relPath(path), p.origin[path]))
+			lines = append(lines, fmt.Sprintf("  %-10s %s (%s)", st, relPath(path), p.Origin[path]))
 		}
 		sort.Strings(lines)
 		fmt.Fprintln(stdout, strings.Join(lines, "\n"))
