@@ -92,6 +92,6 @@ bench:
 ## corpus against a bare go/packages load of the same packages (ratio; target <= 1.5x), then
 ## code-generator's deepcopy-gen, conversion-gen, defaulter-gen, client-gen, lister-gen,
 ## informer-gen and applyconfiguration-gen and controller-gen on the corpus, installed through
-## the Go module proxy when it is reachable (generators/benchgen)
+## the Go module proxy when it is reachable (cmd/benchgen)
 bench-gen:
-	$(GO) run ./generators/benchgen
+	$(GO) run ./cmd/benchgen

@@ -2,7 +2,7 @@
 // packages, and against Kubernetes' code-generator and controller-gen on the compatibility
 // corpus (generators/testdata/corpus), all in one run; `make bench-gen` runs it:
 //
-//	go run ./generators/benchgen [-n 5] [-tools=true] [-cpuprofile file]
+//	go run ./cmd/benchgen [-n 5] [-tools=true] [-cpuprofile file]
 //
 // It copies go.mod, go.sum and the trees (example-api/apis, the code-generator-style, the
 // kubebuilder-style and the clients corpus trees) to a temporary directory and works there, so the tree is
