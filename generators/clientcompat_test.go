@@ -17,7 +17,7 @@ import (
 	"golang.org/x/tools/go/packages"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 
-	"github.com/apigen-dev/apigen/generators/internal/clientlayout"
+	"github.com/apigen-dev/apigen/generators/clientlayout"
 	"github.com/apigen-dev/apigen/generators/load"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/openapi"

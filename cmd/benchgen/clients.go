@@ -10,7 +10,7 @@ import (
 
 	"k8s.io/kube-openapi/pkg/validation/spec"
 
-	"github.com/apigen-dev/apigen/generators/internal/clientlayout"
+	"github.com/apigen-dev/apigen/generators/clientlayout"
 	"github.com/apigen-dev/apigen/generators/load"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/openapi"

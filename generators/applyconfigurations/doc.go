@@ -3,7 +3,7 @@
 // schema of the types, from the model apigen already loaded.
 //
 // In applyconfiguration/<group>/<version> of the tree of generated clients
-// (generators/internal/clientlayout), <Type>ApplyConfiguration is generated for every struct
+// (generators/clientlayout), <Type>ApplyConfiguration is generated for every struct
 // type of a version package reachable from a +genclient kind whose tags allow apply or
 // applyStatus: fields become pointers (slices and maps stay), nested structs their apply
 // configurations, metav1's ObjectMeta, TypeMeta, OwnerReference, Condition, LabelSelector and

@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
 
 	"github.com/apigen-dev/apigen/generators/emit"
-	"github.com/apigen-dev/apigen/generators/internal/clientlayout"
+	"github.com/apigen-dev/apigen/generators/clientlayout"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/openapi"
 )

@@ -11,7 +11,7 @@
 // client requests is the kind's served plural (model.Kind.Plural), so clients and server agree
 // also when +kubebuilder:resource:path renames it.
 //
-// Files, below the tree's clientset/versioned (see generators/internal/clientlayout):
+// Files, below the tree's clientset/versioned (see generators/clientlayout):
 //
 //	clientset.go                      Interface, Clientset, NewForConfig, NewForConfigAndClient, New...
 //	scheme/register.go                Scheme, Codecs, ParameterCodec, AddToScheme of every version

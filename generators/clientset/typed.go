@@ -6,7 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/apigen-dev/apigen/generators/emit"
-	"github.com/apigen-dev/apigen/generators/internal/clientlayout"
+	"github.com/apigen-dev/apigen/generators/clientlayout"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 

@@ -3,7 +3,7 @@
 //
 // For every +genclient kind whose tags allow list and watch (and not +genclient:noVerbs), in
 // informers/externalversions of the tree of generated clients
-// (generators/internal/clientlayout):
+// (generators/clientlayout):
 //
 //	factory.go, generic.go            SharedInformerFactory (WithNamespace, WithTweakListOptions,
 //	                                  WithTransform, WithCustomResyncConfig, WithInformerName),

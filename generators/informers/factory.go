@@ -3,7 +3,7 @@ package informers
 import (
 	"github.com/dave/jennifer/jen"
 
-	"github.com/apigen-dev/apigen/generators/internal/clientlayout"
+	"github.com/apigen-dev/apigen/generators/clientlayout"
 )
 
 // factoryFile is factory.go: SharedInformerFactory, its options and constructors, as

@@ -3,7 +3,7 @@
 // whose tags allow get and list, <Kind>Lister (and, for a namespaced kind,
 // <Kind>NamespaceLister) over a client-go cache.Indexer, built on client-go's generic
 // listers.ResourceIndexer, in listers/<group>/<version> of the tree of generated clients
-// (generators/internal/clientlayout), with empty expansion interfaces in
+// (generators/clientlayout), with empty expansion interfaces in
 // expansion_generated.go.
 package listers
 
@@ -14,7 +14,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/apigen-dev/apigen/generators/emit"
-	"github.com/apigen-dev/apigen/generators/internal/clientlayout"
+	"github.com/apigen-dev/apigen/generators/clientlayout"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
