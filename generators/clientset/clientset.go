@@ -5,8 +5,8 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/clientlayout"
+	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 

@@ -3,8 +3,8 @@ package informers
 import (
 	"github.com/dave/jennifer/jen"
 
-	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/clientlayout"
+	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
