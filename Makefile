@@ -53,7 +53,7 @@ test: vet verify
 ## failing input to testdata/fuzz
 FUZZ_TARGETS := ./runtime/request:FuzzParseRequestInfo:300000x \
                 ./runtime/endpoints:FuzzDecodeBody:40000x \
-                ./runtime/storage/jsonserializer:FuzzInterpret:200000x \
+                ./runtime/serializer/json:FuzzInterpret:200000x \
                 ./runtime/request:FuzzQueryParam:100000x \
                 ./runtime/jsoncodec:FuzzReaderString:100000x \
                 ./runtime/jsoncodec:FuzzReaderNumber:50000x \

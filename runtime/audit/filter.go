@@ -17,7 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/uuid"
 
 	"github.com/apigen-dev/apigen/runtime/auth"
-	"github.com/apigen-dev/apigen/runtime/protobuf"
+	"github.com/apigen-dev/apigen/runtime/serializer/protobuf"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 )

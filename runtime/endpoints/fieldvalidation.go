@@ -47,7 +47,7 @@ func validateWriteOptions(kind string, dryRun []string, directive string) error 
 // is the effective fieldValidation: unknown or duplicate fields fail the request (Strict,
 // 400 "strict decoding error: unknown field ..."), come back as warnings (Warn) or are
 // dropped (Ignore). The body's apiVersion and kind must be the wire kind's (400 otherwise).
-// Kubernetes' protobuf encoding is read for the built-in kinds runtime/protobuf knows.
+// Kubernetes' protobuf encoding is read for the built-in kinds runtime/serializer/protobuf knows.
 func (s *scope) decodeBody(req *http.Request, body []byte, directive string) (runtime.Object, []string, error) {
 	if isProtobuf(req) && builtinProtobuf.Handles(s.kind.GroupVersion()) {
 		// A built-in kind sent by a typed client (kubectl create role): read it as the JSON it

@@ -9,7 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/apigen-dev/apigen/runtime/protobuf"
+	"github.com/apigen-dev/apigen/runtime/serializer/protobuf"
 )
 
 // The media types of bodies and responses.

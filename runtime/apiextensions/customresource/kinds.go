@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
 	"github.com/apigen-dev/apigen/runtime/endpoints"
-	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
+	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
 )
 
 // typedScheme knows the typed kinds a custom resource group serves beside its unstructured

@@ -12,7 +12,7 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/storage"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
-	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
+	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/storage"
-	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
+	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
 )
 
 // StorageFactory is the registry.StorageFactory of a server (it matches that interface

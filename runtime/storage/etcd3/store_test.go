@@ -17,7 +17,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/storage"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
-	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
+	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )

@@ -1,4 +1,4 @@
-package jsonserializer_test
+package json_test
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 
-	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
+	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
 
@@ -109,7 +109,7 @@ func TestDecodeMatchesApimachinery(t *testing.T) {
 }
 
 // BenchmarkDecode compares decoding a stored widget (~1 KiB) with MetaFactory and with
-// json.DefaultMetaFactory: `go test -bench Decode ./runtime/storage/jsonserializer`.
+// json.DefaultMetaFactory: `go test -bench Decode ./runtime/serializer/json`.
 func BenchmarkDecode(b *testing.B) {
 	scheme := testapi.NewScheme()
 	labels := map[string]string{}

@@ -1,4 +1,4 @@
-package jsonserializer_test
+package json_test
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 
 	"github.com/apigen-dev/apigen/runtime/jsoncodec"
-	"github.com/apigen-dev/apigen/runtime/storage/jsonserializer"
+	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
 

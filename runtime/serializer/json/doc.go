@@ -1,4 +1,4 @@
-// Package jsonserializer builds the JSON and YAML serializers of apigen's runtime, for the
+// Package json builds the JSON and YAML serializers of apigen's runtime, for the
 // objects it stores and those it serves: k8s.io/apimachinery's runtime/serializer/json
 // serializers, with a faster way to find a document's apiVersion and kind.
 //
@@ -11,4 +11,4 @@
 // case-insensitively, the last occurrence wins and null leaves a field unset, as
 // encoding/json decodes them. For invalid JSON, the serializers of NewSerializer run the
 // decode again with SimpleMetaFactory, so errors read exactly as apimachinery's.
-package jsonserializer
+package json
