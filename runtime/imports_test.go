@@ -76,3 +76,53 @@ func TestRuntimeImports(t *testing.T) {
 		t.Fatal("go list returned no runtime packages")
 	}
 }
+
+// layerArrows lists, per runtime package (or tree, with a trailing "/..."), the runtime
+// packages it must not import directly: the request path (endpoints) and the serializers
+// reach storage only through the Store and storage.Interface they are given, so that
+// serialization and HTTP handling are told apart from etcd.
+var layerArrows = map[string][]string{
+	"runtime/endpoints":      {"runtime/storage"},
+	"runtime/serializer/...": {"runtime/storage", "runtime/endpoints", "runtime/registry"},
+	"runtime/request":        {"runtime/storage", "runtime/endpoints", "runtime/registry"},
+}
+
+// TestRuntimeLayers checks layerArrows on the direct imports of the runtime's packages.
+func TestRuntimeLayers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "github.com/apigen-dev/apigen/runtime/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	matched := map[string]bool{}
+	for {
+		var pkg struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&pkg); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		rel := strings.TrimPrefix(pkg.ImportPath, module+"/")
+		for from, banned := range layerArrows {
+			if tree, ok := strings.CutSuffix(from, "/..."); !(rel == from || ok && (rel == tree || strings.HasPrefix(rel, tree+"/"))) {
+				continue
+			}
+			matched[from] = true
+			for _, imp := range pkg.Imports {
+				for _, b := range banned {
+					if bad := module + "/" + b; imp == bad || strings.HasPrefix(imp, bad+"/") {
+						t.Errorf("%s imports %s: %s must not import %s", rel, imp, from, b)
+					}
+				}
+			}
+		}
+	}
+	for from := range layerArrows {
+		if !matched[from] {
+			t.Errorf("no runtime package matches %s: update layerArrows", from)
+		}
+	}
+}

@@ -14,9 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
-	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
 // get serves GET of one object (?resourceVersion), as kube's GetResource.
@@ -28,7 +28,7 @@ func (s *scope) get(getter rest.Getter) handlerFunc {
 			return
 		}
 		// The object is only encoded: storage may share it with its cache.
-		obj, err := getter.Get(storage.WithReadOnlyResults(ctx), name, opts)
+		obj, err := getter.Get(request.WithReadOnlyResults(ctx), name, opts)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
@@ -113,7 +113,7 @@ func (s *scope) list(lister rest.Lister, watcher rest.Watcher) handlerFunc {
 			}
 		}
 		// The list is only encoded: storage may share its items with its cache.
-		obj, err := lister.List(storage.WithReadOnlyResults(ctx), opts)
+		obj, err := lister.List(request.WithReadOnlyResults(ctx), opts)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return

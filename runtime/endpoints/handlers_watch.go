@@ -12,9 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
-	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
 // minWatchTimeout is the shortest server-chosen watch duration; a watch without
@@ -45,7 +45,7 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 	ctx, cancel := context.WithTimeout(ctx, watchTimeout(opts))
 	defer cancel()
 	// The events are only encoded: storage may share their objects with its cache.
-	watcherIface, err := watcher.Watch(storage.WithReadOnlyResults(ctx), opts)
+	watcherIface, err := watcher.Watch(request.WithReadOnlyResults(ctx), opts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return

@@ -14,9 +14,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
-	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
 // listPageSize is how many items a list the client did not page (no limit) is read from
@@ -41,7 +41,7 @@ func (s *scope) listWhole(ctx context.Context, w http.ResponseWriter, req *http.
 		// would mean exactly N.
 		pageOpts.ResourceVersionMatch = metav1.ResourceVersionMatchNotOlderThan
 	}
-	page, err := lister.List(storage.WithReadOnlyResults(ctx), &pageOpts)
+	page, err := lister.List(request.WithReadOnlyResults(ctx), &pageOpts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -73,7 +73,7 @@ func (s *scope) listWhole(ctx context.Context, w http.ResponseWriter, req *http.
 		}
 		pageOpts = metainternalversion.ListOptions{LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector,
 			Limit: listPageSize, Continue: next}
-		if page, err = lister.List(storage.WithReadOnlyResults(ctx), &pageOpts); err != nil {
+		if page, err = lister.List(request.WithReadOnlyResults(ctx), &pageOpts); err != nil {
 			abortList(err)
 		}
 		if acc, err = meta.ListAccessor(page); err != nil {

@@ -9,28 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// readOnlyKey marks a context whose reads' results are only read.
-type readOnlyKey struct{}
-
-// WithReadOnlyResults returns ctx marked for reads whose results the caller only reads
-// (encodes into a response, filters, prints) and never changes, not even a label or a list
-// item's field: a storage.Interface may then hand out from Get, GetList and the events of
-// Watch objects that share
-// their maps, slices and pointers with its caches instead of deep copies (each object or list
-// item still has its own top-level struct and ObjectMeta value, so its resourceVersion is its
-// own). kube-apiserver's watch cache hands out its objects to the same kind of readers without
-// copies, on the same condition. The HTTP get, list and watch handlers mark their requests
-// so; a caller that changes what it reads must not.
-func WithReadOnlyResults(ctx context.Context) context.Context {
-	return context.WithValue(ctx, readOnlyKey{}, true)
-}
-
-// ReadOnlyResults reports whether ctx was marked by WithReadOnlyResults.
-func ReadOnlyResults(ctx context.Context) bool {
-	v, _ := ctx.Value(readOnlyKey{}).(bool)
-	return v
-}
-
 // objectMetaType is the type whose value a shallow copy must hold by value.
 var objectMetaType = reflect.TypeFor[metav1.ObjectMeta]()
 

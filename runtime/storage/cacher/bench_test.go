@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage"
 	"github.com/apigen-dev/apigen/runtime/storage/cacher"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
@@ -44,7 +45,7 @@ func BenchmarkGetList(b *testing.B) {
 	}{{"etcd3", raw}, {"cache", c}} {
 		s := side.s
 		b.Run(side.name, func(b *testing.B) {
-			readOnly := storage.WithReadOnlyResults(ctx)
+			readOnly := request.WithReadOnlyResults(ctx)
 			b.ReportAllocs()
 			start := time.Now()
 			for b.Loop() {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/metrics"
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
@@ -206,10 +207,10 @@ func (c *Cacher) cleanKey(key string, recursive bool) (string, error) {
 }
 
 // handOut returns obj for a caller: obj itself (the caller copies its top-level struct
-// into its own) when ctx is marked by storage.WithReadOnlyResults and obj's type has
+// into its own) when ctx is marked by request.WithReadOnlyResults and obj's type has
 // metadata of its own in such a copy; otherwise a deep copy.
 func handOut(ctx context.Context, obj runtime.Object) runtime.Object {
-	if storage.ReadOnlyResults(ctx) && storage.Shareable(obj) {
+	if request.ReadOnlyResults(ctx) && storage.Shareable(obj) {
 		return obj
 	}
 	return obj.DeepCopyObject()

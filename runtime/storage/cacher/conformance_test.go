@@ -11,11 +11,11 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
+	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
 	"github.com/apigen-dev/apigen/runtime/storage"
 	"github.com/apigen-dev/apigen/runtime/storage/cacher"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
-	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )

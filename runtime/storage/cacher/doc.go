@@ -31,7 +31,7 @@
 //     its last resourceVersion) and never slows the cache or other watchers.
 //
 // Objects are held once: the tree, the history and the snapshots share them; readers marked
-// by storage.WithReadOnlyResults get shallow copies, others deep copies. Until a cache is
+// by request.WithReadOnlyResults get shallow copies, others deep copies. Until a cache is
 // synced, while it relists, and after Stop, every call goes to storage.
 //
 // StorageFactory wraps etcd3's factory so a server caches every resource it stores

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/conversion"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
@@ -236,7 +237,7 @@ func setItems(ctx context.Context, listObj runtime.Object, entries []*entry) err
 	}
 	out := reflect.MakeSlice(items.Type(), len(entries), len(entries))
 	elem := items.Type().Elem()
-	shared := storage.ReadOnlyResults(ctx)
+	shared := request.ReadOnlyResults(ctx)
 	for i, e := range entries {
 		obj := e.obj
 		if !shared || !storage.Shareable(obj) {

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
@@ -76,7 +77,7 @@ func (c *Cacher) Watch(ctx context.Context, key string, opts storage.ListOptions
 func (c *Cacher) newWatcher(ctx context.Context, key string, opts storage.ListOptions) *cacheWatcher {
 	w := &cacheWatcher{
 		c: c, ctx: ctx, key: key, recursive: opts.Recursive, ns: namespaceOf(key), pred: opts.Predicate,
-		shared: storage.ReadOnlyResults(ctx), bookmarks: opts.ProgressNotify,
+		shared: request.ReadOnlyResults(ctx), bookmarks: opts.ProgressNotify,
 		input: make(chan *event, inputBuffer), result: make(chan watch.Event, resultBuffer),
 		done: make(chan struct{}), exited: make(chan struct{}),
 	}

@@ -17,7 +17,7 @@
 // Each store remembers the last state it saw per key (writes start from it, the
 // transaction's ModRevision compare catches a stale one) and the objects it decoded, by
 // their bytes (a read of unchanged bytes costs a copy, not a decode). Reads whose context
-// is marked by storage.WithReadOnlyResults (the HTTP get, list and watch handlers) get shallow
+// is marked by request.WithReadOnlyResults (the HTTP get, list and watch handlers) get shallow
 // copies sharing the decoded objects' maps and slices instead of deep copies, watch events too. Concurrent
 // linearizable Gets of one store are coalesced into read-only transactions (readBatcher): one
 // round trip, still linearizable, serves many.

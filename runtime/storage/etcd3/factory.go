@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
 	"github.com/apigen-dev/apigen/runtime/metrics"
-	"github.com/apigen-dev/apigen/runtime/storage"
 	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
+	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
 // StorageFactory is the registry.StorageFactory of a server (it matches that interface

@@ -215,7 +215,7 @@ func (s *store) rangeOptions(plan listPlan, rev, limit int64) []clientv3.OpOptio
 }
 
 // appendMatching decodes kvs (sharing the decode cache's objects when ctx is marked by
-// storage.WithReadOnlyResults) and appends those pred matches to items, stopping once items
+// request.WithReadOnlyResults) and appends those pred matches to items, stopping once items
 // holds pred.Limit (when > 0). It returns whether keys were left unread and the last key read.
 func (s *store) appendMatching(ctx context.Context, kvs []*mvccpb.KeyValue, pred storage.SelectionPredicate, items reflect.Value) (bool, string, error) {
 	lastKey := ""

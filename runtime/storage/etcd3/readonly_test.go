@@ -9,12 +9,13 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
 
-// TestReadOnlyResults: reads marked by storage.WithReadOnlyResults share the decode cache's maps
+// TestReadOnlyResults: reads marked by request.WithReadOnlyResults share the decode cache's maps
 // (no deep copy) yet each result has its own metadata value, resourceVersion included;
 // unmarked reads still get deep copies a caller may change.
 func TestReadOnlyResults(t *testing.T) {
@@ -31,7 +32,7 @@ func TestReadOnlyResults(t *testing.T) {
 	if err := s.Get(ctx, "/ns/a", storage.GetOptions{}, warm); err != nil {
 		t.Fatal(err)
 	}
-	ro := storage.WithReadOnlyResults(ctx)
+	ro := request.WithReadOnlyResults(ctx)
 	first, second := &testapi.Widget{}, &testapi.Widget{}
 	for _, out := range []*testapi.Widget{first, second} {
 		if err := s.Get(ro, "/ns/a", storage.GetOptions{}, out); err != nil {
@@ -111,7 +112,7 @@ func TestReadOnlyResultsConcurrent(t *testing.T) {
 	if err := s.Create(ctx, "/ns/w", w, &testapi.Widget{}); err != nil {
 		t.Fatal(err)
 	}
-	ro := storage.WithReadOnlyResults(ctx)
+	ro := request.WithReadOnlyResults(ctx)
 	done := make(chan error, 8)
 	for range 4 {
 		go func() {

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/metrics"
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
@@ -115,14 +116,14 @@ func (s *store) decodeShared(data []byte, rev int64) (runtime.Object, error) {
 	return s.decodeNew(data, rev)
 }
 
-// decodeFor is decodeShared when ctx is marked by storage.WithReadOnlyResults, else decodeNew;
+// decodeFor is decodeShared when ctx is marked by request.WithReadOnlyResults, else decodeNew;
 // for a watch cache's reads (storage.InternalWatch), which keep what they read, it leaves the
 // decode cache alone, so objects are not held twice.
 func (s *store) decodeFor(ctx context.Context, data []byte, rev int64) (runtime.Object, error) {
 	if storage.InternalWatch(ctx) {
 		return s.decodeObject(data, rev, false)
 	}
-	if storage.ReadOnlyResults(ctx) {
+	if request.ReadOnlyResults(ctx) {
 		return s.decodeShared(data, rev)
 	}
 	return s.decodeNew(data, rev)
