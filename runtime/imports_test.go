@@ -80,11 +80,14 @@ func TestRuntimeImports(t *testing.T) {
 // layerArrows lists, per runtime package (or tree, with a trailing "/..."), the runtime
 // packages it must not import directly: the request path (endpoints) and the serializers
 // reach storage only through the Store and storage.Interface they are given, so that
-// serialization and HTTP handling are told apart from etcd.
+// serialization and HTTP handling are told apart from etcd; the API types import no server.
 var layerArrows = map[string][]string{
 	"runtime/endpoints":      {"runtime/storage"},
 	"runtime/serializer/...": {"runtime/storage", "runtime/endpoints", "runtime/registry"},
 	"runtime/request":        {"runtime/storage", "runtime/endpoints", "runtime/registry"},
+	// The API types (and structural schemas, a leaf they use) do not import the CRD server.
+	"runtime/apis/...":              {"runtime/apiextensions"},
+	"runtime/validation/structural": {"runtime/apiextensions", "runtime/apis"},
 }
 
 // TestRuntimeLayers checks layerArrows on the direct imports of the runtime's packages.

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/version"
 
-	crschema "github.com/apigen-dev/apigen/runtime/apiextensions/schema"
+	crschema "github.com/apigen-dev/apigen/runtime/validation/structural"
 	"github.com/apigen-dev/apigen/runtime/tableconvertor"
 )
 

@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apimachinery/pkg/watch"
 
-	crschema "github.com/apigen-dev/apigen/runtime/apiextensions/schema"
+	crschema "github.com/apigen-dev/apigen/runtime/validation/structural"
 )
 
 // TestCRUDWithDynamicClient creates, reads, lists, watches, updates, patches and deletes

@@ -20,7 +20,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
-	crschema "github.com/apigen-dev/apigen/runtime/apiextensions/schema"
+	crschema "github.com/apigen-dev/apigen/runtime/validation/structural"
 	apidiscovery "github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"

@@ -12,7 +12,7 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/apigen-dev/apigen/runtime/apiextensions/schema"
+	schema "github.com/apigen-dev/apigen/runtime/validation/structural"
 )
 
 // ConversionWebhookUnsupported is the message a CustomResourceDefinition asking for a

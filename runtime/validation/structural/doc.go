@@ -1,4 +1,4 @@
-// Package schema implements structural schemas for CustomResourceDefinitions: checking a CRD version's
+// Package structural implements structural schemas for CustomResourceDefinitions: checking a CRD version's
 // openAPIV3Schema ([New]), and validating ([Structural.Validate]), pruning ([Structural.Prune]) and defaulting
 // ([Structural.Default]) custom resources against it, with the semantics of k8s.io/apiextensions-apiserver's
 // pkg/apiserver/schema (structural schema, pruning, defaulting, objectmeta, listtype and cel validation).
@@ -54,4 +54,4 @@
 // Prune follows upstream's pruning.Prune (with the root treated as a resource); Default follows upstream's
 // PruneNonNullableNullsWithoutDefaults followed by defaulting.Default. additionalProperties: true keeps the values
 // it covers whole, where upstream would prune inside them.
-package schema
+package structural

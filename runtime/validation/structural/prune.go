@@ -1,4 +1,4 @@
-package schema
+package structural
 
 import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
