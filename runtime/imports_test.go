@@ -3,8 +3,10 @@ package runtime
 import (
 	"encoding/json"
 	"io"
+	"os"
 	"os/exec"
 	"path"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -126,6 +128,31 @@ func TestRuntimeLayers(t *testing.T) {
 	for from := range layerArrows {
 		if !matched[from] {
 			t.Errorf("no runtime package matches %s: update layerArrows", from)
+		}
+	}
+}
+
+// TestDocListsEveryPackage keeps doc.go's map of the runtime true: every runtime package
+// (API version and install packages, generated clients and test API types aside) is named
+// in it.
+func TestDocListsEveryPackage(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "list", "github.com/apigen-dev/apigen/runtime/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	skip := regexp.MustCompile(`/(v1|v1beta1|v1alpha1|install)$|^pkg/generated|^registry/testapi/`)
+	for _, p := range strings.Fields(string(out)) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, module), "/runtime")
+		rel = strings.TrimPrefix(rel, "/")
+		if rel == "" || skip.MatchString(rel) {
+			continue
+		}
+		if !regexp.MustCompile(`[\s(,]` + regexp.QuoteMeta(rel) + `[\s:,;)]`).Match(doc) {
+			t.Errorf("runtime/doc.go does not name runtime/%s: add it to its layer", rel)
 		}
 	}
 }
