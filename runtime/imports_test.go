@@ -151,7 +151,7 @@ func TestDocListsEveryPackage(t *testing.T) {
 		if rel == "" || skip.MatchString(rel) {
 			continue
 		}
-		if !regexp.MustCompile(`[\s(,]` + regexp.QuoteMeta(rel) + `[\s:,;)]`).Match(doc) {
+		if !regexp.MustCompile(`[\s(,]` + regexp.QuoteMeta(rel) + `[\s:,;).]`).Match(doc) {
 			t.Errorf("runtime/doc.go does not name runtime/%s: add it to its layer", rel)
 		}
 	}
