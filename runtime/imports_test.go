@@ -42,23 +42,8 @@ var allowed = map[string]bool{
 // TestRuntimeImports checks the dependency closure of every runtime package, as Go's own
 // go/build deps_test does for the standard library.
 func TestRuntimeImports(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", "-test", "-json=ImportPath,Deps", "github.com/apigen-dev/apigen/runtime/...")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(out)))
 	checked := 0
-	for {
-		var pkg struct {
-			ImportPath string
-			Deps       []string
-		}
-		if err := dec.Decode(&pkg); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
+	for _, pkg := range goList(t, "-deps", "-test", "-json=ImportPath,Deps", "github.com/apigen-dev/apigen/runtime/...") {
 		if !strings.HasPrefix(pkg.ImportPath, "github.com/apigen-dev/apigen/runtime") {
 			continue
 		}
@@ -94,22 +79,8 @@ var layerArrows = map[string][]string{
 
 // TestRuntimeLayers checks layerArrows on the direct imports of the runtime's packages.
 func TestRuntimeLayers(t *testing.T) {
-	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "github.com/apigen-dev/apigen/runtime/...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(out)))
 	matched := map[string]bool{}
-	for {
-		var pkg struct {
-			ImportPath string
-			Imports    []string
-		}
-		if err := dec.Decode(&pkg); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
+	for _, pkg := range goList(t, "-json=ImportPath,Imports", "github.com/apigen-dev/apigen/runtime/...") {
 		rel := strings.TrimPrefix(pkg.ImportPath, module+"/")
 		for from, banned := range layerArrows {
 			if tree, ok := strings.CutSuffix(from, "/..."); !(rel == from || ok && (rel == tree || strings.HasPrefix(rel, tree+"/"))) {
@@ -154,5 +125,31 @@ func TestDocListsEveryPackage(t *testing.T) {
 		if !regexp.MustCompile(`[\s(,]` + regexp.QuoteMeta(rel) + `[\s:,;).]`).Match(doc) {
 			t.Errorf("runtime/doc.go does not name runtime/%s: add it to its layer", rel)
 		}
+	}
+}
+
+// listedPackage is what the tests read of `go list -json`.
+type listedPackage struct {
+	ImportPath    string
+	Imports, Deps []string
+}
+
+// goList runs `go list` with args (which must include -json) and decodes its packages.
+func goList(t *testing.T, args ...string) []listedPackage {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"list"}, args...)...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []listedPackage
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var pkg listedPackage
+		if err := dec.Decode(&pkg); err == io.EOF {
+			return pkgs
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, pkg)
 	}
 }
