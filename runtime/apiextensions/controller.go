@@ -61,6 +61,7 @@ func (e *Extensions) startControllers(ctx context.Context) error {
 	for c.queue.Len() > 0 {
 		c.processNext(ctx)
 	}
+	close(e.served)
 	go func() {
 		<-ctx.Done()
 		c.queue.ShutDown()

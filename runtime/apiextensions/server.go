@@ -68,7 +68,15 @@ type Extensions struct {
 	crds        *registry.Store
 	status      rest.Updater
 	terminating *resourceSet
+	// served is closed once the controllers have served the CRDs stored at start.
+	served chan struct{}
 }
+
+// Served is closed once the post-start hook ControllersHookName has served every CRD stored
+// when the server started (their custom resources are then in Handler.ServedResources), as
+// kube-apiserver's readiness waits for its CRD informer: a controller that must see every
+// resource from its first pass (the garbage collector) waits for it.
+func (e *Extensions) Served() <-chan struct{} { return e.served }
 
 // New builds the extensions server over cfg. Errors: a missing Scheme or Storage, or the CRD
 // group or the Handler cannot be built.
@@ -102,7 +110,7 @@ func New(cfg Config) (*Extensions, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	e := &Extensions{Handler: handler, log: log, crds: crds, status: status, terminating: &resourceSet{}}
+	e := &Extensions{Handler: handler, log: log, crds: crds, status: status, terminating: &resourceSet{}, served: make(chan struct{})}
 	e.Server = server.New(cfg.Server, &customResources{ext: e, next: next})
 	if err := e.Server.InstallAPIGroups(info); err != nil {
 		return nil, fmt.Errorf("cannot build the extensions server: %w", err)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/apiextensions"
-	"github.com/apigen-dev/apigen/runtime/apiextensions/customresource"
 	"github.com/apigen-dev/apigen/runtime/server"
 )
 
@@ -19,10 +18,10 @@ const apiextensionsV1 = "apiextensions.k8s.io/v1"
 // delegate. Custom resources and CRDs go through chain, the typed groups' admission chain.
 // When namespaces are served (namespaces not nil), the namespace controller deletes the
 // custom resources of a terminating namespace too.
-// The custom resources Handler is returned too (nil when the CRD API is off), for the garbage
+// The extensions server is returned too (nil when the CRD API is off), for the garbage
 // collector.
 func serveCRDs(opts *Options, cfg server.Config, scheme *runtime.Scheme, factory storageFactory,
-	chain *admission.Chain, namespaces *coreNamespaces) (server.DelegationTarget, *customresource.Handler, error) {
+	chain *admission.Chain, namespaces *coreNamespaces) (server.DelegationTarget, *apiextensions.Extensions, error) {
 	if !opts.RuntimeConfigEnabled(apiextensionsV1) {
 		return server.NewEmptyDelegate(), nil, nil
 	}
@@ -33,5 +32,5 @@ func serveCRDs(opts *Options, cfg server.Config, scheme *runtime.Scheme, factory
 	if namespaces != nil {
 		namespaces.Controller().AddContentDeleter(ext.Handler)
 	}
-	return ext.Server, ext.Handler, nil
+	return ext.Server, ext, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/apigen-dev/apigen/runtime/apiextensions"
 	"github.com/apigen-dev/apigen/runtime/apiextensions/customresource"
 	"github.com/apigen-dev/apigen/runtime/garbagecollector"
 	"github.com/apigen-dev/apigen/runtime/metrics"
@@ -38,14 +39,22 @@ func (o *GarbageCollectorOptions) AddFlags(fs *pflag.FlagSet) {
 // serveGarbageCollector adds the post-start hook GarbageCollectorHookName to top, unless the
 // collector is off: it runs a garbage collector over every resource of the chain below top
 // (the groups each link installed: typed groups, namespaces, RBAC, APIServices, CRDs) and the
-// custom resources of crs (nil when the CRD API is off), which it re-reads when a custom
-// resource is served or removed, until the server stops. The hook returns (and /readyz turns
-// ready) once the collector's informers have listed every resource, or after
-// garbageCollectorSyncWait. Aggregated APIs are not watched.
+// custom resources of ext (nil when the CRD API is off), which it re-reads when a custom
+// resource is served or removed, until the server stops. It starts once ext has served the
+// CRDs stored before the start (ext.Served): a foreground deletion under way across a restart
+// must not be finished by a collector that does not watch its owner's custom-resource
+// dependents yet. The hook returns (and /readyz turns ready) once the collector's informers
+// have listed every resource, or after garbageCollectorSyncWait. Aggregated APIs are not
+// watched.
 func serveGarbageCollector(o *GarbageCollectorOptions, log *slog.Logger, m *metrics.Metrics, top *server.Server,
-	crs *customresource.Handler) error {
+	ext *apiextensions.Extensions) error {
 	if !o.EnableGarbageCollector {
 		return nil
+	}
+	var crs *customresource.Handler
+	var crdsServed <-chan struct{} // nil: no CRD API, nothing to wait for
+	if ext != nil {
+		crs, crdsServed = ext.Handler, ext.Served()
 	}
 	sources := []garbagecollector.Source{garbagecollector.SourceFunc(func() []garbagecollector.Resource {
 		return garbagecollector.APIGroupResources(chainAPIGroupInfos(top)...)
@@ -61,6 +70,13 @@ func serveGarbageCollector(o *GarbageCollectorOptions, log *slog.Logger, m *metr
 	}
 	return top.AddPostStartHook(GarbageCollectorHookName, func(ctx context.Context) error {
 		go func() {
+			if crdsServed != nil {
+				select {
+				case <-crdsServed:
+				case <-ctx.Done():
+					return
+				}
+			}
 			if err := gc.Run(ctx); err != nil {
 				log.Error("garbage collector stopped", "err", err)
 			}

@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/version"
 
-	crschema "github.com/apigen-dev/apigen/runtime/validation/structural"
 	"github.com/apigen-dev/apigen/runtime/tableconvertor"
+	crschema "github.com/apigen-dev/apigen/runtime/validation/structural"
 )
 
 // Definition is what the Handler needs of one CustomResourceDefinition: the CRD API builds

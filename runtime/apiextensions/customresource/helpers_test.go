@@ -20,12 +20,12 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
-	crschema "github.com/apigen-dev/apigen/runtime/validation/structural"
 	apidiscovery "github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 	"github.com/apigen-dev/apigen/runtime/tableconvertor"
+	crschema "github.com/apigen-dev/apigen/runtime/validation/structural"
 )
 
 // cronTabSchema is the CronTab schema of the Kubernetes docs ("Extend the Kubernetes API with
