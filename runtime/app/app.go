@@ -163,8 +163,12 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, sec *security, groups []GroupBuilder) (*server.Server, error) {
 	scheme := runtime.NewScheme()
 	m := metrics.New()
+	// The watch caches start filling once every group below is built: building registers
+	// types in scheme, which their decoding reads.
+	built := make(chan struct{})
+	defer close(built)
 	factory, err := newStorageFactory(&opts.WatchCacheOptions, etcd,
-		&etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix, Metrics: m}, log)
+		&etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix, Metrics: m}, log, built)
 	if err != nil {
 		return nil, err
 	}

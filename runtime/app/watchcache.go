@@ -64,8 +64,10 @@ func parseWatchCacheSizes(entries []string) (map[schema.GroupResource]int, error
 type storageFactory = apiextensions.StorageFactory
 
 // newStorageFactory returns base, behind watch caches unless --watch-cache=false. The caches
-// (and the compaction tracker they share) stop when etcd is closed, before its client.
-func newStorageFactory(o *WatchCacheOptions, etcd *etcdConn, base *etcd3.StorageFactory, log *slog.Logger) (storageFactory, error) {
+// (and the compaction tracker they share) stop when etcd is closed, before its client. They
+// start filling once built is closed: the groups built over the factory register their types
+// in the shared scheme, which the caches' decoding reads.
+func newStorageFactory(o *WatchCacheOptions, etcd *etcdConn, base *etcd3.StorageFactory, log *slog.Logger, built <-chan struct{}) (storageFactory, error) {
 	if !o.WatchCache {
 		return base, nil
 	}
@@ -75,7 +77,7 @@ func newStorageFactory(o *WatchCacheOptions, etcd *etcdConn, base *etcd3.Storage
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	tracker := etcd3.TrackCompactions(ctx, etcd.client)
-	f := &cacher.StorageFactory{Base: base, HistorySizes: sizes, CompactedRevision: tracker.Revision, Logger: log, Metrics: base.Metrics}
+	f := &cacher.StorageFactory{Base: base, HistorySizes: sizes, CompactedRevision: tracker.Revision, Logger: log, Metrics: base.Metrics, Start: built}
 	etcd.beforeClose = append(etcd.beforeClose, func() {
 		f.Stop()
 		cancel()

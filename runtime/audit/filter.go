@@ -17,9 +17,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/uuid"
 
 	"github.com/apigen-dev/apigen/runtime/auth"
-	"github.com/apigen-dev/apigen/runtime/serializer/protobuf"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
+	"github.com/apigen-dev/apigen/runtime/serializer/protobuf"
 )
 
 // maxBodyBytes bounds the request and response bodies an event records; a larger body is left

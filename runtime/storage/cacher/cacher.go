@@ -52,6 +52,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Metrics, when not nil, counts the cache's watchers in apiserver_registered_watchers.
 	Metrics *metrics.Metrics
+	// Start, when not nil, holds the cache's first list back until it is closed: a server
+	// closes it once every API group is built, since decoding reads the scheme those builds
+	// still write to. Until then every call goes to storage, as before a sync.
+	Start <-chan struct{}
 }
 
 // Cacher is a storage.Interface serving reads and watches from memory, as kube-apiserver's
@@ -77,12 +81,13 @@ type Cacher struct {
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the reflector has stopped
 	stop   sync.Once
+	start  <-chan struct{} // Config.Start
 }
 
 var _ storage.Interface = (*Cacher)(nil)
 
-// New returns a Cacher over cfg.Storage and starts filling it (in a goroutine: a list, then a
-// watch from the list's revision). Until it is synced, and whenever its watch has failed and
+// New returns a Cacher over cfg.Storage and starts filling it (in a goroutine, once
+// cfg.Start is closed: a list, then a watch from the list's revision). Until it is synced, and whenever its watch has failed and
 // it relists, every call goes to storage. Stop ends it. Errors: cfg.Storage or cfg.NewFunc
 // is nil.
 func New(cfg Config) (*Cacher, error) {
@@ -109,6 +114,7 @@ func New(cfg Config) (*Cacher, error) {
 		done:      make(chan struct{}),
 		metrics:   cfg.Metrics,
 		gvk:       watcherKind(cfg.Resource, cfg.NewFunc()),
+		start:     cfg.Start,
 	}
 	c.revisions, _ = cfg.Storage.(storage.RevisionReader)
 	c.ctx, c.cancel = context.WithCancel(watchContext(context.Background()))

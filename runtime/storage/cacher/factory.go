@@ -39,6 +39,8 @@ type StorageFactory struct {
 	Logger *slog.Logger
 	// Metrics is every cache's Config.Metrics (may be nil).
 	Metrics *metrics.Metrics
+	// Start is every cache's Config.Start (may be nil).
+	Start <-chan struct{}
 
 	mu      sync.Mutex
 	cachers []*Cacher
@@ -94,7 +96,7 @@ func (f *StorageFactory) cache(resource schema.GroupResource, st storage.Interfa
 		return st, nil
 	}
 	c, err := New(Config{Storage: st, Resource: resource, NewFunc: newFunc, HistorySize: size,
-		CompactedRevision: f.CompactedRevision, Logger: f.Logger, Metrics: f.Metrics})
+		CompactedRevision: f.CompactedRevision, Logger: f.Logger, Metrics: f.Metrics, Start: f.Start})
 	if err != nil {
 		return nil, err
 	}

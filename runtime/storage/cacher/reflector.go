@@ -41,6 +41,13 @@ func (c *Cacher) run() {
 	defer close(c.done)
 	defer c.watchers.closeAll()
 	defer c.state.clear()
+	if c.start != nil {
+		select {
+		case <-c.start:
+		case <-c.ctx.Done():
+			return
+		}
+	}
 	backoff := retryBackoff
 	for c.ctx.Err() == nil {
 		rev, err := c.list()
