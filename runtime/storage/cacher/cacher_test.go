@@ -433,3 +433,29 @@ func TestNarrowedLists(t *testing.T) {
 		t.Errorf("indexed list after an update and a delete (-etcd +cache):\n%s", diff)
 	}
 }
+
+// TestCacherWaitsForStart: with Config.Start open the cache does not list (a server's groups
+// are still registering types in the scheme its decoding reads), reads go to storage, and it
+// fills once Start is closed.
+func TestCacherWaitsForStart(t *testing.T) {
+	client, _ := etcdtest.Run(t)
+	prefix := newPrefix()
+	st := etcd3.New(client, widgetCodec(), testapi.NewWidget, prefix, testapi.Resource)
+	start := make(chan struct{})
+	c, err := cacher.New(cacher.Config{Storage: st, Resource: testapi.Resource, NewFunc: testapi.NewWidget, Start: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Stop)
+	wr := &writer{t: t, s: c}
+	wr.write()
+	time.Sleep(300 * time.Millisecond)
+	if c.Synced() || c.Revision() != 0 {
+		t.Fatalf("the cache listed before Start was closed (synced %v, revision %d)", c.Synced(), c.Revision())
+	}
+	if got := listNames(t, c, storage.ListOptions{}); len(got) != 1 {
+		t.Errorf("a read before Start: %v; want the one widget, from storage", got)
+	}
+	close(start)
+	waitFor(t, "the cache to sync after Start", c.Synced)
+}
