@@ -17,7 +17,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/klog/v2"
 
 	"github.com/apigen-dev/apigen/runtime/endpoints"
 	"github.com/apigen-dev/apigen/runtime/gcpacer"
@@ -94,7 +93,7 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	// apimachinery's and client-go's own lines (reflectors, leader election, CEL) go through
 	// klog: route them to the same handler, in the same format and at the same level.
-	klog.SetSlogLogger(log)
+	routeKlog(log.Handler())
 	dataDir, err := filepath.Abs(opts.DataDir)
 	if err != nil {
 		return fmt.Errorf("cannot resolve --data-dir: %w", err)
