@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"crypto/tls"
 	"fmt"
 	"os"
@@ -10,9 +9,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/aggregator"
 	apiregv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
-	apireginstall "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1/install"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/server"
 )
@@ -66,85 +65,32 @@ func (o *AggregatorOptions) validate(plainHTTP bool) []string {
 	return errs
 }
 
-// apiregistrationV1 is the --runtime-config name of the APIService API.
-const apiregistrationV1 = "apiregistration.k8s.io/v1"
-
-// withAggregator puts the aggregator in front of typed, as kube-apiserver's CreateServerChain
-// puts the AggregatorServer in front of the KubeAPIServer: a server serving
-// apiregistration.k8s.io/v1 APIServices whose proxy handler (aggregator.Aggregator) proxies
-// the group versions of APIServices with a spec.service and hands the rest to typed. Its
-// post-start hook registers the --proxy-endpoint APIServices and starts the aggregator's
-// controllers (Local APIServices for typed's groups, availability). cfg configures the new
-// first link (authentication and the handler chain run there). With apiregistration.k8s.io/v1
-// turned off by --runtime-config it returns typed itself, and --proxy-endpoint is an error.
-// In --plain-http mode, and without --proxy-client-cert-file, the API is served but nothing is
-// proxied: every APIService with a service is Available=False, reason ProxyDisabled.
-func withAggregator(typed *server.Server, cfg server.Config, opts *Options, scheme *runtime.Scheme, factory registry.StorageFactory) (*server.Server, error) {
+// aggregatorConfig returns the configuration of the aggregator link (see aggregator.NewServer)
+// that the flags select, cfg configuring its server (the first link: authentication and the
+// handler chain run there). In --plain-http mode, and without --proxy-client-cert-file, the
+// API is served but nothing is proxied: every APIService with a service is Available=False,
+// reason ProxyDisabled. Errors: an invalid --proxy-endpoint or unreadable certificate files.
+func aggregatorConfig(opts *Options, cfg server.Config, scheme *runtime.Scheme, factory registry.StorageFactory, chain *admission.Chain) (aggregator.ServerConfig, error) {
 	o := &opts.AggregatorOptions
-	if !opts.RuntimeConfigEnabled(apiregistrationV1) {
-		if len(o.ProxyEndpoints) > 0 {
-			return nil, fmt.Errorf("--proxy-endpoint needs %s, turned off by --runtime-config", apiregistrationV1)
-		}
-		return typed, nil
-	}
-	info, err := apireginstall.NewAPIGroupInfo(scheme, factory)
-	if err != nil {
-		return nil, fmt.Errorf("cannot build API group %s: %w", apiregistrationV1, err)
-	}
-	if s, ok := info.VersionedResourcesStorageMap["v1"]["apiservices"].(*registry.Store); ok {
-		s.TableConvertor = aggregator.TableConvertor // upstream's columns, beyond what JSONPath can print
-	}
-	if err := applyAdmission(&opts.AdmissionOptions, []*registry.APIGroupInfo{info}); err != nil {
-		return nil, err
-	}
-	store, status, err := aggregator.StoresFrom(info)
-	if err != nil {
-		return nil, err
-	}
 	flagServices, resolver, err := proxyEndpointServices(o)
 	if err != nil {
-		return nil, err
+		return aggregator.ServerConfig{}, err
 	}
-	acfg := aggregator.Config{APIServices: store, Status: status, Resolver: resolver, Log: cfg.Logger,
-		Delegate: typed.UnprotectedHandler(), LocalGroups: func() []metav1.APIGroup { return chainGroups(typed, info.Group) }}
+	acfg := aggregator.ServerConfig{Server: cfg, Scheme: scheme, Storage: factory, Admission: chain,
+		Proxy: aggregator.Config{Resolver: resolver}, Register: flagServices}
 	switch {
 	case opts.PlainHTTP:
-		acfg.ProxyDisabled = "the server serves plain HTTP (--plain-http) and cannot pass callers' identities on to backends"
+		acfg.Proxy.ProxyDisabled = "the server serves plain HTTP (--plain-http) and cannot pass callers' identities on to backends"
 	case o.ProxyClientCertFile == "":
-		acfg.ProxyDisabled = "the server has no front-proxy client certificate (--proxy-client-cert-file) to present to backends"
+		acfg.Proxy.ProxyDisabled = "the server has no front-proxy client certificate (--proxy-client-cert-file) to present to backends"
 	default:
 		clientCert, err := tls.LoadX509KeyPair(o.ProxyClientCertFile, o.ProxyClientKeyFile)
 		if err != nil {
-			return nil, fmt.Errorf("cannot load --proxy-client-cert-file: %w", err)
+			return aggregator.ServerConfig{}, fmt.Errorf("cannot load --proxy-client-cert-file: %w", err)
 		}
-		acfg.ClientCert = &clientCert
+		acfg.Proxy.ClientCert = &clientCert
 	}
-	agg, err := aggregator.New(acfg)
-	if err != nil {
-		return nil, err
-	}
-	top := server.New(cfg, typed)
-	if err := top.InstallAPIGroups(info); err != nil {
-		return nil, err
-	}
-	if err := top.SetProxyHandler(agg); err != nil {
-		return nil, err
-	}
-	if err := top.Metrics().Registry.Register(agg.Collector()); err != nil {
-		return nil, err
-	}
-	if err := top.AddPostStartHook("apiservice-registration-controller", func(ctx context.Context) error {
-		for _, s := range flagServices {
-			if err := agg.Ensure(ctx, s); err != nil {
-				return fmt.Errorf("cannot register the APIService %s of --proxy-endpoint: %w", s.Name, err)
-			}
-		}
-		go agg.Run(ctx)
-		return agg.WaitForSync(ctx)
-	}); err != nil {
-		return nil, err
-	}
-	return top, nil
+	return acfg, nil
 }
 
 // proxyEndpointServices returns the APIServices the --proxy-endpoint values stand for and the
@@ -181,36 +127,4 @@ func proxyEndpointServices(o *AggregatorOptions) ([]*apiregv1.APIService, aggreg
 		perGroup[b.GroupVersion.Group]++
 	}
 	return out, resolver, nil
-}
-
-// chainGroups returns the groups served by typed and the links behind it that list theirs
-// (the core group "" among them when a link serves it, as kube registers "v1."), and the
-// aggregator's own group (apiregistration), each once: the group versions that get a Local
-// APIService.
-func chainGroups(typed server.DelegationTarget, own string) []metav1.APIGroup {
-	out := []metav1.APIGroup{{Name: own, Versions: []metav1.GroupVersionForDiscovery{{GroupVersion: apiregistrationV1, Version: "v1"}}}}
-	seen := map[string]bool{own: true}
-	for link := typed; link != nil; link = link.NextDelegate() {
-		if cl, ok := link.(interface{ CoreVersions() []string }); ok && !seen[""] {
-			if versions := cl.CoreVersions(); len(versions) > 0 {
-				seen[""] = true
-				core := metav1.APIGroup{}
-				for _, v := range versions {
-					core.Versions = append(core.Versions, metav1.GroupVersionForDiscovery{GroupVersion: v, Version: v})
-				}
-				out = append(out, core)
-			}
-		}
-		gl, ok := link.(interface{ APIGroups() []metav1.APIGroup })
-		if !ok {
-			continue
-		}
-		for _, g := range gl.APIGroups() {
-			if !seen[g.Name] {
-				seen[g.Name] = true
-				out = append(out, g)
-			}
-		}
-	}
-	return out
 }

@@ -206,44 +206,43 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if !opts.Enabled(FeatureServerSideApply) {
 		cfg.InstallAPIGroup = endpoints.InstallAPIGroupWithoutFieldManagement
 	}
-	extensions, customResources, err := serveCRDs(opts, cfg, scheme, factory, admissionChain, namespaces)
+	// The typed groups' link: their routes, and the hooks and checks of the process.
+	installTyped := func(typed *server.Server) error {
+		if err := initAdmissionPlugins(typed, admissionChain, scheme, infos, sec.authz); err != nil {
+			return err
+		}
+		if err := namespaces.install(typed, infos); err != nil {
+			return err
+		}
+		if err := typed.InstallAPIGroups(infos...); err != nil {
+			return err
+		}
+		if err := typed.AddHealthChecks(server.EtcdHealthCheck(etcd.client, 0)); err != nil {
+			return err
+		}
+		if err := sec.rbac.install(typed, log); err != nil {
+			return err
+		}
+		if err := typed.AddPostStartHook("storage-object-count-tracker", func(ctx context.Context) error {
+			go countObjects(ctx, etcd.client, opts.EtcdPrefix, infos, m, objectCountInterval)
+			return nil
+		}); err != nil {
+			return err
+		}
+		interval := opts.EtcdCompactionInterval
+		if err := typed.AddPostStartHook("start-etcd-compactor", func(ctx context.Context) error {
+			etcd3.StartCompactor(ctx, etcd.client, interval)
+			return nil
+		}); err != nil {
+			return err
+		}
+		return nil
+	}
+	c, err := buildChain(opts, chainConfig{server: cfg, scheme: scheme, storage: factory, admission: admissionChain}, namespaces, installTyped)
 	if err != nil {
 		return nil, err
 	}
-	srv := server.New(cfg, extensions)
-	if err := initAdmissionPlugins(srv, admissionChain, scheme, infos, sec.authz); err != nil {
-		return nil, err
-	}
-	if err := namespaces.install(srv, infos); err != nil {
-		return nil, err
-	}
-	if err := srv.InstallAPIGroups(infos...); err != nil {
-		return nil, err
-	}
-	if err := srv.AddHealthChecks(server.EtcdHealthCheck(etcd.client, 0)); err != nil {
-		return nil, err
-	}
-	if err := sec.rbac.install(srv, log); err != nil {
-		return nil, err
-	}
-	if err := srv.AddPostStartHook("storage-object-count-tracker", func(ctx context.Context) error {
-		go countObjects(ctx, etcd.client, opts.EtcdPrefix, infos, m, objectCountInterval)
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	interval := opts.EtcdCompactionInterval
-	if err := srv.AddPostStartHook("start-etcd-compactor", func(ctx context.Context) error {
-		etcd3.StartCompactor(ctx, etcd.client, interval)
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	top, err := withAggregator(srv, cfg, opts, scheme, factory)
-	if err != nil {
-		return nil, err
-	}
-	return top, serveGarbageCollector(&opts.GarbageCollectorOptions, log, m, top, customResources)
+	return c.top, serveGarbageCollector(&opts.GarbageCollectorOptions, log, m, c.top, c.extensions)
 }
 
 // noLimitIsNegative maps a flag's "0 means no limit" to server.Config's "negative means no
