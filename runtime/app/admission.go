@@ -30,17 +30,11 @@ func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.DisableAdmissionPlugins, "disable-admission-plugins", o.DisableAdmissionPlugins, "admission plugins to disable, even if on by default")
 }
 
-// applyAdmission builds the chain the flags select from AdmissionPlugins and sets it on
-// every Store of infos, and gives plugins that want listers (admission.WantsListers) the
-// stores' lists. Errors: an unknown plugin, a plugin both enabled and disabled, a
-// factory's error.
-func applyAdmission(o *AdmissionOptions, infos []*registry.APIGroupInfo) error {
-	_, err := buildAdmission(o, infos)
-	return err
-}
-
-// buildAdmission is applyAdmission returning the chain, for stores built outside infos (the
-// extensions server's custom resources) to run the same chain.
+// buildAdmission builds the chain the flags select from AdmissionPlugins and sets it on every
+// Store of infos, and gives plugins that want listers (admission.WantsListers) the stores'
+// lists. The chain is returned for the stores built outside infos (the extensions server's
+// CRDs and custom resources, the aggregator's APIServices) to run the same chain. Errors: an
+// unknown plugin, a plugin both enabled and disabled, a factory's error.
 func buildAdmission(o *AdmissionOptions, infos []*registry.APIGroupInfo) (*admission.Chain, error) {
 	if err := registerDynamicAdmissionPlugins(); err != nil {
 		return nil, err
