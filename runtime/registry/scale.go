@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -19,7 +20,7 @@ import (
 // ScaleSpec maps a kind's fields onto autoscaling/v1 Scale, as a CustomResourceDefinition's
 // subresources.scale (from +kubebuilder:subresource:scale:specpath=...,statuspath=...,
 // selectorpath=...). Paths are dotted JSON paths into the internal object (".spec.replicas"),
-// through structs and pointers only.
+// through structs and pointers only. NewScaleStore compiles it into the kind's ScaleFields.
 type ScaleSpec struct {
 	// SpecReplicasPath names the desired replica count (Scale spec.replicas), an integer or
 	// pointer to one; required.
@@ -32,16 +33,30 @@ type ScaleSpec struct {
 	LabelSelectorPath string
 }
 
-// ScaleStore serves a resource's /scale subresource with autoscaling/v1 Scale, as
-// apiextensions-apiserver's ScaleREST for custom resources: GET reads the Scale of the
-// object; PUT and PATCH change only the field at SpecReplicasPath, through the Store's update
+// ScaleFields reads and sets the fields of a kind's objects that its autoscaling/v1 Scale
+// maps: the reflection over typed objects NewScaleStore compiles from a ScaleSpec, or the
+// unstructured paths of a custom resource's subresources.scale.
+type ScaleFields interface {
+	// Scale returns obj's spec replicas and status replicas (unset reads as 0) and its
+	// serialized label selector ("" when none). Errors: obj is not of the kind.
+	Scale(obj runtime.Object) (specReplicas, statusReplicas int32, selector string, err error)
+	// SetSpecReplicas sets obj's spec replicas in place (obj is a copy the caller owns).
+	// Errors: a *field.Error when replicas do not fit the field (the request is then 422),
+	// any other when the field cannot be set.
+	SetSpecReplicas(obj runtime.Object, replicas int32) error
+	// SpecReplicasPath is the dotted JSON path of the spec replicas (".spec.replicas"),
+	// the field whose managedFields entries the Scale carries.
+	SpecReplicasPath() string
+}
+
+// ScaleStore serves a resource's /scale subresource with autoscaling/v1 Scale, for typed
+// kinds and custom resources alike, as apiextensions-apiserver's ScaleREST: GET reads the
+// Scale of the object; PUT and PATCH change only the spec replicas, through the Store's update
 // (the main resource's strategy, validation and generation bump), honouring the Scale's
 // resourceVersion as a precondition (409 Conflict when stale; none means unconditional).
 type ScaleStore struct {
-	store *Store
-	spec  ScaleSpec
-	// specReplicas, statusReps and selector are the compiled paths; selector may be nil.
-	specReplicas, statusReps, selector *fieldPath
+	store  *Store
+	fields ScaleFields
 }
 
 var (
@@ -54,45 +69,22 @@ var (
 // scaleGVK is the kind the subresource serves, whatever the resource's group.
 var scaleGVK = autoscalingv1.SchemeGroupVersion.WithKind("Scale")
 
-// NewScaleStore returns the /scale storage of store. The scheme the API group is served with
-// must know autoscaling/v1 (autoscalingv1.AddToScheme) and its OpenAPI definitions include
-// ScaleOpenAPIDefinitions. Errors: a path of spec that names no field of store.NewFunc()'s
-// type, or a field of the wrong type.
+// NewScaleStore returns the /scale storage of store, a typed kind's, whose fields spec
+// names. The scheme the API group is served with must know autoscaling/v1
+// (autoscalingv1.AddToScheme) and its OpenAPI definitions include ScaleOpenAPIDefinitions.
+// Errors: a path of spec that names no field of store.NewFunc()'s type, or a field of the
+// wrong type.
 func NewScaleStore(store *Store, spec ScaleSpec) (*ScaleStore, error) {
-	s := &ScaleStore{store: store, spec: spec}
-	obj := store.NewFunc()
-	var err error
-	if s.specReplicas, err = integerPath(obj, "specpath", spec.SpecReplicasPath); err != nil {
+	fields, err := compileScaleSpec(store.NewFunc(), spec)
+	if err != nil {
 		return nil, err
 	}
-	if s.statusReps, err = integerPath(obj, "statuspath", spec.StatusReplicasPath); err != nil {
-		return nil, err
-	}
-	if spec.LabelSelectorPath != "" {
-		if s.selector, err = compileFieldPath(obj, spec.LabelSelectorPath); err != nil {
-			return nil, fmt.Errorf("cannot serve the scale subresource: selectorpath: %w", err)
-		}
-		if s.selector.leaf.Kind() != reflect.String {
-			return nil, fmt.Errorf("cannot serve the scale subresource: selectorpath %s is a %s, not a string",
-				spec.LabelSelectorPath, s.selector.leaf)
-		}
-	}
-	return s, nil
+	return NewScaleStoreFor(store, fields), nil
 }
 
-// integerPath compiles path, which must name an integer field of obj.
-func integerPath(obj runtime.Object, what, path string) (*fieldPath, error) {
-	if path == "" {
-		return nil, fmt.Errorf("cannot serve the scale subresource: %s is required", what)
-	}
-	fp, err := compileFieldPath(obj, path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot serve the scale subresource: %s: %w", what, err)
-	}
-	if !isInteger(fp.leaf.Kind()) {
-		return nil, fmt.Errorf("cannot serve the scale subresource: %s %s is a %s, not an integer", what, path, fp.leaf)
-	}
-	return fp, nil
+// NewScaleStoreFor returns the /scale storage of store whose Scale fields reads and sets.
+func NewScaleStoreFor(store *Store, fields ScaleFields) *ScaleStore {
+	return &ScaleStore{store: store, fields: fields}
 }
 
 // New returns an empty autoscaling/v1 Scale.
@@ -134,6 +126,10 @@ func (s *ScaleStore) toScale(obj runtime.Object) (*autoscalingv1.Scale, error) {
 	if err != nil {
 		return nil, err
 	}
+	spec, status, selector, err := s.fields.Scale(obj)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
 	scale := &autoscalingv1.Scale{
 		TypeMeta: metav1.TypeMeta{APIVersion: scaleGVK.GroupVersion().String(), Kind: scaleGVK.Kind},
 		ObjectMeta: metav1.ObjectMeta{
@@ -141,15 +137,83 @@ func (s *ScaleStore) toScale(obj runtime.Object) (*autoscalingv1.Scale, error) {
 			ResourceVersion: m.GetResourceVersion(), CreationTimestamp: m.GetCreationTimestamp(),
 		},
 	}
-	scale.Spec.Replicas = int32(integerAt(s.specReplicas, obj))
-	scale.Status.Replicas = int32(integerAt(s.statusReps, obj))
-	if s.selector != nil {
-		if v, ok := s.selector.get(obj, false); ok {
-			scale.Status.Selector = v.String()
-		}
-	}
+	scale.Spec.Replicas, scale.Status.Replicas, scale.Status.Selector = spec, status, selector
 	return scale, nil
 }
+
+// typedScale is the ScaleFields of a typed kind: a ScaleSpec's paths compiled to reflection.
+type typedScale struct {
+	spec ScaleSpec
+	// specReplicas, statusReps and selector are the compiled paths; selector may be nil.
+	specReplicas, statusReps, selector *fieldPath
+}
+
+// compileScaleSpec compiles spec's paths over obj's type. Errors: as NewScaleStore.
+func compileScaleSpec(obj runtime.Object, spec ScaleSpec) (*typedScale, error) {
+	s := &typedScale{spec: spec}
+	var err error
+	if s.specReplicas, err = integerPath(obj, "specpath", spec.SpecReplicasPath); err != nil {
+		return nil, err
+	}
+	if s.statusReps, err = integerPath(obj, "statuspath", spec.StatusReplicasPath); err != nil {
+		return nil, err
+	}
+	if spec.LabelSelectorPath != "" {
+		if s.selector, err = compileFieldPath(obj, spec.LabelSelectorPath); err != nil {
+			return nil, fmt.Errorf("cannot serve the scale subresource: selectorpath: %w", err)
+		}
+		if s.selector.leaf.Kind() != reflect.String {
+			return nil, fmt.Errorf("cannot serve the scale subresource: selectorpath %s is a %s, not a string",
+				spec.LabelSelectorPath, s.selector.leaf)
+		}
+	}
+	return s, nil
+}
+
+// integerPath compiles path, which must name an integer field of obj.
+func integerPath(obj runtime.Object, what, path string) (*fieldPath, error) {
+	if path == "" {
+		return nil, fmt.Errorf("cannot serve the scale subresource: %s is required", what)
+	}
+	fp, err := compileFieldPath(obj, path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot serve the scale subresource: %s: %w", what, err)
+	}
+	if !isInteger(fp.leaf.Kind()) {
+		return nil, fmt.Errorf("cannot serve the scale subresource: %s %s is a %s, not an integer", what, path, fp.leaf)
+	}
+	return fp, nil
+}
+
+// Scale reads obj's fields (ScaleFields).
+func (t *typedScale) Scale(obj runtime.Object) (spec, status int32, selector string, err error) {
+	if t.selector != nil {
+		if v, ok := t.selector.get(obj, false); ok {
+			selector = v.String()
+		}
+	}
+	return int32(integerAt(t.specReplicas, obj)), int32(integerAt(t.statusReps, obj)), selector, nil
+}
+
+// SetSpecReplicas sets obj's spec replicas (ScaleFields).
+func (t *typedScale) SetSpecReplicas(obj runtime.Object, replicas int32) error {
+	v, ok := t.specReplicas.get(obj, true)
+	if !ok {
+		return fmt.Errorf("cannot set %s", t.spec.SpecReplicasPath)
+	}
+	if (v.CanInt() && v.OverflowInt(int64(replicas))) || (v.CanUint() && v.OverflowUint(uint64(replicas))) {
+		return field.Invalid(field.NewPath("spec", "replicas"), replicas, fmt.Sprintf("must fit in %s", v.Type()))
+	}
+	if v.CanInt() {
+		v.SetInt(int64(replicas))
+	} else {
+		v.SetUint(uint64(replicas))
+	}
+	return nil
+}
+
+// SpecReplicasPath returns the ScaleSpec's (ScaleFields).
+func (t *typedScale) SpecReplicasPath() string { return t.spec.SpecReplicasPath }
 
 // integerAt reads the integer at fp in obj; unset (behind a nil pointer) is 0.
 func integerAt(fp *fieldPath, obj runtime.Object) int64 {
@@ -187,7 +251,7 @@ func (u scaleUpdate) UpdatedObject(ctx context.Context, old runtime.Object) (run
 	if err != nil {
 		return nil, err
 	}
-	managed := fieldmanager.NewScaleHandler(ctx, u.s.store.DefaultQualifiedResource.Group, oldMeta.GetManagedFields(), u.s.spec.SpecReplicasPath)
+	managed := fieldmanager.NewScaleHandler(ctx, u.s.store.DefaultQualifiedResource.Group, oldMeta.GetManagedFields(), u.s.fields.SpecReplicasPath())
 	if current.ManagedFields, err = managed.ToSubresource(); err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
@@ -208,19 +272,11 @@ func (u scaleUpdate) UpdatedObject(ctx context.Context, old runtime.Object) (run
 			field.Invalid(field.NewPath("spec", "replicas"), scale.Spec.Replicas, "must be greater than or equal to 0")})
 	}
 	obj := old.DeepCopyObject()
-	v, ok := u.s.specReplicas.get(obj, true)
-	if !ok {
-		return nil, apierrors.NewInternalError(fmt.Errorf("cannot set %s", u.s.spec.SpecReplicasPath))
-	}
-	replicas := scale.Spec.Replicas
-	if (v.CanInt() && v.OverflowInt(int64(replicas))) || (v.CanUint() && v.OverflowUint(uint64(replicas))) {
-		return nil, apierrors.NewInvalid(scaleGVK.GroupKind(), u.name, field.ErrorList{
-			field.Invalid(field.NewPath("spec", "replicas"), replicas, fmt.Sprintf("must fit in %s", v.Type()))})
-	}
-	if v.CanInt() {
-		v.SetInt(int64(replicas))
-	} else {
-		v.SetUint(uint64(replicas))
+	if err := u.s.fields.SetSpecReplicas(obj, scale.Spec.Replicas); err != nil {
+		if fe := (*field.Error)(nil); errors.As(err, &fe) {
+			return nil, apierrors.NewInvalid(scaleGVK.GroupKind(), u.name, field.ErrorList{fe})
+		}
+		return nil, apierrors.NewInternalError(err)
 	}
 	m, err := accessor(obj)
 	if err != nil {

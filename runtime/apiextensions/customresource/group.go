@@ -39,7 +39,7 @@ type resource struct {
 	// subresources of the versions that enable them.
 	stores   map[string]*registry.Store
 	statuses map[string]*registry.StatusStore
-	scales   map[string]*scaleStore
+	scales   map[string]*registry.ScaleStore
 }
 
 // newResource builds the storage and Stores of def.
@@ -67,7 +67,7 @@ func (h *Handler) newResource(def Definition) (*resource, error) {
 		singular = strings.ToLower(def.Names.Kind)
 	}
 	r := &resource{def: def, stores: map[string]*registry.Store{},
-		statuses: map[string]*registry.StatusStore{}, scales: map[string]*scaleStore{}}
+		statuses: map[string]*registry.StatusStore{}, scales: map[string]*registry.ScaleStore{}}
 	r.removed, r.remove = context.WithCancel(context.Background())
 	for i := range def.Versions {
 		v := &def.Versions[i]
@@ -92,7 +92,7 @@ func (h *Handler) newResource(def Definition) (*resource, error) {
 			r.statuses[v.Name] = registry.NewStatusStore(store, &strategy{namespaced: def.Namespaced, version: v, statusOnly: true})
 		}
 		if v.Scale != nil {
-			r.scales[v.Name] = &scaleStore{store: store, spec: *v.Scale}
+			r.scales[v.Name] = registry.NewScaleStoreFor(store, scaleFields{spec: *v.Scale})
 		}
 	}
 	return r, nil
