@@ -3,7 +3,6 @@ package generators_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -14,11 +13,10 @@ import (
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators"
+	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/output"
 )
-
-var update = flag.Bool("update", false, "rewrite the corpus's committed zz_generated files under testdata/corpus/")
 
 // corpusTree is one API tree of the compatibility corpus (testdata/corpus/README.md).
 type corpusTree struct {
@@ -92,7 +90,7 @@ func TestCorpusGolden(t *testing.T) {
 	for _, tree := range corpusTrees {
 		t.Run(tree.name, func(t *testing.T) {
 			files, owned := generateTree(t, tree)
-			if *update {
+			if golden.Updating() {
 				if _, err := output.Write(files, owned, output.Delete); err != nil {
 					t.Fatalf("cannot write the %s corpus: %v", tree.name, err)
 				}

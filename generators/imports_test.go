@@ -1,9 +1,13 @@
 package generators_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"io"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -59,5 +63,30 @@ func TestGeneratorImports(t *testing.T) {
 	}
 	if checked < 15 {
 		t.Fatalf("checked %d generators packages; go list found too few", checked)
+	}
+}
+
+// TestUpdateFlagOnlyInGolden keeps golden-file handling in one place: the -update flag is
+// declared by generators/internal/golden alone (a second declaration panics in a test binary
+// that imports both), and tests rewrite their files through its helpers.
+func TestUpdateFlagOnlyInGolden(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() && d.Name() == "testdata" {
+			return cmp.Or(err, filepath.SkipDir)
+		}
+		if !strings.HasSuffix(path, ".go") || filepath.Dir(path) == filepath.Join("internal", "golden") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(string(src), "flag.Bool("+`"update"`) { // split, not to match this file
+			t.Errorf("%s declares -update: use generators/internal/golden (Check, CheckInPlace, CheckCommitted, Updating)", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -39,7 +39,7 @@ type acType struct {
 
 // Generate emits the apply configurations of every tree of api.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	out := map[string][]byte{}
+	var fs emit.Files
 	for _, t := range clientlayout.Trees(api) {
 		refs, types := collect(t)
 		if len(types) == 0 {
@@ -47,31 +47,21 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 		}
 		g := &gen{tree: t, refs: refs, names: t.ImportNames()}
 		for _, at := range types {
-			b, err := emit.Render(g.typeFile(at), "")
-			if err != nil {
-				return nil, err
-			}
-			out[filepath.Join(t.ApplyDir(at.gv.Segment()), strings.ToLower(at.t.Name.Name)+".go")] = b
+			fs.Add(filepath.Join(t.ApplyDir(at.gv.Segment()), strings.ToLower(at.t.Name.Name)+".go"), g.typeFile(at), "")
 		}
-		if err := g.packageDocs(out, types); err != nil {
-			return nil, err
-		}
-		utils, err := emit.Render(g.utilsFile(types), "Package applyconfiguration has the apply configurations of the typed clientset.")
-		if err != nil {
-			return nil, err
-		}
-		out[filepath.Join(t.ApplyDir(""), "utils.go")] = utils
+		g.packageDocs(&fs, types)
+		fs.Add(filepath.Join(t.ApplyDir(""), "utils.go"), g.utilsFile(types),
+			"Package applyconfiguration has the apply configurations of the typed clientset.")
 		internal, err := g.internalFile(types)
-		if err != nil {
-			return nil, err
-		}
-		out[filepath.Join(t.ApplyDir("internal"), "internal.go")] = internal
+		fs.Fail(err)
+		fs.Add(filepath.Join(t.ApplyDir("internal"), "internal.go"), internal,
+			"Package internal holds the structured-merge-diff schema of the apply configurations.")
 	}
-	return out, nil
+	return fs.Result()
 }
 
 // packageDocs adds doc.go to every apply configuration package of types.
-func (g *gen) packageDocs(out map[string][]byte, types []acType) error {
+func (g *gen) packageDocs(fs *emit.Files, types []acType) {
 	seen := map[string]bool{}
 	for _, at := range types {
 		seg := at.gv.Segment()
@@ -80,13 +70,9 @@ func (g *gen) packageDocs(out map[string][]byte, types []acType) error {
 		}
 		seen[seg] = true
 		f := emit.NewFile(g.tree.ApplyPath(seg), at.gv.Version.Name, g.names)
-		b, err := emit.Render(f, "Package "+at.gv.Version.Name+" has the apply configurations of "+at.gv.Group.Name+"/"+at.gv.Version.Name+".")
-		if err != nil {
-			return err
-		}
-		out[filepath.Join(g.tree.ApplyDir(seg), "doc.go")] = b
+		fs.Add(filepath.Join(g.tree.ApplyDir(seg), "doc.go"), f,
+			"Package "+at.gv.Version.Name+" has the apply configurations of "+at.gv.Group.Name+"/"+at.gv.Version.Name+".")
 	}
-	return nil
 }
 
 // hasApply reports whether a client kind's tags allow apply or applyStatus.

@@ -108,7 +108,7 @@ func (g *gen) utilsFile(types []acType) *jen.File {
 
 // internalFile renders internal/internal.go: Parser over the structured-merge schema of the
 // client kinds that allow apply and every type they reach.
-func (g *gen) internalFile(types []acType) ([]byte, error) {
+func (g *gen) internalFile(types []acType) (*jen.File, error) {
 	var roots []*model.Type
 	for _, at := range types {
 		if at.kind != nil && hasApply(at.kind) {
@@ -133,7 +133,7 @@ func (g *gen) internalFile(types []acType) ([]byte, error) {
 	f.Var().Id("parserOnce").Qual("sync", "Once")
 	f.Var().Id("parser").Op("*").Qual(smdTypedPkg, "Parser")
 	f.Var().Id("schemaYAML").Op("=").Qual(smdTypedPkg, "YAMLObject").Call(jen.Id("`" + yamlText + "`"))
-	return emit.Render(f, "Package internal holds the structured-merge-diff schema of the apply configurations.")
+	return f, nil
 }
 
 // SchemaYAML returns the structured-merge-diff schema of roots and every type they reach, in

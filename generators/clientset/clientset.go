@@ -26,46 +26,27 @@ type generator struct{}
 // Name returns "clientset".
 func (generator) Name() string { return "clientset" }
 
-// files collects a generator's rendered files; the first rendering error is kept.
-type files struct {
-	out map[string][]byte
-	err error
-}
-
-// add renders f with doc (the package comment, "" for none) to path.
-func (fs *files) add(path string, f *jen.File, doc string) {
-	if fs.err != nil {
-		return
-	}
-	b, err := emit.Render(f, doc)
-	if err != nil {
-		fs.err = err
-		return
-	}
-	fs.out[path] = b
-}
-
 // Generate emits the clientset of every tree of api.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	fs := &files{out: map[string][]byte{}}
+	fs := &emit.Files{}
 	for _, t := range clientlayout.Trees(api) {
 		names := t.ImportNames()
 		dir := t.ClientsetDir()
-		fs.add(filepath.Join(dir, "clientset.go"), clientsetFile(t, names),
+		fs.Add(filepath.Join(dir, "clientset.go"), clientsetFile(t, names),
 			"Package versioned is the typed clientset of "+groupList(t)+".")
-		fs.add(filepath.Join(dir, "scheme", "register.go"), schemeFile(t, names), "")
-		fs.add(filepath.Join(dir, "scheme", "doc.go"), newFile(t.ClientsetPath()+"/scheme", "scheme", names),
+		fs.Add(filepath.Join(dir, "scheme", "register.go"), schemeFile(t, names), "")
+		fs.Add(filepath.Join(dir, "scheme", "doc.go"), newFile(t.ClientsetPath()+"/scheme", "scheme", names),
 			"Package scheme holds the scheme of the clientset's types, as client-go's kubernetes/scheme.")
-		fs.add(filepath.Join(dir, "fake", "clientset_generated.go"), fakeClientsetFile(t, names), "")
-		fs.add(filepath.Join(dir, "fake", "register.go"), fakeRegisterFile(t, names), "")
-		fs.add(filepath.Join(dir, "fake", "doc.go"), newFile(t.ClientsetPath()+"/fake", "fake", names),
+		fs.Add(filepath.Join(dir, "fake", "clientset_generated.go"), fakeClientsetFile(t, names), "")
+		fs.Add(filepath.Join(dir, "fake", "register.go"), fakeRegisterFile(t, names), "")
+		fs.Add(filepath.Join(dir, "fake", "doc.go"), newFile(t.ClientsetPath()+"/fake", "fake", names),
 			"Package fake is a fake clientset backed by client-go's object tracker, for unit tests.")
 		for _, gv := range t.GroupVersions {
 			typedFiles(fs, t, gv, names)
 			fakeTypedFiles(fs, t, gv, names)
 		}
 	}
-	return fs.out, fs.err
+	return fs.Result()
 }
 
 // groupList names the tree's groups for a doc comment: "the db.example.com API".

@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/apigen-dev/apigen/generators/clientlayout"
+	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -88,9 +89,9 @@ func fakeRegisterFile(t *clientlayout.Tree, names map[string]string) *jen.File {
 }
 
 // fakeTypedFiles adds the fake typed client package of gv.
-func fakeTypedFiles(fs *files, t *clientlayout.Tree, gv clientlayout.GroupVersion, names map[string]string) {
+func fakeTypedFiles(fs *emit.Files, t *clientlayout.Tree, gv clientlayout.GroupVersion, names map[string]string) {
 	path, dir := t.TypedPath(gv)+"/fake", filepath.Join(t.TypedDir(gv), "fake")
-	fs.add(filepath.Join(dir, "doc.go"), newFile(path, "fake", names), "Package fake has the fake typed clients of "+gv.Group.Name+"/"+gv.Version.Name+".")
+	fs.Add(filepath.Join(dir, "doc.go"), newFile(path, "fake", names), "Package fake has the fake typed clients of "+gv.Group.Name+"/"+gv.Version.Name+".")
 	f := newFile(path, "fake", names)
 	name := "Fake" + gv.GoName()
 	f.Commentf("%s implements %sInterface on client-go's testing.Fake.", name, gv.GoName())
@@ -103,9 +104,9 @@ func fakeTypedFiles(fs *files, t *clientlayout.Tree, gv clientlayout.GroupVersio
 		jen.Var().Id("ret").Op("*").Qual(clientlayout.RestPkg, "RESTClient"),
 		jen.Return(jen.Id("ret")),
 	)
-	fs.add(filepath.Join(dir, "fake_"+gv.Group.ClientPackageName+"_client.go"), f, "")
+	fs.Add(filepath.Join(dir, "fake_"+gv.Group.ClientPackageName+"_client.go"), f, "")
 	for _, k := range gv.Kinds {
-		fs.add(filepath.Join(dir, "fake_"+clientlayout.FileName(k)), fakeKindFile(kindClient{t: t, gv: gv, k: k}, names), "")
+		fs.Add(filepath.Join(dir, "fake_"+clientlayout.FileName(k)), fakeKindFile(kindClient{t: t, gv: gv, k: k}, names), "")
 	}
 }
 

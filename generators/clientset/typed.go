@@ -96,20 +96,20 @@ func (kc kindClient) verbMethod(verb string) (comment string, m *jen.Statement) 
 
 // typedFiles adds the typed client package of gv: doc.go, <group>_client.go, a file per kind
 // and generated_expansion.go.
-func typedFiles(fs *files, t *clientlayout.Tree, gv clientlayout.GroupVersion, names map[string]string) {
+func typedFiles(fs *emit.Files, t *clientlayout.Tree, gv clientlayout.GroupVersion, names map[string]string) {
 	path, dir := t.TypedPath(gv), t.TypedDir(gv)
 	pkg := gv.Version.Name
 	doc := newFile(path, pkg, names)
-	fs.add(filepath.Join(dir, "doc.go"), doc, "Package "+pkg+" has the typed clients of "+gv.Group.Name+"/"+gv.Version.Name+".")
-	fs.add(filepath.Join(dir, gv.Group.ClientPackageName+"_client.go"), groupClientFile(t, gv, names), "")
+	fs.Add(filepath.Join(dir, "doc.go"), doc, "Package "+pkg+" has the typed clients of "+gv.Group.Name+"/"+gv.Version.Name+".")
+	fs.Add(filepath.Join(dir, gv.Group.ClientPackageName+"_client.go"), groupClientFile(t, gv, names), "")
 	exp := newFile(path, pkg, names)
 	for _, k := range gv.Kinds {
 		kc := kindClient{t: t, gv: gv, k: k}
-		fs.add(filepath.Join(dir, clientlayout.FileName(k)), kindClientFile(kc, names), "")
+		fs.Add(filepath.Join(dir, clientlayout.FileName(k)), kindClientFile(kc, names), "")
 		exp.Commentf("%sExpansion has the methods added to %sInterface by hand (none: it is generated empty).", k.Name, k.Name)
 		exp.Type().Id(k.Name + "Expansion").Interface()
 	}
-	fs.add(filepath.Join(dir, "generated_expansion.go"), exp, "")
+	fs.Add(filepath.Join(dir, "generated_expansion.go"), exp, "")
 }
 
 // groupClientFile is <group>_client.go: the group version's Interface and Client.

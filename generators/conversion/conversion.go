@@ -33,27 +33,21 @@ func (generator) Name() string { return "conversion" }
 // Generate emits zz_generated.conversion.go for every version package of every group that has
 // a separate hub package.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	var diags model.Diagnostics
+	var fs emit.Files
 	for _, g := range api.Groups {
 		if g.HubIsVersion || g.Hub == nil {
 			continue
 		}
 		for _, v := range g.Versions {
 			out, ds, err := generateVersion(g.Hub, v.Package)
-			if err != nil {
-				return nil, err
-			}
-			diags = append(diags, ds...)
+			fs.Fail(err)
+			fs.Report(ds...)
 			if out != nil {
-				files[filepath.Join(v.Package.Dir, fileName)] = out
+				fs.Put(filepath.Join(v.Package.Dir, fileName), out)
 			}
 		}
 	}
-	if err := diags.Err(); err != nil {
-		return nil, err
-	}
-	return files, nil
+	return fs.Result()
 }
 
 // pair is one version type and its same-named hub peer.

@@ -3,7 +3,6 @@ package conversion
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,12 +13,10 @@ import (
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
 // checkGolden compares files with the golden files under testdata/<name>/.
 func checkGolden(t *testing.T, name string, files map[string][]byte) {
 	t.Helper()
-	golden.Check(t, filepath.Join("testdata", name), files, golden.ByPackageDir, *update)
+	golden.Check(t, filepath.Join("testdata", name), files, golden.ByPackageDir)
 }
 
 func TestGenerateGolden(t *testing.T) {

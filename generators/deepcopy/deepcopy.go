@@ -32,28 +32,20 @@ func (generator) Name() string { return Name }
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
 	roots := rootTypes(api)
 	names := emit.PackageNames(api)
-	files := map[string][]byte{}
-	var diags model.Diagnostics
+	var fs emit.Files
 	for _, pkg := range api.Packages {
 		f := emit.NewFile(pkg.Path, pkg.Name, names)
 		g := &pkgGen{pkg: pkg, roots: roots[pkg.Path]}
 		if !g.emitTypes(f) {
 			continue
 		}
-		diags = append(diags, g.diags...)
 		if len(g.diags) > 0 {
+			fs.Report(g.diags...)
 			continue
 		}
-		out, err := emit.Render(f, "")
-		if err != nil {
-			return nil, err
-		}
-		files[filepath.Join(pkg.Dir, FileName)] = out
+		fs.Add(filepath.Join(pkg.Dir, FileName), f, "")
 	}
-	if err := diags.Err(); err != nil {
-		return nil, err
-	}
-	return files, nil
+	return fs.Result()
 }
 
 // rootTypes returns, by package import path, the names of the types that get DeepCopyObject:

@@ -2,19 +2,14 @@ package deepcopy
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 const (
 	metav1Path   = "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -129,23 +124,7 @@ func TestGenerateGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
-	path := filepath.Join(testdataDir(t, "basic"), FileName)
-	if len(files) != 1 || files[path] == nil {
-		t.Fatalf("Generate returned %d files, want only %s", len(files), path)
-	}
-	got := files[path]
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("cannot read golden file (run go test -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	golden.CheckInPlace(t, files, filepath.Join(testdataDir(t, "basic"), FileName))
 }
 
 func TestGenerateDeterministic(t *testing.T) {

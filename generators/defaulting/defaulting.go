@@ -31,27 +31,19 @@ func (generator) Name() string { return Name }
 // every group, keyed by absolute path. Errors: a model.Diagnostics naming every default that
 // is not valid JSON for its field's type, or a rendering failure.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	var diags model.Diagnostics
+	var fs emit.Files
 	for _, g := range api.Groups {
 		for _, v := range g.Versions {
 			pg := newPkgGen(v)
 			pg.validate()
 			if len(pg.diags) > 0 {
-				diags = append(diags, pg.diags...)
+				fs.Report(pg.diags...)
 				continue
 			}
-			out, err := emit.Render(pg.file(), "")
-			if err != nil {
-				return nil, err
-			}
-			files[filepath.Join(v.Package.Dir, FileName)] = out
+			fs.Add(filepath.Join(v.Package.Dir, FileName), pg.file(), "")
 		}
 	}
-	if err := diags.Err(); err != nil {
-		return nil, err
-	}
-	return files, nil
+	return fs.Result()
 }
 
 // pkgGen generates the defaulters of one version package.

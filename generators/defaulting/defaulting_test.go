@@ -2,19 +2,14 @@ package defaulting
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 const (
 	metav1Path   = "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -123,21 +118,7 @@ func TestGenerateGolden(t *testing.T) {
 		t.Fatalf("Generate: %v", err)
 	}
 	path, _ := filepath.Abs(filepath.Join("testdata", "widgets", "v1", FileName))
-	if len(files) != 1 || files[path] == nil {
-		t.Fatalf("Generate returned %d files, want only %s", len(files), path)
-	}
-	if *update {
-		if err := os.WriteFile(path, files[path], 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("cannot read golden file (run go test -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(files[path])); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	golden.CheckInPlace(t, files, path)
 }
 
 func TestGenerateDeterministic(t *testing.T) {

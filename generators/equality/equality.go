@@ -39,7 +39,7 @@ func (generator) Name() string { return Name }
 // equality.Semantic.DeepEqual), so the only error is a rendering failure.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
 	names := emit.PackageNames(api)
-	files := map[string][]byte{}
+	var fs emit.Files
 	for _, pkg := range api.Packages {
 		f := emit.NewFile(pkg.Path, pkg.Name, names)
 		types := append([]*model.Type(nil), pkg.Types...)
@@ -52,16 +52,11 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 			emitFunc(f, t)
 			emitted = true
 		}
-		if !emitted {
-			continue
+		if emitted {
+			fs.Add(filepath.Join(pkg.Dir, FileName), f, "")
 		}
-		out, err := emit.Render(f, "")
-		if err != nil {
-			return nil, err
-		}
-		files[filepath.Join(pkg.Dir, FileName)] = out
 	}
-	return files, nil
+	return fs.Result()
 }
 
 // FuncName returns the name of T's semantic equality function, "SemanticEqual_T".

@@ -1,7 +1,6 @@
 package equality
 
 import (
-	"flag"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,8 +9,6 @@ import (
 	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden file under testdata/")
 
 // loadShapes loads testdata/shapes/v1 with the real loader.
 func loadShapes(t *testing.T) *model.API {
@@ -27,7 +24,7 @@ func TestGenerateShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	path, _ := filepath.Abs(filepath.Join("testdata", "shapes", "v1", FileName))
-	src := golden.CheckInPlace(t, files, path, *update)
+	src := golden.CheckInPlace(t, files, path)
 	for _, name := range []string{"Arrays", "Basics", "Externals", "Grid", "Hidden", "Inner", "Interfaces", "Maps", "Names", "Node", "Pointers", "Settings", "Shape", "Slices"} {
 		if !strings.Contains(src, "func SemanticEqual_"+name+"(a, b *"+name+") bool {") {
 			t.Errorf("no SemanticEqual_%s", name)

@@ -3,13 +3,13 @@ package equality
 import (
 	"bytes"
 	"go/format"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/apigen-dev/apigen/generators/emit"
+	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -74,18 +74,7 @@ func TestFieldEqualGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join("testdata", "shapes", "v1", fieldEqualFile)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("cannot read the golden file (run go test -update): %v", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s is stale: run go test ./generators/equality -update", path)
-	}
+	golden.CheckCommitted(t, map[string][]byte{path: got}, "go test ./generators/equality -update")
 	if len(entries) < 20 {
 		t.Errorf("only %d fields have a FieldEqual expression", len(entries))
 	}

@@ -27,24 +27,6 @@ type generator struct{}
 // Name returns "informers".
 func (generator) Name() string { return "informers" }
 
-// files collects rendered files; the first rendering error is kept.
-type files struct {
-	out map[string][]byte
-	err error
-}
-
-func (fs *files) add(path string, f *jen.File, doc string) {
-	if fs.err != nil {
-		return
-	}
-	b, err := emit.Render(f, doc)
-	if err != nil {
-		fs.err = err
-		return
-	}
-	fs.out[path] = b
-}
-
 // informerTree is a tree restricted to the group versions with informer kinds.
 type informerTree struct {
 	*clientlayout.Tree
@@ -54,7 +36,7 @@ type informerTree struct {
 
 // Generate emits the informers of every tree of api that has informer kinds.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	fs := &files{out: map[string][]byte{}}
+	fs := &emit.Files{}
 	for _, t := range clientlayout.Trees(api) {
 		it := &informerTree{Tree: t, names: t.ImportNames()}
 		for _, gv := range t.GroupVersions {
@@ -66,25 +48,25 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 		if len(it.gvs) == 0 {
 			continue
 		}
-		fs.add(filepath.Join(t.InformersDir(""), "factory.go"), factoryFile(it),
+		fs.Add(filepath.Join(t.InformersDir(""), "factory.go"), factoryFile(it),
 			"Package externalversions has the shared informer factory of the typed clientset.")
-		fs.add(filepath.Join(t.InformersDir(""), "generic.go"), genericFile(it), "")
-		fs.add(filepath.Join(t.InformersDir("internalinterfaces"), "factory_interfaces.go"), internalFile(it),
+		fs.Add(filepath.Join(t.InformersDir(""), "generic.go"), genericFile(it), "")
+		fs.Add(filepath.Join(t.InformersDir("internalinterfaces"), "factory_interfaces.go"), internalFile(it),
 			"Package internalinterfaces has the factory interface the informers are built on.")
 		for _, group := range groupsOf(it.gvs) {
 			pkg := group[0].Group.ClientPackageName
-			fs.add(filepath.Join(t.InformersDir(pkg), "interface.go"), groupFile(it, group),
+			fs.Add(filepath.Join(t.InformersDir(pkg), "interface.go"), groupFile(it, group),
 				"Package "+pkg+" has the shared informers of the "+group[0].Group.Name+" group.")
 			for _, gv := range group {
-				fs.add(filepath.Join(t.InformersDir(gv.Segment()), "interface.go"), versionFile(it, gv),
+				fs.Add(filepath.Join(t.InformersDir(gv.Segment()), "interface.go"), versionFile(it, gv),
 					"Package "+gv.Version.Name+" has the shared informers of "+gv.Group.Name+"/"+gv.Version.Name+".")
 				for _, k := range gv.Kinds {
-					fs.add(filepath.Join(t.InformersDir(gv.Segment()), clientlayout.FileName(k)), informerFile(it, gv, k), "")
+					fs.Add(filepath.Join(t.InformersDir(gv.Segment()), clientlayout.FileName(k)), informerFile(it, gv, k), "")
 				}
 			}
 		}
 	}
-	return fs.out, fs.err
+	return fs.Result()
 }
 
 // Kinds returns the kinds of gv that get an informer: those whose tags allow list and watch,

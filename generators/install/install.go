@@ -49,29 +49,17 @@ func (generator) Name() string { return "install" }
 
 // Generate emits the install and strategy files of every group.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	var diags model.Diagnostics
+	var fs emit.Files
 	for _, g := range api.Groups {
 		rs, ds := resources(g)
 		if len(ds) > 0 {
-			diags = append(diags, ds...)
+			fs.Report(ds...)
 			continue
 		}
-		install, err := emit.Render(installFileFor(g, rs), "")
-		if err != nil {
-			return nil, err
-		}
-		strategies, err := emit.Render(strategyFileFor(g, rs), "")
-		if err != nil {
-			return nil, err
-		}
-		files[filepath.Join(g.InstallDir, installFile)] = install
-		files[filepath.Join(g.InstallDir, strategyFile)] = strategies
+		fs.Add(filepath.Join(g.InstallDir, installFile), installFileFor(g, rs), "")
+		fs.Add(filepath.Join(g.InstallDir, strategyFile), strategyFileFor(g, rs), "")
 	}
-	if err := diags.Err(); err != nil {
-		return nil, err
-	}
-	return files, nil
+	return fs.Result()
 }
 
 // newFile returns a file of g's install package importing the group's packages by name.

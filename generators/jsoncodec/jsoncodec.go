@@ -29,8 +29,7 @@ func (generator) Name() string { return Name }
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
 	names := emit.PackageNames(api)
 	a := newAnalysis()
-	files := map[string][]byte{}
-	var diags model.Diagnostics
+	var fs emit.Files
 	for _, pkg := range api.Packages {
 		g := &gen{a: a, pkg: pkg.Path, local: map[*model.Type]string{}, encPrefix: "jsonEncode", decPrefix: "jsonDecode"}
 		var types []*model.Type
@@ -46,22 +45,15 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 		for _, t := range types {
 			for _, fn := range []string{g.encPrefix + t.Name.Name, g.decPrefix + t.Name.Name} {
 				if pos, ok := pkg.Funcs[fn]; ok {
-					diags = append(diags, model.Diagnostic{Pos: pos, Message: "cannot generate the JSON codec of " + t.Name.Name + ": function " + fn + " is declared by hand"})
+					fs.Report(model.Diagnostic{Pos: pos, Message: "cannot generate the JSON codec of " + t.Name.Name + ": function " + fn + " is declared by hand"})
 				}
 			}
 		}
 		f := emit.NewFile(pkg.Path, pkg.Name, names)
 		g.emit(f, types)
-		out, err := emit.Render(f, "")
-		if err != nil {
-			return nil, err
-		}
-		files[filepath.Join(pkg.Dir, FileName)] = out
+		fs.Add(filepath.Join(pkg.Dir, FileName), f, "")
 	}
-	if err := diags.Err(); err != nil {
-		return nil, err
-	}
-	return files, nil
+	return fs.Result()
 }
 
 // gen emits the codecs of one set of types into one package.

@@ -25,7 +25,7 @@ func TestGenerateShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	path, _ := filepath.Abs(filepath.Join("testdata", "shapes", "v1", FileName))
-	src := golden.CheckInPlace(t, files, path, *update)
+	src := golden.CheckInPlace(t, files, path)
 	for _, name := range []string{"Basics", "Composite", "Empty", "Fallback", "HoldsPtrMarshal", "Inline", "Methods", "Shape", "ShapeList"} {
 		if !strings.Contains(src, "func jsonEncode"+name+"(") || !strings.Contains(src, "jsoncodec.Register(jsonEncode"+name+", jsonDecode"+name+")") {
 			t.Errorf("no registered codec for %s", name)

@@ -1,14 +1,11 @@
 package jsoncodec
 
 import (
-	"flag"
 	"path/filepath"
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the generated files and golden files this package's tests compare with")
 
 // TestSharedCodecs regenerates runtime/jsoncodec/apimachinery/zz_generated.json.go and
 // zz_generated.shared.go from testdata/input/shared with the real loader and the apimachinery
@@ -30,7 +27,7 @@ func TestSharedCodecs(t *testing.T) {
 	golden.CheckCommitted(t, map[string][]byte{
 		filepath.Join(root, "runtime", "jsoncodec", "apimachinery", FileName):    codecs,
 		filepath.Join(root, "generators", "jsoncodec", "zz_generated.shared.go"): list,
-	}, *update, "go test ./generators/jsoncodec -run TestSharedCodecs -update")
+	}, "go test ./generators/jsoncodec -run TestSharedCodecs -update")
 	for _, n := range []string{"ObjectMeta", "ListMeta", "TypeMeta", "OwnerReference", "ManagedFieldsEntry", "Condition", "LabelSelector", "Status", "DeleteOptions"} {
 		if names["k8s.io/apimachinery/pkg/apis/meta/v1."+n] != n {
 			t.Errorf("metav1.%s is not shared as %s", n, n)

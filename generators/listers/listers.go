@@ -30,7 +30,7 @@ func (generator) Name() string { return "listers" }
 
 // Generate emits the listers of every group version of every tree of api.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	out := map[string][]byte{}
+	var fs emit.Files
 	for _, t := range clientlayout.Trees(api) {
 		names := t.ImportNames()
 		for _, gv := range t.GroupVersions {
@@ -41,21 +41,14 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 			dir := t.ListersDir(gv)
 			exp := emit.NewFile(t.ListersPath(gv), gv.Version.Name, names)
 			for _, k := range kinds {
-				b, err := emit.Render(listerFile(t, gv, k, names), "")
-				if err != nil {
-					return nil, err
-				}
-				out[filepath.Join(dir, clientlayout.FileName(k))] = b
+				fs.Add(filepath.Join(dir, clientlayout.FileName(k)), listerFile(t, gv, k, names), "")
 				expansions(exp, k)
 			}
-			b, err := emit.Render(exp, "Package "+gv.Version.Name+" has the listers of "+gv.Group.Name+"/"+gv.Version.Name+".")
-			if err != nil {
-				return nil, err
-			}
-			out[filepath.Join(dir, "expansion_generated.go")] = b
+			fs.Add(filepath.Join(dir, "expansion_generated.go"), exp,
+				"Package "+gv.Version.Name+" has the listers of "+gv.Group.Name+"/"+gv.Version.Name+".")
 		}
 	}
-	return out, nil
+	return fs.Result()
 }
 
 // Kinds returns the kinds of gv that get a lister: those whose tags allow get and list, as

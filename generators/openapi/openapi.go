@@ -39,22 +39,16 @@ func (generator) Name() string { return "openapi" }
 
 // Generate emits zz_generated.openapi.go in every group's install package.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	var diags model.Diagnostics
+	var fs emit.Files
 	for _, g := range api.Groups {
 		out, ds, err := generateGroup(api, g)
-		if err != nil {
-			return nil, err
-		}
-		diags = append(diags, ds...)
+		fs.Fail(err)
+		fs.Report(ds...)
 		if out != nil {
-			files[filepath.Join(g.InstallDir, fileName)] = out
+			fs.Put(filepath.Join(g.InstallDir, fileName), out)
 		}
 	}
-	if err := diags.Err(); err != nil {
-		return nil, err
-	}
-	return files, nil
+	return fs.Result()
 }
 
 // generateGroup renders the OpenAPI definitions file of group g.

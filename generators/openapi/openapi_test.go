@@ -3,7 +3,6 @@ package openapi
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,12 +11,10 @@ import (
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
 // checkGolden compares files with the golden files under testdata/<name>/.
 func checkGolden(t *testing.T, name string, files map[string][]byte) {
 	t.Helper()
-	golden.Check(t, filepath.Join("testdata", name), files, golden.ByPackageDir, *update)
+	golden.Check(t, filepath.Join("testdata", name), files, golden.ByPackageDir)
 }
 
 func TestGenerateGolden(t *testing.T) {

@@ -27,7 +27,7 @@ func TestSharedDefinitions(t *testing.T) {
 	golden.CheckCommitted(t, map[string][]byte{
 		filepath.Join(root, "runtime", "openapi", "apimachinery", fileName):    defs,
 		filepath.Join(root, "generators", "openapi", "zz_generated.shared.go"): list,
-	}, *update, "go test ./generators/openapi -run TestSharedDefinitions -update")
+	}, "go test ./generators/openapi -run TestSharedDefinitions -update")
 	for _, n := range []string{"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta", "k8s.io/apimachinery/pkg/apis/meta/v1.Status",
 		"k8s.io/apimachinery/pkg/api/resource.Quantity", "k8s.io/apimachinery/pkg/util/intstr.IntOrString"} {
 		if !sharedTypes[n] {

@@ -34,24 +34,18 @@ func (generator) Name() string { return Name }
 // of every group, keyed by absolute path, except for packages that declare addKnownTypes by
 // hand or already declare every name the file would. Errors: a rendering failure only.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	files := map[string][]byte{}
+	var fs emit.Files
 	for _, g := range api.Groups {
 		for _, u := range units(g) {
 			if u.pkg.HasFunc("addKnownTypes") {
 				continue
 			}
-			f := u.file(g.Name)
-			if f == nil {
-				continue
+			if f := u.file(g.Name); f != nil {
+				fs.Add(filepath.Join(u.pkg.Dir, FileName), f, "")
 			}
-			out, err := emit.Render(f, "")
-			if err != nil {
-				return nil, err
-			}
-			files[filepath.Join(u.pkg.Dir, FileName)] = out
 		}
 	}
-	return files, nil
+	return fs.Result()
 }
 
 // unit is one package to register: its version (empty for the hub) and the names of the

@@ -2,8 +2,6 @@ package register
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -11,10 +9,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 const base = "github.com/apigen-dev/apigen/generators/register/testdata/db"
 
@@ -73,20 +70,7 @@ func TestGenerateGolden(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("generated files mismatch (-want +got):\n%s", diff)
 	}
-	for _, path := range want {
-		if *update {
-			if err := os.WriteFile(path, files[path], 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		golden, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("cannot read golden file (run go test -update): %v", err)
-		}
-		if diff := cmp.Diff(string(golden), string(files[path])); diff != "" {
-			t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-		}
-	}
+	golden.CheckCommitted(t, files, "go test ./generators/register -update")
 }
 
 // TestGoldenBehaves compiles the golden files with testdata/db's hand-written types and runs

@@ -17,5 +17,5 @@ func TestEqualityGolden(t *testing.T) {
 		t.Fatalf("Generate: %v", err)
 	}
 	path, _ := filepath.Abs(filepath.Join("testdata", "shop", "v1", equality.FileName))
-	golden.CheckInPlace(t, files, path, *update)
+	golden.CheckInPlace(t, files, path)
 }

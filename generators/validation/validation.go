@@ -58,8 +58,7 @@ func (generator) Name() string { return Name }
 // key that is not a field of the list's items, and every default that violates its own
 // field's constraints; or a rendering failure.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	var diags model.Diagnostics
+	var fs emit.Files
 	for _, g := range api.Groups {
 		for _, v := range g.Versions {
 			if len(v.Kinds) == 0 {
@@ -68,20 +67,13 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 			pg := newPkgGen(v)
 			f := pg.file()
 			if len(pg.diags) > 0 {
-				diags = append(diags, pg.diags...)
+				fs.Report(pg.diags...)
 				continue
 			}
-			out, err := emit.Render(f, "")
-			if err != nil {
-				return nil, err
-			}
-			files[filepath.Join(v.Package.Dir, FileName)] = out
+			fs.Add(filepath.Join(v.Package.Dir, FileName), f, "")
 		}
 	}
-	if err := diags.Err(); err != nil {
-		return nil, err
-	}
-	return files, nil
+	return fs.Result()
 }
 
 // pkgGen generates the validation of one version package.

@@ -2,7 +2,6 @@ package validation
 
 import (
 	"bytes"
-	"flag"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -12,8 +11,6 @@ import (
 	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // loadTestdata loads testdata/<name>/v1 from source, as `apigen generate` would.
 func loadTestdata(t *testing.T, name string) *model.API {
@@ -26,7 +23,7 @@ func TestGenerateGolden(t *testing.T) {
 		t.Fatalf("Generate: %v", err)
 	}
 	path, _ := filepath.Abs(filepath.Join("testdata", "shop", "v1", FileName))
-	golden.CheckInPlace(t, files, path, *update)
+	golden.CheckInPlace(t, files, path)
 }
 
 func TestGenerateDeterministic(t *testing.T) {

@@ -5,6 +5,6 @@
 // and, with EnsureEtcd, a separate CA, member and client certificates that an embedded etcd
 // member requires of its clients (etcdctl).
 //
-// Status: built and tested; the server starts serving HTTPS with them, and the kubeconfig
-// trusts the CA and carries the admin credential, when TLS serving is wired (issue 7).
+// runtime/app serves HTTPS with them from <data-dir>/pki unless --tls-cert-file is given, and
+// writes <data-dir>/kubeconfig, which trusts the CA and presents the admin certificate.
 package certs

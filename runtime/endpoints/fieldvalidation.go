@@ -1,13 +1,11 @@
 package endpoints
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -40,75 +38,6 @@ func validateWriteOptions(kind string, dryRun []string, directive string) error 
 		return apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: kind}, "", errs)
 	}
 	return nil
-}
-
-// decodeBody decodes a POST or PUT body (JSON or YAML by Content-Type) in the wire version
-// (the URL's, or the kind of a rest.GroupVersionKindProvider storage), defaults it and converts it to the storage's version, as kube's create handler. directive
-// is the effective fieldValidation: unknown or duplicate fields fail the request (Strict,
-// 400 "strict decoding error: unknown field ..."), come back as warnings (Warn) or are
-// dropped (Ignore). The body's apiVersion and kind must be the wire kind's (400 otherwise).
-// Kubernetes' protobuf encoding is read for the built-in kinds runtime/serializer/protobuf knows.
-func (s *scope) decodeBody(req *http.Request, body []byte, directive string) (runtime.Object, []string, error) {
-	if isProtobuf(req) && builtinProtobuf.Handles(s.kind.GroupVersion()) {
-		// A built-in kind sent by a typed client (kubectl create role): read it as the JSON it
-		// stands for. Protobuf has no unknown fields to report.
-		data, _, err := builtinProtobuf.ToJSON(body)
-		if err != nil {
-			return nil, nil, apierrors.NewBadRequest(err.Error())
-		}
-		return s.decodeWith(s.json, data, metav1.FieldValidationIgnore)
-	}
-	ser, err := s.inputSerializer(req, directive != metav1.FieldValidationIgnore)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s.decodeWith(ser, body, directive)
-}
-
-// decodeWith is decodeBody with a chosen serializer: decode in the body's version, check
-// it is the wire version, default, then convert to the storage's version without a copy.
-func (s *scope) decodeWith(ser runtime.Serializer, body []byte, directive string) (runtime.Object, []string, error) {
-	defaultGVK := s.kind
-	obj, gvk, err := ser.Decode(body, &defaultGVK, nil)
-	var warnings []string
-	if err != nil {
-		strictErr, isStrict := runtime.AsStrictDecodingError(err)
-		switch {
-		case isStrict && obj != nil && directive == metav1.FieldValidationWarn:
-			for _, e := range strictErr.Errors() {
-				warnings = append(warnings, e.Error())
-			}
-		case isStrict && obj != nil && directive == metav1.FieldValidationIgnore:
-		default:
-			return nil, nil, apierrors.NewBadRequest(err.Error())
-		}
-	}
-	if gvk == nil || gvk.GroupVersion() != s.kind.GroupVersion() {
-		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf(
-			"the API version in the data (%s) does not match the expected API version (%s)", gvkVersion(gvk), s.kind.GroupVersion()))
-	}
-	if gvk.Kind != s.kind.Kind {
-		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf(
-			"the kind in the data (%s) does not match the expected kind (%s)", gvk.Kind, s.kind.Kind))
-	}
-	s.Defaulter.Default(obj)
-	if s.hubGV == s.kind.GroupVersion() {
-		return obj, warnings, nil
-	}
-	// obj is this request's own, so the conversion may share its memory (as the versioning
-	// codec kube-apiserver decodes bodies with converts with runtime.UnsafeObjectConvertor).
-	hub, err := s.UnsafeConvertor.ConvertToVersion(obj, s.hubGV)
-	if err != nil {
-		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("cannot convert %s to %s: %v", s.kind, s.hubGV, err))
-	}
-	return hub, warnings, nil
-}
-
-func gvkVersion(gvk *schema.GroupVersionKind) string {
-	if gvk == nil {
-		return ""
-	}
-	return gvk.GroupVersion().String()
 }
 
 // addWarnings adds one `Warning: 299 - "<text>"` header per warning, as kube's

@@ -1,8 +1,10 @@
 // Package golden compares generated files with golden files under a generator's testdata/,
-// or rewrites them when the test runs with -update, as cmd/stringer's golden tests do.
+// or rewrites them when the test runs with -update, as cmd/stringer's golden tests do. It
+// declares the -update flag of every generator test binary, so no test declares its own.
 package golden
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,13 +13,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// update is the -update flag of every test binary that imports golden.
+var update = flag.Bool("update", false, "rewrite the golden and committed generated files the tests compare with, instead of comparing")
+
+// Updating reports whether the test runs with -update, for a test that rewrites its files
+// its own way (the corpus test writes through generators/output, as apigen generate does).
+func Updating() bool { return *update }
+
 // Check compares files (generated content keyed by absolute output path) with the golden
 // files in dir, one per generated file, named by name(outputPath) (e.g. "v1.golden"). The set
-// of golden files must equal the set generated. With update, dir is emptied and rewritten
+// of golden files must equal the set generated. With -update, dir is emptied and rewritten
 // instead. Differences are reported with t.Errorf as "-want +got" diffs.
-func Check(t *testing.T, dir string, files map[string][]byte, name func(path string) string, update bool) {
+func Check(t *testing.T, dir string, files map[string][]byte, name func(path string) string) {
 	t.Helper()
-	if update {
+	if *update {
 		if err := os.RemoveAll(dir); err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +38,7 @@ func Check(t *testing.T, dir string, files map[string][]byte, name func(path str
 	for path, content := range files {
 		golden := filepath.Join(dir, name(path))
 		got = append(got, filepath.Base(golden))
-		if update {
+		if *update {
 			if err := os.WriteFile(golden, content, 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -30,15 +30,15 @@ func Load(t *testing.T, pattern string) *model.API {
 }
 
 // CheckInPlace compares the one file a generator returned, for the absolute path, with the
-// file committed there, which a test of the generated code compiles (with update it is
+// file committed there, which a test of the generated code compiles (with -update it is
 // rewritten first), and returns the generated content. Other returned files fail t.
-func CheckInPlace(t *testing.T, files map[string][]byte, path string, update bool) string {
+func CheckInPlace(t *testing.T, files map[string][]byte, path string) string {
 	t.Helper()
 	got, ok := files[path]
 	if len(files) != 1 || !ok {
 		t.Fatalf("Generate returned %d files, want only %s", len(files), path)
 	}
-	if update {
+	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -54,12 +54,12 @@ func CheckInPlace(t *testing.T, files map[string][]byte, path string, update boo
 }
 
 // CheckCommitted compares files (content keyed by absolute path) with the committed files
-// at those paths; with update it writes them instead. A stale or missing file fails t with
+// at those paths; with -update it writes them instead. A stale or missing file fails t with
 // the command that regenerates it.
-func CheckCommitted(t *testing.T, files map[string][]byte, update bool, regenerate string) {
+func CheckCommitted(t *testing.T, files map[string][]byte, regenerate string) {
 	t.Helper()
 	for path, want := range files {
-		if update {
+		if *update {
 			if err := os.WriteFile(path, want, 0o644); err != nil {
 				t.Fatal(err)
 			}
