@@ -3,6 +3,9 @@ package server
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"maps"
+	"sync"
 )
 
 // PostStartHookFunc runs once the server listens, as k8s.io/apiserver's post-start hooks. ctx
@@ -28,6 +31,75 @@ func (s *Server) AddPostStartHook(name string, hook PostStartHookFunc) error {
 	}
 	s.hooks[name] = hook
 	return nil
+}
+
+// PreShutdownHookFunc runs once when the server begins to shut down: after the post-start
+// hooks' context has ended and before the server stops listening, as k8s.io/apiserver's
+// pre-shutdown hooks, so that what a hook asks of the server itself (releasing a Lease over
+// the loopback client) is still served. It must return within seconds; errors are logged.
+type PreShutdownHookFunc func() error
+
+// AddPreShutdownHook registers hook under name. It fails as AddPostStartHook does.
+func (s *Server) AddPreShutdownHook(name string, hook PreShutdownHookFunc) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.prepared:
+		return fmt.Errorf("cannot add pre-shutdown hook %q: the server is already prepared", name)
+	case hook == nil:
+		return fmt.Errorf("cannot add pre-shutdown hook %q: hook is nil", name)
+	case validName(name) != nil:
+		return fmt.Errorf("cannot add pre-shutdown hook: %w", validName(name))
+	case s.preShutdownHooks[name] != nil:
+		return fmt.Errorf("cannot add pre-shutdown hook %q: a hook of that name exists", name)
+	}
+	if s.preShutdownHooks == nil {
+		s.preShutdownHooks = map[string]PreShutdownHookFunc{}
+	}
+	s.preShutdownHooks[name] = hook
+	return nil
+}
+
+// PreShutdownHooks returns the server's own pre-shutdown hooks by name.
+func (s *Server) PreShutdownHooks() map[string]PreShutdownHookFunc {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.preShutdownHooks)
+}
+
+// chainPreShutdownHooks returns the pre-shutdown hooks of every link from top down the chain
+// that has any (a link with a PreShutdownHooks method); a name taken by two links is an
+// error.
+func chainPreShutdownHooks(top DelegationTarget) (map[string]PreShutdownHookFunc, error) {
+	all := map[string]PreShutdownHookFunc{}
+	for d := top; d != nil; d = d.NextDelegate() {
+		link, ok := d.(interface {
+			PreShutdownHooks() map[string]PreShutdownHookFunc
+		})
+		if !ok {
+			continue
+		}
+		for name, hook := range link.PreShutdownHooks() {
+			if all[name] != nil {
+				return nil, fmt.Errorf("cannot merge pre-shutdown hooks: %q is registered twice in the chain", name)
+			}
+			all[name] = hook
+		}
+	}
+	return all, nil
+}
+
+// runPreShutdownHooks runs hooks concurrently and waits for them, logging their errors.
+func runPreShutdownHooks(hooks map[string]PreShutdownHookFunc, log *slog.Logger) {
+	var wg sync.WaitGroup
+	for name, hook := range hooks {
+		wg.Go(func() {
+			if err := hook(); err != nil {
+				log.Error("pre-shutdown hook failed", "hook", name, "err", err)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // chainHooks returns the hooks of every link from top down the chain; a name taken by two

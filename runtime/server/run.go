@@ -24,6 +24,7 @@ import (
 type PreparedServer struct {
 	*Server
 	hooks        map[string]PostStartHookFunc
+	preShutdown  map[string]PreShutdownHookFunc
 	hooksDone    map[string]*atomic.Bool
 	ready        chan struct{}
 	shuttingDown atomic.Bool
@@ -31,7 +32,8 @@ type PreparedServer struct {
 }
 
 // PrepareRun freezes the server: it builds the OpenAPI documents of the installed groups and
-// serves them, merges the health checks and post-start hooks of the whole delegation chain,
+// serves them, merges the health checks, post-start and pre-shutdown hooks of the whole
+// delegation chain,
 // and serves /healthz, /livez, /readyz and the root path index. It fails when a route uses a
 // type no group's OpenAPI definitions describe, when two links register a hook of the same
 // name, or when called twice.
@@ -46,7 +48,11 @@ func (s *Server) PrepareRun() (*PreparedServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &PreparedServer{Server: s, hooks: hooks, hooksDone: map[string]*atomic.Bool{},
+	preShutdown, err := chainPreShutdownHooks(s)
+	if err != nil {
+		return nil, err
+	}
+	p := &PreparedServer{Server: s, hooks: hooks, preShutdown: preShutdown, hooksDone: map[string]*atomic.Bool{},
 		ready: make(chan struct{}), stopping: make(chan struct{})}
 	checks := append([]HealthChecker{PingHealthz}, chainChecks(s)...)
 	installHealthEndpoint(s.mux, "/healthz", s.log, checks)
@@ -183,8 +189,9 @@ func (p *PreparedServer) Run(ctx context.Context, addr string) error {
 // and HTTP/2 on TLS connections that negotiated it (see newHTTPServer for the limits). It
 // runs the post-start hooks once serving. When ctx ends it shuts down gracefully, as
 // kube-apiserver's graceful termination: /readyz fails at once; the server goes on serving
-// everything for Config.ShutdownDelayDuration; then long-running requests (watches) are told
-// to end, the listener closes, and in-flight requests drain for up to Config.ShutdownTimeout
+// everything for Config.ShutdownDelayDuration; then the post-start hooks' context ends and the
+// pre-shutdown hooks run (still served); then long-running requests (watches) are told to
+// end, the listener closes, and in-flight requests drain for up to Config.ShutdownTimeout
 // before the remaining connections are closed. It returns nil after a shutdown that ctx
 // caused, and the error otherwise.
 func (p *PreparedServer) Serve(ctx context.Context, ln net.Listener) error {
@@ -216,6 +223,7 @@ func (p *PreparedServer) Serve(ctx context.Context, ln net.Listener) error {
 	case err = <-hookErr:
 	}
 	cancelHooks()
+	runPreShutdownHooks(p.preShutdown, p.log)
 	if shutdownErr := p.shutdown(srv); err == nil {
 		err = shutdownErr
 	}

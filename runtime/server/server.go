@@ -106,7 +106,9 @@ type Server struct {
 	groups   []*registry.APIGroupInfo
 	checks   []HealthChecker
 	hooks    map[string]PostStartHookFunc
-	paths    []string
+	// preShutdownHooks are run by Serve before it stops listening; nil when none.
+	preShutdownHooks map[string]PreShutdownHookFunc
+	paths            []string
 	// proxy is the handler of the groups the server proxies (SetProxyHandler), or nil.
 	proxy ProxyHandler
 
