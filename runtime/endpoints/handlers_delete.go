@@ -17,7 +17,8 @@ import (
 )
 
 // deleteOptions reads DeleteOptions from a JSON or YAML body (kind DeleteOptions of v1 or
-// meta.k8s.io/v1, as kubectl sends it) or, when the body is empty, from the query, and
+// meta.k8s.io/v1, as kubectl sends it), a protobuf one of a built-in group (as client-go's
+// typed clients send it) or, when the body is empty, from the query, and
 // validates them as kube-apiserver's delete handlers do, before anything is deleted
 // (apimachinery's ValidateDeleteOptions; ignoreStoreReadErrorWithClusterBreakingPotential is
 // dropped, as kube drops it with its AllowUnsafeMalformedObjectDeletion feature off).
@@ -34,7 +35,13 @@ func deleteOptions(req *http.Request) (*metav1.DeleteOptions, error) {
 			return nil, err
 		}
 	} else {
-		data, err := utilyaml.ToJSON(body)
+		var data []byte
+		if isProtobuf(req) {
+			// client-go's typed clients of the built-in groups send DeleteOptions as protobuf.
+			data, _, err = builtinProtobuf.ToJSON(body)
+		} else {
+			data, err = utilyaml.ToJSON(body)
+		}
 		if err != nil {
 			return nil, apierrors.NewBadRequest(fmt.Sprintf("cannot decode DeleteOptions: %v", err))
 		}

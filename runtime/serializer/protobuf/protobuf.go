@@ -1,6 +1,7 @@
 // Package protobuf reads request bodies in Kubernetes' protobuf encoding
 // (application/vnd.kubernetes.protobuf) for the built-in groups the runtime serves, as
-// kubectl's typed clients send them (`kubectl create role`, `kubectl create namespace`): a
+// kubectl's typed clients send them (`kubectl create role`, `kubectl create namespace`) and
+// client-go's leader election sends its Leases: a
 // body decodes into the k8s.io/api type of its kind, which is re-encoded as JSON for the
 // endpoints to decode into apigen's own, wire-compatible type. Responses stay JSON, which
 // those clients accept. Kinds outside the built-in groups have no protobuf form here.
@@ -14,6 +15,7 @@ import (
 
 	authnv1 "k8s.io/api/authentication/v1"
 	authzv1 "k8s.io/api/authorization/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,11 +34,13 @@ type Transcoder struct {
 
 // NewTranscoder returns a transcoder for the built-in groups apigen serves:
 // rbac.authorization.k8s.io/v1, authorization.k8s.io/v1 and authentication.k8s.io/v1 (the
-// reviews `kubectl auth` sends) and the core group's v1 (namespaces).
+// reviews `kubectl auth` sends), coordination.k8s.io/v1 (the Leases of client-go's
+// leaderelection) and the core group's v1 (namespaces).
 func NewTranscoder() *Transcoder {
 	scheme := runtime.NewScheme()
 	for name, add := range map[string]func(*runtime.Scheme) error{"core/v1": corev1.AddToScheme, "rbac/v1": rbacv1.AddToScheme,
-		"authorization/v1": authzv1.AddToScheme, "authentication/v1": authnv1.AddToScheme} {
+		"authorization/v1": authzv1.AddToScheme, "authentication/v1": authnv1.AddToScheme,
+		"coordination/v1": coordinationv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(fmt.Sprintf("cannot register k8s.io/api/%s: %v", name, err)) // a static registration: cannot fail
 		}

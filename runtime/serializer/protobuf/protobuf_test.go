@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	k8scoordinationv1 "k8s.io/api/coordination/v1"
 	k8srbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
 	rbacv1 "github.com/apigen-dev/apigen/runtime/apis/rbac/v1"
 )
 
@@ -55,5 +58,38 @@ func TestRoleFromKubectl(t *testing.T) {
 	}
 	if _, _, err := tc.ToJSON([]byte(`{"kind":"Role"}`)); err == nil {
 		t.Error("a JSON body was read as protobuf")
+	}
+}
+
+// TestLeaseFromLeaderElection encodes a Lease as client-go's leader election sends it (its
+// typed client writes protobuf) and checks the transcoded JSON decodes into apigen's Lease
+// with every field, the MicroTimes to the microsecond.
+func TestLeaseFromLeaderElection(t *testing.T) {
+	tc := NewTranscoder()
+	holder, duration, transitions := "host_1234", int32(15), int32(3)
+	renew := metav1.NewMicroTime(time.Date(2026, 11, 28, 2, 3, 4, 567891000, time.UTC))
+	in := &k8scoordinationv1.Lease{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"},
+		ObjectMeta: metav1.ObjectMeta{Name: "namespace-controller", Namespace: "kube-system"},
+		Spec: k8scoordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &duration,
+			AcquireTime: &renew, RenewTime: &renew, LeaseTransitions: &transitions},
+	}
+	var buf bytes.Buffer
+	if err := tc.serializer.Encode(in, &buf); err != nil {
+		t.Fatal(err)
+	}
+	data, _, err := tc.ToJSON(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out coordinationv1.Lease
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := coordinationv1.Lease{TypeMeta: in.TypeMeta, ObjectMeta: in.ObjectMeta,
+		Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &duration,
+			AcquireTime: &renew, RenewTime: &renew, LeaseTransitions: &transitions}}
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -8,8 +8,10 @@ package applyconfiguration
 import (
 	admissionregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1"
 	apiregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
+	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
 	applyadmissionregistrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/admissionregistration/v1"
 	applyapiregistrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/apiregistration/v1"
+	applycoordinationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/coordination/v1"
 	internal "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/internal"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -78,6 +80,11 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyapiregistrationv1.APIServiceStatusApplyConfiguration{}
 	case apiregistrationv1.SchemeGroupVersion.WithKind("ServiceReference"):
 		return &applyapiregistrationv1.ServiceReferenceApplyConfiguration{}
+	// Group=coordination.k8s.io, Version=v1
+	case coordinationv1.SchemeGroupVersion.WithKind("Lease"):
+		return &applycoordinationv1.LeaseApplyConfiguration{}
+	case coordinationv1.SchemeGroupVersion.WithKind("LeaseSpec"):
+		return &applycoordinationv1.LeaseSpecApplyConfiguration{}
 	}
 	return nil
 }

@@ -609,6 +609,47 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: numeric
       default: 443
+- name: com.github.apigen-dev.apigen.runtime.apis.coordination.v1.Lease
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+      default: {}
+    - name: spec
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.coordination.v1.LeaseSpec
+      default: {}
+- name: com.github.apigen-dev.apigen.runtime.apis.coordination.v1.LeaseSpec
+  map:
+    fields:
+    - name: acquireTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime
+    - name: holderIdentity
+      type:
+        scalar: string
+    - name: leaseDurationSeconds
+      type:
+        scalar: numeric
+    - name: leaseTransitions
+      type:
+        scalar: numeric
+    - name: preferredHolder
+      type:
+        scalar: string
+    - name: renewTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime
+    - name: strategy
+      type:
+        scalar: string
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
   map:
     fields:
@@ -694,6 +735,8 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: time
       type:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime
+  scalar: untyped
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
   map:
     fields:

@@ -10,6 +10,7 @@ import (
 	versioned "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned"
 	admissionregistrationinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/admissionregistration"
 	apiregistrationinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/apiregistration"
+	coordinationinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/coordination"
 	internalinterfaces "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/internalinterfaces"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
@@ -240,6 +241,7 @@ type SharedInformerFactory interface {
 
 	Admissionregistration() admissionregistrationinformers.Interface
 	Apiregistration() apiregistrationinformers.Interface
+	Coordination() coordinationinformers.Interface
 }
 
 // Admissionregistration returns the informers of the admissionregistration.k8s.io group.
@@ -250,4 +252,9 @@ func (f *sharedInformerFactory) Admissionregistration() admissionregistrationinf
 // Apiregistration returns the informers of the apiregistration.k8s.io group.
 func (f *sharedInformerFactory) Apiregistration() apiregistrationinformers.Interface {
 	return apiregistrationinformers.New(f, f.namespace, f.tweakListOptions)
+}
+
+// Coordination returns the informers of the coordination.k8s.io group.
+func (f *sharedInformerFactory) Coordination() coordinationinformers.Interface {
+	return coordinationinformers.New(f, f.namespace, f.tweakListOptions)
 }

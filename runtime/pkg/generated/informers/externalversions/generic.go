@@ -8,6 +8,7 @@ import (
 	"fmt"
 	admissionregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1"
 	apiregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
+	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
@@ -60,6 +61,12 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case apiregistrationv1.SchemeGroupVersion.WithResource("apiservices"):
 		return &genericInformer{
 			informer: f.Apiregistration().V1().APIServices().Informer(),
+			resource: resource.GroupResource(),
+		}, nil
+	// Group=coordination.k8s.io, Version=v1
+	case coordinationv1.SchemeGroupVersion.WithResource("leases"):
+		return &genericInformer{
+			informer: f.Coordination().V1().Leases().Informer(),
 			resource: resource.GroupResource(),
 		}, nil
 	}

@@ -15,6 +15,8 @@ import (
 	fakeauthenticationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/authentication/v1/fake"
 	typedauthorizationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/authorization/v1"
 	fakeauthorizationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/authorization/v1/fake"
+	typedcoordinationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/coordination/v1"
+	fakecoordinationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/coordination/v1/fake"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	watch "k8s.io/apimachinery/pkg/watch"
@@ -128,4 +130,9 @@ func (c *Clientset) AuthenticationV1() typedauthenticationv1.AuthenticationV1Int
 // AuthorizationV1 retrieves the fake AuthorizationV1Client.
 func (c *Clientset) AuthorizationV1() typedauthorizationv1.AuthorizationV1Interface {
 	return &fakeauthorizationv1.FakeAuthorizationV1{Fake: &c.Fake}
+}
+
+// CoordinationV1 retrieves the fake CoordinationV1Client.
+func (c *Clientset) CoordinationV1() typedcoordinationv1.CoordinationV1Interface {
+	return &fakecoordinationv1.FakeCoordinationV1{Fake: &c.Fake}
 }

@@ -9,6 +9,7 @@ import (
 	apiregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
 	authenticationv1 "github.com/apigen-dev/apigen/runtime/apis/authentication/v1"
 	authorizationv1 "github.com/apigen-dev/apigen/runtime/apis/authorization/v1"
+	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -29,6 +30,7 @@ var localSchemeBuilder = runtime.SchemeBuilder{
 	apiregistrationv1.AddToScheme,
 	authenticationv1.AddToScheme,
 	authorizationv1.AddToScheme,
+	coordinationv1.AddToScheme,
 }
 
 // AddToScheme adds all types of this clientset into the given scheme, so that clientsets compose
