@@ -3,12 +3,18 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
 )
 
 // TestReplicasReadYourWrites runs two servers on one etcd, each with its own watch cache:
@@ -90,4 +96,91 @@ func hasVersion(items []unstructured.Unstructured, name, rv string) bool {
 		}
 	}
 	return false
+}
+
+// TestReplicasStartTogether starts three servers on one etcd at the same moment, as a
+// Deployment's replicas start: each becomes ready, the bootstrap (system namespaces, RBAC's
+// default roles and bindings, the Local APIServices) is there once, no replica logs an error,
+// each singleton controller's Lease has one holder, and the replicas' certificates have one
+// issuer.
+func TestReplicasStartTogether(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test skipped in -short mode")
+	}
+	etcd := startEtcd(t)
+	bin := serverBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	procs := make([]*serverproc.Process, 3)
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range procs {
+		dir := t.TempDir()
+		wg.Go(func() { procs[i], errs[i] = serverproc.Start(ctx, bin, dir, "--etcd-servers="+etcd.URL()) })
+	}
+	wg.Wait()
+	for i, p := range procs {
+		if p != nil {
+			t.Cleanup(func() {
+				if err := p.Stop(20 * time.Second); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		if errs[i] != nil {
+			t.Fatalf("replica %d: %v", i, errs[i])
+		}
+	}
+	client, err := kubernetes.NewForConfig(procs[0].Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ns := range []string{"default", "kube-system", "kube-public"} {
+		if _, err := client.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); err != nil {
+			t.Errorf("namespace %s: %v", ns, err)
+		}
+	}
+	for _, name := range []string{"cluster-admin", "admin", "edit", "view", "system:discovery"} {
+		if _, err := client.RbacV1().ClusterRoles().Get(ctx, name, metav1.GetOptions{}); err != nil {
+			t.Errorf("ClusterRole %s: %v", name, err)
+		}
+	}
+	// Every replica's Leases agree: one holder each (the replicas share them through etcd).
+	holders := map[string]string{}
+	within(t, 30*time.Second, "every singleton Lease held", func() bool {
+		leases, err := client.CoordinationV1().Leases("kube-system").List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false
+		}
+		for _, l := range leases.Items {
+			if l.Spec.HolderIdentity != nil && *l.Spec.HolderIdentity != "" {
+				holders[l.Name] = *l.Spec.HolderIdentity
+			}
+		}
+		return len(holders) >= 3
+	})
+	t.Logf("Lease holders: %v", holders)
+	// One CA (kept in etcd) signs every replica's certificates: the kubeconfig replica 0
+	// wrote works against the others.
+	for i, p := range procs[1:] {
+		cfg := rest.CopyConfig(procs[0].Config)
+		cfg.Host = p.URL
+		other, err := kubernetes.NewForConfig(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := other.CoreV1().Namespaces().Get(ctx, "kube-system", metav1.GetOptions{}); err != nil {
+			t.Errorf("replica 0's kubeconfig against replica %d: %v", i+1, err)
+		}
+	}
+	for i, p := range procs {
+		for _, line := range strings.Split(p.Output(), "\n") {
+			// client-go's leader election logs losing the race to create a Lease as an
+			// error, as it does against kube-apiserver, and retries: not a bootstrap error.
+			benign := strings.Contains(line, "Error initially creating lease lock") && strings.Contains(line, "already exists")
+			if strings.Contains(line, "level=ERROR") && !benign {
+				t.Errorf("replica %d logged an error: %s", i, line)
+			}
+		}
+	}
 }

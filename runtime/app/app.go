@@ -112,12 +112,17 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 	}
 	defer func() { err = errors.Join(err, etcd.Close()) }()
 
-	sec, err := buildSecurity(&opts.SecureOptions, dataDir, opts.BindAddress, log)
+	var share func(dir string) error
+	if len(opts.EtcdServers) > 0 { // replicas may share the etcd: they share the CA too
+		share = func(dir string) error { return shareCA(ctx, etcd.client, opts.EtcdPrefix, dir) }
+	}
+	sec, err := buildSecurity(&opts.SecureOptions, dataDir, opts.BindAddress, log, share)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, sec.Close()) }()
-	srv, err := buildServer(name, log, opts, etcd, sec, groups)
+	lb := &loopback{}
+	srv, err := buildServer(name, log, opts, etcd, sec, lb, groups)
 	if err != nil {
 		return err
 	}
@@ -129,6 +134,7 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 	if err != nil {
 		return fmt.Errorf("cannot listen: %w", err)
 	}
+	lb.set(ln.Addr(), sec)
 	url, mode := "http://"+ln.Addr().String(), "plain HTTP, no authentication"
 	if sec.tls != nil {
 		ln = tls.NewListener(ln, sec.tls)
@@ -159,7 +165,7 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 // buildServer builds every group over one scheme and installs them in a server whose
 // post-start hook starts the etcd compactor, behind an aggregator when proxy endpoints are
 // given.
-func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, sec *security, groups []GroupBuilder) (*server.Server, error) {
+func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, sec *security, lb *loopback, groups []GroupBuilder) (*server.Server, error) {
 	scheme := runtime.NewScheme()
 	m := metrics.New()
 	// The watch caches start filling once every group below is built: building registers
@@ -188,6 +194,12 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err := serveAdmissionRegistration(opts, scheme, factory, &infos); err != nil {
 		return nil, err
 	}
+	if err := serveLeases(opts, scheme, factory, &infos); err != nil {
+		return nil, err
+	}
+	// With --etcd-servers other replicas may share the etcd: the singleton controllers run
+	// under Leases, through the loopback client. The embedded etcd has one process.
+	singles := newSingletons(opts.LeaderElectionOptions, opts.LeaderElect && len(opts.EtcdServers) > 0, log, lb.client)
 	namespaces, err := serveNamespaces(opts, log, scheme, factory, &infos)
 	if err != nil {
 		return nil, err
@@ -211,7 +223,7 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		if err := initAdmissionPlugins(typed, admissionChain, scheme, infos, sec.authz); err != nil {
 			return err
 		}
-		if err := namespaces.install(typed, infos); err != nil {
+		if err := namespaces.install(typed, infos, singles); err != nil {
 			return err
 		}
 		if err := typed.InstallAPIGroups(infos...); err != nil {
@@ -220,7 +232,7 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		if err := typed.AddHealthChecks(server.EtcdHealthCheck(etcd.client, 0)); err != nil {
 			return err
 		}
-		if err := sec.rbac.install(typed, log); err != nil {
+		if err := sec.rbac.install(typed, log, singles); err != nil {
 			return err
 		}
 		if err := typed.AddPostStartHook("storage-object-count-tracker", func(ctx context.Context) error {
@@ -242,7 +254,10 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err != nil {
 		return nil, err
 	}
-	return c.top, serveGarbageCollector(&opts.GarbageCollectorOptions, log, m, c.top, c.extensions)
+	if err := serveGarbageCollector(&opts.GarbageCollectorOptions, log, m, c.top, c.extensions, singles); err != nil {
+		return nil, err
+	}
+	return c.top, singles.install(c.top)
 }
 
 // noLimitIsNegative maps a flag's "0 means no limit" to server.Config's "negative means no

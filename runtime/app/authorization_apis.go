@@ -46,7 +46,7 @@ func newRBACAPI(info *registry.APIGroupInfo, policy *rbac.StoragePolicy, own []*
 // install adds the post-start hooks "rbac/bootstrap-roles" (the default roles and bindings
 // and the own groups' aggregated roles, created or reconciled) and
 // "start-clusterrole-aggregation-controller". r may be nil (RBAC off).
-func (r *rbacAPI) install(srv *server.Server, log *slog.Logger) error {
+func (r *rbacAPI) install(srv *server.Server, log *slog.Logger, singles *singletons) error {
 	if r == nil {
 		return nil
 	}
@@ -64,11 +64,8 @@ func (r *rbacAPI) install(srv *server.Server, log *slog.Logger) error {
 	if !ok {
 		return fmt.Errorf("the RBAC group's clusterroles cannot be watched and updated")
 	}
-	controller := aggregation.NewController(clusterRoles, log)
-	return srv.AddPostStartHook("start-clusterrole-aggregation-controller", func(ctx context.Context) error {
-		go controller.Run(ctx)
-		return nil
-	})
+	singles.add("clusterrole-aggregation-controller", aggregation.NewController(clusterRoles, log).Run)
+	return nil
 }
 
 // guard serves roles, clusterroles, rolebindings and clusterrolebindings through

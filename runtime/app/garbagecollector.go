@@ -45,9 +45,11 @@ func (o *GarbageCollectorOptions) AddFlags(fs *pflag.FlagSet) {
 // must not be finished by a collector that does not watch its owner's custom-resource
 // dependents yet. The hook returns (and /readyz turns ready) once the collector's informers
 // have listed every resource, or after garbageCollectorSyncWait. Aggregated APIs are not
-// watched.
+// watched. When singles elect, the collector is one of them instead (the Lease
+// "garbage-collector", as kube-controller-manager's): it runs in the replica holding it, and
+// readiness does not wait for it.
 func serveGarbageCollector(o *GarbageCollectorOptions, log *slog.Logger, m *metrics.Metrics, top *server.Server,
-	ext *apiextensions.Extensions) error {
+	ext *apiextensions.Extensions, singles *singletons) error {
 	if !o.EnableGarbageCollector {
 		return nil
 	}
@@ -68,19 +70,24 @@ func serveGarbageCollector(o *GarbageCollectorOptions, log *slog.Logger, m *metr
 	if crs != nil {
 		crs.OnChange(gc.Resync)
 	}
+	run := func(ctx context.Context) {
+		if crdsServed != nil {
+			select {
+			case <-crdsServed:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if err := gc.Run(ctx); err != nil {
+			log.Error("garbage collector stopped", "err", err)
+		}
+	}
+	if singles.elect {
+		singles.add("garbage-collector", run)
+		return nil
+	}
 	return top.AddPostStartHook(GarbageCollectorHookName, func(ctx context.Context) error {
-		go func() {
-			if crdsServed != nil {
-				select {
-				case <-crdsServed:
-				case <-ctx.Done():
-					return
-				}
-			}
-			if err := gc.Run(ctx); err != nil {
-				log.Error("garbage collector stopped", "err", err)
-			}
-		}()
+		go run(ctx)
 		waitForGarbageCollectorSync(ctx, gc, log)
 		return nil
 	})

@@ -71,7 +71,7 @@ func serveNamespaces(o *Options, log *slog.Logger, scheme *runtime.Scheme, facto
 // namespaces). Call it after the
 // admission chain is built (buildAdmission) and before srv.InstallAPIGroups; n may be nil
 // (core group off).
-func (n *coreNamespaces) install(srv *server.Server, infos []*registry.APIGroupInfo) error {
+func (n *coreNamespaces) install(srv *server.Server, infos []*registry.APIGroupInfo, singles *singletons) error {
 	if n == nil {
 		return nil
 	}
@@ -93,10 +93,8 @@ func (n *coreNamespaces) install(srv *server.Server, infos []*registry.APIGroupI
 			}
 		}
 	}
-	return srv.AddPostStartHook("start-namespace-controller", func(ctx context.Context) error {
-		go n.controller.Run(ctx)
-		return nil
-	})
+	singles.add("namespace-controller", n.controller.Run)
+	return nil
 }
 
 // Controller returns the namespace controller (nil with the core group off), for adding the

@@ -50,7 +50,7 @@ func TestRunNamespaces(t *testing.T) {
 		t.Errorf("/openapi/v3/api/v1: %d %.300s", code, body)
 	}
 	_, readyz := httpGet(t, url+"/readyz?verbose")
-	for _, hook := range []string{"start-system-namespaces-controller", "start-namespace-controller", "start-kube-apiserver-admission-initializer"} {
+	for _, hook := range []string{"start-system-namespaces-controller", singletonsHookName, "start-kube-apiserver-admission-initializer"} {
 		if !strings.Contains(readyz, "[+]poststarthook/"+hook+" ok") {
 			t.Errorf("/readyz?verbose lacks the hook %s:\n%s", hook, readyz)
 		}

@@ -65,6 +65,8 @@ type Options struct {
 	AdmissionOptions
 	// GarbageCollectorOptions turn the in-process garbage collector on or off.
 	GarbageCollectorOptions
+	// LeaderElectionOptions elect the replica that runs each singleton controller.
+	LeaderElectionOptions
 	// WatchCacheOptions turn the watch cache on or off.
 	WatchCacheOptions
 	// FeatureGates turn features off (--feature-gates).
@@ -100,7 +102,9 @@ func NewOptions() *Options {
 		Profiling:                   true,
 		SecureOptions:               newSecureOptions(),
 		GarbageCollectorOptions:     GarbageCollectorOptions{EnableGarbageCollector: true},
-		WatchCacheOptions:           newWatchCacheOptions(),
+		LeaderElectionOptions: LeaderElectionOptions{LeaderElect: true, LeaseDuration: 15 * time.Second,
+			RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second, ResourceNamespace: "kube-system"},
+		WatchCacheOptions: newWatchCacheOptions(),
 	}
 }
 
@@ -126,6 +130,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.AggregatorOptions.AddFlags(fs)
 	o.AdmissionOptions.AddFlags(fs)
 	o.GarbageCollectorOptions.AddFlags(fs)
+	o.LeaderElectionOptions.AddFlags(fs)
 	o.WatchCacheOptions.addFlags(fs)
 	o.FeatureGates.AddFlags(fs)
 	fs.StringToStringVar(&o.RuntimeConfig, "runtime-config", o.RuntimeConfig, "built-in API group versions to turn on or off, <group>/<version>=true|false or api/all=true|false, comma-separated (e.g. apiextensions.k8s.io/v1=false); all are on by default")
@@ -182,6 +187,10 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.SecureOptions.validate()...)
 	errs = append(errs, o.AggregatorOptions.validate(o.PlainHTTP)...)
 	errs = append(errs, o.WatchCacheOptions.validate()...)
+	errs = append(errs, o.LeaderElectionOptions.validate()...)
+	if o.LeaderElect && len(o.EtcdServers) > 0 && !o.RuntimeConfigEnabled(coordinationV1) {
+		errs = append(errs, "--leader-elect with --etcd-servers needs "+coordinationV1+", turned off by --runtime-config (or --leader-elect=false when only one replica runs)")
+	}
 	errs = append(errs, o.FeatureGates.validate()...)
 	for k, v := range o.RuntimeConfig {
 		if v != "true" && v != "false" {

@@ -120,3 +120,20 @@ func TestWithAuthorizationError(t *testing.T) {
 		}
 	}
 }
+
+// TestPrivilegedGroups checks that members are allowed anything and others left to the next
+// authorizer.
+func TestPrivilegedGroups(t *testing.T) {
+	z := authorization.Union(authorization.PrivilegedGroups(auth.SystemPrivilegedGroup), authorization.AlwaysDeny())
+	admin := &auth.User{Name: "system:apiserver", Groups: []string{auth.SystemPrivilegedGroup}}
+	bob := &auth.User{Name: "bob", Groups: []string{"devs"}}
+	if d, _, _ := z.Authorize(context.Background(), authorization.Attributes{User: admin}); d != authorization.Allow {
+		t.Errorf("system:masters: %v, want Allow", d)
+	}
+	if d, _, _ := z.Authorize(context.Background(), authorization.Attributes{User: bob}); d != authorization.Deny {
+		t.Errorf("bob: %v, want the next authorizer's Deny", d)
+	}
+	if r, _, inc, err := authorization.RulesFor(context.Background(), authorization.PrivilegedGroups(auth.SystemPrivilegedGroup), bob, ""); len(r) != 0 || inc || err != nil {
+		t.Errorf("bob's rules: %v %v %v, want none, complete", r, inc, err)
+	}
+}
