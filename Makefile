@@ -78,7 +78,10 @@ test-short:
 ## watch fan-out; memory figures) over HTTPS with the admin client certificate and gzip, on
 ## its embedded etcd (the default; the targets; with the server CPU of an update with and
 ## without field management), on an external one (-etcd external) and over plain HTTP
-## (-transport http),
+## (-transport http), then create, get and update at 64 clients against 2 server replicas
+## behind one client-side round robin on a 3-member etcd cluster (-etcd cluster; raw: clientv3
+## on the same 3 members; server CPU and RSS summed over the replicas), beside the single
+## server's figures of the runs before,
 ## then bench-gen
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
@@ -86,6 +89,7 @@ bench:
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -field-management-cost
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -etcd external -watch '' -mem-objects 0
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -transport http -watch '' -mem-objects 0
+	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -etcd cluster -clients 64 -ops create,get,update -watch '' -mem-objects 0
 	$(MAKE) bench-gen
 
 ## bench-gen: apigen generate (typed clients included) on example-api and the compatibility

@@ -10,12 +10,14 @@
 //   - Run drives a closed loop: N clients, each issuing one operation after the other for a
 //     warm-up and then a measured period, and returns a Summary (ops/s, p50, p99, errors).
 //   - APIClient speaks to the server as client-go does: JSON, one keep-alive connection per
-//     client, gzip accepted (and transparently decoded) by net/http's transport.
+//     client, gzip accepted (and transparently decoded) by net/http's transport. Against
+//     several replicas of the server, a RoundRobin shared by all clients sends the n-th
+//     request to replica n mod replicas (NewBalancedAPIClient, ScenarioConfig.Replicas).
 //   - EtcdOps issues the raw equivalents (Put, Get, Range with a limit) on the same key shapes
 //     with values of the same size.
 //   - Scenario sets up the objects (1000 to get and list, one per client to update, and one
 //     per client to server-side apply) and hands out the Ops of both sides.
-//   - MemSampler reads a process's VmRSS and VmHWM from /proc/<pid>/status periodically;
+//   - MemSampler reads a process's (or several processes' summed) VmRSS and VmHWM from /proc/<pid>/status periodically;
 //     ReadCPUTime reads its CPU time from /proc/<pid>/stat (Run's Config.CPUTime).
 //   - WriteTable prints the comparison and CheckTargets the targets met and missed.
 package bench

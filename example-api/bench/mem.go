@@ -67,11 +67,11 @@ func parseMemStatus(data []byte) (MemStatus, error) {
 	return m, nil
 }
 
-// MemSampler samples a process's MemStatus at a fixed interval in the background and keeps
-// the peaks: over its whole life, and since the last call of TakePeak. Its methods are safe
-// for concurrent use.
+// MemSampler samples a process's MemStatus (or the sum of several processes', see
+// StartMemSamplerSum) at a fixed interval in the background and keeps the peaks: over its
+// whole life, and since the last call of TakePeak. Its methods are safe for concurrent use.
 type MemSampler struct {
-	pid      int
+	pids     []int
 	stop     chan struct{}
 	done     chan struct{}
 	stopOnce sync.Once
@@ -87,7 +87,17 @@ type MemSampler struct {
 // StartMemSampler takes a first sample of process pid, then one every interval until Stop.
 // It fails when the first sample cannot be read.
 func StartMemSampler(pid int, interval time.Duration) (*MemSampler, error) {
-	s := &MemSampler{pid: pid, stop: make(chan struct{}), done: make(chan struct{})}
+	return StartMemSamplerSum([]int{pid}, interval)
+}
+
+// StartMemSamplerSum is StartMemSampler of the processes pids together (e.g. a server's
+// replicas): each sample is the sum of their MemStatus, read one after the other, and its
+// HWM the sum of their own peaks (an upper bound of the peak of the sum).
+func StartMemSamplerSum(pids []int, interval time.Duration) (*MemSampler, error) {
+	if len(pids) == 0 {
+		return nil, fmt.Errorf("cannot sample the memory of no process")
+	}
+	s := &MemSampler{pids: append([]int(nil), pids...), stop: make(chan struct{}), done: make(chan struct{})}
 	if err := s.sample(); err != nil {
 		return nil, err
 	}
@@ -111,7 +121,16 @@ func StartMemSampler(pid int, interval time.Duration) (*MemSampler, error) {
 
 // sample takes one sample and folds it into the peaks.
 func (s *MemSampler) sample() error {
-	m, err := ReadMemStatus(s.pid)
+	var m MemStatus
+	var err error
+	for _, pid := range s.pids {
+		var one MemStatus
+		if one, err = ReadMemStatus(pid); err != nil {
+			break
+		}
+		m.RSS += one.RSS
+		m.HWM += one.HWM
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {

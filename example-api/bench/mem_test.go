@@ -56,3 +56,25 @@ func TestMemSamplerMissingProcess(t *testing.T) {
 		t.Errorf("StartMemSampler of a missing process: err = %v, want a read error", err)
 	}
 }
+
+// TestMemSamplerSum samples this process twice over: every sample is the sum of both reads.
+func TestMemSamplerSum(t *testing.T) {
+	one, err := ReadMemStatus(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := StartMemSamplerSum([]int{os.Getpid(), os.Getpid()}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	if _, samples, last := s.Peak(); samples != 1 || last.RSS < one.RSS*3/2 || last.HWM < one.HWM*3/2 {
+		t.Errorf("sum of two reads of this process: %+v (%d samples), want about twice %+v", last, samples, one)
+	}
+	if _, err := StartMemSamplerSum(nil, time.Millisecond); err == nil {
+		t.Error("StartMemSamplerSum of no process succeeded")
+	}
+	if _, err := StartMemSamplerSum([]int{os.Getpid(), 1 << 23}, time.Millisecond); err == nil {
+		t.Error("StartMemSamplerSum with a missing process succeeded")
+	}
+}

@@ -40,8 +40,11 @@ const setupClients = 8
 // Scenario is one benchmark of the server against raw etcd: the objects it reads and
 // updates, and the Op factories of both sides. Build it with NewScenario.
 type Scenario struct {
-	apiURL   string
-	tls      *tls.Config
+	apiURL string
+	tls    *tls.Config
+	// rr, when not nil, spreads the clients' requests over the server's replicas instead
+	// (ScenarioConfig.Replicas).
+	rr       *RoundRobin
 	etcd     *EtcdOps
 	tmpl     *ObjectTemplate
 	objects  int
@@ -66,6 +69,10 @@ type ScenarioConfig struct {
 	// configuration (nil for plain HTTP), see NewAPIClient.
 	ServerURL string
 	TLS       *tls.Config
+	// Replicas, when not empty, are the server's replicas, in place of ServerURL and TLS
+	// (which must then be empty): every request of every client, setup included, goes to
+	// the replica one RoundRobin of the scenario picks.
+	Replicas []Endpoint
 	// Etcd are the raw side's operations, under the server's prefix.
 	Etcd *EtcdOps
 	// ServerEtcd reads the server's etcd, under its prefix, for the objects it stored. When
@@ -97,7 +104,18 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
+	var rr *RoundRobin
+	if len(cfg.Replicas) > 0 {
+		if cfg.ServerURL != "" || cfg.TLS != nil {
+			return nil, errors.New("cannot set up scenario: both ServerURL or TLS and Replicas given")
+		}
+		if rr, err = NewRoundRobin(cfg.Replicas); err != nil {
+			return nil, fmt.Errorf("cannot set up scenario: %w", err)
+		}
+		cfg.TLS = cfg.Replicas[0].TLS
+	}
 	s := &Scenario{
+		rr:       rr,
 		apiURL:   cfg.ServerURL,
 		tls:      cfg.TLS,
 		etcd:     cfg.Etcd,
@@ -108,7 +126,7 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 		updateRV: make([]string, cfg.MaxClients),
 	}
 	// The server admits objects only in existing namespaces (NamespaceLifecycle).
-	setup := NewAPIClient(s.apiURL, tmpl, s.tls)
+	setup := s.newAPIClient()
 	defer setup.Close()
 	for _, ns := range []string{listNamespace, createNamespace, updateNamespace, applyNamespace} {
 		if err := setup.CreateNamespace(ctx, ns); err != nil {
@@ -151,6 +169,15 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 	return s, nil
 }
 
+// newAPIClient returns a client of the server, or of its replicas through the scenario's
+// round robin.
+func (s *Scenario) newAPIClient() *APIClient {
+	if s.rr != nil {
+		return NewBalancedAPIClient(s.rr, s.tmpl)
+	}
+	return NewAPIClient(s.apiURL, s.tmpl, s.tls)
+}
+
 // objectName names the scenario's n-th object in a namespace.
 func objectName(n int) string {
 	return fmt.Sprintf("bench-object-%07d", n)
@@ -160,7 +187,7 @@ func objectName(n int) string {
 // clients, and stores each one's resourceVersion in rvs when rvs is not nil.
 func (s *Scenario) createAll(ctx context.Context, namespace string, n int, rvs []string) error {
 	err := inSetupClients(ctx, n, func() (func(i int) error, func()) {
-		client := NewAPIClient(s.apiURL, s.tmpl, s.tls)
+		client := s.newAPIClient()
 		return func(i int) error {
 			rv, err := client.Create(ctx, namespace, objectName(i), 0)
 			if err == nil && rvs != nil {
@@ -179,7 +206,7 @@ func (s *Scenario) createAll(ctx context.Context, namespace string, n int, rvs [
 // clients, so that ApplyManager owns their fields.
 func (s *Scenario) applyAll(ctx context.Context, namespace string, n int) error {
 	err := inSetupClients(ctx, n, func() (func(i int) error, func()) {
-		client := NewAPIClient(s.apiURL, s.tmpl, s.tls)
+		client := s.newAPIClient()
 		return func(i int) error {
 			_, err := client.Apply(ctx, namespace, objectName(i), 0)
 			return err
@@ -235,7 +262,7 @@ func inSetupClients(ctx context.Context, n int, newClient func() (do func(i int)
 
 // check verifies that the server and etcd both list every object in pages of pageSize.
 func (s *Scenario) check(ctx context.Context) error {
-	client := NewAPIClient(s.apiURL, s.tmpl, s.tls)
+	client := s.newAPIClient()
 	defer client.Close()
 	wantPages := s.maxPages - 1
 	pages, items, err := client.List(ctx, listNamespace, s.pageSize, true, s.maxPages)
@@ -269,13 +296,14 @@ func (s *Scenario) nextCell() int {
 }
 
 // ServerOp returns the NewOp of op ("create", "get", "update", "apply" or "list") through the
-// server. Every client has its own APIClient (one keep-alive connection); the connections
+// server. Every client has its own APIClient (one keep-alive connection, or one to each
+// replica with ScenarioConfig.Replicas, the requests of all going round robin); the connections
 // stay open until ctx ends. Clients of an update or apply each write their own object, so no
 // update conflicts.
 func (s *Scenario) ServerOp(ctx context.Context, op string) (NewOp, error) {
 	cell := s.nextCell()
 	newClient := func() *APIClient {
-		c := NewAPIClient(s.apiURL, s.tmpl, s.tls)
+		c := s.newAPIClient()
 		context.AfterFunc(ctx, c.Close)
 		return c
 	}
@@ -392,7 +420,7 @@ const memNamespace = "bench-mem"
 // StoreObjects creates n more objects of the scenario's size through the server, in
 // namespace bench-mem (the memory figure's: RSS with n objects stored and cached).
 func (s *Scenario) StoreObjects(ctx context.Context, n int) error {
-	client := NewAPIClient(s.apiURL, s.tmpl, s.tls)
+	client := s.newAPIClient()
 	defer client.Close()
 	if err := client.CreateNamespace(ctx, memNamespace); err != nil {
 		return err
@@ -400,7 +428,8 @@ func (s *Scenario) StoreObjects(ctx context.Context, n int) error {
 	return s.createAll(ctx, memNamespace, n, nil)
 }
 
-// TLS returns the TLS configuration the scenario's clients use (nil: plain HTTP).
+// TLS returns the TLS configuration the scenario's clients use (nil: plain HTTP); the first
+// replica's with ScenarioConfig.Replicas.
 func (s *Scenario) TLS() *tls.Config { return s.tls }
 
 // Template returns the scenario's object template.

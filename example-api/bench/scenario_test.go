@@ -98,12 +98,27 @@ func (b *syncBuffer) String() string {
 }
 
 // TestScenarioEveryOperation sets up a small scenario on a real server and etcd and runs
-// every operation on both sides: all must succeed, and do work.
+// every operation on both sides: all must succeed, and do work. With replicas, the server is
+// reached through a round robin over two endpoints (of the same server, under two names).
 func TestScenarioEveryOperation(t *testing.T) {
-	url, etcd := startServer(t)
+	for _, replicas := range []bool{false, true} {
+		t.Run(fmt.Sprintf("replicas=%v", replicas), func(t *testing.T) {
+			url, etcd := startServer(t)
+			cfg := ScenarioConfig{ServerURL: url, Etcd: etcd, ObjectSize: 1024, Objects: 25, PageSize: 10, MaxClients: 3}
+			if replicas {
+				cfg.ServerURL = ""
+				cfg.Replicas = []Endpoint{{URL: url}, {URL: strings.Replace(url, "127.0.0.1", "localhost", 1)}}
+			}
+			scenarioEveryOperation(t, cfg)
+		})
+	}
+}
+
+// scenarioEveryOperation is TestScenarioEveryOperation on one server configuration.
+func scenarioEveryOperation(t *testing.T, scfg ScenarioConfig) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	s, err := NewScenario(ctx, ScenarioConfig{ServerURL: url, Etcd: etcd, ObjectSize: 1024, Objects: 25, PageSize: 10, MaxClients: 3})
+	s, err := NewScenario(ctx, scfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,12 +29,24 @@
 // URL), so both sides read the same bytes. The server's CPU time and RSS include its etcd.
 // "external" runs the server on loadgen's member over gRPC (--etcd-servers), as replicas
 // share an etcd cluster, and the raw baseline on that same member; loadgen's CPU time then
-// includes the etcd both sides use. `make bench` runs both; the targets are the default's.
+// includes the etcd both sides use. "cluster" runs two replicas of the server (separate
+// processes, each with its own data directory, kubeconfig and certificates, started one
+// after the other) on a three-member etcd cluster in loadgen's process (three embedded
+// members on loopback, Config.InitialCluster), every replica's --etcd-servers naming all
+// three; the clients' requests go round robin over the replicas (one bench.RoundRobin: the
+// n-th request of any client to replica n mod 2, each client holding a connection to each
+// replica with that replica's TLS configuration), and the raw baseline is clientv3 on the
+// same cluster through all three members. Server CPU/op and RSS are then the replicas'
+// summed (the idle RSS is each replica's), and loadgen's CPU time includes the three
+// members; the watch fan-out and the RSS with more objects stored are not measured
+// (-watch "" -mem-objects 0).
+// `make bench` runs all three; the targets are the default's.
 // loadgen runs under the server's GC pacing (runtime/gcpacer, which app.Main starts), so its
 // etcd member collects garbage as the server's own does.
 //
 //	go run ./example-api/bench/loadgen                     # what `make bench` runs
 //	go run ./example-api/bench/loadgen -in-process -cpuprofile cpu.out -ops create -clients 64
+//	go run ./example-api/bench/loadgen -etcd cluster -clients 64 -ops create,get,update -watch "" -mem-objects 0
 //
 // -field-management-cost then measures updates again on a second server started with
 // --feature-gates=ServerSideApply=false and prints the server's CPU time per update with and

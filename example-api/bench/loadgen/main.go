@@ -44,7 +44,7 @@ type options struct {
 	cpuProfile   string
 	memProfile   string
 	noFsync      bool
-	// etcd is the topology: etcdEmbedded or etcdExternal.
+	// etcd is the topology: etcdEmbedded, etcdExternal or etcdCluster.
 	etcd string
 	// https serves over HTTPS, the clients presenting the admin certificate of the server's
 	// kubeconfig (-transport https, the default); otherwise plain HTTP.
@@ -68,6 +68,10 @@ const (
 	// etcdExternal runs the server on loadgen's embedded member (--etcd-servers), as
 	// replicas share an etcd cluster; the raw baseline runs on that same member.
 	etcdExternal = "external"
+	// etcdCluster runs clusterReplicas replicas of the server behind one client-side round
+	// robin, on a cluster of clusterMembers members embedded in loadgen (--etcd-servers
+	// naming all of them); the raw baseline runs on the same cluster, through all members.
+	etcdCluster = "cluster"
 )
 
 func main() {
@@ -113,8 +117,10 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of loadgen (with -in-process: server included) to this file")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of loadgen (with -in-process: server included) to this file at the end")
 	fs.StringVar(&o.etcd, "etcd", etcdEmbedded, "where the server's etcd runs: \"embedded\" (its own member, in its process, as by default; "+
-		"the raw baseline then runs on a separate member in loadgen) or \"external\" (loadgen's member, via --etcd-servers, shared with the raw baseline)")
-	fs.BoolVar(&o.noFsync, "etcd-unsafe-no-fsync", false, "run loadgen's embedded etcd without fsync (with -etcd external only)")
+		"the raw baseline then runs on a separate member in loadgen), \"external\" (loadgen's member, via --etcd-servers, shared with the raw baseline) "+
+		"or \"cluster\" (2 server replicas behind one client-side round robin, on a 3-member etcd cluster in loadgen shared with the raw baseline; "+
+		"needs -watch '' and -mem-objects 0)")
+	fs.BoolVar(&o.noFsync, "etcd-unsafe-no-fsync", false, "run loadgen's embedded etcd without fsync (with -etcd external or cluster only)")
 	transport := fs.String("transport", "https", "how clients reach the server: \"https\" (the admin client certificate of its kubeconfig, HTTP/2, gzip accepted, as client-go) or \"http\" (--plain-http)")
 	watches := fs.String("watch", "1000:10,64:100", "watch fan-outs to measure, comma-separated watchers:writes-per-second; empty for none")
 	fs.DurationVar(&o.watchDuration, "watch-duration", 20*time.Second, "how long each watch fan-out writes")
@@ -154,12 +160,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.watches, err = parseWatches(*watches); err != nil {
 		return nil, err
 	}
-	if o.etcd != etcdEmbedded && o.etcd != etcdExternal {
-		return nil, fmt.Errorf("-etcd: %q is neither %q nor %q", o.etcd, etcdEmbedded, etcdExternal)
-	}
-	if o.noFsync && o.etcd == etcdEmbedded {
-		// The server's own member always syncs: the sides would not compare.
-		return nil, errors.New("-etcd-unsafe-no-fsync needs -etcd external (the server's embedded etcd always fsyncs)")
+	if err := checkTopology(o); err != nil {
+		return nil, err
 	}
 	if o.measure <= 0 || o.warmup < 0 || o.objects < 1 || o.pageSize < 1 {
 		return nil, errors.New("-duration, -objects and -page-size must be positive, -warmup not negative")
@@ -196,31 +198,27 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 			return err
 		}
 	}
-	etcd, err := embedded.Start(ctx, embedded.Config{DataDir: filepath.Join(dir, "etcd"), LogLevel: "fatal", UnsafeNoFsync: o.noFsync})
+	etcdEndpoints, closeEtcd, err := startEtcd(ctx, o, dir) // loadgen's etcd, the raw side's
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, etcd.Close()) }()
-	client, err := dialEtcd(etcd.Endpoints())
+	defer func() { err = errors.Join(err, closeEtcd()) }()
+	client, err := dialEtcd(etcdEndpoints)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, client.Close()) }()
 
 	var serverEtcd []string // the server's --etcd-servers; none runs its embedded member
-	if o.etcd == etcdExternal {
-		serverEtcd = etcd.Endpoints()
+	if o.etcd != etcdEmbedded {
+		serverEtcd = etcdEndpoints
 	}
-	var srv *apiServer
-	if o.inProcess {
-		srv, err = startServerInProcess(ctx, filepath.Join(dir, "server"), serverEtcd, o.https, o.serverArgs)
-	} else {
-		srv, err = startServerProcess(ctx, bin, filepath.Join(dir, "server"), serverEtcd, o.https, o.serverArgs)
-	}
+	servers, err := startServers(ctx, o, bin, dir, serverEtcd)
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, srv.stop()) }()
+	defer func() { err = errors.Join(err, stopAll(servers)) }()
+	srv := servers[0]
 	serverClient := client
 	if o.etcd == etcdEmbedded {
 		if srv.embeddedEtcd == "" {
@@ -231,40 +229,50 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		}
 		defer func() { err = errors.Join(err, serverClient.Close()) }()
 	}
-	mem, err := bench.StartMemSampler(srv.pid, sampleInterval)
+	mem, err := bench.StartMemSamplerSum(pids(servers), sampleInterval)
 	if err != nil {
 		return err
 	}
 	defer mem.Stop()
-	idle, idleErr := idleRSS(ctx, srv.pid)
+	idle, idleErr := idleRSS(ctx, pids(servers))
 
 	// The connections of every client stay open until the benchmark ends, as long-lived
 	// clients' do; cancel closes them.
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	scenario, err := bench.NewScenario(runCtx, bench.ScenarioConfig{
-		ServerURL: srv.url, TLS: srv.tls, ObjectSize: o.objectSize, Objects: o.objects, PageSize: o.pageSize, MaxClients: slices.Max(o.clients),
+	scfg := bench.ScenarioConfig{
+		ObjectSize: o.objectSize, Objects: o.objects, PageSize: o.pageSize, MaxClients: slices.Max(o.clients),
 		Etcd: bench.NewEtcdOps(client, etcdPrefix), ServerEtcd: bench.NewEtcdOps(serverClient, etcdPrefix),
-	})
+	}
+	if len(servers) > 1 {
+		scfg.Replicas = endpoints(servers)
+	} else {
+		scfg.ServerURL, scfg.TLS = srv.url, srv.tls
+	}
+	scenario, err := bench.NewScenario(runCtx, scfg)
 	if err != nil {
 		return err
 	}
-	if o.etcd == etcdEmbedded {
+	switch o.etcd {
+	case etcdEmbedded:
 		fmt.Fprintf(out, "loadgen: server %s (%s) on its own embedded etcd (in process; client URL %s); raw: clientv3 on a separate embedded etcd %s "+
-			"in loadgen, holding copies of the server's stored objects\n", srv.url, mode(o), srv.embeddedEtcd, etcd.Endpoints()[0])
-	} else {
+			"in loadgen, holding copies of the server's stored objects\n", srv.url, mode(o), srv.embeddedEtcd, etcdEndpoints[0])
+	case etcdExternal:
 		fmt.Fprintf(out, "loadgen: server %s (%s) on loadgen's embedded etcd %s (--etcd-servers); raw: clientv3 on the same etcd\n",
-			srv.url, mode(o), etcd.Endpoints()[0])
+			srv.url, mode(o), etcdEndpoints[0])
+	case etcdCluster:
+		clusterHeader(out, servers, etcdEndpoints)
 	}
 	fmt.Fprintf(out, "etcd fsync %s; %d-byte stored objects; %s measured after %s warm-up per cell\n",
 		onOff(!o.noFsync), scenario.ObjectBytes(), o.measure, o.warmup)
 	fmt.Fprintf(out, "list = all %d objects in pages of %d (server: GET ?limit&continue; raw: Range with limit at the first page's revision)\n",
 		o.objects, o.pageSize)
 	fmt.Fprintf(out, "server CPU/op = CPU time of the %s over the measured period / operations\n", cpuScope(o))
-	fmt.Fprintf(out, "loadgen CPU/op, raw CPU/op = the same for loadgen (clients and its etcd) in the server run and in the raw run;\n"+
-		"CPU ratio = raw CPU/op / (server CPU/op + loadgen CPU/op), the ratio on an otherwise idle machine\n\n")
+	fmt.Fprintf(out, "loadgen CPU/op, raw CPU/op = the same for loadgen (clients and its etcd%s) in the server run and in the raw run;\n"+
+		"CPU ratio = raw CPU/op / (server CPU/op + loadgen CPU/op), the ratio on an otherwise idle machine\n", etcdScope(o))
+	fmt.Fprintf(out, "server RSS MiB = the peak of the %s VmRSS, sampled every %s, in the row's server run\n\n", rssScope(o), sampleInterval)
 
-	serverCPU := func() (time.Duration, error) { return bench.ReadCPUTime(srv.pid) }
+	serverCPU := cpuTimeSum(pids(servers))
 	rows, failed, err := measureAll(runCtx, o, scenario, mem, serverCPU)
 	if err != nil {
 		return err
@@ -273,16 +281,20 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		return err
 	}
 	fmt.Fprintln(out)
-	if err := figures(runCtx, o, out, scenario, srv, idle, idleErr, serverCPU); err != nil {
+	if err := figures(runCtx, o, out, scenario, servers, idle, idleErr, serverCPU); err != nil {
 		return err
 	}
 	peak, samples, last := mem.Peak()
 	fmt.Fprintln(out)
 	var checkedRSS uint64
-	if o.inProcess {
+	switch {
+	case o.inProcess:
 		fmt.Fprintf(out, "RSS of loadgen with the server in process (etcd and clients included, not checked): peak VmRSS %.1f MiB, VmHWM %.1f MiB (%d samples)\n",
 			float64(peak)/(1<<20), float64(last.HWM)/(1<<20), samples)
-	} else {
+	case len(servers) > 1:
+		fmt.Fprintf(out, "server peak RSS, the %d replicas' summed (not checked: the target is one server's): VmRSS %.1f MiB sampled every %s (%d samples), "+
+			"VmHWM summed %.1f MiB\n", len(servers), float64(peak)/(1<<20), sampleInterval, samples, float64(last.HWM)/(1<<20))
+	default:
 		fmt.Fprintf(out, "server peak RSS: VmRSS %.1f MiB sampled every %s (%d samples), VmHWM %.1f MiB\n",
 			float64(peak)/(1<<20), sampleInterval, samples, float64(last.HWM)/(1<<20))
 		checkedRSS = max(peak, last.HWM)
@@ -290,8 +302,12 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	if err := mem.Err(); err != nil {
 		return fmt.Errorf("server memory sampling stopped early: %w", err)
 	}
-	if o.etcd == etcdExternal {
+	switch o.etcd {
+	case etcdExternal:
 		fmt.Fprintln(out, "the server on an external etcd: the targets below are for comparison (they are the embedded topology's, -etcd embedded)")
+	case etcdCluster:
+		fmt.Fprintf(out, "%d replicas on a %d-member etcd: the targets below are for comparison (they are the single server's on its embedded etcd, -etcd embedded)\n",
+			clusterReplicas, clusterMembers)
 	}
 	bench.CheckTargets(out, rows, bench.IssueTargets, checkedRSS)
 	if failed != nil {
@@ -363,8 +379,47 @@ func cpuScope(o *options) string {
 		return "whole loadgen process (server, etcds and clients: -in-process)"
 	case o.etcd == etcdEmbedded:
 		return "server process (its embedded etcd included)"
+	case o.etcd == etcdCluster:
+		return fmt.Sprintf("%d replica processes, summed", clusterReplicas)
 	}
 	return "server process"
+}
+
+// rssScope names the processes whose VmRSS is the server's RSS column.
+func rssScope(o *options) string {
+	switch {
+	case o.inProcess:
+		return "whole loadgen process's (-in-process)"
+	case o.etcd == etcdCluster:
+		return fmt.Sprintf("%d replica processes' summed", clusterReplicas)
+	}
+	return "server process's"
+}
+
+// etcdScope says which etcd runs in loadgen, as part of loadgen's CPU time.
+func etcdScope(o *options) string {
+	if o.etcd == etcdCluster {
+		return fmt.Sprintf(": all %d members of the cluster", clusterMembers)
+	}
+	return ""
+}
+
+// startEtcd starts loadgen's etcd in dir: one embedded member, or with -etcd cluster a
+// cluster of clusterMembers. It returns the client URLs of every member and the function
+// that stops them.
+func startEtcd(ctx context.Context, o *options, dir string) ([]string, func() error, error) {
+	if o.etcd == etcdCluster {
+		cluster, err := startEtcdCluster(ctx, dir, clusterMembers, o.noFsync)
+		if err != nil {
+			return nil, nil, err
+		}
+		return cluster.Endpoints(), cluster.Close, nil
+	}
+	etcd, err := embedded.Start(ctx, embedded.Config{DataDir: filepath.Join(dir, "etcd"), LogLevel: "fatal", UnsafeNoFsync: o.noFsync})
+	if err != nil {
+		return nil, nil, err
+	}
+	return etcd.Endpoints(), etcd.Close, nil
 }
 
 // dialEtcd returns a clientv3 client of endpoints.
@@ -423,22 +478,33 @@ func parseWatches(spec string) ([]bench.WatchTarget, error) {
 	return out, nil
 }
 
-// idleRSS waits a second for the freshly started server to settle and reads its VmRSS.
-func idleRSS(ctx context.Context, pid int) (uint64, error) {
+// idleRSS waits a second for the freshly started servers to settle and reads the VmRSS of
+// each.
+func idleRSS(ctx context.Context, pids []int) ([]uint64, error) {
 	select {
 	case <-ctx.Done():
-		return 0, ctx.Err()
+		return nil, ctx.Err()
 	case <-time.After(time.Second):
 	}
-	m, err := bench.ReadMemStatus(pid)
-	return m.RSS, err
+	var out []uint64
+	for _, pid := range pids {
+		m, err := bench.ReadMemStatus(pid)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m.RSS)
+	}
+	return out, nil
 }
 
 // figures measures and prints the watch fan-outs and the memory figures with their targets:
-// idle RSS (read at start), RSS with o.memObjects objects stored, peak RSS (CheckTargets'
-// line). In process, RSS is loadgen's and is printed without a verdict.
-func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, srv *apiServer, idle uint64, idleErr error,
+// idle RSS (read at start, one figure per server), RSS with o.memObjects objects stored,
+// peak RSS (CheckTargets' line). In process, RSS is loadgen's and is printed without a
+// verdict. The watch fan-outs and the stored objects go to the first server (-etcd cluster
+// measures neither, see checkTopology).
+func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, servers []*apiServer, idle []uint64, idleErr error,
 	serverCPU func() (time.Duration, error)) error {
+	srv := servers[0]
 	for _, t := range o.watches {
 		cfg := bench.WatchConfig{ServerURL: srv.url, TLS: srv.tls, Template: s.Template(), Watchers: t.Watchers, Rate: t.Rate,
 			Duration: o.watchDuration, CPUTime: serverCPU}
@@ -458,7 +524,13 @@ func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, 
 	if idleErr != nil {
 		return fmt.Errorf("cannot read the idle RSS: %w", idleErr)
 	}
-	bench.CheckRSS(out, "idle after start", idle, bench.MaxIdleRSS)
+	for i, rss := range idle {
+		what := "idle after start"
+		if len(idle) > 1 {
+			what += fmt.Sprintf(" (replica %d)", i)
+		}
+		bench.CheckRSS(out, what, rss, bench.MaxIdleRSS)
+	}
 	if o.memObjects > 0 {
 		if err := s.StoreObjects(ctx, o.memObjects); err != nil {
 			return err

@@ -36,6 +36,39 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
+// TestParseFlagsCluster: -etcd cluster measures the operations of the replicas only, as
+// separate processes: it wants the watch fan-out and the memory figure off and refuses
+// -in-process and -field-management-cost.
+func TestParseFlagsCluster(t *testing.T) {
+	var stderr bytes.Buffer
+	off := []string{"-etcd", "cluster", "-watch", "", "-mem-objects", "0"}
+	for _, good := range [][]string{off, append(off, "-etcd-unsafe-no-fsync", "-transport", "http", "-clients", "64")} {
+		o, err := parseFlags(good, &stderr)
+		if err != nil {
+			t.Errorf("parseFlags(%q): %v", good, err)
+			continue
+		}
+		if o.etcd != etcdCluster || len(o.watches) != 0 || o.memObjects != 0 {
+			t.Errorf("parseFlags(%q) = %+v", good, o)
+		}
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-etcd", "cluster", "-mem-objects", "0"}, "-watch ''"},
+		{[]string{"-etcd", "cluster", "-watch", ""}, "-mem-objects 0"},
+		{append(off, "-in-process"), "-in-process"},
+		{append(off, "-field-management-cost"), "-field-management-cost"},
+		{[]string{"-etcd", "clusters", "-watch", "", "-mem-objects", "0"}, `"clusters" is none of`},
+	} {
+		_, err := parseFlags(bad.args, &stderr)
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("parseFlags(%q) = %v, want an error naming %s", bad.args, err, bad.want)
+		}
+	}
+}
+
 // TestRunInProcess runs the whole benchmark, small and short, with the server in process, in
 // both topologies: every operation must succeed on both sides (in the embedded topology the
 // raw side reads copies of the server's objects from its own etcd) and the report must show

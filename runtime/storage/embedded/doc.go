@@ -1,4 +1,6 @@
-// Package embedded runs a single-member etcd inside the current process, on loopback only.
+// Package embedded runs an etcd member inside the current process, on loopback only: a
+// single-member cluster by default, or one member of a cluster bootstrapped together
+// (Config.InitialCluster; e.g. a benchmark's three members in one process).
 //
 // A generated API server uses it when no --etcd-servers are given (DESIGN.md section 8), and
 // etcdtest uses it to give every storage test a real etcd. Start blocks until the member is

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"go.etcd.io/etcd/client/pkg/v3/transport"
+	"go.etcd.io/etcd/client/pkg/v3/types"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v3client"
@@ -52,6 +54,21 @@ type Config struct {
 	// MaxTxnOps is the most operations the member accepts in one transaction (etcd's
 	// --max-txn-ops); 0 means etcd's default, 128.
 	MaxTxnOps uint
+	// Name is the member's name, unique in its cluster (etcd's --name); "" means "apigen".
+	Name string
+	// InitialCluster, when not "", makes the member one of a cluster of several members
+	// bootstrapped together (etcd's --initial-cluster): comma-separated name=peer-URL pairs
+	// of every member, this one's included as Name=PeerURL, e.g.
+	// "m0=http://127.0.0.1:23800,m1=http://127.0.0.1:23801,m2=http://127.0.0.1:23802".
+	// PeerURL must then be given (the other members must know it in advance) and every URL
+	// must be loopback. "" bootstraps a cluster of this member alone.
+	//
+	// Start returns once the member has joined a cluster with a leader, which takes a quorum
+	// of the members: start the members of one cluster concurrently (a goroutine each). A
+	// cluster runs etcd's default heartbeat and election timeouts (100ms and 1s) instead of
+	// a lone member's short ones. A data directory that already holds a member is reused as
+	// ever; InitialCluster is then ignored, as etcd ignores it.
+	InitialCluster string
 }
 
 // TLSFiles are the PEM files of a member serving TLS with client certificates.
@@ -155,6 +172,9 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 	if cfg.DataDir == "" {
 		return nil, errors.New("cannot configure embedded etcd: DataDir is required")
 	}
+	if cfg.InitialCluster != "" && cfg.PeerURL == "" {
+		return nil, errors.New("cannot configure embedded etcd: a member of an InitialCluster needs its PeerURL")
+	}
 	scheme := "http"
 	if cfg.TLS != nil {
 		scheme = "https"
@@ -168,7 +188,10 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 		return nil, fmt.Errorf("cannot configure embedded etcd peer URL: %w", err)
 	}
 	e := embed.NewConfig()
-	e.Name = "apigen"
+	e.Name = cfg.Name
+	if e.Name == "" {
+		e.Name = "apigen"
+	}
 	e.Dir = cfg.DataDir
 	e.ListenClientUrls = []url.URL{*clientURL}
 	e.AdvertiseClientUrls = []url.URL{*clientURL}
@@ -176,13 +199,22 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 	e.AdvertisePeerUrls = []url.URL{*peerURL}
 	e.InitialCluster = e.Name + "=" + peerURL.String()
 	e.InitialClusterToken = "apigen-embedded"
+	// A lone member elects itself after a few ticks: short ticks make it ready in tens of
+	// milliseconds instead of half a second, at the cost of 100 no-op heartbeats a second.
+	// A cluster's members keep etcd's defaults: their heartbeats cross sockets, and a busy
+	// machine must not make followers miss them and call elections.
+	e.TickMs, e.ElectionMs = 10, 100
+	if cfg.InitialCluster != "" {
+		if err := checkInitialCluster(cfg.InitialCluster, e.Name, peerURL, scheme); err != nil {
+			return nil, err
+		}
+		e.InitialCluster = cfg.InitialCluster
+		e.TickMs, e.ElectionMs = embed.NewConfig().TickMs, embed.NewConfig().ElectionMs
+	}
 	if t := cfg.TLS; t != nil {
 		info := transport.TLSInfo{CertFile: t.CertFile, KeyFile: t.KeyFile, TrustedCAFile: t.TrustedCAFile, ClientCertAuth: true}
 		e.ClientTLSInfo, e.PeerTLSInfo = info, info
 	}
-	// A lone member elects itself after a few ticks: short ticks make it ready in tens of
-	// milliseconds instead of half a second, at the cost of 100 no-op heartbeats a second.
-	e.TickMs, e.ElectionMs = 10, 100
 	e.Logger = "zap"
 	e.LogLevel = cfg.LogLevel
 	if e.LogLevel == "" {
@@ -198,6 +230,26 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 		e.WatchProgressNotifyInterval = cfg.WatchProgressNotifyInterval
 	}
 	return e, nil
+}
+
+// checkInitialCluster checks a Config.InitialCluster: name=URL pairs of loopback URLs with
+// scheme, among them name=peerURL.
+func checkInitialCluster(initial, name string, peerURL *url.URL, scheme string) error {
+	members, err := types.NewURLsMap(initial)
+	if err != nil {
+		return fmt.Errorf("cannot configure embedded etcd initial cluster %q: %w", initial, err)
+	}
+	for member, urls := range members {
+		for _, u := range urls {
+			if _, err := loopbackURL(u.String(), scheme); err != nil {
+				return fmt.Errorf("cannot configure embedded etcd initial cluster: member %s: %w", member, err)
+			}
+		}
+	}
+	if !slices.ContainsFunc(members[name], func(u url.URL) bool { return u.String() == peerURL.String() }) {
+		return fmt.Errorf("cannot configure embedded etcd initial cluster %q: it lacks this member, %s=%s", initial, name, peerURL)
+	}
+	return nil
 }
 
 // loopbackURL parses raw, which must name a loopback host with scheme ("http" or "https"),

@@ -1,0 +1,101 @@
+package embedded_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apigen-dev/apigen/runtime/storage/embedded"
+)
+
+// freePeerURL returns an http URL of a 127.0.0.1 port that was free a moment ago.
+func freePeerURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return "http://" + l.Addr().String()
+}
+
+// TestCluster starts three members as one cluster (concurrently: each Start waits for a
+// quorum) and checks that a write through one member is read through each of the others.
+func TestCluster(t *testing.T) {
+	const n = 3
+	peers := make([]string, n)
+	pairs := make([]string, n)
+	for i := range n {
+		peers[i] = freePeerURL(t)
+		pairs[i] = fmt.Sprintf("m%d=%s", i, peers[i])
+	}
+	initial := strings.Join(pairs, ",")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	members := make([]*embedded.Server, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			members[i], errs[i] = embedded.Start(ctx, embedded.Config{
+				DataDir: filepath.Join(dir, fmt.Sprint(i)), Name: fmt.Sprintf("m%d", i), PeerURL: peers[i],
+				InitialCluster: initial, LogLevel: "fatal", UnsafeNoFsync: true,
+			})
+		})
+	}
+	wg.Wait()
+	t.Cleanup(func() {
+		// Concurrently: a member's Close waits up to a second for its peers' connections.
+		var wg sync.WaitGroup
+		for _, m := range members {
+			if m != nil {
+				wg.Go(func() { _ = m.Close() })
+			}
+		}
+		wg.Wait()
+	})
+	for i := range members {
+		if errs[i] != nil {
+			t.Fatalf("Start member %d: %v", i, errs[i])
+		}
+	}
+	if _, err := connect(t, members[0]).Put(ctx, "shared", "written through m0"); err != nil {
+		t.Fatalf("Put through m0: %v", err)
+	}
+	for i, m := range members[1:] {
+		c := connect(t, m)
+		resp, err := c.Get(ctx, "shared")
+		if err != nil || len(resp.Kvs) != 1 || string(resp.Kvs[0].Value) != "written through m0" {
+			t.Errorf("Get through m%d: %v, %v; want the value written through m0", i+1, err, resp)
+		}
+		members, err := c.MemberList(ctx)
+		if err != nil || len(members.Members) != n {
+			t.Errorf("MemberList through m%d: %v, %v; want %d members", i+1, err, members, n)
+		}
+	}
+}
+
+func TestClusterRejectsBadConfig(t *testing.T) {
+	peer := freePeerURL(t)
+	for name, cfg := range map[string]embedded.Config{
+		"no peer URL":       {InitialCluster: "apigen=" + peer},
+		"member missing":    {PeerURL: peer, InitialCluster: "other=" + peer},
+		"other peer URL":    {PeerURL: peer, InitialCluster: "apigen=http://127.0.0.1:1"},
+		"non-loopback peer": {PeerURL: peer, InitialCluster: "apigen=" + peer + ",other=http://192.0.2.1:2380"},
+		"malformed":         {PeerURL: peer, InitialCluster: "apigen"},
+	} {
+		cfg.DataDir = t.TempDir()
+		if srv, err := embedded.Start(context.Background(), cfg); err == nil {
+			_ = srv.Close()
+			t.Errorf("%s: Start succeeded, want an error", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+}
