@@ -222,6 +222,9 @@ func (c *Controller) sync(ctx context.Context, name string) (done bool, err erro
 	if apierrors.IsNotFound(err) {
 		return true, nil
 	}
+	if err == nil {
+		c.log.Info("namespace controller: namespace emptied and finalized", "namespace", name)
+	}
 	return err == nil, err
 }
 
