@@ -116,7 +116,7 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 	if len(opts.EtcdServers) > 0 { // replicas may share the etcd: they share the CA too
 		share = func(dir string) error { return shareCA(ctx, etcd.client, opts.EtcdPrefix, dir) }
 	}
-	sec, err := buildSecurity(&opts.SecureOptions, dataDir, opts.BindAddress, log, share)
+	sec, err := buildSecurity(ctx, &opts.SecureOptions, &opts.DelegatingOptions, dataDir, opts.BindAddress, log, share)
 	if err != nil {
 		return err
 	}

@@ -59,6 +59,8 @@ type Options struct {
 	Profiling bool
 	// SecureOptions are the serving, authentication, authorization and audit flags.
 	SecureOptions
+	// DelegatingOptions delegate authentication and authorization to a cluster.
+	DelegatingOptions
 	// AggregatorOptions register group versions other servers serve.
 	AggregatorOptions
 	// AdmissionOptions select the admission plugins.
@@ -101,6 +103,7 @@ func NewOptions() *Options {
 		LogLevel:                    "info",
 		Profiling:                   true,
 		SecureOptions:               newSecureOptions(),
+		DelegatingOptions:           newDelegatingOptions(),
 		GarbageCollectorOptions:     GarbageCollectorOptions{EnableGarbageCollector: true},
 		LeaderElectionOptions: LeaderElectionOptions{LeaderElect: true, LeaseDuration: 15 * time.Second,
 			RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second, ResourceNamespace: "kube-system"},
@@ -127,6 +130,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Profiling, "profiling", o.Profiling, "serve Go's profiles at /debug/pprof/ (authorized as non-resource paths)")
 	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", o.ShutdownDelayDuration, "time to go on serving after SIGTERM with /readyz failing, so that load balancers stop sending requests, before the server stops listening and drains in-flight requests")
 	o.SecureOptions.AddFlags(fs)
+	o.DelegatingOptions.AddFlags(fs)
 	o.AggregatorOptions.AddFlags(fs)
 	o.AdmissionOptions.AddFlags(fs)
 	o.GarbageCollectorOptions.AddFlags(fs)
@@ -185,6 +189,9 @@ func (o *Options) Validate() error {
 		errs = append(errs, "--shutdown-delay-duration must not be negative")
 	}
 	errs = append(errs, o.SecureOptions.validate()...)
+	if o.PlainHTTP && (o.Kubeconfig != "" || o.AuthenticationKubeconfig != "" || o.AuthorizationKubeconfig != "") {
+		errs = append(errs, "--kubeconfig, --authentication-kubeconfig and --authorization-kubeconfig need --plain-http=false: plain HTTP authenticates no one")
+	}
 	errs = append(errs, o.AggregatorOptions.validate(o.PlainHTTP)...)
 	errs = append(errs, o.WatchCacheOptions.validate()...)
 	errs = append(errs, o.LeaderElectionOptions.validate()...)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
@@ -50,6 +51,9 @@ type security struct {
 	// loopbackToken authenticates the server's requests to itself (auth.Loopback); empty
 	// with plain HTTP, which authenticates nothing.
 	loopbackToken string
+	// delegation is the cluster authentication and authorization are delegated to; nil
+	// when none (DelegatingOptions).
+	delegation *delegation
 }
 
 // BuiltinGroups are the API groups the runtime serves itself besides the server's own (some
@@ -80,7 +84,7 @@ func serveRBAC(o *SecureOptions, sec *security, scheme *runtime.Scheme, factory 
 		sec.rbac = newRBACAPI(info, stored, *infos)
 		*infos, policy = append(*infos, info), stored
 	}
-	authz, err := buildAuthorizer(o, policy)
+	authz, err := buildAuthorizer(o, policy, sec.delegation)
 	if err != nil {
 		return err
 	}
@@ -104,10 +108,11 @@ func (s *security) Close() error {
 }
 
 // buildSecurity builds what o asks for. bindAddress is the IP the serving certificate must
-// name. share, when not nil, is called with the self-signed certificates' directory before
+// name. do names the cluster authentication and authorization are delegated to, if any: its
+// authentication ConfigMap is followed until ctx ends. share, when not nil, is called with the self-signed certificates' directory before
 // they are issued (shareCA, for replicas on one etcd). Errors: unreadable files, a bad
 // policy, certificates that cannot be made.
-func buildSecurity(o *SecureOptions, dataDir, bindAddress string, log *slog.Logger, share func(dir string) error) (*security, error) {
+func buildSecurity(ctx context.Context, o *SecureOptions, do *DelegatingOptions, dataDir, bindAddress string, log *slog.Logger, share func(dir string) error) (*security, error) {
 	s := &security{}
 	if err := s.buildAudit(o, log); err != nil {
 		return nil, err
@@ -161,7 +166,16 @@ func buildSecurity(o *SecureOptions, dataDir, bindAddress string, log *slog.Logg
 		// Certificates are verified by the authenticators (client CA or front-proxy CA).
 		ClientAuth: tls.RequestClientCert,
 	}
-	authn, err := buildAuthenticator(o, clientCAs)
+	var err error
+	if s.delegation, err = newDelegation(do, log); err != nil {
+		return nil, err
+	}
+	var delegated []auth.Authenticator
+	if s.delegation != nil {
+		s.delegation.run(ctx)
+		delegated = s.delegation.authenticators()
+	}
+	authn, err := buildAuthenticator(o, clientCAs, delegated)
 	if err != nil {
 		return nil, err
 	}
@@ -177,9 +191,10 @@ func buildSecurity(o *SecureOptions, dataDir, bindAddress string, log *slog.Logg
 }
 
 // buildAuthenticator is the union of the enabled authenticators, as kube-apiserver's: front
-// proxy, client certificates, bearer tokens (file, then webhook); authenticated users get
-// system:authenticated; a request with no credentials is anonymous on anonymousPaths only.
-func buildAuthenticator(o *SecureOptions, clientCAs *x509.CertPool) (auth.Authenticator, error) {
+// proxy, client certificates, bearer tokens (file, then webhook), then the delegated ones (a
+// cluster's); authenticated users get system:authenticated; a request with no credentials
+// is anonymous on anonymousPaths only.
+func buildAuthenticator(o *SecureOptions, clientCAs *x509.CertPool, delegated []auth.Authenticator) (auth.Authenticator, error) {
 	var as []auth.Authenticator
 	if o.RequestHeaderClientCAFile != "" {
 		pool, err := cert.NewPool(o.RequestHeaderClientCAFile)
@@ -206,6 +221,7 @@ func buildAuthenticator(o *SecureOptions, clientCAs *x509.CertPool) (auth.Authen
 		}
 		as = append(as, auth.BearerToken(wh))
 	}
+	as = append(as, delegated...)
 	a := auth.WithAuthenticatedGroup(auth.Union(as...))
 	if o.AnonymousAuth {
 		a = auth.FailOnError(a, auth.AnonymousFor(anonymousPaths...))
@@ -214,10 +230,16 @@ func buildAuthenticator(o *SecureOptions, clientCAs *x509.CertPool) (auth.Authen
 }
 
 // buildAuthorizer is the union of system:masters (always allowed) and --authorization-mode, in
-// order; policy is the RBAC policy (the served RBAC API's).
-func buildAuthorizer(o *SecureOptions, policy rbac.PolicySource) (authorization.Authorizer, error) {
+// order; policy is the RBAC policy (the served RBAC API's). With a delegation, the
+// --authorization-always-allow-paths come first and the cluster's SubjectAccessReview last,
+// as k8s.io/apiserver's delegating authorizer.
+func buildAuthorizer(o *SecureOptions, policy rbac.PolicySource, d *delegation) (authorization.Authorizer, error) {
+	var zs []authorization.Authorizer
+	if d != nil {
+		zs = append(zs, authorization.AlwaysAllowPaths(d.o.AlwaysAllowPaths...))
+	}
 	// system:masters first, whatever the modes, as kube-apiserver's BuildAuthorizer.
-	zs := []authorization.Authorizer{authorization.PrivilegedGroups(auth.SystemPrivilegedGroup)}
+	zs = append(zs, authorization.PrivilegedGroups(auth.SystemPrivilegedGroup))
 	for _, m := range o.AuthorizationMode {
 		switch m {
 		case "AlwaysAllow":
@@ -233,6 +255,9 @@ func buildAuthorizer(o *SecureOptions, policy rbac.PolicySource) (authorization.
 			}
 			zs = append(zs, wh)
 		}
+	}
+	if d != nil {
+		zs = append(zs, d.authorizer())
 	}
 	return authorization.Union(zs...), nil
 }

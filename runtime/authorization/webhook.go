@@ -37,21 +37,7 @@ func NewWebhook(configFile string) (*Webhook, error) {
 func (wh *Webhook) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
 	review := &authzv1.SubjectAccessReview{
 		TypeMeta: metav1.TypeMeta{APIVersion: "authorization.k8s.io/v1", Kind: "SubjectAccessReview"},
-	}
-	if a.User != nil {
-		review.Spec.User, review.Spec.UID, review.Spec.Groups = a.User.Name, a.User.UID, a.User.Groups
-		if len(a.User.Extra) > 0 {
-			review.Spec.Extra = map[string]authzv1.ExtraValue{}
-			for k, v := range a.User.Extra {
-				review.Spec.Extra[k] = v
-			}
-		}
-	}
-	if a.IsResourceRequest {
-		review.Spec.ResourceAttributes = &authzv1.ResourceAttributes{Namespace: a.Namespace, Verb: a.Verb,
-			Group: a.APIGroup, Version: a.APIVersion, Resource: a.Resource, Subresource: a.Subresource, Name: a.Name}
-	} else {
-		review.Spec.NonResourceAttributes = &authzv1.NonResourceAttributes{Path: a.Path, Verb: a.Verb}
+		Spec:     subjectAccessReviewSpec(a),
 	}
 	body, err := json.Marshal(review)
 	if err != nil {
@@ -78,11 +64,39 @@ func (wh *Webhook) Authorize(ctx context.Context, a Attributes) (Decision, strin
 	if err := json.Unmarshal(data, &answer); err != nil {
 		return NoOpinion, "", fmt.Errorf("authorization webhook answer is not a SubjectAccessReview: %w", err)
 	}
-	switch {
-	case answer.Status.Allowed:
-		return Allow, answer.Status.Reason, nil
-	case answer.Status.Denied:
-		return Deny, answer.Status.Reason, nil
+	return decisionOf(answer.Status)
+}
+
+// subjectAccessReviewSpec is the SubjectAccessReview of a, as kube's webhook and delegating
+// authorizers send it.
+func subjectAccessReviewSpec(a Attributes) authzv1.SubjectAccessReviewSpec {
+	var spec authzv1.SubjectAccessReviewSpec
+	if a.User != nil {
+		spec.User, spec.UID, spec.Groups = a.User.Name, a.User.UID, a.User.Groups
+		if len(a.User.Extra) > 0 {
+			spec.Extra = map[string]authzv1.ExtraValue{}
+			for k, v := range a.User.Extra {
+				spec.Extra[k] = v
+			}
+		}
 	}
-	return NoOpinion, answer.Status.Reason, nil
+	if a.IsResourceRequest {
+		spec.ResourceAttributes = &authzv1.ResourceAttributes{Namespace: a.Namespace, Verb: a.Verb,
+			Group: a.APIGroup, Version: a.APIVersion, Resource: a.Resource, Subresource: a.Subresource, Name: a.Name}
+	} else {
+		spec.NonResourceAttributes = &authzv1.NonResourceAttributes{Path: a.Path, Verb: a.Verb}
+	}
+	return spec
+}
+
+// decisionOf reads a SubjectAccessReview's answer: status.allowed is Allow, status.denied
+// Deny, neither NoOpinion; status.reason is the reason.
+func decisionOf(status authzv1.SubjectAccessReviewStatus) (Decision, string, error) {
+	switch {
+	case status.Allowed:
+		return Allow, status.Reason, nil
+	case status.Denied:
+		return Deny, status.Reason, nil
+	}
+	return NoOpinion, status.Reason, nil
 }

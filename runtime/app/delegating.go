@@ -1,0 +1,234 @@
+package app
+
+import (
+	"context"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/pflag"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/util/cert"
+
+	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/authorization"
+)
+
+// The ConfigMap in which a cluster publishes how its clients and its front proxy
+// authenticate, as kube-apiserver's ClientCARegistrationHook writes it.
+const (
+	authenticationConfigMapNamespace = "kube-system"
+	authenticationConfigMapName      = "extension-apiserver-authentication"
+)
+
+// DelegatingOptions delegate authentication and authorization to a Kubernetes cluster, as
+// k8s.io/apiserver's DelegatingAuthenticationOptions and DelegatingAuthorizationOptions
+// (sample-apiserver's and metrics-server's flags): the server of an APIService behind
+// kube-apiserver trusts the cluster's client CA and front proxy, and asks the cluster about
+// bearer tokens (TokenReview) and about what a user may do (SubjectAccessReview).
+type DelegatingOptions struct {
+	// Kubeconfig is the cluster (--kubeconfig); it is the default of the two below. When all
+	// three are empty, a server running in a pod uses its in-cluster configuration, and any
+	// other server delegates nothing.
+	Kubeconfig string
+	// AuthenticationKubeconfig reaches the cluster's tokenreviews.authentication.k8s.io and
+	// its kube-system/extension-apiserver-authentication ConfigMap.
+	AuthenticationKubeconfig string
+	// AuthorizationKubeconfig reaches the cluster's subjectaccessreviews.authorization.k8s.io.
+	AuthorizationKubeconfig string
+	// AuthenticationSkipLookup does not read the client CA and front-proxy settings from the
+	// cluster's ConfigMap (only bearer tokens are delegated).
+	AuthenticationSkipLookup bool
+	// TokenWebhookCacheTTL is how long the cluster's answer about a token is reused
+	// (--authentication-token-webhook-cache-ttl, 10s).
+	TokenWebhookCacheTTL time.Duration
+	// AuthorizedTTL and UnauthorizedTTL are how long the cluster's SubjectAccessReview
+	// answers are reused (--authorization-webhook-cache-authorized-ttl and -unauthorized-ttl,
+	// 10s each).
+	AuthorizedTTL, UnauthorizedTTL time.Duration
+	// AlwaysAllowPaths are allowed without asking the cluster (--authorization-always-allow-paths,
+	// /healthz, /readyz, /livez): a kubelet's probes need no SubjectAccessReview.
+	AlwaysAllowPaths []string
+}
+
+// newDelegatingOptions returns k8s.io/apiserver's defaults.
+func newDelegatingOptions() DelegatingOptions {
+	return DelegatingOptions{TokenWebhookCacheTTL: auth.DefaultTokenReviewCacheTTL,
+		AuthorizedTTL: authorization.DefaultAuthorizedTTL, UnauthorizedTTL: authorization.DefaultUnauthorizedTTL,
+		AlwaysAllowPaths: []string{"/healthz", "/readyz", "/livez"}}
+}
+
+// AddFlags registers the options on fs under k8s.io/apiserver's names.
+func (o *DelegatingOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "kubeconfig of the Kubernetes cluster this server is an aggregated API server of: the default of --authentication-kubeconfig and --authorization-kubeconfig (in a pod, empty uses the in-cluster configuration)")
+	fs.StringVar(&o.AuthenticationKubeconfig, "authentication-kubeconfig", o.AuthenticationKubeconfig, "kubeconfig of the cluster whose tokenreviews.authentication.k8s.io authenticate bearer tokens and whose kube-system/extension-apiserver-authentication ConfigMap gives the client CA and front-proxy settings")
+	fs.StringVar(&o.AuthorizationKubeconfig, "authorization-kubeconfig", o.AuthorizationKubeconfig, "kubeconfig of the cluster whose subjectaccessreviews.authorization.k8s.io authorize requests")
+	fs.BoolVar(&o.AuthenticationSkipLookup, "authentication-skip-lookup", o.AuthenticationSkipLookup, "do not read the client CA and front-proxy settings from the cluster's extension-apiserver-authentication ConfigMap")
+	fs.DurationVar(&o.TokenWebhookCacheTTL, "authentication-token-webhook-cache-ttl", o.TokenWebhookCacheTTL, "how long the cluster's answer about a bearer token is reused")
+	fs.DurationVar(&o.AuthorizedTTL, "authorization-webhook-cache-authorized-ttl", o.AuthorizedTTL, "how long the cluster's 'authorized' answers are reused")
+	fs.DurationVar(&o.UnauthorizedTTL, "authorization-webhook-cache-unauthorized-ttl", o.UnauthorizedTTL, "how long the cluster's 'unauthorized' answers are reused")
+	fs.StringSliceVar(&o.AlwaysAllowPaths, "authorization-always-allow-paths", o.AlwaysAllowPaths, "paths allowed without asking the cluster (a trailing * is a prefix)")
+}
+
+// delegation is the cluster a delegating server asks: its clients, the authenticators and
+// authorizer they make, and the controller that follows the cluster's
+// extension-apiserver-authentication ConfigMap.
+type delegation struct {
+	authn, authz kubernetes.Interface
+	o            *DelegatingOptions
+	log          *slog.Logger
+	// fromConfigMap authenticates client certificates and front-proxy requests with the
+	// ConfigMap's current settings; nil until read.
+	fromConfigMap atomic.Pointer[auth.Authenticator]
+}
+
+// newDelegation returns the cluster o names, or nil when it names none and the server does
+// not run in a pod. Errors: a kubeconfig that cannot be read.
+func newDelegation(o *DelegatingOptions, log *slog.Logger) (*delegation, error) {
+	authnPath, authzPath := o.AuthenticationKubeconfig, o.AuthorizationKubeconfig
+	if authnPath == "" {
+		authnPath = o.Kubeconfig
+	}
+	if authzPath == "" {
+		authzPath = o.Kubeconfig
+	}
+	if authnPath == "" && authzPath == "" && os.Getenv("KUBERNETES_SERVICE_HOST") == "" {
+		return nil, nil
+	}
+	d := &delegation{o: o, log: log}
+	var err error
+	if d.authn, err = clusterClient(authnPath, "--authentication-kubeconfig"); err != nil {
+		return nil, err
+	}
+	if d.authz, err = clusterClient(authzPath, "--authorization-kubeconfig"); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// clusterClient is a client-go clientset of the cluster in the kubeconfig at path, or of the
+// in-cluster configuration when path is empty.
+func clusterClient(path, flag string) (kubernetes.Interface, error) {
+	var cfg *rest.Config
+	var err error
+	if path == "" {
+		cfg, err = rest.InClusterConfig()
+	} else {
+		cfg, err = clientcmd.BuildConfigFromFlags("", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot load %s: %w", flag, err)
+	}
+	cfg = rest.CopyConfig(cfg)
+	cfg.UserAgent = "apigen-delegating-authentication"
+	return kubernetes.NewForConfig(cfg)
+}
+
+// authenticators returns what the cluster authenticates: client certificates and front-proxy
+// requests as its ConfigMap says (unless --authentication-skip-lookup), and bearer tokens
+// through its TokenReview API.
+func (d *delegation) authenticators() []auth.Authenticator {
+	out := []auth.Authenticator{}
+	if !d.o.AuthenticationSkipLookup {
+		out = append(out, auth.Dynamic(func() auth.Authenticator {
+			if a := d.fromConfigMap.Load(); a != nil {
+				return *a
+			}
+			return nil
+		}))
+	}
+	return append(out, auth.BearerToken(auth.NewTokenReviewer(d.authn.AuthenticationV1().TokenReviews(), d.o.TokenWebhookCacheTTL)))
+}
+
+// authorizer asks the cluster's SubjectAccessReview API.
+func (d *delegation) authorizer() authorization.Authorizer {
+	return authorization.NewSubjectAccessReviewer(d.authz.AuthorizationV1().SubjectAccessReviews(), d.o.AuthorizedTTL, d.o.UnauthorizedTTL)
+}
+
+// run follows the cluster's extension-apiserver-authentication ConfigMap with an informer
+// until ctx ends, rebuilding the client-certificate and front-proxy authenticators whenever
+// it changes, as k8s.io/apiserver's ConfigMapCAController: a new front-proxy CA is trusted
+// without a restart. It waits for the first list up to 10s (a cluster that cannot be reached
+// is logged, and followed as it comes back).
+func (d *delegation) run(ctx context.Context) {
+	if d.o.AuthenticationSkipLookup {
+		return
+	}
+	factory := informers.NewSharedInformerFactoryWithOptions(d.authn, 0,
+		informers.WithNamespace(authenticationConfigMapNamespace))
+	informer := factory.Core().V1().ConfigMaps().Informer()
+	update := func(obj any) {
+		if cm, ok := obj.(*corev1.ConfigMap); ok && cm.Name == authenticationConfigMapName {
+			d.load(cm)
+		}
+	}
+	if _, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    update,
+		UpdateFunc: func(_, obj any) { update(obj) },
+	}); err != nil {
+		d.log.Error("cannot follow the cluster's authentication ConfigMap", "err", err)
+		return
+	}
+	factory.Start(ctx.Done())
+	syncCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if !cache.WaitForCacheSync(syncCtx.Done(), informer.HasSynced) {
+		d.log.Warn("cannot read the cluster's authentication ConfigMap yet; client certificates and front-proxy requests are not trusted until it is read",
+			"configmap", authenticationConfigMapNamespace+"/"+authenticationConfigMapName)
+	}
+}
+
+// load rebuilds the authenticators from cm: client-ca-file verifies client certificates,
+// requestheader-* configure the front proxy, as kube-apiserver publishes them.
+func (d *delegation) load(cm *corev1.ConfigMap) {
+	var as []auth.Authenticator
+	if pool := certPool(cm.Data["client-ca-file"]); pool != nil {
+		as = append(as, auth.ClientCert(pool))
+	}
+	if pool := certPool(cm.Data["requestheader-client-ca-file"]); pool != nil {
+		cfg := auth.RequestHeaderConfig{ClientCA: pool}
+		for key, into := range map[string]*[]string{
+			"requestheader-allowed-names":        &cfg.AllowedNames,
+			"requestheader-username-headers":     &cfg.UsernameHeaders,
+			"requestheader-group-headers":        &cfg.GroupHeaders,
+			"requestheader-extra-headers-prefix": &cfg.ExtraHeaderPrefixes,
+		} {
+			if v := cm.Data[key]; v != "" {
+				if err := json.Unmarshal([]byte(v), into); err != nil {
+					d.log.Warn("the cluster's authentication ConfigMap has an invalid value", "key", key, "err", err)
+				}
+			}
+		}
+		// The front proxy first, as kube-apiserver orders them.
+		as = append([]auth.Authenticator{auth.RequestHeader(cfg)}, as...)
+	}
+	a := auth.Union(as...)
+	d.fromConfigMap.Store(&a)
+	d.log.Info("read the cluster's authentication ConfigMap", "resourceVersion", cm.ResourceVersion,
+		"clientCA", cm.Data["client-ca-file"] != "", "frontProxyCA", cm.Data["requestheader-client-ca-file"] != "")
+}
+
+// certPool parses PEM certificates; nil when there are none.
+func certPool(pemData string) *x509.CertPool {
+	if pemData == "" {
+		return nil
+	}
+	certs, err := cert.ParseCertsPEM([]byte(pemData))
+	if err != nil || len(certs) == 0 {
+		return nil
+	}
+	pool := x509.NewCertPool()
+	for _, c := range certs {
+		pool.AddCert(c)
+	}
+	return pool
+}
