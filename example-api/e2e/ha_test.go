@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,8 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
-	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
-	"github.com/apigen-dev/apigen/runtime/storage/embedded"
+	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
 // The HA test's timings: a request may take haRequestTimeout (--request-timeout) and a
@@ -43,30 +40,12 @@ func TestReplicasSurviveFailures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
-	members, endpoints := startEtcdCluster(t, 3)
-	bin := serverBinary(t)
+	members, endpoints := etcdtest.RunCluster(t, 3)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	procs := make([]*serverproc.Process, 3)
-	errs := make([]error, 3)
-	var wg sync.WaitGroup
-	for i := range procs {
-		dir := t.TempDir()
-		wg.Go(func() {
-			procs[i], errs[i] = serverproc.Start(ctx, bin, dir, "--etcd-servers="+strings.Join(endpoints, ","),
-				"--request-timeout="+haRequestTimeout.String(), "--leader-elect-lease-duration="+haLeaseDuration.String(),
-				"--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms")
-		})
-	}
-	wg.Wait()
-	for i, p := range procs {
-		if p != nil {
-			t.Cleanup(func() { _ = p.Stop(20 * time.Second) })
-		}
-		if errs[i] != nil {
-			t.Fatalf("replica %d: %v", i, errs[i])
-		}
-	}
+	procs := startReplicas(ctx, t, 3, "--etcd-servers="+strings.Join(endpoints, ","),
+		"--request-timeout="+haRequestTimeout.String(), "--leader-elect-lease-duration="+haLeaseDuration.String(),
+		"--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms")
 	kube := make([]*kubernetes.Clientset, 3)
 	dbs := make([]dynamic.ResourceInterface, 3)
 	for i, p := range procs {
@@ -232,48 +211,4 @@ func TestReplicasSurviveFailures(t *testing.T) {
 	if finalized != 1 {
 		t.Errorf("the namespace was finalized %d times by the survivors, want once", finalized)
 	}
-}
-
-// startEtcdCluster starts an n-member etcd cluster in the test's process on free loopback
-// ports and returns its members (closed in t.Cleanup) and their client URLs.
-func startEtcdCluster(t *testing.T, n int) ([]*embedded.Server, []string) {
-	t.Helper()
-	peers := make([]string, n)
-	pairs := make([]string, n)
-	for i := range n {
-		peers[i] = "http://" + freeAddr(t)
-		pairs[i] = fmt.Sprintf("m%d=%s", i, peers[i])
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	members := make([]*embedded.Server, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			members[i], errs[i] = embedded.Start(ctx, embedded.Config{
-				DataDir: filepath.Join(dir, fmt.Sprint(i)), Name: fmt.Sprintf("m%d", i), PeerURL: peers[i],
-				ClientURL: "http://" + freeAddr(t), InitialCluster: strings.Join(pairs, ","), LogLevel: "fatal",
-			})
-		})
-	}
-	wg.Wait()
-	t.Cleanup(func() {
-		var wg sync.WaitGroup
-		for _, m := range members {
-			if m != nil {
-				wg.Go(func() { _ = m.Close() })
-			}
-		}
-		wg.Wait()
-	})
-	var endpoints []string
-	for i, m := range members {
-		if errs[i] != nil {
-			t.Fatalf("etcd member %d: %v", i, errors.Join(errs...))
-		}
-		endpoints = append(endpoints, m.Endpoints()...)
-	}
-	return members, endpoints
 }

@@ -108,29 +108,9 @@ func TestReplicasStartTogether(t *testing.T) {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
 	etcd := startEtcd(t)
-	bin := serverBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	procs := make([]*serverproc.Process, 3)
-	errs := make([]error, 3)
-	var wg sync.WaitGroup
-	for i := range procs {
-		dir := t.TempDir()
-		wg.Go(func() { procs[i], errs[i] = serverproc.Start(ctx, bin, dir, "--etcd-servers="+etcd.URL()) })
-	}
-	wg.Wait()
-	for i, p := range procs {
-		if p != nil {
-			t.Cleanup(func() {
-				if err := p.Stop(20 * time.Second); err != nil {
-					t.Error(err)
-				}
-			})
-		}
-		if errs[i] != nil {
-			t.Fatalf("replica %d: %v", i, errs[i])
-		}
-	}
+	procs := startReplicas(ctx, t, 3, "--etcd-servers="+etcd.URL())
 	client, err := kubernetes.NewForConfig(procs[0].Config)
 	if err != nil {
 		t.Fatal(err)
@@ -183,4 +163,31 @@ func TestReplicasStartTogether(t *testing.T) {
 			}
 		}
 	}
+}
+
+// startReplicas starts n example-apiservers at the same moment, each with its own data
+// directory and args, as a Deployment's replicas start; they are stopped in t.Cleanup (a
+// replica killed by the test is stopped silently). It fails t when one does not become ready.
+func startReplicas(ctx context.Context, t *testing.T, n int, args ...string) []*serverproc.Process {
+	t.Helper()
+	bin := serverBinary(t)
+	procs := make([]*serverproc.Process, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range procs {
+		dir := t.TempDir()
+		wg.Go(func() { procs[i], errs[i] = serverproc.Start(ctx, bin, dir, args...) })
+	}
+	wg.Wait()
+	for _, p := range procs {
+		if p != nil {
+			t.Cleanup(func() { _ = p.Stop(20 * time.Second) })
+		}
+	}
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("replica %d: %v", i, err)
+		}
+	}
+	return procs
 }

@@ -199,7 +199,7 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	}
 	// With --etcd-servers other replicas may share the etcd: the singleton controllers run
 	// under Leases, through the loopback client. The embedded etcd has one process.
-	singles := newSingletons(opts.LeaderElectionOptions, opts.LeaderElect && len(opts.EtcdServers) > 0, log, lb.client)
+	singles := newSingletons(opts.LeaderElectionOptions, opts.LeaderElect && len(opts.EtcdServers) > 0, log, lb.clients)
 	namespaces, err := serveNamespaces(opts, log, scheme, factory, &infos)
 	if err != nil {
 		return nil, err

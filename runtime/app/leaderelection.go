@@ -13,7 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/uuid"
-	"k8s.io/client-go/kubernetes"
 	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
@@ -95,7 +94,7 @@ type singletons struct {
 	identity string
 	log      *slog.Logger
 	// client is the loopback client of the server's own APIs, usable once the hooks run.
-	client func() (kubernetes.Interface, error)
+	client func() (*loopbackClients, error)
 	mu     sync.Mutex
 	names  []string
 	runs   map[string]func(ctx context.Context)
@@ -109,7 +108,7 @@ type singletons struct {
 const singletonsHookName = "start-leader-elected-controllers"
 
 // newSingletons returns the runner; elect says whether to use Leases.
-func newSingletons(o LeaderElectionOptions, elect bool, log *slog.Logger, client func() (kubernetes.Interface, error)) *singletons {
+func newSingletons(o LeaderElectionOptions, elect bool, log *slog.Logger, client func() (*loopbackClients, error)) *singletons {
 	host, _ := os.Hostname()
 	return &singletons{opts: o, elect: elect, log: log, client: client, runs: map[string]func(context.Context){},
 		// kube-controller-manager's identity: the host name and a unique suffix.
@@ -156,7 +155,7 @@ func (s *singletons) start(ctx context.Context) error {
 		}
 		var campaigns sync.WaitGroup
 		for _, name := range s.names {
-			campaigns.Go(func() { s.campaign(ctx, client.CoordinationV1(), name, s.runs[name]) })
+			campaigns.Go(func() { s.campaign(ctx, client.coordination, name, s.runs[name]) })
 		}
 		campaigns.Wait()
 	})
@@ -166,9 +165,9 @@ func (s *singletons) start(ctx context.Context) error {
 // waitForNamespace waits until the Leases' namespace exists (the system namespaces hook
 // creates kube-system at start), so that the first campaigns do not fail; false when ctx
 // ends first.
-func (s *singletons) waitForNamespace(ctx context.Context, client kubernetes.Interface) bool {
+func (s *singletons) waitForNamespace(ctx context.Context, client *loopbackClients) bool {
 	for {
-		_, err := client.CoreV1().Namespaces().Get(ctx, s.opts.ResourceNamespace, metav1.GetOptions{})
+		_, err := client.core.Namespaces().Get(ctx, s.opts.ResourceNamespace, metav1.GetOptions{})
 		if err == nil {
 			return true
 		}

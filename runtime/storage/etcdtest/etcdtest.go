@@ -2,6 +2,12 @@ package etcdtest
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,4 +61,60 @@ func NewClient(t testing.TB, srv *embedded.Server) *clientv3.Client {
 	// Cleanups run last-registered first: the client closes before the server stops.
 	t.Cleanup(func() { _ = client.Close() })
 	return client
+}
+
+// RunCluster starts an n-member etcd cluster on free loopback ports in t.TempDir() with
+// quiet logs (the members start together: each waits for a quorum), registers their
+// cleanup, and returns the members (so fault tests can stop one) and their client URLs. It
+// fails the test when the cluster cannot start.
+func RunCluster(t testing.TB, n int) ([]*embedded.Server, []string) {
+	t.Helper()
+	peers, pairs := make([]string, n), make([]string, n)
+	for i := range n {
+		peers[i] = "http://" + freeAddr(t)
+		pairs[i] = fmt.Sprintf("m%d=%s", i, peers[i])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	members, errs := make([]*embedded.Server, n), make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			members[i], errs[i] = embedded.Start(ctx, embedded.Config{
+				DataDir: filepath.Join(dir, fmt.Sprint(i)), Name: fmt.Sprintf("m%d", i), PeerURL: peers[i],
+				InitialCluster: strings.Join(pairs, ","), LogLevel: LogLevel, UnsafeNoFsync: true,
+			})
+		})
+	}
+	wg.Wait()
+	t.Cleanup(func() {
+		// Concurrently: a member's Close waits up to a second for its peers' connections.
+		var wg sync.WaitGroup
+		for _, m := range members {
+			if m != nil {
+				wg.Go(func() { _ = m.Close() })
+			}
+		}
+		wg.Wait()
+	})
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("cannot start a %d-member etcd cluster: %v", n, err)
+	}
+	var endpoints []string
+	for _, m := range members {
+		endpoints = append(endpoints, m.Endpoints()...)
+	}
+	return members, endpoints
+}
+
+// freeAddr returns a 127.0.0.1 address whose port was free a moment ago.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("cannot find a free port: %v", err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }
