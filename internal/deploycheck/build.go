@@ -32,7 +32,10 @@ type Manifests struct {
 
 // Image is one images: entry of a kustomization.
 type Image struct {
-	Name    string `json:"name"`
+	// Name is the image the manifests name, which the entry replaces.
+	Name string `json:"name"`
+	// NewName, NewTag and Digest are the replacement's repository, tag and digest; empty
+	// ones keep Name's.
 	NewName string `json:"newName"`
 	NewTag  string `json:"newTag"`
 	Digest  string `json:"digest"`
