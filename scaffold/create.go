@@ -46,7 +46,8 @@ type kindData struct {
 // versions convert field by field. When the group gets its second version, the hub package
 // (the group's directory) is created with a copy of every kind (markers dropped), every version's doc.go
 // gets +k8s:conversion-gen=<hub>, and the old install package's generated files are deleted.
-// groups.go is rewritten to import every group's install package.
+// groups.go is rewritten to import every group's install package, and config/deploy/apis.yaml
+// to hold an APIService per served version of every group (see deploy.go).
 //
 // Running it again with the same options plans nothing. Errors: invalid options, a
 // repository init did not write, or a *ClashError (the kind exists with other options; a
@@ -103,6 +104,13 @@ func CreateAPI(dir string, opts APIOptions) (*Plan, error) {
 	if err := planWiring(p, r, groups); err != nil {
 		return nil, err
 	}
+	addedVersion := ""
+	if c.addedKind {
+		addedVersion = opts.Version
+	}
+	if err := planDeployAPIs(p, r, groups, g, addedVersion); err != nil {
+		return nil, err
+	}
 	return p, p.err()
 }
 
@@ -113,6 +121,8 @@ type creation struct {
 	g    *group // as on disk
 	opts APIOptions
 	gdir string
+	// addedKind is set when the kind is new to its version.
+	addedKind bool
 }
 
 func (c *creation) plan() error {
@@ -202,6 +212,7 @@ func (c *creation) planKind(data kindData, perVersion map[string][]*source) erro
 		return err
 	}
 	name := data.Lower + "_types.go"
+	c.addedKind = true
 	c.p.create(c.gdir+"/"+o.Version+"/"+name, content)
 	added, err := parseSources(map[string][]byte{name: content})
 	if err != nil {

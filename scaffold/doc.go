@@ -18,6 +18,9 @@
 //	config/samples/<g>_<version>_<kind>.yaml one sample object per kind and version
 //	cmd/N-apiserver/main.go, main_test.go    the server and its end-to-end test
 //	cmd/N-apiserver/groups.go                the install package of every group (rewritten)
+//	config/deploy/Dockerfile, kustomization.yaml, *.yaml
+//	                                         the server in a cluster, as an aggregated API server
+//	config/deploy/apis.yaml                  an APIService per served group version (rewritten)
 //
 // <g> is the group's first DNS label ("shop" for shop.example.com). A group with one version
 // uses it as hub, so its install package is apis/<g>/<version>/install; once it has a hub the

@@ -1,14 +1,21 @@
 package scaffold_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/apigen-dev/apigen/internal/deploycheck"
+	"github.com/apigen-dev/apigen/runtime/app"
 )
 
 // TestScaffoldEndToEnd follows a user from an empty directory to a served, two-version API:
@@ -17,7 +24,9 @@ import (
 // answering kubectl; create api again changing nothing and a clashing one writing nothing;
 // apigen verify failing on an edited type with a diff naming the file, then passing after
 // go generate; a second version (v1beta1) creating the hub package and conversions, with
-// the object stored through v1 served by both versions.
+// the object stored through v1 served by both versions; after each served step, the deploy
+// manifests (config/deploy) built with kustomize and checked against the server's flags and
+// the group versions its discovery lists.
 //
 // It runs the apigen binary built from this checkout in t.TempDir(), with GOFLAGS=-mod=mod and
 // the environment's GOPROXY and module cache, kubectl at /usr/bin/kubectl, and servers on
@@ -43,7 +52,8 @@ func TestScaffoldEndToEnd(t *testing.T) {
 		{"init", func(t *testing.T) {
 			out := runIn(t, tmp, long, apigen, "init", "example.com/shop")
 			for _, f := range []string{"go.mod", "go.sum", "Makefile", "README.md", ".gitignore", ".github/workflows/ci.yaml",
-				"apis/doc.go", "cmd/shop-apiserver/main.go", "cmd/shop-apiserver/main_test.go", "cmd/shop-apiserver/groups.go"} {
+				"apis/doc.go", "cmd/shop-apiserver/main.go", "cmd/shop-apiserver/main_test.go", "cmd/shop-apiserver/groups.go",
+				"config/deploy/kustomization.yaml", "config/deploy/Dockerfile", "config/deploy/apis.yaml"} {
 				if _, err := os.Stat(filepath.Join(repo, f)); err != nil {
 					t.Errorf("init did not write %s: %v\n%s", f, err, out)
 				}
@@ -93,6 +103,7 @@ func TestScaffoldEndToEnd(t *testing.T) {
 			if out := srv.kubectl(t, "get", "orders"); !strings.Contains(out, "order-sample") {
 				t.Errorf("kubectl get orders:\n%s", out)
 			}
+			checkDeployManifests(t, srv, repo)
 			srv.stop(t)
 		}},
 		{"verify detects an edited type", func(t *testing.T) {
@@ -171,12 +182,47 @@ func TestScaffoldEndToEnd(t *testing.T) {
 					t.Errorf("kubectl get %s order-sample: %q", resource, out)
 				}
 			}
+			checkDeployManifests(t, srv, repo)
 		}},
 	}
 	for _, s := range steps {
 		if !t.Run(s.name, s.run) {
 			return
 		}
+	}
+}
+
+// checkDeployManifests builds the repository's config/deploy with kustomize and checks it
+// (deploycheck) against the running server: the container's flags are runtime/app's, which
+// the server is built on, and the APIServices cover exactly the group versions the server's
+// discovery lists besides the runtime's own groups.
+func checkDeployManifests(t *testing.T, srv *server, repo string) {
+	t.Helper()
+	var list metav1.APIGroupList
+	if err := json.Unmarshal([]byte(srv.kubectl(t, "get", "--raw", "/apis")), &list); err != nil {
+		t.Fatalf("discovery: %v", err)
+	}
+	var served []schema.GroupVersion
+	for _, g := range list.Groups {
+		if g.Name == "autoscaling" || slices.Contains(app.BuiltinGroups, g.Name) {
+			continue // the runtime's groups, served by every server
+		}
+		for _, v := range g.Versions {
+			served = append(served, schema.GroupVersion{Group: g.Name, Version: v.Version})
+		}
+	}
+	if len(served) == 0 {
+		t.Fatalf("discovery lists none of the repository's groups:\n%+v", list)
+	}
+	m, err := deploycheck.Build(filepath.Join(repo, "config", "deploy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range m.Check(served) {
+		t.Errorf("config/deploy against the server serving %v: %s", served, p)
+	}
+	for _, p := range deploycheck.CheckDockerfile(filepath.Join(repo, "config", "deploy", "Dockerfile"), repo) {
+		t.Errorf("config/deploy/Dockerfile: %s", p)
 	}
 }
 

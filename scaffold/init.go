@@ -29,6 +29,8 @@ type InitOptions struct {
 // repoData is what the init templates see.
 type repoData struct {
 	Module, Name, ApigenVersion, Replace string
+	// Namespace is the namespace config/deploy runs the server in.
+	Namespace string
 }
 
 var (
@@ -37,8 +39,8 @@ var (
 )
 
 // Init plans a new repository as the package doc lays it out: go.mod, Makefile, README.md,
-// .gitignore, the CI workflow, apis/doc.go, and cmd/<name>-apiserver/{main,main_test,groups}.go
-// with no group yet. Errors: an invalid module path or name, no apigen version to require
+// .gitignore, the CI workflow, apis/doc.go, cmd/<name>-apiserver/{main,main_test,groups}.go
+// with no group yet, and the deploy manifests in config/deploy. Errors: an invalid module path or name, no apigen version to require
 // (a development build outside a checkout without Replace), or a *ClashError.
 func Init(opts InitOptions) (*Plan, error) {
 	if !modulePathRE.MatchString(opts.Module) || strings.Contains(opts.Module, "..") {
@@ -67,7 +69,8 @@ func Init(opts InitOptions) (*Plan, error) {
 			return nil, fmt.Errorf("%s is not an apigen checkout: its go.mod does not declare module %s", replace, ApigenModule)
 		}
 	}
-	data := repoData{Module: opts.Module, Name: opts.Name, Replace: replace, ApigenVersion: ApigenVersion(replace)}
+	deploy := newDeployData(opts.Name + "-apiserver")
+	data := repoData{Module: opts.Module, Name: opts.Name, Replace: replace, ApigenVersion: ApigenVersion(replace), Namespace: deploy.Namespace}
 	if data.ApigenVersion == "" {
 		return nil, fmt.Errorf("this apigen is a development build outside its source checkout: cannot tell which apigen version to require")
 	}
@@ -95,6 +98,13 @@ func Init(opts InitOptions) (*Plan, error) {
 		return nil, err
 	}
 	p.create(server+"groups.go", wiring)
+	manifests, err := renderDeploy(deploy)
+	if err != nil {
+		return nil, err
+	}
+	for file, content := range manifests {
+		p.create(deployDir+"/"+file, content)
+	}
 	return p, p.err()
 }
 

@@ -10,8 +10,8 @@ import (
 	"github.com/apigen-dev/apigen/templates"
 )
 
-// parsed holds every template of templates.FS, named by its path ("api/types.go.tmpl").
-var parsed = template.Must(template.New("").ParseFS(templates.FS, "init/*.tmpl", "api/*.tmpl"))
+// parsed holds every template of templates.FS, named by its file name ("types.go.tmpl").
+var parsed = template.Must(template.New("").ParseFS(templates.FS, "init/*.tmpl", "init/deploy/*.tmpl", "api/*.tmpl"))
 
 // render executes the template named name (its file name, e.g. "types.go.tmpl") with data.
 // Go output is passed through go/format so it is gofmt-clean; a template that renders invalid

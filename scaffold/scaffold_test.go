@@ -73,7 +73,11 @@ func TestInitWritesGofmtCleanRepo(t *testing.T) {
 		}
 	}
 	want := []string{".github/workflows/ci.yaml", ".gitignore", "Makefile", "README.md", "apis/doc.go",
-		"cmd/shop-apiserver/groups.go", "cmd/shop-apiserver/main.go", "cmd/shop-apiserver/main_test.go", "go.mod"}
+		"cmd/shop-apiserver/groups.go", "cmd/shop-apiserver/main.go", "cmd/shop-apiserver/main_test.go",
+		"config/deploy/Dockerfile", "config/deploy/Dockerfile.dockerignore", "config/deploy/apis.yaml",
+		"config/deploy/ca-bundle.yaml", "config/deploy/deployment.yaml", "config/deploy/etcd.yaml",
+		"config/deploy/kustomization.yaml", "config/deploy/namespace.yaml", "config/deploy/rbac.yaml",
+		"config/deploy/service.yaml", "config/deploy/webhooks.yaml", "go.mod"}
 	if diff := cmp.Diff(want, sorted(names)); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
@@ -84,7 +88,11 @@ func TestInitWritesGofmtCleanRepo(t *testing.T) {
 		"Makefile":                  {"generate:", "verify:", "build:", "run:", "test:", "./cmd/$(SERVER)", "SERVER   := shop-apiserver"},
 		".github/workflows/ci.yaml": {"go tool apigen verify ./...", "go test ./..."},
 		".gitignore":                {"/apiserver-data/"},
-		"README.md":                 {"go generate ./...\nmake run\n"},
+		"README.md": {"go generate ./...\nmake run\n", "## Deploy to a cluster", "docker build -t $IMG -f config/deploy/Dockerfile .",
+			"kustomize edit set image shop-apiserver=$IMG) && kubectl apply -k config/deploy", "kubectl get apiservices",
+			"kubectl -n shop-system create secret tls shop-apiserver-tls"},
+		"config/deploy/Dockerfile":         {"RUN CGO_ENABLED=0 go build -trimpath -ldflags=-s -o /out/shop-apiserver ./cmd/shop-apiserver\n"},
+		"config/deploy/kustomization.yaml": {"  - name: shop-apiserver\n"},
 	} {
 		for _, w := range wants {
 			if !strings.Contains(files[file], w) {
@@ -121,7 +129,7 @@ func TestCreateAPITwiceChangesNothing(t *testing.T) {
 	root := initRepo(t)
 	p := apply(t, root, order)
 	want := []string{"create apis/shop/v1/doc.go", "create apis/shop/v1/order_types.go",
-		"update cmd/shop-apiserver/groups.go", "create config/samples/shop_v1_order.yaml"}
+		"update cmd/shop-apiserver/groups.go", "update config/deploy/apis.yaml", "create config/samples/shop_v1_order.yaml"}
 	if diff := cmp.Diff(want, normalize(p.Summary())); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}
@@ -203,7 +211,8 @@ func TestCreateAPISecondVersionAddsHub(t *testing.T) {
 	p := apply(t, root, v1beta1)
 	want := []string{"create apis/shop/doc.go", "create apis/shop/order_types.go", "update apis/shop/v1/doc.go",
 		"delete apis/shop/v1/install/zz_generated.install.go", "create apis/shop/v1beta1/doc.go",
-		"create apis/shop/v1beta1/order_types.go", "update cmd/shop-apiserver/groups.go", "create config/samples/shop_v1beta1_order.yaml"}
+		"create apis/shop/v1beta1/order_types.go", "update cmd/shop-apiserver/groups.go", "update config/deploy/apis.yaml",
+		"create config/samples/shop_v1beta1_order.yaml"}
 	if diff := cmp.Diff(want, normalize(p.Summary())); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}

@@ -26,8 +26,10 @@ func newInitCommand() *cobra.Command {
 go.mod (Go 1.26, apigen as a tool so "go tool apigen" works), apis/doc.go with the
 go:generate line, cmd/<name>-apiserver (main.go, groups.go listing the API groups, and an
 end-to-end test serving every kind), a Makefile (generate, verify, build, run, test), a
-README, a .gitignore and a CI workflow running "go tool apigen verify ./..." and the tests.
-It then runs "go mod tidy" (GOFLAGS=-mod=mod; offline with a warm module cache).
+README, a .gitignore, a CI workflow running "go tool apigen verify ./..." and the tests,
+and config/deploy: a Dockerfile and the kustomize manifests that run the server in a
+Kubernetes cluster as an aggregated API server (apis.yaml, its APIServices, is rewritten by
+"apigen create api"). It then runs "go mod tidy" (GOFLAGS=-mod=mod; offline with a warm module cache).
 
 go.mod requires apigen at this binary's own version (go install
 github.com/apigen-dev/apigen/cmd/apigen@<version>), with no replace. When apigen runs from
