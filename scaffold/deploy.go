@@ -60,7 +60,6 @@ var deployFiles = []struct{ tmpl, file string }{
 	{"kustomization.yaml.tmpl", "kustomization.yaml"},
 	{"namespace.yaml.tmpl", "namespace.yaml"},
 	{"rbac.yaml.tmpl", "rbac.yaml"},
-	{"webhooks.yaml.tmpl", "webhooks.yaml"},
 	{"deployment.yaml.tmpl", "deployment.yaml"},
 	{"service.yaml.tmpl", "service.yaml"},
 	{"etcd.yaml.tmpl", "etcd.yaml"},

@@ -27,20 +27,19 @@ import (
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
-// serviceAccountDir is where the kubelet mounts a pod's ServiceAccount token and the
-// cluster's CA, which webhooks.yaml's kubeconfigs read.
-const serviceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount"
-
 // TestDeploymentServes runs example-apiserver in-process (app.Run) as the Deployment of
 // example-api/config/deploy runs it: with its container's arguments, every volume the pod
 // mounts made in a temporary directory (the emptyDir empty, the ConfigMaps of the manifests
-// with their data, the Secret and ConfigMap made at deploy time, as the README says, with a
-// serving certificate and a front-proxy CA made here), an embedded etcd for the one of
-// --etcd-servers, and a loopback address on a free port for --bind-address and
-// --secure-port. The readiness and liveness probes then answer over HTTPS; a request the way
-// the aggregator forwards it (the front proxy's client certificate, X-Remote-User and
-// X-Remote-Group) creates a Database in a namespace this server never saw (the cluster's
-// namespaces are not its own); the same headers without that certificate are refused.
+// with their data, the Secret made at deploy time, as the README says, with a serving
+// certificate made here), an embedded etcd for the one of --etcd-servers, a loopback address
+// on a free port for --bind-address and --secure-port, and, for the in-cluster configuration
+// it delegates to, --authentication-kubeconfig and --authorization-kubeconfig naming a second
+// server that plays the cluster (its extension-apiserver-authentication ConfigMap names the
+// front-proxy CA made here). The readiness and liveness probes then answer over HTTPS; a
+// request the way the aggregator forwards it (the front proxy's client certificate,
+// X-Remote-User and X-Remote-Group) creates a Database in a namespace this server never saw
+// (the cluster's namespaces are not its own); the same headers without that certificate are
+// refused.
 func TestDeploymentServes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a server; skipped in -short mode")
@@ -79,8 +78,7 @@ func TestDeploymentServes(t *testing.T) {
 	// for both the serving certificate's and the cluster's front-proxy CA.
 	secrets := map[string]map[string]string{"example-apiserver-tls": {
 		"tls.crt": read(pki.CertFile(certs.ServingName)), "tls.key": read(pki.KeyFile(certs.ServingName))}}
-	configMaps["example-apiserver-front-proxy-ca"] = map[string]string{"ca.crt": read(pki.CertFile(certs.CAName))}
-	saDir := writeFiles(t, map[string]string{"token": "not-a-token\n", "ca.crt": read(pki.CertFile(certs.CAName))})
+	cluster := startCluster(t, pki)
 
 	volumes := map[string]string{} // volume name -> directory
 	for _, v := range deploy.Spec.Template.Spec.Volumes {
@@ -90,10 +88,7 @@ func TestDeploymentServes(t *testing.T) {
 		case v.Secret != nil && secrets[v.Secret.SecretName] != nil:
 			files = secrets[v.Secret.SecretName]
 		case v.ConfigMap != nil && configMaps[v.ConfigMap.Name] != nil:
-			files = map[string]string{}
-			for k, data := range configMaps[v.ConfigMap.Name] {
-				files[k] = strings.ReplaceAll(data, serviceAccountDir, saDir)
-			}
+			files = configMaps[v.ConfigMap.Name]
 		default:
 			t.Fatalf("volume %s: neither the manifests nor the README's steps make it", v.Name)
 		}
@@ -121,6 +116,8 @@ func TestDeploymentServes(t *testing.T) {
 		}
 		args = append(args, name+"="+value)
 	}
+	// The in-cluster configuration a pod delegates to: here the server playing the cluster.
+	args = append(args, "--authentication-kubeconfig="+cluster, "--authorization-kubeconfig="+cluster)
 
 	var groups []app.GroupBuilder
 	for _, b := range installed {
@@ -166,6 +163,33 @@ func TestDeploymentServes(t *testing.T) {
 	if code, resp := do(t, kubelet, http.MethodGet, databases, "", asAlice); code != http.StatusUnauthorized {
 		t.Errorf("GET %s with X-Remote-User but no front-proxy certificate: %d, want 401\n%s", databases, code, resp)
 	}
+}
+
+// startCluster runs a server in-process that plays the cluster: its
+// extension-apiserver-authentication ConfigMap names the CA of pki as the front proxy's, with
+// its certificate's CommonName allowed; it returns the server's kubeconfig and stops it in
+// t.Cleanup.
+func startCluster(t *testing.T, pki *certs.Bundle) string {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr syncBuffer
+	exited := make(chan int, 1)
+	go func() {
+		exited <- app.Run(ctx, "cluster", []string{"--data-dir=" + dir, "--secure-port=0",
+			"--requestheader-client-ca-file=" + pki.CertFile(certs.CAName), "--requestheader-allowed-names=" + certs.AdminUser,
+			"--requestheader-username-headers=X-Remote-User", "--requestheader-group-headers=X-Remote-Group"}, &stdout, &stderr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-exited:
+		case <-time.After(time.Minute):
+			t.Error("the cluster's server did not stop within 1m")
+		}
+	})
+	waitServing(t, &stdout, &stderr, exited)
+	return filepath.Join(dir, "kubeconfig")
 }
 
 // writeFiles writes files (name -> content) to a new temporary directory and returns it.

@@ -190,8 +190,8 @@ func (c *checker) flags() {
 	if opts.TLSCertFile == "" {
 		c.errorf("no --tls-cert-file: the self-signed certificate does not name the Service")
 	}
-	if opts.RequestHeaderClientCAFile == "" {
-		c.errorf("no --requestheader-client-ca-file: the aggregator's requests would be anonymous")
+	if opts.AuthenticationSkipLookup {
+		c.errorf("--authentication-skip-lookup: the aggregator's front-proxy requests would not be trusted")
 	}
 	if len(opts.EtcdServers) == 0 {
 		c.errorf("no --etcd-servers: every replica would keep its objects in an embedded etcd of its own")
