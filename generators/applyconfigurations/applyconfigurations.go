@@ -71,7 +71,7 @@ func (g *gen) packageDocs(fs *emit.Files, types []acType) {
 		seen[seg] = true
 		f := emit.NewFile(g.tree.ApplyPath(seg), at.gv.Version.Name, g.names)
 		fs.Add(filepath.Join(g.tree.ApplyDir(seg), "doc.go"), f,
-			"Package "+at.gv.Version.Name+" has the apply configurations of "+at.gv.Group.Name+"/"+at.gv.Version.Name+".")
+			"Package "+at.gv.Version.Name+" has the apply configurations of "+at.gv.DisplayName()+".")
 	}
 }
 

@@ -42,7 +42,7 @@ func (g *gen) extract(f *jen.File, at acType) {
 		body = append(body, jen.Id("b").Dot("WithNamespace").Call(jen.Id(obj).Dot("Namespace")))
 	}
 	body = append(body, jen.Id("b").Dot("WithKind").Call(jen.Lit(t.Name.Name)),
-		jen.Id("b").Dot("WithAPIVersion").Call(jen.Lit(at.gv.Group.Name+"/"+at.gv.Version.Name)), jen.Return(jen.Id("b"), jen.Nil()))
+		jen.Id("b").Dot("WithAPIVersion").Call(jen.Lit(at.gv.APIVersion())), jen.Return(jen.Id("b"), jen.Nil()))
 	param := jen.Id(obj).Op("*").Add(emit.Qual(t))
 	f.Commentf("%s extracts the applied configuration owned by fieldManager from %s for the", from, obj)
 	f.Comment("given subresource (\"\" for the main resource, \"status\", \"scale\", ...). The object must be unmodified, as")

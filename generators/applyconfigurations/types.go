@@ -135,7 +135,7 @@ func hasTypeMeta(t *model.Type) bool {
 // constructor declares the type's constructor (and, for a client kind, its Extract functions).
 func (g *gen) constructor(f *jen.File, at acType) {
 	t, ac := at.t, at.t.Name.Name+"ApplyConfiguration"
-	apiVersion := at.gv.Group.Name + "/" + at.gv.Version.Name
+	apiVersion := at.gv.APIVersion()
 	setKind := []jen.Code{jen.Id("b").Dot("WithKind").Call(jen.Lit(t.Name.Name)), jen.Id("b").Dot("WithAPIVersion").Call(jen.Lit(apiVersion))}
 	switch {
 	case at.kind != nil:

@@ -40,6 +40,21 @@ type GroupVersion struct {
 	Kinds []*model.Kind
 }
 
+// APIVersion is the group version's apiVersion: "<group>/<version>", or "<version>" for
+// Kubernetes' legacy core group, whose name is empty ("v1").
+func (gv GroupVersion) APIVersion() string {
+	if gv.Group.Name == "" {
+		return gv.Version.Name
+	}
+	return gv.Group.Name + "/" + gv.Version.Name
+}
+
+// DisplayName names the group version in generated doc comments: "<group>/<version>", with
+// "core" for the legacy core group ("core/v1").
+func (gv GroupVersion) DisplayName() string {
+	return gv.Group.DisplayName() + "/" + gv.Version.Name
+}
+
 // Trees returns the trees of api's groups that have client kinds, sorted by path.
 func Trees(api *model.API) []*Tree {
 	byPath := map[string]*Tree{}

@@ -61,7 +61,7 @@ func groupList(t *clientlayout.Tree) string {
 		default:
 			s += ", "
 		}
-		s += g[0].Group.Name
+		s += g[0].Group.DisplayName()
 	}
 	if len(groups) == 1 {
 		return "the " + s + " API"

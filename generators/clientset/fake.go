@@ -91,7 +91,7 @@ func fakeRegisterFile(t *clientlayout.Tree, names map[string]string) *jen.File {
 // fakeTypedFiles adds the fake typed client package of gv.
 func fakeTypedFiles(fs *emit.Files, t *clientlayout.Tree, gv clientlayout.GroupVersion, names map[string]string) {
 	path, dir := t.TypedPath(gv)+"/fake", filepath.Join(t.TypedDir(gv), "fake")
-	fs.Add(filepath.Join(dir, "doc.go"), newFile(path, "fake", names), "Package fake has the fake typed clients of "+gv.Group.Name+"/"+gv.Version.Name+".")
+	fs.Add(filepath.Join(dir, "doc.go"), newFile(path, "fake", names), "Package fake has the fake typed clients of "+gv.DisplayName()+".")
 	f := newFile(path, "fake", names)
 	name := "Fake" + gv.GoName()
 	f.Commentf("%s implements %sInterface on client-go's testing.Fake.", name, gv.GoName())

@@ -100,7 +100,7 @@ func typedFiles(fs *emit.Files, t *clientlayout.Tree, gv clientlayout.GroupVersi
 	path, dir := t.TypedPath(gv), t.TypedDir(gv)
 	pkg := gv.Version.Name
 	doc := newFile(path, pkg, names)
-	fs.Add(filepath.Join(dir, "doc.go"), doc, "Package "+pkg+" has the typed clients of "+gv.Group.Name+"/"+gv.Version.Name+".")
+	fs.Add(filepath.Join(dir, "doc.go"), doc, "Package "+pkg+" has the typed clients of "+gv.DisplayName()+".")
 	fs.Add(filepath.Join(dir, gv.Group.ClientPackageName+"_client.go"), groupClientFile(t, gv, names), "")
 	exp := newFile(path, pkg, names)
 	for _, k := range gv.Kinds {
@@ -122,7 +122,7 @@ func groupClientFile(t *clientlayout.Tree, gv clientlayout.GroupVersion, names m
 	}
 	f.Commentf("%sInterface has a method per kind returning its typed client, and the REST client they share.", name)
 	f.Type().Id(name + "Interface").Interface(methods...)
-	f.Commentf("%sClient is used to interact with features provided by the %s group.", name, gv.Group.Name)
+	f.Commentf("%sClient is used to interact with features provided by the %s group.", name, gv.Group.DisplayName())
 	f.Type().Id(name + "Client").Struct(jen.Id("restClient").Qual(clientlayout.RestPkg, "Interface"))
 	kindAccessors(f, t, gv, jen.Id("c").Op("*").Id(name+"Client"), "new", "typed client", func(k *model.Kind) jen.Code {
 		return jen.Id(k.Name + "Interface")

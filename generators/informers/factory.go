@@ -203,7 +203,7 @@ func factoryInterface(f *jen.File, it *informerTree) {
 	f.Type().Id("SharedInformerFactory").Interface(methods...)
 	for _, group := range groupsOf(it.gvs) {
 		g := group[0].Group
-		f.Commentf("%s returns the informers of the %s group.", g.ClientGoName, g.Name)
+		f.Commentf("%s returns the informers of the %s group.", g.ClientGoName, g.DisplayName())
 		f.Func().Params(jen.Id("f").Op("*").Id("sharedInformerFactory")).Id(g.ClientGoName).Params().Qual(it.InformersPath(g.ClientPackageName), "Interface").Block(
 			jen.Return(jen.Qual(it.InformersPath(g.ClientPackageName), "New").Call(jen.Id("f"), jen.Id("f").Dot("namespace"), jen.Id("f").Dot("tweakListOptions"))))
 	}

@@ -56,10 +56,10 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 		for _, group := range groupsOf(it.gvs) {
 			pkg := group[0].Group.ClientPackageName
 			fs.Add(filepath.Join(t.InformersDir(pkg), "interface.go"), groupFile(it, group),
-				"Package "+pkg+" has the shared informers of the "+group[0].Group.Name+" group.")
+				"Package "+pkg+" has the shared informers of the "+group[0].Group.DisplayName()+" group.")
 			for _, gv := range group {
 				fs.Add(filepath.Join(t.InformersDir(gv.Segment()), "interface.go"), versionFile(it, gv),
-					"Package "+gv.Version.Name+" has the shared informers of "+gv.Group.Name+"/"+gv.Version.Name+".")
+					"Package "+gv.Version.Name+" has the shared informers of "+gv.DisplayName()+".")
 				for _, k := range gv.Kinds {
 					fs.Add(filepath.Join(t.InformersDir(gv.Segment()), clientlayout.FileName(k)), informerFile(it, gv, k), "")
 				}

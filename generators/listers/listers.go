@@ -45,7 +45,7 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 				expansions(exp, k)
 			}
 			fs.Add(filepath.Join(dir, "expansion_generated.go"), exp,
-				"Package "+gv.Version.Name+" has the listers of "+gv.Group.Name+"/"+gv.Version.Name+".")
+				"Package "+gv.Version.Name+" has the listers of "+gv.DisplayName()+".")
 		}
 	}
 	return fs.Result()

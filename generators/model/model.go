@@ -51,6 +51,15 @@ type Group struct {
 	ClientGoName      string
 }
 
+// DisplayName is the group's name in generated doc comments: Name, or "core" for Kubernetes'
+// legacy group, whose name is empty.
+func (g *Group) DisplayName() string {
+	if g.Name == "" {
+		return "core"
+	}
+	return g.Name
+}
+
 // HasClients reports whether any kind of any version of g has a generated client.
 func (g *Group) HasClients() bool {
 	for _, v := range g.Versions {

@@ -235,6 +235,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 		if err := sec.rbac.install(typed, log, singles); err != nil {
 			return err
 		}
+		if err := publishClusterAuthentication(typed, &opts.SecureOptions, sec, namespaces.ConfigMaps(), log); err != nil {
+			return err
+		}
 		if err := typed.AddPostStartHook("storage-object-count-tracker", func(ctx context.Context) error {
 			go countObjects(ctx, etcd.client, opts.EtcdPrefix, infos, m, objectCountInterval)
 			return nil

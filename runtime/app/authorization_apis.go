@@ -6,7 +6,9 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	authenticationinstall "github.com/apigen-dev/apigen/runtime/apis/authentication/v1/install"
@@ -43,9 +45,9 @@ func newRBACAPI(info *registry.APIGroupInfo, policy *rbac.StoragePolicy, own []*
 	return &rbacAPI{info: info, policy: policy, unguarded: &unguarded, own: slices.Clone(own)}
 }
 
-// install adds the post-start hooks "rbac/bootstrap-roles" (the default roles and bindings
-// and the own groups' aggregated roles, created or reconciled) and
-// "start-clusterrole-aggregation-controller". r may be nil (RBAC off).
+// install adds the post-start hooks "rbac/bootstrap-roles" (the default roles and bindings,
+// the own groups' aggregated roles and the namespaced default roles, created or reconciled)
+// and "start-clusterrole-aggregation-controller". r may be nil (RBAC off).
 func (r *rbacAPI) install(srv *server.Server, log *slog.Logger, singles *singletons) error {
 	if r == nil {
 		return nil
@@ -56,7 +58,10 @@ func (r *rbacAPI) install(srv *server.Server, log *slog.Logger, singles *singlet
 	}
 	roles := append(rbac.DefaultClusterRoles(), rbac.GroupClusterRoles(r.own...)...)
 	if err := srv.AddPostStartHook("rbac/bootstrap-roles", func(ctx context.Context) error {
-		return rbac.EnsureBootstrap(ctx, stores, roles, rbac.DefaultClusterRoleBindings())
+		if err := rbac.EnsureBootstrap(ctx, stores, roles, rbac.DefaultClusterRoleBindings()); err != nil {
+			return err
+		}
+		return ensureBootstrapRoles(ctx, stores, log)
 	}); err != nil {
 		return err
 	}
@@ -66,6 +71,25 @@ func (r *rbacAPI) install(srv *server.Server, log *slog.Logger, singles *singlet
 	}
 	singles.add("clusterrole-aggregation-controller", aggregation.NewController(clusterRoles, log).Run)
 	return nil
+}
+
+// ensureBootstrapRoles creates or reconciles the namespaced default roles (rbac.DefaultRoles,
+// in kube-system), retrying every second while their namespace does not exist yet (the system
+// namespaces hook creates kube-system; kube-apiserver's hook creates the namespace itself).
+// Errors: another failure, or ctx ending first.
+func ensureBootstrapRoles(ctx context.Context, stores *rbac.RBACStores, log *slog.Logger) error {
+	for {
+		err := rbac.EnsureBootstrapRoles(ctx, stores, rbac.DefaultRoles())
+		if err == nil || !apierrors.IsNotFound(err) {
+			return err
+		}
+		log.Info("cannot create the bootstrap roles yet; retrying", "err", err)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Second):
+		}
+	}
 }
 
 // guard serves roles, clusterroles, rolebindings and clusterrolebindings through

@@ -37,7 +37,8 @@ var (
 // one; bound to no one); admin, edit and view, aggregated from the
 // ClusterRoles labelled AggregateToAdmin, AggregateToEdit and AggregateToView (view is
 // labelled to aggregate into edit, edit into admin); system:aggregate-to-admin (roles and
-// rolebindings, LocalSubjectAccessReviews) and system:aggregate-to-view (reading namespaces).
+// rolebindings, LocalSubjectAccessReviews), system:aggregate-to-edit (writing configmaps) and
+// system:aggregate-to-view (reading configmaps and namespaces).
 // The server's own resources join view and edit through GroupClusterRoles.
 func DefaultClusterRoles() []rbacv1.ClusterRole {
 	rw := append(append([]string(nil), ReadVerbs...), WriteVerbs...)
@@ -61,9 +62,35 @@ func DefaultClusterRoles() []rbacv1.ClusterRole {
 		defaultRole("system:aggregate-to-admin", map[string]string{AggregateToAdmin: "true"},
 			rbacv1.PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"localsubjectaccessreviews"}},
 			rbacv1.PolicyRule{Verbs: rw, APIGroups: []string{GroupName}, Resources: []string{"rolebindings", "roles"}}),
+		defaultRole("system:aggregate-to-edit", map[string]string{AggregateToEdit: "true"},
+			rbacv1.PolicyRule{Verbs: WriteVerbs, APIGroups: []string{""}, Resources: []string{"configmaps"}}),
 		defaultRole("system:aggregate-to-view", map[string]string{AggregateToView: "true"},
-			rbacv1.PolicyRule{Verbs: ReadVerbs, APIGroups: []string{""}, Resources: []string{"namespaces"}}),
+			rbacv1.PolicyRule{Verbs: ReadVerbs, APIGroups: []string{""}, Resources: []string{"configmaps", "namespaces"}}),
 	}
+}
+
+// ExtensionAPIServerAuthenticationReader is the Role of kube-apiserver's bootstrap policy in
+// kube-system that lets a delegating (aggregated) API server read the ConfigMap
+// kube-system/extension-apiserver-authentication, where the server publishes its client CAs
+// and front-proxy configuration; such servers bind their service account to it.
+const ExtensionAPIServerAuthenticationReader = "extension-apiserver-authentication-reader"
+
+// DefaultRoles are the namespaced Roles of kube-apiserver's bootstrap policy (its
+// NamespaceRoles) that apigen's runtime has resources for: ExtensionAPIServerAuthenticationReader
+// in kube-system (get, list and watch of the configmap extension-apiserver-authentication).
+func DefaultRoles() []rbacv1.Role {
+	return []rbacv1.Role{
+		{ObjectMeta: namespacedMeta(metav1.NamespaceSystem, ExtensionAPIServerAuthenticationReader), Rules: []rbacv1.PolicyRule{
+			{Verbs: ReadVerbs, APIGroups: []string{""}, Resources: []string{"configmaps"}, ResourceNames: []string{"extension-apiserver-authentication"}},
+		}},
+	}
+}
+
+// namespacedMeta is defaultMeta in namespace.
+func namespacedMeta(namespace, name string) metav1.ObjectMeta {
+	m := defaultMeta(name, nil)
+	m.Namespace = namespace
+	return m
 }
 
 // DefaultClusterRoleBindings are the bootstrap bindings of DefaultClusterRoles, as
@@ -106,13 +133,17 @@ func aggregatedRole(name string, labels map[string]string, selectLabel string) r
 		ClusterRoleSelectors: []metav1.LabelSelector{{MatchLabels: map[string]string{selectLabel: "true"}}}}}
 }
 
-// Bootstrap is the default policy as the evaluation sees it (DefaultClusterRoles and
-// DefaultClusterRoleBindings), for a StaticPolicy. Aggregated roles (admin, edit, view)
-// carry no rules here: the aggregation controller writes them into the stored roles.
+// Bootstrap is the default policy as the evaluation sees it (DefaultClusterRoles,
+// DefaultRoles and DefaultClusterRoleBindings), for a StaticPolicy. Aggregated roles (admin,
+// edit, view) carry no rules here: the aggregation controller writes them into the stored
+// roles.
 func Bootstrap() *Policy {
 	p := &Policy{}
 	for _, r := range DefaultClusterRoles() {
 		p.Roles = append(p.Roles, Role{Name: r.Name, Rules: Rules(r.Rules)})
+	}
+	for _, r := range DefaultRoles() {
+		p.Roles = append(p.Roles, Role{Namespace: r.Namespace, Name: r.Name, Rules: Rules(r.Rules)})
 	}
 	for _, b := range DefaultClusterRoleBindings() {
 		p.Bindings = append(p.Bindings, Binding{Name: b.Name, RoleRef: RoleRef{Kind: b.RoleRef.Kind, Name: b.RoleRef.Name},

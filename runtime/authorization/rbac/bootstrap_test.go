@@ -11,6 +11,7 @@ import (
 	rbacv1 "github.com/apigen-dev/apigen/runtime/apis/rbac/v1"
 	rbacinstall "github.com/apigen-dev/apigen/runtime/apis/rbac/v1/install"
 	"github.com/apigen-dev/apigen/runtime/registry"
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
@@ -107,5 +108,56 @@ func TestEnsureBootstrap(t *testing.T) {
 	ensure()
 	if now := get(stores.ClusterRoles, "admin").(*rbacv1.ClusterRole).ResourceVersion; now != rv {
 		t.Errorf("a reconciled role was written again (resourceVersion %s -> %s)", rv, now)
+	}
+}
+
+// TestEnsureBootstrapRoles creates kube's namespaced default roles in their namespace
+// (extension-apiserver-authentication-reader in kube-system) and reconciles them: a removed
+// rule comes back, one annotated autoupdate=false is left alone.
+func TestEnsureBootstrapRoles(t *testing.T) {
+	stores, err := StoresOf(rbacGroup(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := request.WithNamespace(context.Background(), metav1.NamespaceSystem)
+	ensure := func() {
+		t.Helper()
+		if err := EnsureBootstrapRoles(context.Background(), stores, DefaultRoles()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get := func() *rbacv1.Role {
+		t.Helper()
+		obj, err := stores.Roles.Get(ctx, ExtensionAPIServerAuthenticationReader, &metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return obj.(*rbacv1.Role)
+	}
+	change := func(f func(*rbacv1.Role)) {
+		t.Helper()
+		if _, _, err := stores.Roles.Update(ctx, ExtensionAPIServerAuthenticationReader, mergeInfo(func(obj runtime.Object) bool {
+			f(obj.(*rbacv1.Role))
+			return true
+		}), false, &metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ensure()
+	want := []rbacv1.PolicyRule{{Verbs: []string{"get", "list", "watch"}, APIGroups: []string{""}, Resources: []string{"configmaps"},
+		ResourceNames: []string{"extension-apiserver-authentication"}}}
+	r := get()
+	if diff := cmp.Diff(want, r.Rules); diff != "" || r.Labels[BootstrappingLabel] != "rbac-defaults" || r.Annotations[AutoUpdateAnnotation] != "true" {
+		t.Errorf("role %+v; rules (-want +got):\n%s", r.ObjectMeta, diff)
+	}
+	change(func(r *rbacv1.Role) { r.Rules = nil })
+	ensure()
+	if got := get().Rules; !cmp.Equal(want, got) {
+		t.Errorf("rules not reconciled: %+v", got)
+	}
+	change(func(r *rbacv1.Role) { r.Rules, r.Annotations[AutoUpdateAnnotation] = nil, "false" })
+	ensure()
+	if got := get().Rules; len(got) != 0 {
+		t.Errorf("autoupdate=false was reconciled: %+v", got)
 	}
 }

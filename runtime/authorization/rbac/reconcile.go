@@ -13,6 +13,7 @@ import (
 
 	rbacv1 "github.com/apigen-dev/apigen/runtime/apis/rbac/v1"
 	"github.com/apigen-dev/apigen/runtime/registry"
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
@@ -49,21 +50,40 @@ func EnsureBootstrap(ctx context.Context, stores *RBACStores, roles []rbacv1.Clu
 	return nil
 }
 
-// RBACStores are the unguarded stores EnsureBootstrap writes through.
-type RBACStores struct {
-	ClusterRoles, ClusterRoleBindings objectStore
+// EnsureBootstrapRoles creates or reconciles the namespaced roles (each in its namespace)
+// through stores (unguarded), as EnsureBootstrap does ClusterRoles, as kube-apiserver's
+// rbac/bootstrap-roles hook does its namespaced roles. Errors: the first create or update
+// failing for another reason than a concurrent create, as the store returned it (404
+// NotFound when the NamespaceLifecycle admission plugin finds no such namespace yet).
+func EnsureBootstrapRoles(ctx context.Context, stores *RBACStores, roles []rbacv1.Role) error {
+	for i := range roles {
+		want := &roles[i]
+		if err := reconcile(request.WithNamespace(ctx, want.Namespace), stores.Roles, want.Name, want, func(obj runtime.Object) bool {
+			r := obj.(*rbacv1.Role)
+			return mergeRules(&r.ObjectMeta, &r.Rules, &want.ObjectMeta, want.Rules)
+		}); err != nil {
+			return fmt.Errorf("cannot reconcile Role %s/%s: %w", want.Namespace, want.Name, err)
+		}
+	}
+	return nil
 }
 
-// StoresOf returns the clusterroles and clusterrolebindings stores of info, the RBAC group
-// runtime/apis/rbac/v1/install builds. Errors: info lacks them.
+// RBACStores are the unguarded stores EnsureBootstrap and EnsureBootstrapRoles write through.
+type RBACStores struct {
+	ClusterRoles, ClusterRoleBindings, Roles objectStore
+}
+
+// StoresOf returns the clusterroles, clusterrolebindings and roles stores of info, the RBAC
+// group runtime/apis/rbac/v1/install builds. Errors: info lacks them.
 func StoresOf(info *registry.APIGroupInfo) (*RBACStores, error) {
 	stores := info.VersionedResourcesStorageMap["v1"]
-	roles, ok1 := stores["clusterroles"].(objectStore)
+	clusterRoles, ok1 := stores["clusterroles"].(objectStore)
 	bindings, ok2 := stores["clusterrolebindings"].(objectStore)
-	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("the RBAC group serves no clusterroles or clusterrolebindings")
+	roles, ok3 := stores["roles"].(objectStore)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, fmt.Errorf("the RBAC group serves no clusterroles, clusterrolebindings or roles")
 	}
-	return &RBACStores{ClusterRoles: roles, ClusterRoleBindings: bindings}, nil
+	return &RBACStores{ClusterRoles: clusterRoles, ClusterRoleBindings: bindings, Roles: roles}, nil
 }
 
 // reconcile creates want, or, when name exists and is not opted out, updates it with merge
@@ -117,17 +137,27 @@ func mergeMeta(m, want *metav1.ObjectMeta) (changed, ok bool) {
 	return changed, true
 }
 
-// mergeRole adds to r what want has and r lacks; it reports whether r changed.
-func mergeRole(r, want *rbacv1.ClusterRole) bool {
-	changed, ok := mergeMeta(&r.ObjectMeta, &want.ObjectMeta)
+// mergeRules adds to meta and rules (a role's) the labels, annotations and rules of want and
+// wantRules they lack; it reports whether they changed, false when meta opts out of updates.
+func mergeRules(meta *metav1.ObjectMeta, rules *[]rbacv1.PolicyRule, want *metav1.ObjectMeta, wantRules []rbacv1.PolicyRule) bool {
+	changed, ok := mergeMeta(meta, want)
 	if !ok {
 		return false
 	}
-	for _, rule := range want.Rules {
-		if covered, _ := validation.Covers(Rules(r.Rules), Rules([]rbacv1.PolicyRule{rule})); !covered {
-			r.Rules, changed = append(r.Rules, rule), true
+	for _, rule := range wantRules {
+		if covered, _ := validation.Covers(Rules(*rules), Rules([]rbacv1.PolicyRule{rule})); !covered {
+			*rules, changed = append(*rules, rule), true
 		}
 	}
+	return changed
+}
+
+// mergeRole adds to r what want has and r lacks; it reports whether r changed.
+func mergeRole(r, want *rbacv1.ClusterRole) bool {
+	if r.Annotations[AutoUpdateAnnotation] == "false" {
+		return false
+	}
+	changed := mergeRules(&r.ObjectMeta, &r.Rules, &want.ObjectMeta, want.Rules)
 	if want.AggregationRule != nil {
 		if r.AggregationRule == nil {
 			r.AggregationRule = &rbacv1.AggregationRule{}

@@ -1,7 +1,8 @@
 // Package protobuf reads request bodies in Kubernetes' protobuf encoding
 // (application/vnd.kubernetes.protobuf) for the built-in groups the runtime serves, as
-// kubectl's typed clients send them (`kubectl create role`, `kubectl create namespace`) and
-// client-go's leader election sends its Leases: a
+// kubectl's typed clients send them (`kubectl create role`, `kubectl create namespace`,
+// `kubectl create configmap`), client-go's typed clientset (k8s.io/client-go/kubernetes) sends
+// its ConfigMaps and client-go's leader election its Leases: a
 // body decodes into the k8s.io/api type of its kind, which is re-encoded as JSON for the
 // endpoints to decode into apigen's own, wire-compatible type. Responses stay JSON, which
 // those clients accept. Kinds outside the built-in groups have no protobuf form here.
@@ -35,7 +36,7 @@ type Transcoder struct {
 // NewTranscoder returns a transcoder for the built-in groups apigen serves:
 // rbac.authorization.k8s.io/v1, authorization.k8s.io/v1 and authentication.k8s.io/v1 (the
 // reviews `kubectl auth` sends), coordination.k8s.io/v1 (the Leases of client-go's
-// leaderelection) and the core group's v1 (namespaces).
+// leaderelection) and the core group's v1 (namespaces and configmaps).
 func NewTranscoder() *Transcoder {
 	scheme := runtime.NewScheme()
 	for name, add := range map[string]func(*runtime.Scheme) error{"core/v1": corev1.AddToScheme, "rbac/v1": rbacv1.AddToScheme,

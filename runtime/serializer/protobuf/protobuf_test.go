@@ -8,11 +8,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	k8scoordinationv1 "k8s.io/api/coordination/v1"
+	k8scorev1 "k8s.io/api/core/v1"
 	k8srbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
+	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
 	rbacv1 "github.com/apigen-dev/apigen/runtime/apis/rbac/v1"
 )
 
@@ -89,6 +91,41 @@ func TestLeaseFromLeaderElection(t *testing.T) {
 	want := coordinationv1.Lease{TypeMeta: in.TypeMeta, ObjectMeta: in.ObjectMeta,
 		Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &duration,
 			AcquireTime: &renew, RenewTime: &renew, LeaseTransitions: &transitions}}
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestConfigMapFromClientGo encodes a ConfigMap as client-go's typed clientset sends it
+// (protobuf) and checks the transcoded JSON decodes into apigen's ConfigMap with every field:
+// data, binaryData (bytes that are not UTF-8) and immutable.
+func TestConfigMapFromClientGo(t *testing.T) {
+	tc := NewTranscoder()
+	immutable := true
+	in := &k8scorev1.ConfigMap{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+		ObjectMeta: metav1.ObjectMeta{Name: "settings", Namespace: "team-a", Labels: map[string]string{"app": "db"}},
+		Immutable:  &immutable,
+		Data:       map[string]string{"config.yaml": "a: 1\n", "empty": ""},
+		BinaryData: map[string][]byte{"blob.bin": {0xff, 0x00, 0xfe}},
+	}
+	var buf bytes.Buffer
+	if err := tc.serializer.Encode(in, &buf); err != nil {
+		t.Fatal(err)
+	}
+	data, gvk, err := tc.ToJSON(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gvk != (schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}) {
+		t.Errorf("gvk %v", gvk)
+	}
+	var out corev1.ConfigMap
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := corev1.ConfigMap{TypeMeta: in.TypeMeta, ObjectMeta: in.ObjectMeta, Immutable: &immutable,
+		Data: in.Data, BinaryData: in.BinaryData}
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -7,6 +7,92 @@ package v1
 import runtime "k8s.io/apimachinery/pkg/runtime"
 
 // DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *ConfigMap) DeepCopyInto(out *ConfigMap) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	if in.Immutable != nil {
+		in, out := &in.Immutable, &out.Immutable
+		*out = new(bool)
+		**out = **in
+	}
+	if in.Data != nil {
+		in, out := &in.Data, &out.Data
+		*out = make(map[string]string, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
+	if in.BinaryData != nil {
+		in, out := &in.BinaryData, &out.BinaryData
+		*out = make(map[string][]byte, len(*in))
+		for key, val := range *in {
+			var outVal []byte
+			if val != nil {
+				in, out := &val, &outVal
+				*out = make([]byte, len(*in))
+				copy(*out, *in)
+			}
+			(*out)[key] = outVal
+		}
+	}
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new ConfigMap; nil for a nil receiver.
+func (in *ConfigMap) DeepCopy() *ConfigMap {
+	if in == nil {
+		return nil
+	}
+	out := new(ConfigMap)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject is a generated deepcopy function, copying the receiver, creating a new runtime.Object; nil for a nil receiver.
+func (in *ConfigMap) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// ConfigMap is a root type: the scheme stores it as a runtime.Object.
+var _ runtime.Object = (*ConfigMap)(nil)
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *ConfigMapList) DeepCopyInto(out *ConfigMapList) {
+	*out = *in
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]ConfigMap, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new ConfigMapList; nil for a nil receiver.
+func (in *ConfigMapList) DeepCopy() *ConfigMapList {
+	if in == nil {
+		return nil
+	}
+	out := new(ConfigMapList)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject is a generated deepcopy function, copying the receiver, creating a new runtime.Object; nil for a nil receiver.
+func (in *ConfigMapList) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// ConfigMapList is a root type: the scheme stores it as a runtime.Object.
+var _ runtime.Object = (*ConfigMapList)(nil)
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
 func (in *Namespace) DeepCopyInto(out *Namespace) {
 	*out = *in
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)

@@ -4,7 +4,99 @@
 
 package v1
 
-import equality "k8s.io/apimachinery/pkg/api/equality"
+import (
+	equality "k8s.io/apimachinery/pkg/api/equality"
+	reflect "reflect"
+)
+
+// SemanticEqual_ConfigMap reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_ConfigMap(a, b *ConfigMap) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.TypeMeta != b.TypeMeta {
+		return false
+	}
+	if !equality.Semantic.DeepEqual(&a.ObjectMeta, &b.ObjectMeta) {
+		return false
+	}
+	if (a.Immutable == nil) != (b.Immutable == nil) {
+		return false
+	}
+	if a.Immutable != nil {
+		if (*a.Immutable) != (*b.Immutable) {
+			return false
+		}
+	}
+	if len(a.Data) != len(b.Data) {
+		return false
+	}
+	if len(a.Data) != 0 && reflect.ValueOf(a.Data).UnsafePointer() != reflect.ValueOf(b.Data).UnsafePointer() {
+		for k, va := range a.Data {
+			vb, ok := b.Data[k]
+			if !ok {
+				return false
+			}
+			if va != vb {
+				return false
+			}
+		}
+	}
+	if len(a.BinaryData) != len(b.BinaryData) {
+		return false
+	}
+	if len(a.BinaryData) != 0 && reflect.ValueOf(a.BinaryData).UnsafePointer() != reflect.ValueOf(b.BinaryData).UnsafePointer() {
+		for k, va := range a.BinaryData {
+			vb, ok := b.BinaryData[k]
+			if !ok {
+				return false
+			}
+			if len(va) != len(vb) {
+				return false
+			}
+			if len(va) != 0 && &va[0] != &vb[0] {
+				for i1 := range va {
+					if va[i1] != vb[i1] {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// SemanticEqual_ConfigMapList reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_ConfigMapList(a, b *ConfigMapList) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.TypeMeta != b.TypeMeta {
+		return false
+	}
+	if !equality.Semantic.DeepEqual(&a.ListMeta, &b.ListMeta) {
+		return false
+	}
+	if len(a.Items) != len(b.Items) {
+		return false
+	}
+	if len(a.Items) != 0 && &a.Items[0] != &b.Items[0] {
+		for i := range a.Items {
+			if !SemanticEqual_ConfigMap(&a.Items[i], &b.Items[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // SemanticEqual_Namespace reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
 // nil and empty slices and maps are equal, quantities compare by value, times by instant.

@@ -10,6 +10,226 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
+// jsonEncodeConfigMap writes in as encoding/json.Marshal(in) does.
+func jsonEncodeConfigMap(w *jsoncodec.Writer, in *ConfigMap) {
+	more := false
+	w.Byte('{')
+	if in.TypeMeta.Kind != "" {
+		w.Field(&more, "\"kind\":")
+		w.String(in.TypeMeta.Kind)
+	}
+	if in.TypeMeta.APIVersion != "" {
+		w.Field(&more, "\"apiVersion\":")
+		w.String(in.TypeMeta.APIVersion)
+	}
+	w.Field(&more, "\"metadata\":")
+	apimachineryjson.EncodeObjectMeta(w, &in.ObjectMeta)
+	if in.Immutable != nil {
+		w.Raw(",\"immutable\":")
+		w.Bool(*in.Immutable)
+	}
+	if len(in.Data) != 0 {
+		w.Raw(",\"data\":")
+		w.Byte('{')
+		more0 := false
+		for _, key0 := range jsoncodec.SortedKeys(in.Data) {
+			w.Key(&more0, key0)
+			val0 := in.Data[key0]
+			w.String(val0)
+		}
+		w.Byte('}')
+	}
+	if len(in.BinaryData) != 0 {
+		w.Raw(",\"binaryData\":")
+		w.Byte('{')
+		more0 := false
+		for _, key0 := range jsoncodec.SortedKeys(in.BinaryData) {
+			w.Key(&more0, key0)
+			val0 := in.BinaryData[key0]
+			w.Value(&val0)
+		}
+		w.Byte('}')
+	}
+	w.Byte('}')
+}
+
+// jsonDecodeConfigMap reads into out, a zero ConfigMap, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeConfigMap(r *jsoncodec.Reader, out *ConfigMap) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [6]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "kind":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.TypeMeta.Kind = r.Str()
+			}
+		case "apiVersion":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.TypeMeta.APIVersion = r.Str()
+			}
+		case "metadata":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			apimachineryjson.DecodeObjectMeta(r, &out.ObjectMeta)
+		case "immutable":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			if !r.Null() {
+				out.Immutable = new(bool)
+				*out.Immutable = r.Bool()
+			}
+		case "data":
+			if seen[4] {
+				r.Fail()
+				return
+			}
+			seen[4] = true
+			if !r.Null() && r.Object() {
+				m0 := make(map[string]string, r.Len())
+				for n0 := 0; r.Member(n0); n0++ {
+					key0 := r.KeyString()
+					var val0 string
+					if !r.Null() {
+						val0 = r.Str()
+					}
+					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
+				}
+				out.Data = m0
+			}
+		case "binaryData":
+			if seen[5] {
+				r.Fail()
+				return
+			}
+			seen[5] = true
+			if !r.Null() && r.Object() {
+				m0 := make(map[string][]byte, r.Len())
+				for n0 := 0; r.Member(n0); n0++ {
+					key0 := r.KeyString()
+					var val0 []byte
+					r.Value(&val0)
+					m0[key0] = val0
+					if len(m0) == n0 {
+						r.Fail()
+						return
+					}
+				}
+				out.BinaryData = m0
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeConfigMapList writes in as encoding/json.Marshal(in) does.
+func jsonEncodeConfigMapList(w *jsoncodec.Writer, in *ConfigMapList) {
+	more := false
+	w.Byte('{')
+	if in.TypeMeta.Kind != "" {
+		w.Field(&more, "\"kind\":")
+		w.String(in.TypeMeta.Kind)
+	}
+	if in.TypeMeta.APIVersion != "" {
+		w.Field(&more, "\"apiVersion\":")
+		w.String(in.TypeMeta.APIVersion)
+	}
+	w.Field(&more, "\"metadata\":")
+	apimachineryjson.EncodeListMeta(w, &in.ListMeta)
+	w.Raw(",\"items\":")
+	if in.Items == nil {
+		w.Null()
+	} else {
+		w.Byte('[')
+		for i0 := range in.Items {
+			if i0 > 0 {
+				w.Byte(',')
+			}
+			jsonEncodeConfigMap(w, &in.Items[i0])
+		}
+		w.Byte(']')
+	}
+	w.Byte('}')
+}
+
+// jsonDecodeConfigMapList reads into out, a zero ConfigMapList, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeConfigMapList(r *jsoncodec.Reader, out *ConfigMapList) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [4]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "kind":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.TypeMeta.Kind = r.Str()
+			}
+		case "apiVersion":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.TypeMeta.APIVersion = r.Str()
+			}
+		case "metadata":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			apimachineryjson.DecodeListMeta(r, &out.ListMeta)
+		case "items":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			if !r.Null() && r.Array() {
+				for i0 := 0; r.Elem(i0); i0++ {
+					out.Items = append(out.Items, *new(ConfigMap))
+					jsonDecodeConfigMap(r, &out.Items[i0])
+				}
+				if out.Items == nil {
+					out.Items = []ConfigMap{}
+				}
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
 // jsonEncodeNamespace writes in as encoding/json.Marshal(in) does.
 func jsonEncodeNamespace(w *jsoncodec.Writer, in *Namespace) {
 	more := false
@@ -361,6 +581,8 @@ func jsonDecodeNamespaceStatus(r *jsoncodec.Reader, out *NamespaceStatus) {
 
 // init registers the codecs with jsoncodec, where Marshal, Unmarshal, Writer.Value and Reader.Value find them.
 func init() {
+	jsoncodec.Register(jsonEncodeConfigMap, jsonDecodeConfigMap)
+	jsoncodec.Register(jsonEncodeConfigMapList, jsonDecodeConfigMapList)
 	jsoncodec.Register(jsonEncodeNamespace, jsonDecodeNamespace)
 	jsoncodec.Register(jsonEncodeNamespaceCondition, jsonDecodeNamespaceCondition)
 	jsoncodec.Register(jsonEncodeNamespaceList, jsonDecodeNamespaceList)

@@ -43,6 +43,8 @@ var (
 // addKnownTypes adds the package's kinds and their lists to scheme.
 func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(SchemeGroupVersion,
+		&ConfigMap{},
+		&ConfigMapList{},
 		&Namespace{},
 		&NamespaceList{},
 	)

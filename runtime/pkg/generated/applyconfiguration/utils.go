@@ -9,9 +9,11 @@ import (
 	admissionregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1"
 	apiregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
 	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
+	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
 	applyadmissionregistrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/admissionregistration/v1"
 	applyapiregistrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/apiregistration/v1"
 	applycoordinationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/coordination/v1"
+	applycorev1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/core/v1"
 	internal "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/internal"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -22,6 +24,9 @@ import (
 // apply configuration type exists for the given GroupVersionKind.
 func ForKind(kind schema.GroupVersionKind) interface{} {
 	switch kind {
+	// Group=, Version=v1
+	case corev1.SchemeGroupVersion.WithKind("ConfigMap"):
+		return &applycorev1.ConfigMapApplyConfiguration{}
 	// Group=admissionregistration.k8s.io, Version=v1
 	case admissionregistrationv1.SchemeGroupVersion.WithKind("AuditAnnotation"):
 		return &applyadmissionregistrationv1.AuditAnnotationApplyConfiguration{}

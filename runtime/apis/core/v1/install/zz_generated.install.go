@@ -29,6 +29,10 @@ func Install(scheme *runtime.Scheme) {
 // Errors: the first resource whose storage, table convertor or scale subresource cannot be created.
 func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.APIGroupInfo, error) {
 	Install(scheme)
+	configMapStore, err := newConfigMapStore(scheme, storage)
+	if err != nil {
+		return nil, err
+	}
 	namespaceStore, err := newNamespaceStore(scheme, storage)
 	if err != nil {
 		return nil, err
@@ -38,12 +42,36 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 		PrioritizedVersions: []schema.GroupVersion{v1.SchemeGroupVersion},
 		VersionedResourcesStorageMap: map[string]map[string]rest.Storage{
 			"v1": {
+				"configmaps":        configMapStore,
 				"namespaces":        namespaceStore,
 				"namespaces/status": registry.NewStatusStore(namespaceStore, namespaceStatusStrategy{namespaceStrategy{scheme: scheme}}),
 			},
 		},
 		Scheme:             scheme,
 		OpenAPIDefinitions: GetOpenAPIDefinitions,
+	}, nil
+}
+
+// newConfigMapStore builds the registry.Store of configmaps, storing ConfigMap objects as v1.
+func newConfigMapStore(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.Store, error) {
+	s, err := storage.NewStorage(schema.GroupResource{Group: "", Resource: "configmaps"}, v1.SchemeGroupVersion, scheme, func() runtime.Object {
+		return &v1.ConfigMap{}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot create the storage of configmaps: %w", err)
+	}
+	return &registry.Store{
+		NewFunc: func() runtime.Object {
+			return &v1.ConfigMap{}
+		},
+		NewListFunc: func() runtime.Object {
+			return &v1.ConfigMapList{}
+		},
+		DefaultQualifiedResource:  schema.GroupResource{Group: "", Resource: "configmaps"},
+		SingularQualifiedResource: schema.GroupResource{Group: "", Resource: "configmap"},
+		Strategy:                  configMapStrategy{scheme: scheme},
+		Storage:                   s,
+		ShortNameList:             []string{"cm"},
 	}, nil
 }
 

@@ -16,6 +16,43 @@ import (
 	fieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
+// configMapStrategy implements registry.Strategy for v1.ConfigMap.
+type configMapStrategy struct {
+	// scheme holds the declarative validation (zz_generated.validation.go) of every version.
+	scheme *runtime.Scheme
+}
+
+var _ registry.Strategy = configMapStrategy{}
+
+// NamespaceScoped returns true: configmaps are namespaced.
+func (configMapStrategy) NamespaceScoped() bool {
+	return true
+}
+
+// PrepareForCreate sets generation to 1.
+func (configMapStrategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
+	o := obj.(*v1.ConfigMap)
+	o.Generation = 1
+}
+
+// PrepareForUpdate keeps generation: the kind has no spec to compare.
+func (configMapStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	newObj, oldObj := obj.(*v1.ConfigMap), old.(*v1.ConfigMap)
+	newObj.Generation = oldObj.Generation
+}
+
+// Validate runs the validation generated from the markers of the request's version, then v1.ValidateConfigMap.
+func (s configMapStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, nil)
+	return append(errs, v1.ValidateConfigMap(obj.(*v1.ConfigMap))...)
+}
+
+// ValidateUpdate runs the validation generated from the markers of the request's version, then v1.ValidateConfigMapUpdate.
+func (s configMapStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, old)
+	return append(errs, v1.ValidateConfigMapUpdate(obj.(*v1.ConfigMap), old.(*v1.ConfigMap))...)
+}
+
 // namespaceStrategy implements registry.Strategy for v1.Namespace.
 type namespaceStrategy struct {
 	// scheme holds the declarative validation (zz_generated.validation.go) of every version.

@@ -650,6 +650,32 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: strategy
       type:
         scalar: string
+- name: com.github.apigen-dev.apigen.runtime.apis.core.v1.ConfigMap
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: binaryData
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: data
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: immutable
+      type:
+        scalar: boolean
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+      default: {}
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
   map:
     fields:

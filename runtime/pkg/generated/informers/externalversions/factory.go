@@ -11,6 +11,7 @@ import (
 	admissionregistrationinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/admissionregistration"
 	apiregistrationinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/apiregistration"
 	coordinationinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/coordination"
+	coreinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/core"
 	internalinterfaces "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/internalinterfaces"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
@@ -239,9 +240,15 @@ type SharedInformerFactory interface {
 	// InformerFor returns the SharedIndexInformer for obj using an internal client.
 	InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer
 
+	Core() coreinformers.Interface
 	Admissionregistration() admissionregistrationinformers.Interface
 	Apiregistration() apiregistrationinformers.Interface
 	Coordination() coordinationinformers.Interface
+}
+
+// Core returns the informers of the core group.
+func (f *sharedInformerFactory) Core() coreinformers.Interface {
+	return coreinformers.New(f, f.namespace, f.tweakListOptions)
 }
 
 // Admissionregistration returns the informers of the admissionregistration.k8s.io group.

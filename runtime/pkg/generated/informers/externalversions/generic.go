@@ -9,6 +9,7 @@ import (
 	admissionregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1"
 	apiregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
 	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
+	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
@@ -36,6 +37,12 @@ func (f *genericInformer) Lister() cache.GenericLister {
 // ForResource gives generic access to a shared informer of the matching type; an unknown resource is an error.
 func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource) (GenericInformer, error) {
 	switch resource {
+	// Group=, Version=v1
+	case corev1.SchemeGroupVersion.WithResource("configmaps"):
+		return &genericInformer{
+			informer: f.Core().V1().ConfigMaps().Informer(),
+			resource: resource.GroupResource(),
+		}, nil
 	// Group=admissionregistration.k8s.io, Version=v1
 	case admissionregistrationv1.SchemeGroupVersion.WithResource("mutatingwebhookconfigurations"):
 		return &genericInformer{

@@ -17,6 +17,8 @@ import (
 	fakeauthorizationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/authorization/v1/fake"
 	typedcoordinationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/coordination/v1"
 	fakecoordinationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/coordination/v1/fake"
+	typedcorev1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/core/v1"
+	fakecorev1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/core/v1/fake"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	watch "k8s.io/apimachinery/pkg/watch"
@@ -111,6 +113,11 @@ var (
 	_ versioned.Interface = &Clientset{}
 	_ testing.FakeClient  = &Clientset{}
 )
+
+// CoreV1 retrieves the fake CoreV1Client.
+func (c *Clientset) CoreV1() typedcorev1.CoreV1Interface {
+	return &fakecorev1.FakeCoreV1{Fake: &c.Fake}
+}
 
 // AdmissionregistrationV1 retrieves the fake AdmissionregistrationV1Client.
 func (c *Clientset) AdmissionregistrationV1() typedadmissionregistrationv1.AdmissionregistrationV1Interface {

@@ -10,6 +10,7 @@ import (
 	authenticationv1 "github.com/apigen-dev/apigen/runtime/apis/authentication/v1"
 	authorizationv1 "github.com/apigen-dev/apigen/runtime/apis/authorization/v1"
 	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
+	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -20,6 +21,7 @@ import (
 var scheme = runtime.NewScheme()
 var codecs = serializer.NewCodecFactory(scheme)
 var localSchemeBuilder = runtime.SchemeBuilder{
+	corev1.AddToScheme,
 	admissionregistrationv1.AddToScheme,
 	apiregistrationv1.AddToScheme,
 	authenticationv1.AddToScheme,
