@@ -65,7 +65,13 @@ func startArgs(t *testing.T, flags []string, groups ...GroupBuilder) (url, kubec
 // startWith runs run in a goroutine as start describes; stop must make it return.
 func startWith(t *testing.T, stop func(), run func(args []string, stdout, stderr io.Writer) int) (url, kubeconfig string) {
 	t.Helper()
-	dataDir := t.TempDir()
+	return startAt(t, t.TempDir(), stop, run)
+}
+
+// startAt is startWith on the data directory dataDir, which may hold an earlier server's
+// data (a restart).
+func startAt(t *testing.T, dataDir string, stop func(), run func(args []string, stdout, stderr io.Writer) int) (url, kubeconfig string) {
+	t.Helper()
 	var stdout, stderr syncBuffer
 	code := make(chan int, 1)
 	go func() {
