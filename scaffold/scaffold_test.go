@@ -77,7 +77,7 @@ func TestInitWritesGofmtCleanRepo(t *testing.T) {
 		"config/deploy/Dockerfile", "config/deploy/Dockerfile.dockerignore", "config/deploy/apis.yaml",
 		"config/deploy/ca-bundle.yaml", "config/deploy/deployment.yaml", "config/deploy/etcd.yaml",
 		"config/deploy/kustomization.yaml", "config/deploy/namespace.yaml", "config/deploy/rbac.yaml",
-		"config/deploy/service.yaml", "config/deploy/webhooks.yaml", "go.mod"}
+		"config/deploy/service.yaml", "go.mod"}
 	if diff := cmp.Diff(want, sorted(names)); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}

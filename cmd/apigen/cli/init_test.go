@@ -33,7 +33,7 @@ func TestInitAndCreateAPICommands(t *testing.T) {
 	}
 	t.Chdir(t.TempDir())
 	code, stdout, stderr := run(t, "init", "example.com/shop", "--no-tidy", "--apigen-replace", checkout, "--name", "store")
-	if code != 0 || !strings.Contains(stdout, "apigen init: 20 files written to shop in ") {
+	if code != 0 || !strings.Contains(stdout, "apigen init: 19 files written to shop in ") {
 		t.Fatalf("init: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	if _, err := os.Stat("shop/cmd/store-apiserver/main.go"); err != nil {
