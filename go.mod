@@ -31,7 +31,9 @@ require (
 
 require (
 	github.com/blang/semver/v4 v4.0.0 // indirect
+	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/kylelemons/godebug v1.1.0 // indirect
+	k8s.io/component-base v0.37.2 // indirect
 )
 
 require (
