@@ -36,12 +36,12 @@ const (
 
 // The keys of the ClusterAuthenticationName ConfigMap, as kube-apiserver writes them.
 const (
-	ClientCAKey                      = "client-ca-file"
-	RequestHeaderClientCAKey         = "requestheader-client-ca-file"
-	RequestHeaderUsernameHeadersKey  = "requestheader-username-headers"
-	RequestHeaderGroupHeadersKey     = "requestheader-group-headers"
-	RequestHeaderExtraHeadersPrefKey = "requestheader-extra-headers-prefix"
-	RequestHeaderAllowedNamesKey     = "requestheader-allowed-names"
+	ClientCAKey                        = "client-ca-file"
+	RequestHeaderClientCAKey           = "requestheader-client-ca-file"
+	RequestHeaderUsernameHeadersKey    = "requestheader-username-headers"
+	RequestHeaderGroupHeadersKey       = "requestheader-group-headers"
+	RequestHeaderExtraHeadersPrefixKey = "requestheader-extra-headers-prefix"
+	RequestHeaderAllowedNamesKey       = "requestheader-allowed-names"
 )
 
 // clusterAuthenticationData is the content of the ConfigMap for o and sec, as kube-apiserver's
@@ -81,10 +81,10 @@ func clusterAuthenticationData(o *SecureOptions, sec *security) (map[string]stri
 		return nil, err
 	}
 	for key, values := range map[string][]string{
-		RequestHeaderUsernameHeadersKey:  o.RequestHeaderUsernameHeaders,
-		RequestHeaderGroupHeadersKey:     o.RequestHeaderGroupHeaders,
-		RequestHeaderExtraHeadersPrefKey: o.RequestHeaderExtraHeadersPrefix,
-		RequestHeaderAllowedNamesKey:     o.RequestHeaderAllowedNames,
+		RequestHeaderUsernameHeadersKey:    o.RequestHeaderUsernameHeaders,
+		RequestHeaderGroupHeadersKey:       o.RequestHeaderGroupHeaders,
+		RequestHeaderExtraHeadersPrefixKey: o.RequestHeaderExtraHeadersPrefix,
+		RequestHeaderAllowedNamesKey:       o.RequestHeaderAllowedNames,
 	} {
 		if values == nil {
 			values = []string{}
@@ -174,13 +174,14 @@ func (c *clusterAuthentication) start(ctx context.Context) error {
 }
 
 // run syncs the ConfigMap on every change a watch reports and every resync, until ctx ends;
-// a failed sync is tried again after retry.
+// a failed sync is tried again after retry, doubled after each failure in a row up to resync.
 func (c *clusterAuthentication) run(ctx context.Context) {
 	wake := make(chan struct{}, 1)
 	go c.watch(ctx, wake)
 	tick := time.NewTicker(c.resync)
 	defer tick.Stop()
 	var retry <-chan time.Time
+	backoff := c.retry
 	for {
 		select {
 		case <-ctx.Done():
@@ -190,9 +191,15 @@ func (c *clusterAuthentication) run(ctx context.Context) {
 		case <-retry:
 		}
 		retry = nil
-		if err := c.sync(ctx); err != nil && ctx.Err() == nil {
-			c.log.Warn("cannot write the cluster authentication ConfigMap", "configmap", ClusterAuthenticationNamespace+"/"+ClusterAuthenticationName, "err", err)
-			retry = time.After(c.retry)
+		err := c.sync(ctx)
+		switch {
+		case err == nil:
+			backoff = c.retry
+		case ctx.Err() == nil:
+			c.log.Warn("cannot write the cluster authentication ConfigMap", "configmap", ClusterAuthenticationNamespace+"/"+ClusterAuthenticationName,
+				"err", err, "retry", backoff)
+			retry = time.After(backoff)
+			backoff = min(2*backoff, c.resync)
 		}
 	}
 }

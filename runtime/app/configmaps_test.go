@@ -96,10 +96,10 @@ func TestClusterAuthenticationConfigMap(t *testing.T) {
 	same(ClientCAKey, certsOf(clients.CertFile(certs.CAName), filepath.Join(filepath.Dir(kubeconfig), "pki", "ca.crt")))
 	same(RequestHeaderClientCAKey, certsOf(proxy.CertFile(certs.CAName)))
 	want := map[string]string{
-		RequestHeaderUsernameHeadersKey:  `["X-Remote-User","X-Forwarded-User"]`,
-		RequestHeaderGroupHeadersKey:     `["X-Remote-Group"]`,
-		RequestHeaderExtraHeadersPrefKey: `["X-Remote-Extra-"]`,
-		RequestHeaderAllowedNamesKey:     `["front-proxy-client","aggregator"]`,
+		RequestHeaderUsernameHeadersKey:    `["X-Remote-User","X-Forwarded-User"]`,
+		RequestHeaderGroupHeadersKey:       `["X-Remote-Group"]`,
+		RequestHeaderExtraHeadersPrefixKey: `["X-Remote-Extra-"]`,
+		RequestHeaderAllowedNamesKey:       `["front-proxy-client","aggregator"]`,
 	}
 	for k, v := range want {
 		if cm.Data[k] != v {
@@ -188,6 +188,24 @@ func TestConfigMaps(t *testing.T) {
 	}
 	if out := runKubectl(t, kubeconfig, "get", "cm", "settings", "-n", "team-a", "-o", "jsonpath={.data.b}"); out != "2" {
 		t.Errorf("kubectl get cm settings: %q", out)
+	}
+	// kubectl apply (a strategic merge patch the second time) and server-side apply.
+	manifest := filepath.Join(t.TempDir(), "cm.yaml")
+	apply := func(name, data string, flags ...string) {
+		t.Helper()
+		doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  namespace: team-a\ndata:\n" + data
+		if err := os.WriteFile(manifest, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		runKubectl(t, kubeconfig, append([]string{"apply", "-f", manifest}, flags...)...)
+	}
+	for _, flags := range [][]string{nil, {"--server-side"}} {
+		name := "applied" + strings.Join(flags, "")
+		apply(name, "  a: \"1\"\n  b: \"2\"\n", flags...)
+		apply(name, "  a: \"1\"\n  c: \"3\"\n", flags...)
+		if out := runKubectl(t, kubeconfig, "get", "cm", name, "-n", "team-a", "-o", "jsonpath={.data}"); out != `{"a":"1","c":"3"}` {
+			t.Errorf("kubectl apply %v twice: data %s", flags, out)
+		}
 	}
 
 	// client-go's typed clientset, recording the content type of what it writes.
