@@ -119,7 +119,10 @@ func encodeUnique(certs []*x509.Certificate) (string, error) {
 
 // clusterAuthentication keeps kube-system/extension-apiserver-authentication's data equal to
 // data, as kube-apiserver's cluster authentication trust controller keeps it for delegating
-// servers.
+// servers, with one difference: kube's controller merges what it finds there with its own
+// (the union of the CAs and of the header names, so that kube-apiservers with different CAs
+// share one ConfigMap during a rotation); this one writes its own data only, so replicas
+// must share their authentication flags (and self-signed CA, as shareCA makes them).
 type clusterAuthentication struct {
 	configMaps configMapStore
 	data       map[string]string
@@ -248,8 +251,8 @@ func (c *clusterAuthentication) forward(ctx context.Context, w watch.Interface, 
 
 // sync creates the ConfigMap, or updates its data when it differs from c.data, retrying on
 // conflicts (and on a concurrent create). One that cannot be updated (422, as when it was
-// made immutable) is deleted and created again, as kube's controller replaces one it cannot
-// update.
+// made immutable) is deleted and created again, as kube's controller replaces one too large
+// to update.
 func (c *clusterAuthentication) sync(ctx context.Context) error {
 	ctx = request.WithNamespace(ctx, ClusterAuthenticationNamespace)
 	return retry.OnError(retry.DefaultRetry, func(err error) bool {
