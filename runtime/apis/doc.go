@@ -1,5 +1,5 @@
 // Package apis holds the runtime's own API types, served by every generated server that
-// enables them: the core group's v1 (core/v1: namespaces, served at /api/v1),
+// enables them: the core group's v1 (core/v1: namespaces and configmaps, served at /api/v1),
 // rbac.authorization.k8s.io/v1 (rbac/v1), authorization.k8s.io/v1 and authentication.k8s.io/v1
 // (authorization/v1, authentication/v1: the create-only review kinds), apiextensions.k8s.io/v1
 // (apiextensions/v1: CustomResourceDefinitions), apiregistration.k8s.io/v1 (apiregistration/v1:

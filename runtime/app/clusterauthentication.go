@@ -36,12 +36,12 @@ const (
 
 // The keys of the ClusterAuthenticationName ConfigMap, as kube-apiserver writes them.
 const (
-	ClientCAKey                      = "client-ca-file"
-	RequestHeaderClientCAKey         = "requestheader-client-ca-file"
-	RequestHeaderUsernameHeadersKey  = "requestheader-username-headers"
-	RequestHeaderGroupHeadersKey     = "requestheader-group-headers"
-	RequestHeaderExtraHeadersPrefKey = "requestheader-extra-headers-prefix"
-	RequestHeaderAllowedNamesKey     = "requestheader-allowed-names"
+	ClientCAKey                        = "client-ca-file"
+	RequestHeaderClientCAKey           = "requestheader-client-ca-file"
+	RequestHeaderUsernameHeadersKey    = "requestheader-username-headers"
+	RequestHeaderGroupHeadersKey       = "requestheader-group-headers"
+	RequestHeaderExtraHeadersPrefixKey = "requestheader-extra-headers-prefix"
+	RequestHeaderAllowedNamesKey       = "requestheader-allowed-names"
 )
 
 // clusterAuthenticationData is the content of the ConfigMap for o and sec, as kube-apiserver's
@@ -81,10 +81,10 @@ func clusterAuthenticationData(o *SecureOptions, sec *security) (map[string]stri
 		return nil, err
 	}
 	for key, values := range map[string][]string{
-		RequestHeaderUsernameHeadersKey:  o.RequestHeaderUsernameHeaders,
-		RequestHeaderGroupHeadersKey:     o.RequestHeaderGroupHeaders,
-		RequestHeaderExtraHeadersPrefKey: o.RequestHeaderExtraHeadersPrefix,
-		RequestHeaderAllowedNamesKey:     o.RequestHeaderAllowedNames,
+		RequestHeaderUsernameHeadersKey:    o.RequestHeaderUsernameHeaders,
+		RequestHeaderGroupHeadersKey:       o.RequestHeaderGroupHeaders,
+		RequestHeaderExtraHeadersPrefixKey: o.RequestHeaderExtraHeadersPrefix,
+		RequestHeaderAllowedNamesKey:       o.RequestHeaderAllowedNames,
 	} {
 		if values == nil {
 			values = []string{}
@@ -119,7 +119,10 @@ func encodeUnique(certs []*x509.Certificate) (string, error) {
 
 // clusterAuthentication keeps kube-system/extension-apiserver-authentication's data equal to
 // data, as kube-apiserver's cluster authentication trust controller keeps it for delegating
-// servers.
+// servers, with one difference: kube's controller merges what it finds there with its own
+// (the union of the CAs and of the header names, so that kube-apiservers with different CAs
+// share one ConfigMap during a rotation); this one writes its own data only, so replicas
+// must share their authentication flags (and self-signed CA, as shareCA makes them).
 type clusterAuthentication struct {
 	configMaps configMapStore
 	data       map[string]string
@@ -174,13 +177,14 @@ func (c *clusterAuthentication) start(ctx context.Context) error {
 }
 
 // run syncs the ConfigMap on every change a watch reports and every resync, until ctx ends;
-// a failed sync is tried again after retry.
+// a failed sync is tried again after retry, doubled after each failure in a row up to resync.
 func (c *clusterAuthentication) run(ctx context.Context) {
 	wake := make(chan struct{}, 1)
 	go c.watch(ctx, wake)
 	tick := time.NewTicker(c.resync)
 	defer tick.Stop()
 	var retry <-chan time.Time
+	backoff := c.retry
 	for {
 		select {
 		case <-ctx.Done():
@@ -190,9 +194,15 @@ func (c *clusterAuthentication) run(ctx context.Context) {
 		case <-retry:
 		}
 		retry = nil
-		if err := c.sync(ctx); err != nil && ctx.Err() == nil {
-			c.log.Warn("cannot write the cluster authentication ConfigMap", "configmap", ClusterAuthenticationNamespace+"/"+ClusterAuthenticationName, "err", err)
-			retry = time.After(c.retry)
+		err := c.sync(ctx)
+		switch {
+		case err == nil:
+			backoff = c.retry
+		case ctx.Err() == nil:
+			c.log.Warn("cannot write the cluster authentication ConfigMap", "configmap", ClusterAuthenticationNamespace+"/"+ClusterAuthenticationName,
+				"err", err, "retry", backoff)
+			retry = time.After(backoff)
+			backoff = min(2*backoff, c.resync)
 		}
 	}
 }
@@ -241,8 +251,8 @@ func (c *clusterAuthentication) forward(ctx context.Context, w watch.Interface, 
 
 // sync creates the ConfigMap, or updates its data when it differs from c.data, retrying on
 // conflicts (and on a concurrent create). One that cannot be updated (422, as when it was
-// made immutable) is deleted and created again, as kube's controller replaces one it cannot
-// update.
+// made immutable) is deleted and created again, as kube's controller replaces one too large
+// to update.
 func (c *clusterAuthentication) sync(ctx context.Context) error {
 	ctx = request.WithNamespace(ctx, ClusterAuthenticationNamespace)
 	return retry.OnError(retry.DefaultRetry, func(err error) bool {

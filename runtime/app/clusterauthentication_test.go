@@ -84,10 +84,10 @@ func TestClusterAuthenticationData(t *testing.T) {
 	delete(data, ClientCAKey)
 	delete(data, RequestHeaderClientCAKey)
 	want := map[string]string{
-		RequestHeaderUsernameHeadersKey:  `["X-Remote-User","X-User"]`,
-		RequestHeaderGroupHeadersKey:     `["X-Remote-Group"]`,
-		RequestHeaderExtraHeadersPrefKey: `["X-Remote-Extra-"]`,
-		RequestHeaderAllowedNamesKey:     `[]`,
+		RequestHeaderUsernameHeadersKey:    `["X-Remote-User","X-User"]`,
+		RequestHeaderGroupHeadersKey:       `["X-Remote-Group"]`,
+		RequestHeaderExtraHeadersPrefixKey: `["X-Remote-Extra-"]`,
+		RequestHeaderAllowedNamesKey:       `[]`,
 	}
 	if diff := cmp.Diff(want, data); diff != "" {
 		t.Errorf("request-header keys (-want +got):\n%s", diff)

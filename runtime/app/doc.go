@@ -25,13 +25,22 @@
 // cluster.
 //
 // The chain is kube-apiserver's (CreateServerChain): aggregator -> typed server (the user's
-// groups, namespaces at /api/v1 with their bootstrap and deletion controllers, RBAC) ->
+// groups, namespaces and configmaps at /api/v1, the namespaces with their bootstrap and
+// deletion controllers, RBAC) ->
 // extensions server (runtime/apiextensions: CustomResourceDefinitions and their custom
 // resources) -> not found. --runtime-config <group>/<version>=false (api/v1 for the core
 // group) turns a built-in API off. The typed server also serves admissionregistration.k8s.io/v1,
 // whose webhook configurations and ValidatingAdmissionPolicies the MutatingAdmissionWebhook,
 // ValidatingAdmissionPolicy and ValidatingAdmissionWebhook plugins (on by default, after the
 // in-process plugins) apply to every write.
+//
+// Serving HTTPS, the post-start hook "start-cluster-authentication-info-controller" publishes
+// kube-system/extension-apiserver-authentication as kube-apiserver does for delegating
+// (aggregated) API servers (clusterauthentication.go): client-ca-file (--client-ca-file's CAs
+// and the self-signed CA) and, with --requestheader-client-ca-file, its CAs and the
+// --requestheader-* flags, written through the in-process configmaps store and kept (rewritten
+// when a watch reports it changed or deleted, and every minute). The RBAC bootstrap includes
+// kube's Role kube-system/extension-apiserver-authentication-reader, which reads it.
 //
 // The post-start hook "start-garbage-collector" runs runtime/garbagecollector over every
 // resource of the chain and every custom resource (picked up as CRDs are served), unless
