@@ -17,7 +17,7 @@
 //     load, every generator, the typed clients of +genclient kinds included, every file
 //     rendered and compared with the copy, changed ones written);
 //
-// and prints the times and the ratio apigen/bare (targets of issue 4: at most 1.5x, and a full
+// and prints the times and the ratio apigen/bare (the targets: at most 1.5x, and a full
 // regeneration of a three-version API under one second warm).
 //
 // With -tools (the default) it then installs, through the Go module proxy into a temporary

@@ -1,8 +1,7 @@
 // Package bench measures the example API server against the etcd it stores in: the same
 // operations (create, get, update, server-side apply, paged list) at the same concurrency,
 // once through the server over HTTP and once directly on etcd with clientv3, so that the
-// server's cost shows as a ratio that does not depend on the machine (issue 3's speed
-// targets).
+// server's cost shows as a ratio that does not depend on the machine (the speed targets).
 //
 // The pieces are independent so that the load generator (package main in ./loadgen, run by
 // `make bench`) and the tests can combine them:

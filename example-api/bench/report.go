@@ -108,7 +108,7 @@ type Target struct {
 	MinRatio float64
 }
 
-// IssueTargets are the throughput targets (issue 3's, raised by the watch cache's): a paged
+// IssueTargets are the project's throughput targets: a paged
 // list at least as fast as raw etcd's ranges at 1 and 64 clients, get at 80%, create at 50%
 // and update at 40% at 64 clients. The memory targets are MaxRSS, MaxIdleRSS and
 // MaxCachedRSS; the watch targets WatchTargets.

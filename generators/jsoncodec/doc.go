@@ -7,7 +7,7 @@
 //	func jsonDecodeT(r *jsoncodec.Reader, out *T) // reads into *out, a zero T
 //
 // and one init registering them all (jsoncodec.Register), so that the server's JSON
-// serializer encodes and decodes API objects without reflection (issue 3). The codecs are an
+// serializer encodes and decodes API objects without reflection. The codecs are an
 // optimisation only: the output is byte for byte encoding/json's, a decoded object is
 // reflect.DeepEqual to what sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts decodes, and
 // anything the generated code is not sure about fails the Writer or Reader (directly, or
