@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -23,13 +22,6 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
-)
-
-// The ConfigMap in which a cluster publishes how its clients and its front proxy
-// authenticate, as kube-apiserver's ClientCARegistrationHook writes it.
-const (
-	authenticationConfigMapNamespace = "kube-system"
-	authenticationConfigMapName      = "extension-apiserver-authentication"
 )
 
 // DelegatingOptions delegate authentication and authorization to a Kubernetes cluster, as
@@ -186,11 +178,11 @@ func (d *delegation) run(ctx context.Context) {
 	if d.o.AuthenticationSkipLookup {
 		return
 	}
-	lw := cache.NewListWatchFromClient(d.authn.core.RESTClient(), "configmaps", authenticationConfigMapNamespace,
-		fields.OneTermEqualSelector("metadata.name", authenticationConfigMapName))
+	lw := cache.NewListWatchFromClient(d.authn.core.RESTClient(), "configmaps", ClusterAuthenticationNamespace,
+		fields.OneTermEqualSelector("metadata.name", ClusterAuthenticationName))
 	informer := cache.NewSharedIndexInformer(lw, &corev1.ConfigMap{}, 0, cache.Indexers{})
 	update := func(obj any) {
-		if cm, ok := obj.(*corev1.ConfigMap); ok && cm.Name == authenticationConfigMapName {
+		if cm, ok := obj.(*corev1.ConfigMap); ok && cm.Name == ClusterAuthenticationName {
 			d.load(cm)
 		}
 	}
@@ -206,7 +198,7 @@ func (d *delegation) run(ctx context.Context) {
 	defer cancel()
 	if !cache.WaitForCacheSync(syncCtx.Done(), informer.HasSynced) {
 		d.log.Warn("cannot read the cluster's authentication ConfigMap yet; client certificates and front-proxy requests are not trusted until it is read",
-			"configmap", authenticationConfigMapNamespace+"/"+authenticationConfigMapName)
+			"configmap", ClusterAuthenticationNamespace+"/"+ClusterAuthenticationName)
 	}
 }
 
@@ -214,16 +206,16 @@ func (d *delegation) run(ctx context.Context) {
 // requestheader-* configure the front proxy, as kube-apiserver publishes them.
 func (d *delegation) load(cm *corev1.ConfigMap) {
 	var as []auth.Authenticator
-	if pool := certPool(cm.Data["client-ca-file"]); pool != nil {
+	if pool, err := cert.NewPoolFromBytes([]byte(cm.Data[ClientCAKey])); err == nil {
 		as = append(as, auth.ClientCert(pool))
 	}
-	if pool := certPool(cm.Data["requestheader-client-ca-file"]); pool != nil {
+	if pool, err := cert.NewPoolFromBytes([]byte(cm.Data[RequestHeaderClientCAKey])); err == nil {
 		cfg := auth.RequestHeaderConfig{ClientCA: pool}
 		for key, into := range map[string]*[]string{
-			"requestheader-allowed-names":        &cfg.AllowedNames,
-			"requestheader-username-headers":     &cfg.UsernameHeaders,
-			"requestheader-group-headers":        &cfg.GroupHeaders,
-			"requestheader-extra-headers-prefix": &cfg.ExtraHeaderPrefixes,
+			RequestHeaderAllowedNamesKey:       &cfg.AllowedNames,
+			RequestHeaderUsernameHeadersKey:    &cfg.UsernameHeaders,
+			RequestHeaderGroupHeadersKey:       &cfg.GroupHeaders,
+			RequestHeaderExtraHeadersPrefixKey: &cfg.ExtraHeaderPrefixes,
 		} {
 			if v := cm.Data[key]; v != "" {
 				if err := json.Unmarshal([]byte(v), into); err != nil {
@@ -237,21 +229,5 @@ func (d *delegation) load(cm *corev1.ConfigMap) {
 	a := auth.Union(as...)
 	d.fromConfigMap.Store(&a)
 	d.log.Info("read the cluster's authentication ConfigMap", "resourceVersion", cm.ResourceVersion,
-		"clientCA", cm.Data["client-ca-file"] != "", "frontProxyCA", cm.Data["requestheader-client-ca-file"] != "")
-}
-
-// certPool parses PEM certificates; nil when there are none.
-func certPool(pemData string) *x509.CertPool {
-	if pemData == "" {
-		return nil
-	}
-	certs, err := cert.ParseCertsPEM([]byte(pemData))
-	if err != nil || len(certs) == 0 {
-		return nil
-	}
-	pool := x509.NewCertPool()
-	for _, c := range certs {
-		pool.AddCert(c)
-	}
-	return pool
+		"clientCA", cm.Data[ClientCAKey] != "", "frontProxyCA", cm.Data[RequestHeaderClientCAKey] != "")
 }

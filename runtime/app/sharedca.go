@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -38,6 +37,12 @@ func shareCA(ctx context.Context, client *clientv3.Client, prefix, dir string) e
 	ctx, cancel := context.WithTimeout(ctx, sharedCATimeout)
 	defer cancel()
 	key := prefix + sharedCAKey
+	// A replica that finds the CA stored uses it without making one of its own first.
+	if got, err := client.Get(ctx, key); err != nil {
+		return fmt.Errorf("cannot read the shared CA from etcd: %w", err)
+	} else if len(got.Kvs) == 1 {
+		return useSharedCA(dir, key, got.Kvs[0].Value)
+	}
 	local, err := localCA(dir)
 	if err != nil {
 		return err
@@ -57,12 +62,14 @@ func shareCA(ctx context.Context, client *clientv3.Client, prefix, dir string) e
 	if resp.Succeeded {
 		return nil // this replica's CA is the shared one
 	}
+	return useSharedCA(dir, key, resp.Responses[0].GetResponseRange().Kvs[0].Value)
+}
+
+// useSharedCA writes the CA stored at key (value) into dir, replacing the one there.
+func useSharedCA(dir, key string, value []byte) error {
 	var shared storedCA
-	if err := json.Unmarshal(resp.Responses[0].GetResponseRange().Kvs[0].Value, &shared); err != nil {
+	if err := json.Unmarshal(value, &shared); err != nil {
 		return fmt.Errorf("cannot read the shared CA at %s: %w", key, err)
-	}
-	if bytes.Equal(shared.Cert, local.Cert) && bytes.Equal(shared.Key, local.Key) {
-		return nil
 	}
 	if err := certs.WriteCA(dir, shared.Cert, shared.Key); err != nil {
 		return fmt.Errorf("cannot use the shared CA at %s: %w", key, err)

@@ -63,14 +63,7 @@ func (r *TokenReviewer) AuthenticateToken(token string) (*User, bool) {
 	}
 	var u *User
 	if review.Status.Authenticated {
-		s := review.Status.User
-		u = &User{Name: s.Username, UID: s.UID, Groups: s.Groups}
-		for k, v := range s.Extra {
-			if u.Extra == nil {
-				u.Extra = map[string][]string{}
-			}
-			u.Extra[k] = v
-		}
+		u = userFromReview(review.Status.User)
 	}
 	r.cache.Add(key, tokenReviewAnswer{user: u}, r.ttl)
 	return u, u != nil

@@ -126,13 +126,17 @@ func (t *TokenWebhook) review(ctx context.Context, token string) (*User, error) 
 	if !review.Status.Authenticated {
 		return nil, nil
 	}
-	s := review.Status.User
+	return userFromReview(review.Status.User), nil
+}
+
+// userFromReview is the User a TokenReview's status names.
+func userFromReview(s authnv1.UserInfo) *User {
 	u := &User{Name: s.Username, UID: s.UID, Groups: s.Groups}
-	if len(s.Extra) > 0 {
-		u.Extra = map[string][]string{}
-		for k, v := range s.Extra {
-			u.Extra[k] = v
+	for k, v := range s.Extra {
+		if u.Extra == nil {
+			u.Extra = map[string][]string{}
 		}
+		u.Extra[k] = v
 	}
-	return u, nil
+	return u
 }

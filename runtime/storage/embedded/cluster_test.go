@@ -2,15 +2,12 @@ package embedded_test
 
 import (
 	"context"
-	"fmt"
 	"net"
-	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
+	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
 // freePeerURL returns an http URL of a 127.0.0.1 port that was free a moment ago.
@@ -28,43 +25,9 @@ func freePeerURL(t *testing.T) string {
 // quorum) and checks that a write through one member is read through each of the others.
 func TestCluster(t *testing.T) {
 	const n = 3
-	peers := make([]string, n)
-	pairs := make([]string, n)
-	for i := range n {
-		peers[i] = freePeerURL(t)
-		pairs[i] = fmt.Sprintf("m%d=%s", i, peers[i])
-	}
-	initial := strings.Join(pairs, ",")
+	members, _ := etcdtest.RunCluster(t, n) // embedded.Config.InitialCluster, one member per name
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	dir := t.TempDir()
-	members := make([]*embedded.Server, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			members[i], errs[i] = embedded.Start(ctx, embedded.Config{
-				DataDir: filepath.Join(dir, fmt.Sprint(i)), Name: fmt.Sprintf("m%d", i), PeerURL: peers[i],
-				InitialCluster: initial, LogLevel: "fatal", UnsafeNoFsync: true,
-			})
-		})
-	}
-	wg.Wait()
-	t.Cleanup(func() {
-		// Concurrently: a member's Close waits up to a second for its peers' connections.
-		var wg sync.WaitGroup
-		for _, m := range members {
-			if m != nil {
-				wg.Go(func() { _ = m.Close() })
-			}
-		}
-		wg.Wait()
-	})
-	for i := range members {
-		if errs[i] != nil {
-			t.Fatalf("Start member %d: %v", i, errs[i])
-		}
-	}
 	if _, err := connect(t, members[0]).Put(ctx, "shared", "written through m0"); err != nil {
 		t.Fatalf("Put through m0: %v", err)
 	}
