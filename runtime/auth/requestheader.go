@@ -37,12 +37,13 @@ type RequestHeaderConfig struct {
 // header is not its kind. On success the identity headers are removed from the request, so
 // they are never passed on.
 func RequestHeader(cfg RequestHeaderConfig) Authenticator {
+	verifier := newChainVerifier(cfg.ClientCA)
 	return AuthenticatorFunc(func(r *http.Request) (*User, bool, error) {
 		name := firstHeader(r.Header, cfg.UsernameHeaders)
 		if name == "" {
 			return nil, false, nil
 		}
-		cert, err := verifyClientCert(r, cfg.ClientCA)
+		cert, err := verifier.verify(r)
 		if cert == nil || err != nil {
 			return nil, false, err
 		}
