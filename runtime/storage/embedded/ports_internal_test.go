@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.etcd.io/etcd/server/v3/embed"
 )
 
 // TestStartPicksAgainWhenAPortIsTaken: a port found free but taken before etcd listens on
@@ -48,5 +50,23 @@ func TestStartPicksAgainWhenAPortIsTaken(t *testing.T) {
 	if _, err := Start(ctx, Config{DataDir: t.TempDir(), LogLevel: "fatal", ClientURL: "http://" + taken.Addr().String(),
 		PeerURL: "http://127.0.0.1:0"}); err == nil || !strings.Contains(err.Error(), "address already in use") {
 		t.Errorf("Start on a taken ClientURL: %v, want address already in use", err)
+	}
+}
+
+func TestLoneMemberKeepsFewRaftEntries(t *testing.T) {
+	lone, err := etcdConfig(Config{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lone.SnapshotCatchUpEntries != loneMemberCatchUpEntries {
+		t.Errorf("lone member keeps %d raft entries, want %d", lone.SnapshotCatchUpEntries, loneMemberCatchUpEntries)
+	}
+	member, err := etcdConfig(Config{DataDir: t.TempDir(), Name: "a", PeerURL: "http://127.0.0.1:23801",
+		InitialCluster: "a=http://127.0.0.1:23801,b=http://127.0.0.1:23802"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := embed.NewConfig().SnapshotCatchUpEntries; member.SnapshotCatchUpEntries != want {
+		t.Errorf("cluster member keeps %d raft entries, want etcd's default %d (followers catch up from them)", member.SnapshotCatchUpEntries, want)
 	}
 }
