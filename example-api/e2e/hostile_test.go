@@ -261,7 +261,7 @@ func TestHostileSlowClients(t *testing.T) {
 	wrote := <-written
 	for range uploaders {
 		if d := <-cut; d > 0 {
-			if d > timeout+3*time.Second {
+			if d > timeout+8*time.Second {
 				t.Errorf("a slow uploader was cut after %v; want about the %v request timeout", d, timeout)
 			}
 		}
@@ -270,8 +270,9 @@ func TestHostileSlowClients(t *testing.T) {
 	t.Logf("slow clients: other writer served after %v, other reader after %v; server RSS %d MiB before, peak %d MiB",
 		wrote.Round(time.Millisecond), read.Round(time.Millisecond), baseline, peak>>20)
 	// Slots come back at the deadline and its write grace (2.5 s); the bound leaves room for
-	// a loaded machine.
-	if wrote > timeout+2*time.Second || read > timeout+2*time.Second {
+	// a machine loaded by other tests (CI runs packages side by side), and is still far below
+	// the 30 s the hostile clients would hold them.
+	if wrote > timeout+8*time.Second || read > timeout+8*time.Second {
 		t.Errorf("other clients waited %v (write) and %v (read) for slots; want them free within about the %v timeout", wrote, read, timeout)
 	}
 	if peak > 300<<20 {

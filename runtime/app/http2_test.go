@@ -21,7 +21,7 @@ import (
 // connection; and the request deadline holds for a stream: a body sent too slowly is cut with
 // 504 at --request-timeout.
 func TestRunHTTP2(t *testing.T) {
-	url, kubeconfig := startArgs(t, []string{"--plain-http=false", "--request-timeout=1s"}, testGroup)
+	url, kubeconfig := startArgs(t, []string{"--plain-http=false", "--request-timeout=5s"}, testGroup)
 	pki := filepath.Join(filepath.Dir(kubeconfig), "pki")
 
 	curl := exec.Command("curl", "--silent", "--show-error", "--http2", "--output", "/dev/null", "--write-out", "%{http_version} %{http_code}",
