@@ -16,9 +16,13 @@ type MemStatus struct {
 	RSS uint64
 	// HWM is VmHWM, the peak resident set size the kernel saw since the process started.
 	HWM uint64
+	// Anon and File split RSS as RssAnon and RssFile do: anonymous memory (the Go heap,
+	// stacks) and file-backed pages mapped in (the executable's text and data, an embedded
+	// etcd's bbolt file). Both are 0 on a kernel older than 4.5, which lacks the lines.
+	Anon, File uint64
 }
 
-// ReadMemStatus reads VmRSS and VmHWM of process pid from /proc/<pid>/status (Linux only).
+// ReadMemStatus reads VmRSS, VmHWM, RssAnon and RssFile of process pid from /proc/<pid>/status (Linux only).
 func ReadMemStatus(pid int) (MemStatus, error) {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
@@ -31,8 +35,9 @@ func ReadMemStatus(pid int) (MemStatus, error) {
 	return m, nil
 }
 
-// parseMemStatus extracts VmRSS and VmHWM ("VmRSS:\t  12345 kB" lines) from the text of a
-// /proc/<pid>/status file. It fails when either line is missing or malformed.
+// parseMemStatus extracts VmRSS, VmHWM, RssAnon and RssFile ("VmRSS:\t  12345 kB" lines)
+// from the text of a /proc/<pid>/status file. It fails when VmRSS or VmHWM is missing, or any
+// of the four is malformed.
 func parseMemStatus(data []byte) (MemStatus, error) {
 	var m MemStatus
 	var seenRSS, seenHWM bool
@@ -48,6 +53,10 @@ func parseMemStatus(data []byte) (MemStatus, error) {
 			dst, seenRSS = &m.RSS, true
 		case "VmHWM":
 			dst, seenHWM = &m.HWM, true
+		case "RssAnon":
+			dst = &m.Anon
+		case "RssFile":
+			dst = &m.File
 		default:
 			continue
 		}
@@ -130,6 +139,8 @@ func (s *MemSampler) sample() error {
 		}
 		m.RSS += one.RSS
 		m.HWM += one.HWM
+		m.Anon += one.Anon
+		m.File += one.File
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

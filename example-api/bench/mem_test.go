@@ -8,13 +8,14 @@ import (
 )
 
 func TestParseMemStatus(t *testing.T) {
-	status := "Name:\texample-apiserver\nVmPeak:\t 1300000 kB\nVmHWM:\t   81234 kB\nVmRSS:\t   80000 kB\nThreads:\t12\n"
+	status := "Name:\texample-apiserver\nVmPeak:\t 1300000 kB\nVmHWM:\t   81234 kB\nVmRSS:\t   80000 kB\n" +
+		"RssAnon:\t   30000 kB\nRssFile:\t   49000 kB\nRssShmem:\t    1000 kB\nThreads:\t12\n"
 	m, err := parseMemStatus([]byte(status))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.RSS != 80000*1024 || m.HWM != 81234*1024 {
-		t.Errorf("parseMemStatus = %+v, want RSS %d and HWM %d bytes", m, 80000*1024, 81234*1024)
+	if want := (MemStatus{RSS: 80000 * 1024, HWM: 81234 * 1024, Anon: 30000 * 1024, File: 49000 * 1024}); m != want {
+		t.Errorf("parseMemStatus = %+v, want %+v", m, want)
 	}
 	for _, bad := range []string{
 		"VmRSS:\t 1 kB\n",                      // no VmHWM (a kernel thread has neither)

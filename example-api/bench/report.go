@@ -164,15 +164,21 @@ func cpuPerEvent(s WatchSummary) string {
 	return fmt.Sprintf("%.1fus", float64(s.CPUPerEvent())/float64(time.Microsecond))
 }
 
-// CheckRSS writes the line of one memory figure with its target (PASS or MISS) and reports
-// whether it was met.
-func CheckRSS(w io.Writer, what string, rss, target uint64) bool {
+// CheckRSS writes the line of one memory figure (m.RSS) with its target (PASS or MISS) and
+// reports whether it was met. When m has the split, the line shows it: anonymous memory and
+// file-backed pages (mostly the executable's mapped text and data, which the target counts
+// too).
+func CheckRSS(w io.Writer, what string, m MemStatus, target uint64) bool {
 	verdict := "PASS"
-	if rss > target {
+	if m.RSS > target {
 		verdict = "MISS"
 	}
-	fmt.Fprintf(w, "target server RSS %s <= %d MB: %.1f MB %s\n", what, target/1000/1000, float64(rss)/1e6, verdict)
-	return rss <= target
+	split := ""
+	if m.Anon+m.File > 0 {
+		split = fmt.Sprintf(" (anonymous %.1f MB, file-backed %.1f MB)", float64(m.Anon)/1e6, float64(m.File)/1e6)
+	}
+	fmt.Fprintf(w, "target server RSS %s <= %d MB: %.1f MB%s %s\n", what, target/1000/1000, float64(m.RSS)/1e6, split, verdict)
+	return m.RSS <= target
 }
 
 // CheckTargets writes one line per target found in rows ("PASS" or "MISS" with the measured

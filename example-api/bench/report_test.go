@@ -91,8 +91,13 @@ func TestWatchAndMemoryTargets(t *testing.T) {
 		t.Errorf("a fan-out over its p99 bound passed")
 	}
 	out.Reset()
-	if !CheckRSS(&out, "idle", MaxIdleRSS, MaxIdleRSS) || CheckRSS(&out, "idle", MaxIdleRSS+1, MaxIdleRSS) ||
+	if !CheckRSS(&out, "idle", MemStatus{RSS: MaxIdleRSS}, MaxIdleRSS) || CheckRSS(&out, "idle", MemStatus{RSS: MaxIdleRSS + 1}, MaxIdleRSS) ||
 		!strings.Contains(out.String(), "idle <= 40 MB: 40.0 MB PASS") {
 		t.Errorf("memory targets: %s", out.String())
+	}
+	out.Reset()
+	CheckRSS(&out, "idle", MemStatus{RSS: 96e6, Anon: 30e6, File: 66e6}, MaxIdleRSS)
+	if want := "idle <= 40 MB: 96.0 MB (anonymous 30.0 MB, file-backed 66.0 MB) MISS"; !strings.Contains(out.String(), want) {
+		t.Errorf("memory figure with its split: %q, want it to contain %q", out.String(), want)
 	}
 }

@@ -478,21 +478,21 @@ func parseWatches(spec string) ([]bench.WatchTarget, error) {
 	return out, nil
 }
 
-// idleRSS waits a second for the freshly started servers to settle and reads the VmRSS of
-// each.
-func idleRSS(ctx context.Context, pids []int) ([]uint64, error) {
+// idleRSS waits a second for the freshly started servers to settle and reads the memory
+// status of each.
+func idleRSS(ctx context.Context, pids []int) ([]bench.MemStatus, error) {
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-time.After(time.Second):
 	}
-	var out []uint64
+	var out []bench.MemStatus
 	for _, pid := range pids {
 		m, err := bench.ReadMemStatus(pid)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, m.RSS)
+		out = append(out, m)
 	}
 	return out, nil
 }
@@ -502,7 +502,7 @@ func idleRSS(ctx context.Context, pids []int) ([]uint64, error) {
 // peak RSS (CheckTargets' line). In process, RSS is loadgen's and is printed without a
 // verdict. The watch fan-outs and the stored objects go to the first server (-etcd cluster
 // measures neither, see checkTopology).
-func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, servers []*apiServer, idle []uint64, idleErr error,
+func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, servers []*apiServer, idle []bench.MemStatus, idleErr error,
 	serverCPU func() (time.Duration, error)) error {
 	srv := servers[0]
 	for _, t := range o.watches {
@@ -524,12 +524,12 @@ func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, 
 	if idleErr != nil {
 		return fmt.Errorf("cannot read the idle RSS: %w", idleErr)
 	}
-	for i, rss := range idle {
+	for i, m := range idle {
 		what := "idle after start"
 		if len(idle) > 1 {
 			what += fmt.Sprintf(" (replica %d)", i)
 		}
-		bench.CheckRSS(out, what, rss, bench.MaxIdleRSS)
+		bench.CheckRSS(out, what, m, bench.MaxIdleRSS)
 	}
 	if o.memObjects > 0 {
 		if err := s.StoreObjects(ctx, o.memObjects); err != nil {
@@ -540,7 +540,7 @@ func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, 
 		if err != nil {
 			return err
 		}
-		bench.CheckRSS(out, fmt.Sprintf("with %d more objects of %d bytes stored and cached", o.memObjects, s.ObjectBytes()), m.RSS, bench.MaxCachedRSS)
+		bench.CheckRSS(out, fmt.Sprintf("with %d more objects of %d bytes stored and cached", o.memObjects, s.ObjectBytes()), m, bench.MaxCachedRSS)
 	}
 	return nil
 }
