@@ -36,7 +36,7 @@ func fieldSets(t *testing.T, entries []metav1.ManagedFieldsEntry, key func(metav
 	for _, e := range entries {
 		var fields any
 		if e.FieldsV1 != nil {
-			if err := json.Unmarshal(e.FieldsV1.Raw, &fields); err != nil {
+			if err := json.Unmarshal(e.FieldsV1.GetRawBytes(), &fields); err != nil {
 				t.Fatal(err)
 			}
 		}

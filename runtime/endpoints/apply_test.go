@@ -25,7 +25,7 @@ func entries(t *testing.T, m []metav1.ManagedFieldsEntry) []string {
 			t.Errorf("entry %+v lacks FieldsV1 or time", e)
 			continue
 		}
-		out = append(out, e.Manager+"/"+string(e.Operation)+"/"+e.Subresource+"/"+e.APIVersion+": "+string(e.FieldsV1.Raw))
+		out = append(out, e.Manager+"/"+string(e.Operation)+"/"+e.Subresource+"/"+e.APIVersion+": "+e.FieldsV1.GetRawString())
 	}
 	sort.Strings(out)
 	return out

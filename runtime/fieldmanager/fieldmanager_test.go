@@ -69,11 +69,11 @@ func TestTypeConverterMergesListMaps(t *testing.T) {
 		t.Fatalf("ports after two applies: %+v", w.Spec.Ports)
 	}
 	for _, e := range w.ManagedFields {
-		if strings.Contains(string(e.FieldsV1.Raw), "status") {
-			t.Errorf("%s owns a reset field: %s", e.Manager, e.FieldsV1.Raw)
+		if strings.Contains(e.FieldsV1.GetRawString(), "status") {
+			t.Errorf("%s owns a reset field: %s", e.Manager, e.FieldsV1.GetRawString())
 		}
 		set := &fieldpath.Set{}
-		if err := set.FromJSON(strings.NewReader(string(e.FieldsV1.Raw))); err != nil {
+		if err := set.FromJSON(strings.NewReader(e.FieldsV1.GetRawString())); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(set.String(), `.spec.ports[name="`) {

@@ -42,7 +42,7 @@ func TestMutatingAdmissionCannotCorruptManagedFields(t *testing.T) {
 	stores.Widgets.Admission = chain
 	w := widget("guarded", 1)
 	valid := []metav1.ManagedFieldsEntry{{Manager: "creator", Operation: metav1.ManagedFieldsOperationUpdate,
-		APIVersion: "test.apigen.dev/v1", FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{}}`)}}}
+		APIVersion: "test.apigen.dev/v1", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:spec":{}}`)}}
 	w.ManagedFields = valid
 	out, err := stores.Widgets.Create(nsCtx("ns"), w, nil)
 	if err != nil {

@@ -38,7 +38,7 @@ func Filler(seed int64, funcs ...any) *randfill.Filler {
 			}
 		},
 		func(f *metav1.FieldsV1, c randfill.Continue) {
-			f.Raw = []byte(fmt.Sprintf(`{"f:metadata":{"f:labels":{%q:{}}}}`, "f:"+c.String(0)))
+			f.SetRawString(fmt.Sprintf(`{"f:metadata":{"f:labels":{%q:{}}}}`, "f:"+c.String(0)))
 		},
 		func(t *time.Time, c randfill.Continue) {
 			*t = time.Unix(c.Int63n(1<<35), c.Int63n(1e9))
