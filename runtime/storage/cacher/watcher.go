@@ -57,7 +57,7 @@ type cacheWatcher struct {
 	after          int64
 	endBookmark    int64
 
-	input  chan *event      // live events queued while run sends the initial ones
+	input  chan *event      // live events queued while run sends the initial ones; nil once live
 	result chan watch.Event // inputBuffer events
 	done   chan struct{}    // closed by Stop, a cut-off or closeAll
 	once   sync.Once
@@ -184,6 +184,9 @@ func (w *cacheWatcher) goLive() bool {
 			}
 		default:
 			w.live = !w.ended
+			if w.live {
+				w.input = nil // no longer used: let its buffer go
+			}
 			w.mu.Unlock()
 			return w.live
 		}
