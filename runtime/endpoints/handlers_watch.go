@@ -32,9 +32,10 @@ func watchTimeout(opts *metainternalversion.ListOptions) time.Duration {
 
 // serveWatch streams the watch's events as newline-separated JSON metav1.WatchEvent frames
 // (objects in the URL's version, or Tables or PartialObjectMetadata when Accept asks for
-// them, as metadata informers do; an ERROR event's
-// object is a metav1.Status), flushing whenever no more events are ready, until
-// timeoutSeconds, the client disconnects or the watch ends, as kube's WatchServer.
+// them, as metadata informers do; an ERROR event's object is a metav1.Status), flushing
+// whenever no more events are ready, until timeoutSeconds, the client disconnects or the
+// watch ends, as kube's WatchServer; a streaming list is gzipped for a client that accepts
+// it (watchStream).
 func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http.Request, watcher rest.Watcher,
 	opts *metainternalversion.ListOptions) {
 	out, err := negotiateOutput(req, false, s.tableConvertor() != nil)
@@ -51,11 +52,15 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 		return
 	}
 	defer watcherIface.Stop()
-	flusher := http.NewResponseController(w)
+	stream := newWatchStream(w, req, opts)
+	defer stream.Close()
 	w.Header().Set("Content-Type", mediaJSON)
 	w.Header().Set("Transfer-Encoding", "chunked")
+	if stream.gzip {
+		setGzipHeaders(w.Header())
+	}
 	w.WriteHeader(http.StatusOK)
-	_ = flusher.Flush()
+	_ = stream.flusher.Flush()
 	for {
 		select {
 		case <-ctx.Done():
@@ -68,7 +73,7 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 			if err != nil {
 				frame = watchEventJSON(watch.Error, mustStatusJSON(err))
 			}
-			if _, err := w.Write(frame); err != nil {
+			if _, err := stream.Write(frame); err != nil {
 				return
 			}
 			// Flush once the events ready are written, as kube-apiserver's WatchServer: a
@@ -76,7 +81,7 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 			if len(watcherIface.ResultChan()) > 0 {
 				continue
 			}
-			if err := flusher.Flush(); err != nil {
+			if err := stream.Flush(); err != nil {
 				return
 			}
 		}

@@ -2,6 +2,7 @@ package endpoints_test
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -145,5 +146,75 @@ func TestWatchListStream(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("events %v, want %v", got, want)
 		}
+	}
+}
+
+// TestWatchGzip: a streaming list whose client accepts gzip is gzipped, as kube-apiserver's
+// (WatchListCompression), and its events still arrive as they happen (each flush ends a gzip
+// member); a plain watch is not gzipped, gzip accepted or not.
+func TestWatchGzip(t *testing.T) {
+	s := newTestServer(t)
+	var a v1.Widget
+	s.expect(t, request{method: "POST", path: widgets, body: widgetJSON("a", 1, "red")}, http.StatusCreated, &a)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	open := func(query string) *http.Response {
+		req, err := http.NewRequestWithContext(ctx, "GET", s.url+widgets+query, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Set by hand, so that the transport hands the body over as sent.
+		req.Header.Set("Accept-Encoding", "gzip")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("watch%s: status %d", query, resp.StatusCode)
+		}
+		return resp
+	}
+	plain := open("?watch=true&resourceVersion=" + a.ResourceVersion)
+	if ce := plain.Header.Get("Content-Encoding"); ce != "" {
+		t.Errorf("plain watch: Content-Encoding %q, want none", ce)
+	}
+	list := open("?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&resourceVersion=")
+	if ce, vary := list.Header.Get("Content-Encoding"), list.Header.Get("Vary"); ce != "gzip" || vary != "Accept-Encoding" {
+		t.Fatalf("streaming list: Content-Encoding %q, Vary %q; want gzip, Accept-Encoding", ce, vary)
+	}
+	zr, err := gzip.NewReader(list.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(zr)
+	next := func() string {
+		t.Helper()
+		var ev metav1.WatchEvent
+		if err := dec.Decode(&ev); err != nil {
+			t.Fatalf("reading the streaming list: %v", err)
+		}
+		var w v1.Widget
+		if err := json.Unmarshal(ev.Object.Raw, &w); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == "BOOKMARK" {
+			return ev.Type + " " + w.Annotations["k8s.io/initial-events-end"]
+		}
+		return ev.Type + " " + w.Name
+	}
+	for _, want := range []string{"ADDED a", "BOOKMARK true"} {
+		if got := next(); got != want {
+			t.Fatalf("streaming list: %s, want %s", got, want)
+		}
+	}
+	// Written after the initial events were flushed: it arrives alone, in a member of its own.
+	s.expect(t, request{method: "POST", path: widgets, body: widgetJSON("b", 1, "red")}, http.StatusCreated, nil)
+	if got := next(); got != "ADDED b" {
+		t.Fatalf("streaming list: %s, want ADDED b", got)
+	}
+	var ev metav1.WatchEvent
+	if err := json.NewDecoder(plain.Body).Decode(&ev); err != nil || ev.Type != "ADDED" {
+		t.Fatalf("plain watch: %s, %v; want the ADDED event of b in plain JSON", ev.Type, err)
 	}
 }

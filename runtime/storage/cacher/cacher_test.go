@@ -357,6 +357,33 @@ func TestSlowWatcherCutOff(t *testing.T) {
 	waitFor(t, "the cut-off watcher to be forgotten", func() bool { return c.Watchers() == 1 })
 }
 
+// TestWatchersJoiningDuringWrites: watchers started from one resourceVersion while writes go
+// on (each replays the history, then takes live events) see every event once, in order,
+// whichever of the history and the live events reaches them first.
+func TestWatchersJoiningDuringWrites(t *testing.T) {
+	client, _ := etcdtest.Run(t)
+	prefix := newPrefix()
+	c := newCacher(t, client, prefix, nil, cacher.Config{})
+	opts := storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(c.Revision(), 10)}
+	wr := &writer{t: t, s: c}
+	const writes = 120
+	var watchers []watch.Interface
+	for range writes {
+		wr.write()
+		w, err := c.Watch(context.Background(), "/ns/", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		watchers = append(watchers, w)
+	}
+	for i, w := range watchers {
+		if diff := cmp.Diff(wr.events, collect(t, w, writes)); diff != "" {
+			t.Errorf("events of watcher %d (-written +got):\n%s", i, diff)
+		}
+	}
+}
+
 // TestNarrowedLists: a list of one namespace reads only that namespace's objects, and so
 // does a list of every namespace selecting one with metadata.namespace; a list selecting a
 // field value (spec.color, a selectable field) reads only the objects with that value (a

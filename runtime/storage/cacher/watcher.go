@@ -14,16 +14,12 @@ import (
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
-// Buffers of a watcher.
-const (
-	// inputBuffer is how many events a watcher may fall behind the cache before it is cut
-	// off (its result channel closed; the client resumes from its last resourceVersion), as
-	// kube-apiserver's cacheWatcher input channel (whose size kube sizes to about a second of
-	// events, 10 to 1000).
-	inputBuffer = 256
-	// resultBuffer is how many converted events wait for the consumer.
-	resultBuffer = 16
-)
+// inputBuffer is how many events a watcher may fall behind the cache before it is cut off
+// (its result channel closed once the consumer has read the events buffered; the client
+// resumes from its last resourceVersion), as kube-apiserver's cacheWatcher input channel
+// (whose size kube sizes to about a second of events, 10 to 1000). Both the queue of events
+// arriving while the initial events are sent and the result channel hold this many.
+const inputBuffer = 256
 
 // bookmarkFrequency is how often a watcher that asked for bookmarks gets one, as
 // kube-apiserver's watch cache sends them about once a minute (and 2s before the watch's
@@ -31,9 +27,13 @@ const (
 var bookmarkFrequency = time.Minute
 
 // cacheWatcher is one watch served from the cache; it implements watch.Interface. The
-// reflector pushes events into input (never blocking: a watcher whose input is full is cut
-// off); the watcher's goroutine first sends its initial events, then converts each input
-// event for its key and predicate into result.
+// watcher's goroutine first sends its initial events while the reflector queues live ones
+// into input; once it has sent those too, the watcher is live: the reflector converts each
+// event for the watcher's key and predicate and puts it straight into result, so a live
+// event takes no goroutine hand-off before the consumer (kube-apiserver's cacheWatcher
+// hands every event to a goroutine of its own). Neither queuing nor delivering ever blocks
+// the reflector: a watcher whose buffer is full is cut off. The goroutine then only waits
+// for the end of the watch, to close result and unregister the watcher.
 type cacheWatcher struct {
 	c         *Cacher
 	ctx       context.Context
@@ -57,11 +57,19 @@ type cacheWatcher struct {
 	after          int64
 	endBookmark    int64
 
-	input  chan *event
-	result chan watch.Event
-	done   chan struct{} // closed by Stop, a cut-off or closeAll
+	input  chan *event      // live events queued while run sends the initial ones; nil once live
+	result chan watch.Event // inputBuffer events
+	done   chan struct{}    // closed by Stop, a cut-off or closeAll
 	once   sync.Once
 	exited chan struct{} // closed when run has returned
+
+	// mu orders the reflector's deliveries with the switch to live and with the end of the
+	// watch (result is closed under it).
+	mu sync.Mutex
+	// live is set once run has sent the initial events and drained input: from then on
+	// the reflector delivers into result. ended is set when no more events may be delivered
+	// (the watch is cut off or over); result is closed by run after it is set.
+	live, ended bool
 }
 
 // ResultChan implements watch.Interface.
@@ -77,22 +85,59 @@ func (w *cacheWatcher) Stop() {
 // close ends the watch without waiting.
 func (w *cacheWatcher) close() { w.once.Do(func() { close(w.done) }) }
 
-// push queues ev for the watcher without blocking; a watcher whose buffer is full is cut off.
+// push delivers ev to the watcher without blocking: into result, converted, when the
+// watcher is live, else into input for run. A watcher whose buffer is full is cut off.
 func (w *cacheWatcher) push(ev *event) {
-	select {
-	case w.input <- ev:
-	default:
-		w.close()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ended {
+		return
+	}
+	if !w.live {
+		select {
+		case w.input <- ev:
+		default:
+			w.cutOffLocked()
+		}
+		return
+	}
+	if ev.rev <= w.after {
+		return
+	}
+	if out, ok := w.convert(ev); ok {
+		select {
+		case w.result <- out:
+		default:
+			w.cutOffLocked()
+		}
 	}
 }
 
-// pushBookmark queues a bookmark without blocking; when the buffer is full it is skipped
+// pushBookmark delivers a bookmark without blocking; when the buffer is full it is skipped
 // (the events before it are still to come).
 func (w *cacheWatcher) pushBookmark(ev *event) {
-	select {
-	case w.input <- ev:
-	default:
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.ended:
+	case !w.live:
+		select {
+		case w.input <- ev:
+		default:
+		}
+	case ev.rev >= w.after:
+		select {
+		case w.result <- w.bookmark(ev.rev, false):
+		default:
+		}
 	}
+}
+
+// cutOffLocked ends a watcher that fell behind: nothing more is delivered, and run closes
+// result. mu must be held.
+func (w *cacheWatcher) cutOffLocked() {
+	w.ended = true
+	w.close()
 }
 
 // scheduleBookmark sets nextBookmark after now: bookmarkFrequency later, or 2s before the
@@ -107,39 +152,69 @@ func (w *cacheWatcher) scheduleBookmark(now time.Time) {
 	w.nextBookmark = next
 }
 
-// run sends the initial events, then the input's, until the watch ends.
+// run sends the initial events and those queued meanwhile, makes the watcher live, then
+// waits until the watch ends to close result.
 func (w *cacheWatcher) run() {
 	defer close(w.exited)
 	defer w.c.watchers.remove(w)
-	defer close(w.result)
+	defer w.finish()
 	if m := w.c.metrics; m != nil {
 		m.AddWatchers(w.c.gvk, 1)
 		defer m.AddWatchers(w.c.gvk, -1)
 	}
-	if !w.sendInitial() {
+	if !w.sendInitial() || !w.goLive() {
 		return
 	}
+	select {
+	case <-w.done:
+	case <-w.ctx.Done():
+	}
+}
+
+// goLive sends the events queued in input until it is empty, then marks the watcher live
+// (under mu, so that no event is queued meanwhile); it reports whether the watch goes on.
+func (w *cacheWatcher) goLive() bool {
 	for {
+		w.mu.Lock()
 		select {
 		case ev := <-w.input:
-			if ev.typ == watch.Bookmark {
-				if ev.rev >= w.after && !w.send(w.bookmark(ev.rev, false)) {
-					return
-				}
-				continue
+			w.mu.Unlock()
+			if !w.sendQueued(ev) {
+				return false
 			}
-			if ev.rev <= w.after {
-				continue
+		default:
+			w.live = !w.ended
+			if w.live {
+				w.input = nil // no longer used: let its buffer go
 			}
-			if out, ok := w.convert(ev); ok && !w.send(out) {
-				return
-			}
-		case <-w.done:
-			return
-		case <-w.ctx.Done():
-			return
+			w.mu.Unlock()
+			return w.live
 		}
 	}
+}
+
+// sendQueued sends a queued event (a bookmark or a cache event) unless the watcher already
+// had it or it does not concern the watcher; it reports whether the watch goes on.
+func (w *cacheWatcher) sendQueued(ev *event) bool {
+	if ev.typ == watch.Bookmark {
+		return ev.rev < w.after || w.send(w.bookmark(ev.rev, false))
+	}
+	if ev.rev <= w.after {
+		return true
+	}
+	if out, ok := w.convert(ev); ok {
+		return w.send(out)
+	}
+	return true
+}
+
+// finish ends the watch (if it was not already) and closes result; no delivery follows.
+func (w *cacheWatcher) finish() {
+	w.close()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.ended = true
+	close(w.result)
 }
 
 // sendInitial sends the initial objects as ADDED (in key order) or the initial history
