@@ -109,6 +109,35 @@ func BenchmarkFieldManager(b *testing.B) {
 			}
 		})
 	}
+	// A server runs each request on a new goroutine, whose small stack structured-merge-diff's
+	// recursive walks grow: update-goroutine runs each update on a new goroutine, and
+	// update-goroutine-grown grows its stack first (fieldmanager.GrowStack) as the handlers do.
+	for _, grow := range []bool{false, true} {
+		name := "update-goroutine"
+		if grow {
+			name += "-grown"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			seq := 0
+			done := make(chan runtime.Object)
+			for b.Loop() {
+				seq++
+				obj := benchDatabase(seq)
+				obj.ManagedFields = live.ManagedFields
+				go func() {
+					if grow {
+						fieldmanager.GrowStack()
+					}
+					done <- fm.UpdateNoErrors(live, obj, "bench")
+				}()
+				if out := <-done; len(out.(*db.Database).ManagedFields) != 1 {
+					b.Fatalf("managedFields %v", out.(*db.Database).ManagedFields)
+				}
+			}
+		})
+	}
 	for _, c := range []struct {
 		name string
 		fm   *managedfields.FieldManager
