@@ -89,8 +89,7 @@ func isNoType(err error) bool {
 // managed returns obj with managedFields updated for a write by the request's manager
 // (fieldManager, or the User-Agent's product), as kube-apiserver's handlers call
 // FieldManager.UpdateNoErrors: live is the stored object, nil for a create. A failure keeps
-// live's managedFields. With field management off, obj's managedFields are cleared. The
-// goroutine's stack is grown first, in one step, to what the update's walks reach.
+// live's managedFields. With field management off, obj's managedFields are cleared.
 func (s *scope) managed(live, obj runtime.Object, manager string) runtime.Object {
 	if s.fieldManager == nil {
 		if m, err := meta.Accessor(obj); err == nil {
@@ -101,7 +100,6 @@ func (s *scope) managed(live, obj runtime.Object, manager string) runtime.Object
 	if live == nil {
 		live = s.storage.New()
 	}
-	fieldmanager.GrowStack()
 	return s.fieldManager.UpdateNoErrors(live, obj, manager)
 }
 

@@ -60,7 +60,6 @@ func (a *applier) UpdatedObject(ctx context.Context, old runtime.Object) (runtim
 			return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
 		}
 	}
-	fieldmanager.GrowStack() // in one step, to what the merge's walks reach
 	obj, err := a.scope.fieldManager.Apply(live, &unstructured.Unstructured{Object: content}, a.manager, a.force)
 	if err != nil {
 		return nil, applyError(err)

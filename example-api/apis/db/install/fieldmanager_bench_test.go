@@ -22,6 +22,7 @@ import (
 	"github.com/apigen-dev/apigen/example-api/apis/db/install"
 	v1 "github.com/apigen-dev/apigen/example-api/apis/db/v1"
 	"github.com/apigen-dev/apigen/runtime/fieldmanager"
+	"github.com/apigen-dev/apigen/runtime/filters"
 )
 
 // benchDatabase returns an internal Database of about 1 KiB of JSON, as example-api/bench's
@@ -111,7 +112,8 @@ func BenchmarkFieldManager(b *testing.B) {
 	}
 	// A server runs each request on a new goroutine, whose small stack structured-merge-diff's
 	// recursive walks grow: update-goroutine runs each update on a new goroutine, and
-	// update-goroutine-grown grows its stack first (fieldmanager.GrowStack) as the handlers do.
+	// update-goroutine-grown grows its stack first (filters.GrowStack), as the server's
+	// filters do for writes.
 	for _, grow := range []bool{false, true} {
 		name := "update-goroutine"
 		if grow {
@@ -128,7 +130,7 @@ func BenchmarkFieldManager(b *testing.B) {
 				obj.ManagedFields = live.ManagedFields
 				go func() {
 					if grow {
-						fieldmanager.GrowStack()
+						filters.GrowStack()
 					}
 					done <- fm.UpdateNoErrors(live, obj, "bench")
 				}()
