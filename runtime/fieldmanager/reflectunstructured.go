@@ -50,20 +50,7 @@ func toUnstructured(v reflect.Value, e *value.TypeReflectCacheEntry) (any, bool)
 	}
 	switch v.Kind() {
 	case reflect.Struct:
-		fields := value.TypeReflectEntryOf(v.Type()).OrderedFields()
-		out := make(map[string]any, len(fields))
-		for _, f := range fields {
-			fv := f.GetFrom(v)
-			if f.CanOmit(fv) {
-				continue
-			}
-			fu, ok := toUnstructured(fv, f.TypeEntry)
-			if !ok {
-				return nil, false
-			}
-			out[f.JsonName] = fu
-		}
-		return out, true
+		return structToUnstructured(v)
 	case reflect.Map:
 		return mapToUnstructured(v)
 	case reflect.Slice:
@@ -84,6 +71,36 @@ func toUnstructured(v reflect.Value, e *value.TypeReflectCacheEntry) (any, bool)
 		}
 	}
 	return nil, false
+}
+
+// member is a field of a struct being converted.
+type member struct {
+	name  string
+	value any
+}
+
+// structToUnstructured converts a struct to the map of its fields that are not omitted,
+// made at its final size (most fields of most objects are omitted: sizing the map for all
+// of them would allocate several times what it holds).
+func structToUnstructured(v reflect.Value) (any, bool) {
+	var local [16]member
+	members := local[:0]
+	for _, f := range value.TypeReflectEntryOf(v.Type()).OrderedFields() {
+		fv := f.GetFrom(v)
+		if f.CanOmit(fv) {
+			continue
+		}
+		fu, ok := toUnstructured(fv, f.TypeEntry)
+		if !ok {
+			return nil, false
+		}
+		members = append(members, member{f.JsonName, fu})
+	}
+	out := make(map[string]any, len(members))
+	for _, m := range members {
+		out[m.name] = m.value
+	}
+	return out, true
 }
 
 // mapToUnstructured converts a map with string keys; a nil map is null.
