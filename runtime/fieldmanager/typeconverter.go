@@ -47,9 +47,11 @@ func NewTypeConverter(scheme *runtime.Scheme, defs common.GetOpenAPIDefinitions)
 // structured-merge-diff's validation walk: the models are generated from the Go types
 // themselves, so the walk can only find list-map items that lack a key, which
 // structured-merge-diff's comparison and merge report as errors too; the walk was half the
-// cost of converting an object. Unstructured objects (custom resources, apply
-// configurations) are validated as ever. A kind the models lack goes to managedfields' own
-// converter, whose error the field manager recognises.
+// cost of converting an object. A Go object is read into the unstructured data
+// structured-merge-diff's reflection of it reads (reflectUnstructured), which its walks
+// compare and merge about twice as fast as they reflect. Unstructured objects (custom
+// resources, apply configurations) are validated as ever. A kind the models lack goes to
+// managedfields' own converter, whose error the field manager recognises.
 type structuredConverter struct {
 	library managedfields.TypeConverter
 	types   map[schema.GroupVersionKind]typed.ParseableType
@@ -78,8 +80,9 @@ func newStructuredConverter(library managedfields.TypeConverter, models map[stri
 	return c, nil
 }
 
-// ObjectToTyped converts obj: a Go object without validation, an unstructured one as
-// managedfields' TypeConverter does.
+// ObjectToTyped converts obj: a Go object without validation (as unstructured data, or by
+// reflection when reflectUnstructured cannot read it), an unstructured one as managedfields'
+// TypeConverter does.
 func (c *structuredConverter) ObjectToTyped(obj runtime.Object, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
 	t, ok := c.types[obj.GetObjectKind().GroupVersionKind()]
 	if !ok {
@@ -87,6 +90,9 @@ func (c *structuredConverter) ObjectToTyped(obj runtime.Object, opts ...typed.Va
 	}
 	if u, ok := obj.(*unstructured.Unstructured); ok {
 		return t.FromUnstructured(u.UnstructuredContent(), opts...)
+	}
+	if u, ok := reflectUnstructured(obj); ok {
+		return typed.AsTypedUnvalidated(value.NewValueInterface(u), t.Schema, t.TypeRef), nil
 	}
 	v, err := value.NewValueReflect(obj)
 	if err != nil {
