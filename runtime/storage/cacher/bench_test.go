@@ -35,12 +35,7 @@ func BenchmarkGetList(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	c, err := cacher.New(cacher.Config{Storage: raw, Resource: testapi.Resource, NewFunc: testapi.NewWidget})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(c.Stop)
-	waitFor(b, "the cache to sync", c.Synced)
+	c := syncedCacher(b, raw)
 	var etcdNsPerOp float64
 	for _, side := range []struct {
 		name string
@@ -87,12 +82,7 @@ func BenchmarkWatchFanout(b *testing.B) {
 	if err := raw.Create(ctx, "/ns/fan", w, &testapi.Widget{}); err != nil {
 		b.Fatal(err)
 	}
-	c, err := cacher.New(cacher.Config{Storage: raw, Resource: testapi.Resource, NewFunc: testapi.NewWidget})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(c.Stop)
-	waitFor(b, "the cache to sync", c.Synced)
+	c := syncedCacher(b, raw)
 	opts := storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(c.Revision(), 10)}
 	readOnly := request.WithReadOnlyResults(ctx)
 	var delivered sync.WaitGroup
@@ -125,4 +115,16 @@ func BenchmarkWatchFanout(b *testing.B) {
 		delivered.Wait()
 	}
 	b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(b.N*watchers), "ns/event")
+}
+
+// syncedCacher returns a Cacher of raw's widgets, synced, stopped when b ends.
+func syncedCacher(b *testing.B, raw storage.Interface) *cacher.Cacher {
+	b.Helper()
+	c, err := cacher.New(cacher.Config{Storage: raw, Resource: testapi.Resource, NewFunc: testapi.NewWidget})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(c.Stop)
+	waitFor(b, "the cache to sync", c.Synced)
+	return c
 }
