@@ -203,22 +203,22 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 	e.AdvertisePeerUrls = []url.URL{*peerURL}
 	e.InitialCluster = e.Name + "=" + peerURL.String()
 	e.InitialClusterToken = "apigen-embedded"
-	// A lone member elects itself after a few ticks: short ticks make it ready in tens of
-	// milliseconds instead of half a second, at the cost of 100 no-op heartbeats a second.
-	// A cluster's members keep etcd's defaults: their heartbeats cross sockets, and a busy
-	// machine must not make followers miss them and call elections.
-	e.TickMs, e.ElectionMs = 10, 100
-	// A lone member has no follower to catch up: after each in-memory snapshot (every 100
-	// entries) it keeps loneMemberCatchUpEntries raft entries instead of etcd's 5,000, which
-	// at 2 KiB objects held about 10 MiB of written values in memory for nothing.
-	e.SnapshotCatchUpEntries = loneMemberCatchUpEntries
 	if cfg.InitialCluster != "" {
+		// A cluster's members keep etcd's ticks and raft log: their heartbeats cross
+		// sockets (a busy machine must not make followers miss them and call elections),
+		// and followers catch up from the log.
 		if err := checkInitialCluster(cfg.InitialCluster, e.Name, peerURL, scheme); err != nil {
 			return nil, err
 		}
 		e.InitialCluster = cfg.InitialCluster
-		e.TickMs, e.ElectionMs = embed.NewConfig().TickMs, embed.NewConfig().ElectionMs
-		e.SnapshotCatchUpEntries = embed.NewConfig().SnapshotCatchUpEntries
+	} else {
+		// A lone member elects itself after a few ticks: short ticks make it ready in tens
+		// of milliseconds instead of half a second, at the cost of 100 no-op heartbeats a
+		// second. It has no follower to catch up: after each in-memory snapshot (every 100
+		// entries) it keeps loneMemberCatchUpEntries raft entries instead of etcd's 5,000,
+		// which at 2 KiB objects held about 10 MiB of written values in memory for nothing.
+		e.TickMs, e.ElectionMs = 10, 100
+		e.SnapshotCatchUpEntries = loneMemberCatchUpEntries
 	}
 	if t := cfg.TLS; t != nil {
 		info := transport.TLSInfo{CertFile: t.CertFile, KeyFile: t.KeyFile, TrustedCAFile: t.TrustedCAFile, ClientCertAuth: true}
