@@ -31,10 +31,7 @@ import (
 // answers 503 for its groups only and reports the APIService unavailable.
 func TestAggregation(t *testing.T) {
 	dir := t.TempDir()
-	proxy, err := certs.EnsureSelfSigned(filepath.Join(dir, "front-proxy"), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	proxy := selfSigned(t, dir, "front-proxy")
 	ctxA, stopA := context.WithCancel(context.Background())
 	urlA, kubeconfigA := startWith(t, stopA, func(args []string, stdout, stderr io.Writer) int {
 		return Run(ctxA, "test-apiserver", append(args, "--plain-http=false",

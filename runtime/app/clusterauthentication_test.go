@@ -19,14 +19,7 @@ import (
 // with --requestheader-client-ca-file, empty flags as "[]".
 func TestClusterAuthenticationData(t *testing.T) {
 	dir := t.TempDir()
-	bundle := func(name string) *certs.Bundle {
-		b, err := certs.EnsureSelfSigned(filepath.Join(dir, name), nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	own, clients, proxy := bundle("own"), bundle("clients"), bundle("proxy")
+	own, clients, proxy := selfSigned(t, dir, "own"), selfSigned(t, dir, "clients"), selfSigned(t, dir, "proxy")
 	caOf := func(b *certs.Bundle) []*x509.Certificate {
 		cs, err := cert.CertsFromFile(b.CertFile(certs.CAName))
 		if err != nil {
@@ -100,4 +93,14 @@ func TestClusterAuthenticationData(t *testing.T) {
 	if _, err := clusterAuthenticationData(&SecureOptions{ClientCAFile: filepath.Join(dir, "missing.crt")}, &security{}); err == nil {
 		t.Error("a missing --client-ca-file was accepted")
 	}
+}
+
+// selfSigned returns a self-signed CA and its certificates in dir/name (certs.EnsureSelfSigned).
+func selfSigned(t *testing.T, dir, name string) *certs.Bundle {
+	t.Helper()
+	b, err := certs.EnsureSelfSigned(filepath.Join(dir, name), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

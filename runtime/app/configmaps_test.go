@@ -32,14 +32,7 @@ import (
 // bootstrap Role extension-apiserver-authentication-reader may read it and no other ConfigMap.
 func TestClusterAuthenticationConfigMap(t *testing.T) {
 	dir := t.TempDir()
-	bundle := func(name string) *certs.Bundle {
-		b, err := certs.EnsureSelfSigned(filepath.Join(dir, name), nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	clients, proxy := bundle("clients"), bundle("front-proxy")
+	clients, proxy := selfSigned(t, dir, "clients"), selfSigned(t, dir, "front-proxy")
 	tokens := filepath.Join(dir, "tokens.csv")
 	if err := os.WriteFile(tokens, []byte("ext-token,system:serviceaccount:ext:apiserver,u-1,\n"), 0o600); err != nil {
 		t.Fatal(err)

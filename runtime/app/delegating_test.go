@@ -34,10 +34,7 @@ func TestDelegation(t *testing.T) {
 		t.Skip("starts two servers")
 	}
 	dir := t.TempDir()
-	proxy, err := certs.EnsureSelfSigned(filepath.Join(dir, "front-proxy"), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	proxy := selfSigned(t, dir, "front-proxy")
 	bPKI := filepath.Join(dir, "b-pki")
 	if _, err := certs.EnsureSelfSigned(bPKI, []string{"localhost"}, []net.IP{net.ParseIP("127.0.0.1")}); err != nil {
 		t.Fatal(err)
@@ -116,10 +113,7 @@ func TestDelegation(t *testing.T) {
 
 	// A new front-proxy CA: A restarts with it and publishes it in its ConfigMap; B, running
 	// on, follows the ConfigMap: it trusts A's new proxy certificate and no longer the old.
-	next, err := certs.EnsureSelfSigned(filepath.Join(dir, "front-proxy-2"), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	next := selfSigned(t, dir, "front-proxy-2")
 	stopA()
 	waitStopped(t, aDir)
 	urlA, _, _ = startA(next)

@@ -175,10 +175,7 @@ func TestRunSecure(t *testing.T) {
 // after RBAC, decides for users RBAC has no opinion on.
 func TestRunAggregatedMode(t *testing.T) {
 	dir := t.TempDir()
-	proxy, err := certs.EnsureSelfSigned(filepath.Join(dir, "front-proxy"), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	proxy := selfSigned(t, dir, "front-proxy")
 	proxyCert, err := tls.LoadX509KeyPair(proxy.CertFile(certs.AdminName), proxy.KeyFile(certs.AdminName))
 	if err != nil {
 		t.Fatal(err)
