@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -25,6 +24,7 @@ import (
 	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
 	"github.com/apigen-dev/apigen/example-api/pkg/generated/clientset/versioned"
 	"github.com/apigen-dev/apigen/example-api/pkg/generated/informers/externalversions"
+	"github.com/apigen-dev/apigen/internal/freeport"
 )
 
 // controllerPackage is the example controller's import path.
@@ -43,7 +43,7 @@ func TestDatabaseController(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
-	dataDir, port := t.TempDir(), freePort(t)
+	dataDir, port := t.TempDir(), freeport.Port(t)
 	proc := startProcessAt(t, dataDir, port)
 	client := versioned.NewForConfigOrDie(unthrottledConfig(proc.Config))
 	ctrl := startController(t, proc.Kubeconfig)
@@ -164,17 +164,6 @@ func startProcessAt(t *testing.T, dataDir string, port int) *serverproc.Process 
 		}
 	})
 	return proc
-}
-
-// freePort returns a loopback port nothing listens on right now.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // unthrottledConfig copies cfg without client-go's client-side rate limit.

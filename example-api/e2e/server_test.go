@@ -3,7 +3,6 @@ package e2e
 import (
 	"bufio"
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
+	"github.com/apigen-dev/apigen/internal/freeport"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 )
 
@@ -172,7 +172,7 @@ type testEtcd struct {
 // startEtcd starts a testEtcd and stops it in t.Cleanup.
 func startEtcd(t *testing.T) *testEtcd {
 	t.Helper()
-	e := &testEtcd{t: t, dir: t.TempDir(), clientURL: "http://" + freeAddr(t), peerURL: "http://" + freeAddr(t)}
+	e := &testEtcd{t: t, dir: t.TempDir(), clientURL: "http://" + freeport.Addr(t), peerURL: "http://" + freeport.Addr(t)}
 	e.Start()
 	t.Cleanup(e.Stop)
 	return e
@@ -224,15 +224,4 @@ func (e *testEtcd) Client() *clientv3.Client {
 	}
 	e.t.Cleanup(func() { _ = c.Close() })
 	return c
-}
-
-// freeAddr returns a 127.0.0.1 host:port that was free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("cannot find a free port: %v", err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }

@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/apigen-dev/apigen/internal/freeport"
 	"github.com/apigen-dev/apigen/runtime/certs"
 )
 
@@ -43,7 +44,7 @@ func TestDelegation(t *testing.T) {
 	if err := os.WriteFile(tokens, []byte("alice-token,alice,uid-alice,devs\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	bPort, aPort, aDir := freePort(t), freePort(t), t.TempDir()
+	bPort, aPort, aDir := freeport.Port(t), freeport.Port(t), t.TempDir()
 	const group = "other.apigen.dev"
 
 	// A: the cluster, and the aggregator in front of B; it is started again below with
@@ -182,15 +183,4 @@ func caPool(t *testing.T, path string) *x509.CertPool {
 		t.Fatalf("no certificate in %s", path)
 	}
 	return pool
-}
-
-// freePort returns a loopback TCP port that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

@@ -2,24 +2,13 @@ package embedded_test
 
 import (
 	"context"
-	"net"
 	"testing"
 	"time"
 
+	"github.com/apigen-dev/apigen/internal/freeport"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
-
-// freePeerURL returns an http URL of a 127.0.0.1 port that was free a moment ago.
-func freePeerURL(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return "http://" + l.Addr().String()
-}
 
 // TestCluster starts three members as one cluster (concurrently: each Start waits for a
 // quorum) and checks that a write through one member is read through each of the others.
@@ -45,7 +34,7 @@ func TestCluster(t *testing.T) {
 }
 
 func TestClusterRejectsBadConfig(t *testing.T) {
-	peer := freePeerURL(t)
+	peer := "http://" + freeport.Addr(t)
 	for name, cfg := range map[string]embedded.Config{
 		"no peer URL":       {InitialCluster: "apigen=" + peer},
 		"member missing":    {PeerURL: peer, InitialCluster: "other=" + peer},
