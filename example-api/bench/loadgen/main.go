@@ -243,6 +243,9 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	scfg := bench.ScenarioConfig{
 		ObjectSize: o.objectSize, Objects: o.objects, PageSize: o.pageSize, MaxClients: slices.Max(o.clients),
 		Etcd: bench.NewEtcdOps(client, etcdPrefix), ServerEtcd: bench.NewEtcdOps(serverClient, etcdPrefix),
+		// Objects to apply to only when apply is measured: a server run with
+		// --feature-gates=ServerSideApply=false (for a profile) can then measure the rest.
+		NoApply: !slices.Contains(o.ops, bench.OpApply),
 	}
 	if len(servers) > 1 {
 		scfg.Replicas = endpoints(servers)
