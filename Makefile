@@ -65,6 +65,7 @@ FUZZ_TARGETS := ./runtime/request:FuzzParseRequestInfo:300000x \
                 ./runtime/jsoncodec:FuzzReaderString:100000x \
                 ./runtime/jsoncodec:FuzzReaderNumber:50000x \
                 ./runtime/jsoncodec:FuzzWriterString:100000x \
+                ./runtime/jsoncodec:FuzzValid:150000x \
                 ./example-api/apis/db/install:FuzzJSONCodec:20000x
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

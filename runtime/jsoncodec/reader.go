@@ -414,7 +414,7 @@ func (r *Reader) Raw() []byte {
 			r.pos++
 		}
 	}
-	if r.pos > len(r.data) || !json.Valid(r.data[start:r.pos]) {
+	if r.pos > len(r.data) || !valid(r.data[start:r.pos], false) {
 		r.failed = true
 		return nil
 	}

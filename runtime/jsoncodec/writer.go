@@ -157,15 +157,17 @@ func (w *Writer) String(s string) {
 }
 
 // Marshaler appends what m.MarshalJSON returns, compacted and HTML-escaped, as
-// encoding/json does with a json.Marshaler's output. An error or invalid JSON from
-// MarshalJSON fails the Writer.
+// encoding/json does with a json.Marshaler's output; the common output (timestamps,
+// quantities, the field sets of managedFields) is already compact and needs no escaping, and
+// is copied as it is once valid has checked it. An error or invalid JSON from MarshalJSON
+// fails the Writer.
 func (w *Writer) Marshaler(m json.Marshaler) {
 	data, err := m.MarshalJSON()
 	if err != nil {
 		w.failed = true
 		return
 	}
-	if plainString(data) {
+	if valid(data, true) { // what Compact and HTMLEscape would leave as it is
 		w.buf = append(w.buf, data...)
 		return
 	}
@@ -177,21 +179,6 @@ func (w *Writer) Marshaler(m json.Marshaler) {
 	var escaped bytes.Buffer
 	json.HTMLEscape(&escaped, compact.Bytes())
 	w.buf = append(w.buf, escaped.Bytes()...)
-}
-
-// plainString reports whether data is a JSON string that encoding/json would copy unchanged:
-// quoted, printable ASCII only, no escapes and nothing HTML-escaping changes. The common
-// output of MarshalJSON methods (timestamps, quantities) takes this shortcut.
-func plainString(data []byte) bool {
-	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
-		return false
-	}
-	for _, c := range data[1 : len(data)-1] {
-		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
 }
 
 // Value appends v with its registered encoder (see Register) when v is a pointer to a type
