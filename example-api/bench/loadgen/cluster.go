@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/apigen-dev/apigen/example-api/bench"
-	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 )
 
 // The topology -etcd cluster measures: clusterReplicas replicas of the server, each a
@@ -23,106 +20,6 @@ const (
 	clusterMembers  = 3
 	clusterReplicas = 2
 )
-
-// clusterStartAttempts is how many times startEtcdCluster picks new peer ports when one it
-// picked was taken before its member listened on it.
-const clusterStartAttempts = 3
-
-// clusterEtcd is -etcd cluster's etcd: members embedded in loadgen's process, configured as
-// one cluster on loopback ports.
-type clusterEtcd struct {
-	members []*embedded.Server
-}
-
-// startEtcdCluster starts n members in subdirectories of dir as one cluster (all at once:
-// each waits for a quorum), on free loopback ports. On error nothing is left running.
-func startEtcdCluster(ctx context.Context, dir string, n int, noFsync bool) (*clusterEtcd, error) {
-	for attempt := 1; ; attempt++ {
-		c, err := tryEtcdCluster(ctx, filepath.Join(dir, fmt.Sprintf("etcd-cluster-%d", attempt)), n, noFsync)
-		if err == nil || !errors.Is(err, syscall.EADDRINUSE) || attempt == clusterStartAttempts {
-			return c, err
-		}
-	}
-}
-
-// tryEtcdCluster is one attempt of startEtcdCluster.
-func tryEtcdCluster(ctx context.Context, dir string, n int, noFsync bool) (*clusterEtcd, error) {
-	peers := make([]string, n)
-	pairs := make([]string, n)
-	for i := range n {
-		port, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		peers[i] = fmt.Sprintf("http://127.0.0.1:%d", port)
-		pairs[i] = fmt.Sprintf("%s=%s", memberName(i), peers[i])
-	}
-	// A member that fails leaves the others waiting for their quorum: stop them all.
-	ctx, cancel := context.WithTimeout(ctx, embedded.DefaultStartTimeout)
-	defer cancel()
-	c := &clusterEtcd{members: make([]*embedded.Server, n)}
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			c.members[i], errs[i] = embedded.Start(ctx, embedded.Config{
-				DataDir: filepath.Join(dir, memberName(i)), Name: memberName(i), PeerURL: peers[i],
-				InitialCluster: strings.Join(pairs, ","), LogLevel: "fatal", UnsafeNoFsync: noFsync,
-			})
-			if errs[i] != nil {
-				cancel()
-			}
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		// The cause first: the other members mostly report the cancellation it caused.
-		for _, e := range errs {
-			if e != nil && !errors.Is(e, context.Canceled) {
-				err = e
-				break
-			}
-		}
-		return nil, errors.Join(fmt.Errorf("cannot start a %d-member etcd cluster: %w", n, err), c.Close())
-	}
-	return c, nil
-}
-
-// memberName names the cluster's i-th member.
-func memberName(i int) string { return fmt.Sprintf("loadgen-%d", i) }
-
-// Endpoints returns the client URLs of every member.
-func (c *clusterEtcd) Endpoints() []string {
-	var eps []string
-	for _, m := range c.members {
-		eps = append(eps, m.Endpoints()...)
-	}
-	return eps
-}
-
-// Close stops the members that started, all at once (each waits up to a second for its
-// peers' connections to close).
-func (c *clusterEtcd) Close() error {
-	errs := make([]error, len(c.members))
-	var wg sync.WaitGroup
-	for i, m := range c.members {
-		if m != nil {
-			wg.Go(func() { errs[i] = m.Close() })
-		}
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("cannot find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
 
 // startReplicas starts n server processes of bin, replica i with data directory
 // <dir>/replica-<i> (its own kubeconfig, CA and admin certificate), all on etcdServers with

@@ -412,7 +412,7 @@ func etcdScope(o *options) string {
 // that stops them.
 func startEtcd(ctx context.Context, o *options, dir string) ([]string, func() error, error) {
 	if o.etcd == etcdCluster {
-		cluster, err := startEtcdCluster(ctx, dir, clusterMembers, o.noFsync)
+		cluster, err := embedded.StartCluster(ctx, dir, clusterMembers, embedded.Config{Name: "loadgen", LogLevel: "fatal", UnsafeNoFsync: o.noFsync})
 		if err != nil {
 			return nil, nil, err
 		}

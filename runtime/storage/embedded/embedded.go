@@ -22,6 +22,9 @@ import (
 // DefaultStartTimeout bounds Start when ctx has no deadline.
 const DefaultStartTimeout = 30 * time.Second
 
+// defaultName is a member's name when Config.Name is "".
+const defaultName = "apigen"
+
 // maxPortAttempts is how many times Start picks free ports when one it picked is taken
 // before etcd listens on it.
 const maxPortAttempts = 3
@@ -194,7 +197,7 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 	e := embed.NewConfig()
 	e.Name = cfg.Name
 	if e.Name == "" {
-		e.Name = "apigen"
+		e.Name = defaultName
 	}
 	e.Dir = cfg.DataDir
 	e.ListenClientUrls = []url.URL{*clientURL}

@@ -3,6 +3,8 @@ package embedded
 import (
 	"context"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,5 +70,45 @@ func TestLoneMemberKeepsFewRaftEntries(t *testing.T) {
 	}
 	if want := embed.NewConfig().SnapshotCatchUpEntries; member.SnapshotCatchUpEntries != want {
 		t.Errorf("cluster member keeps %d raft entries, want etcd's default %d (followers catch up from them)", member.SnapshotCatchUpEntries, want)
+	}
+}
+
+// TestStartClusterPicksAgainWhenAPeerPortIsTaken: a peer port found free but taken before
+// its member listens on it (here: held by the test) makes StartCluster start the cluster
+// again on new ports instead of failing. One member keeps it quick: members started beside
+// a missing peer take seconds to stop.
+func TestStartClusterPicksAgainWhenAPeerPortIsTaken(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	takenPort := taken.Addr().(*net.TCPAddr).Port
+	calls := 0
+	pickPort = func() (int, error) {
+		calls++
+		if calls == 1 {
+			return takenPort, nil
+		}
+		return freePort()
+	}
+	t.Cleanup(func() { pickPort = freePort })
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	c, err := StartCluster(ctx, dir, 1, Config{Name: "m", LogLevel: "fatal", UnsafeNoFsync: true})
+	if err != nil {
+		t.Fatalf("StartCluster with a taken peer port: %v", err)
+	}
+	defer c.Close()
+	if len(c.Members) != 1 || len(c.Endpoints()) != 1 {
+		t.Fatalf("StartCluster = %d members, endpoints %v; want 1 and 1", len(c.Members), c.Endpoints())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "attempt-2", "m-0")); err != nil {
+		t.Errorf("no second attempt's member directory: %v", err)
+	}
+	if _, err := c.Members[0].Client().Put(ctx, "k", "v"); err != nil {
+		t.Errorf("Put through the cluster's member: %v", err)
 	}
 }

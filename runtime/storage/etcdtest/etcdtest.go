@@ -2,19 +2,12 @@ package etcdtest
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"path/filepath"
-	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
-	"github.com/apigen-dev/apigen/internal/freeport"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 )
 
@@ -65,69 +58,17 @@ func NewClient(t testing.TB, srv *embedded.Server) *clientv3.Client {
 }
 
 // RunCluster starts an n-member etcd cluster on free loopback ports in t.TempDir() with
-// quiet logs (the members start together: each waits for a quorum), registers their
-// cleanup, and returns the members (so fault tests can stop one) and their client URLs. A
-// peer port found free may be taken before its member binds it (by a test in another
-// package, or an outgoing connection's ephemeral port); the cluster is then started again on
-// new ports, up to clusterAttempts times. It fails the test when the cluster cannot start.
+// quiet logs (embedded.StartCluster: members named m-0, m-1, ...), registers their
+// cleanup (all stopped at once), and returns the members (so fault tests can stop one) and their client URLs. It
+// fails the test when the cluster cannot start.
 func RunCluster(t testing.TB, n int) ([]*embedded.Server, []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	dir := t.TempDir()
-	for attempt := 1; ; attempt++ {
-		members, err := startCluster(ctx, t, filepath.Join(dir, fmt.Sprint(attempt)), n)
-		if err == nil {
-			t.Cleanup(func() { closeMembers(members) })
-			var endpoints []string
-			for _, m := range members {
-				endpoints = append(endpoints, m.Endpoints()...)
-			}
-			return members, endpoints
-		}
-		closeMembers(members)
-		if !errors.Is(err, syscall.EADDRINUSE) || attempt == clusterAttempts {
-			t.Fatalf("cannot start a %d-member etcd cluster: %v", n, err)
-		}
+	c, err := embedded.StartCluster(ctx, t.TempDir(), n, embedded.Config{Name: "m", LogLevel: LogLevel, UnsafeNoFsync: true})
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c.Members, c.Endpoints()
 }
-
-// clusterAttempts is how many times RunCluster starts a cluster whose peer port was taken.
-const clusterAttempts = 3
-
-// startCluster starts n members with peer URLs on free ports under dir, together, and
-// returns those that started (nil for the others) and every member's error joined.
-func startCluster(ctx context.Context, t testing.TB, dir string, n int) ([]*embedded.Server, error) {
-	peers, pairs := make([]string, n), make([]string, n)
-	for i := range n {
-		peers[i] = "http://" + pickAddr(t)
-		pairs[i] = fmt.Sprintf("m%d=%s", i, peers[i])
-	}
-	members, errs := make([]*embedded.Server, n), make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			members[i], errs[i] = embedded.Start(ctx, embedded.Config{
-				DataDir: filepath.Join(dir, fmt.Sprint(i)), Name: fmt.Sprintf("m%d", i), PeerURL: peers[i],
-				InitialCluster: strings.Join(pairs, ","), LogLevel: LogLevel, UnsafeNoFsync: true,
-			})
-		})
-	}
-	wg.Wait()
-	return members, errors.Join(errs...)
-}
-
-// closeMembers stops the started members concurrently: a member's Close waits up to a
-// second for its peers' connections.
-func closeMembers(members []*embedded.Server) {
-	var wg sync.WaitGroup
-	for _, m := range members {
-		if m != nil {
-			wg.Go(func() { _ = m.Close() })
-		}
-	}
-	wg.Wait()
-}
-
-// pickAddr is freeport.Addr; tests replace it.
-var pickAddr = freeport.Addr
