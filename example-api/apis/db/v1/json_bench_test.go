@@ -2,9 +2,13 @@ package v1_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kjson "sigs.k8s.io/json"
 
 	v1 "github.com/apigen-dev/apigen/example-api/apis/db/v1"
@@ -21,17 +25,54 @@ func benchDocument(b *testing.B) []byte {
 	return tmpl.Render(nil, "bench-object-0000001", "12345", 7)
 }
 
-// BenchmarkJSONCodec measures the generated codec of Database against its baseline in the
-// same run, the reflective libraries the apimachinery serializer uses otherwise
-// (sigs.k8s.io/json to decode, encoding/json to encode), and reports both and their ratio:
-// `go test -run '^$' -bench JSONCodec ./example-api/apis/db/v1`.
-func BenchmarkJSONCodec(b *testing.B) {
-	data := benchDocument(b)
+// withManagedFields returns data, a Database, with the managedFields entry a server records
+// for its update by one manager: every spec field, in fieldsV1.
+func withManagedFields(b *testing.B, data []byte) []byte {
 	var obj v1.Database
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &obj); err != nil {
 		b.Fatal(err)
 	}
-	b.Run("decode", func(b *testing.B) {
+	fields := `{"f:spec":{".":{},"f:engine":{},"f:parameters":{".":{}`
+	for _, k := range slices.Sorted(maps.Keys(obj.Spec.Parameters)) {
+		fields += fmt.Sprintf(`,"f:%s":{}`, k)
+	}
+	fields += "}}}"
+	now := metav1.NewTime(time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC))
+	f := metav1.FieldsV1{}
+	if err := f.UnmarshalJSON([]byte(fields)); err != nil {
+		b.Fatal(err)
+	}
+	obj.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "loadgen", Operation: metav1.ManagedFieldsOperationUpdate,
+		APIVersion: "db.example.com/v1", Time: &now, FieldsType: "FieldsV1", FieldsV1: &f}}
+	out, err := json.Marshal(&obj)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+// BenchmarkJSONCodec measures the generated codec of Database against its baseline in the
+// same run, the reflective libraries the apimachinery serializer uses otherwise
+// (sigs.k8s.io/json to decode, encoding/json to encode), and reports both and their ratio:
+// `go test -run '^$' -bench JSONCodec ./example-api/apis/db/v1`. The object is loadgen's as
+// a client sends it, and as a server stores and returns it (-managed: with managedFields).
+func BenchmarkJSONCodec(b *testing.B) {
+	plain := benchDocument(b)
+	for _, doc := range []struct {
+		name string
+		data []byte
+	}{{"", plain}, {"-managed", withManagedFields(b, plain)}} {
+		benchmarkJSONCodec(b, doc.name, doc.data)
+	}
+}
+
+// benchmarkJSONCodec is BenchmarkJSONCodec's decode<suffix> and encode<suffix> of data.
+func benchmarkJSONCodec(b *testing.B, suffix string, data []byte) {
+	var obj v1.Database
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &obj); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("decode"+suffix, func(b *testing.B) {
 		ratio(b, func() {
 			var out v1.Database
 			if !jsoncodec.Unmarshal(data, &out) {
@@ -44,7 +85,7 @@ func BenchmarkJSONCodec(b *testing.B) {
 			}
 		})
 	})
-	b.Run("encode", func(b *testing.B) {
+	b.Run("encode"+suffix, func(b *testing.B) {
 		buf := make([]byte, 0, 2048)
 		ratio(b, func() {
 			var ok bool
