@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 	"time"
 )
@@ -212,6 +214,15 @@ func CheckTargets(w io.Writer, rows []Row, targets []Target, peakRSS uint64) boo
 		fmt.Fprintf(w, "target server RSS < %d MB throughout: peak %.1f MB %s\n", MaxRSS/1000/1000, float64(peakRSS)/1e6, verdict)
 	}
 	return ok
+}
+
+// MedianCPUPerOp returns the run of runs (one or more) with the median server CPU time per
+// operation (the upper median of an even count).
+func MedianCPUPerOp(runs []Summary) Summary {
+	sorted := slices.SortedFunc(slices.Values(runs), func(a, b Summary) int {
+		return cmp.Compare(perOp(a.CPU, a), perOp(b.CPU, b))
+	})
+	return sorted[len(sorted)/2]
 }
 
 // FieldManagementShare describes field management's share of an update's CPU time at

@@ -101,3 +101,24 @@ func TestWatchAndMemoryTargets(t *testing.T) {
 		t.Errorf("memory figure with its split: %q, want it to contain %q", out.String(), want)
 	}
 }
+
+// TestMedianCPUPerOpAndFieldManagementShare: the median run is the one in the middle by CPU
+// time per operation (not by total CPU time), and the share is (with - without) / with.
+func TestMedianCPUPerOpAndFieldManagementShare(t *testing.T) {
+	runs := []Summary{
+		{Ops: 100, CPU: 120 * time.Millisecond},  // 1200us/op
+		{Ops: 1000, CPU: 900 * time.Millisecond}, // 900us/op, the most CPU time in all
+		{Ops: 200, CPU: 200 * time.Millisecond},  // 1000us/op
+	}
+	if got := MedianCPUPerOp(runs); got != runs[2] {
+		t.Errorf("MedianCPUPerOp = %+v, want the 1000us/op run %+v", got, runs[2])
+	}
+	if got := MedianCPUPerOp(runs[:1]); got != runs[0] {
+		t.Errorf("MedianCPUPerOp of one run = %+v, want it", got)
+	}
+	with, without := MedianCPUPerOp(runs), Summary{Ops: 100, CPU: 75 * time.Millisecond}
+	want := "update at 64 clients: server CPU/op 1000us with field management, 750us without: field management is 25.0% of an update's CPU time"
+	if got := FieldManagementShare(64, with, without); got != want {
+		t.Errorf("FieldManagementShare = %q, want %q", got, want)
+	}
+}

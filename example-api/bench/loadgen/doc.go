@@ -48,9 +48,10 @@
 //	go run ./example-api/bench/loadgen -in-process -cpuprofile cpu.out -ops create -clients 64
 //	go run ./example-api/bench/loadgen -etcd cluster -clients 64 -ops create,get,update -watch "" -mem-objects 0
 //
-// -field-management-cost then measures updates again on a second server started with
-// --feature-gates=ServerSideApply=false and prints the server's CPU time per update with and
-// without field management, and field management's share of it (the target: at most 25%).
+// -field-management-cost then measures updates on the server and on a second server started
+// with --feature-gates=ServerSideApply=false, alternately, three times each per concurrency,
+// and prints the median server CPU time per update with and without field management, and
+// field management's share of it (the target: at most 25%).
 //
 // -in-process runs the server with app.Run inside loadgen instead, so that a CPU profile
 // (-cpuprofile) covers it; RSS and CPU/op are then the whole process's (server, etcds and
