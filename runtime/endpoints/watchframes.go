@@ -19,11 +19,13 @@ const frameCacheSize = 256
 // kube-apiserver's cachingObject serializes a watch-cache event once per encoding. The type
 // is part of the key: a DELETED event of an object leaving a watcher's selection carries
 // the previous state at the new resourceVersion, which another watcher gets as MODIFIED.
-// The first watcher to ask builds a frame; the others wait for it. Safe for concurrent use.
+// The first watcher to ask builds a frame; the others wait for it. Its storage is made on
+// first use: most scopes (every resource, version and subresource a server installs) are
+// never watched. Safe for concurrent use.
 type frameCache struct {
 	mu      sync.Mutex
 	entries map[frameKey]*frame
-	order   [frameCacheSize]frameKey // ring, oldest first from next
+	order   []frameKey // ring of frameCacheSize, oldest first from next; nil until first use
 	next    int
 }
 
@@ -42,8 +44,9 @@ type frame struct {
 	err  error
 }
 
+// newFrameCache returns an empty frameCache.
 func newFrameCache() *frameCache {
-	return &frameCache{entries: make(map[frameKey]*frame, frameCacheSize)}
+	return &frameCache{}
 }
 
 // get returns the frame of ev, building it with build the first time. ok is false for
@@ -59,6 +62,9 @@ func (c *frameCache) get(ev watch.Event, build func() ([]byte, error)) (data []b
 	}
 	key := frameKey{typ: ev.Type, name: name, uid: uid, resourceVersion: rv}
 	c.mu.Lock()
+	if c.order == nil {
+		c.entries, c.order = make(map[frameKey]*frame, frameCacheSize), make([]frameKey, frameCacheSize)
+	}
 	f := c.entries[key]
 	if f == nil {
 		f = &frame{}

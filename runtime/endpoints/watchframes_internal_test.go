@@ -2,9 +2,11 @@ package endpoints
 
 import (
 	"encoding/json"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -62,5 +64,34 @@ func TestFrameCacheBuildsOnce(t *testing.T) {
 		if _, ok, _ := c.get(ev, build); ok {
 			t.Errorf("%s of %v was cached", ev.Type, ev.Object)
 		}
+	}
+}
+
+// TestFrameCacheCostsLittleUntilUsed: a scope nobody watches holds no frame storage (a server
+// installs a frame cache per resource, version and subresource; a preallocated one was ~50
+// KB each, 1.6 MB of an idle server's heap), and the ring still evicts the oldest frame
+// once it is full.
+func TestFrameCacheCostsLittleUntilUsed(t *testing.T) {
+	if size := unsafe.Sizeof(frameCache{}); size > 128 {
+		t.Errorf("an unused frame cache holds %d bytes, want at most 128", size)
+	}
+	if c := newFrameCache(); c.entries != nil || c.order != nil {
+		t.Errorf("newFrameCache allocated its storage: %d entries, ring of %d", len(c.entries), len(c.order))
+	}
+	c := newFrameCache()
+	build := func() ([]byte, error) { return []byte("frame\n"), nil }
+	objs := make([]*unstructured.Unstructured, frameCacheSize+1)
+	for i := range objs {
+		objs[i] = &unstructured.Unstructured{}
+		objs[i].SetName(fmt.Sprint("o", i))
+		objs[i].SetUID("u")
+		objs[i].SetResourceVersion(fmt.Sprint(i + 1))
+		c.get(watch.Event{Type: watch.Added, Object: objs[i]}, build)
+	}
+	if len(c.entries) != frameCacheSize {
+		t.Errorf("%d frames cached after %d events, want %d", len(c.entries), len(objs), frameCacheSize)
+	}
+	if _, ok := c.entries[frameKey{typ: watch.Added, name: objectName{name: "o0"}, uid: "u", resourceVersion: "1"}]; ok {
+		t.Errorf("the oldest frame was not evicted")
 	}
 }
