@@ -40,7 +40,7 @@ type ChainConfig struct {
 
 // BuildHandlerChain wraps apiHandler in the server's filters. The order is spelled out here
 // and nowhere else; the last filter applied runs first (outermost). Outermost, writes get
-// their stack grown in one step (WithWriteStack, apigen's own); then, as k8s.io/apiserver's
+// requests but watches get their stack grown in one step (WithRequestStack, apigen's own); then, as k8s.io/apiserver's
 // DefaultBuildHandlerChain: panic recovery, request logging, request info (parsed once for
 // the filters after it), the request deadline (so that it bounds authentication webhooks,
 // audit's reading of the body and every in-flight slot, as kube's timeout filters sit
@@ -79,6 +79,6 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	h = WithRequestInfo(h)
 	h = WithRequestLogging(h, log)
 	h = WithPanicRecovery(h, log)
-	h = WithWriteStack(h)
+	h = WithRequestStack(h)
 	return h
 }

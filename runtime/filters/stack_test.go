@@ -6,16 +6,19 @@ import (
 	"testing"
 )
 
-// TestWithWriteStackServesEveryRequest checks that WithWriteStack hands every request, write
-// or not, to the next handler as it came.
-func TestWithWriteStackServesEveryRequest(t *testing.T) {
-	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+// TestWithRequestStackServesEveryRequest checks that WithRequestStack hands every request,
+// write, read or watch, to the next handler as it came.
+func TestWithRequestStackServesEveryRequest(t *testing.T) {
+	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, "WATCH"} {
 		var got *http.Request
-		h := WithWriteStack(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := WithRequestStack(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			got = r
 			w.WriteHeader(http.StatusTeapot)
 		}))
 		req := httptest.NewRequest(method, "/apis/db.example.com/v1/namespaces/ns/databases/d", nil)
+		if method == "WATCH" {
+			req = httptest.NewRequest(http.MethodGet, "/apis/db.example.com/v1/namespaces/ns/databases?watch=true", nil)
+		}
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if got != req || rec.Code != http.StatusTeapot {
@@ -25,7 +28,7 @@ func TestWithWriteStackServesEveryRequest(t *testing.T) {
 }
 
 // BenchmarkGrowStack measures growing a new goroutine's stack for a write (GrowStack), as
-// WithWriteStack does first thing.
+// WithRequestStack does first thing.
 func BenchmarkGrowStack(b *testing.B) {
 	done := make(chan struct{})
 	for b.Loop() {
