@@ -31,16 +31,7 @@ func TestRunCluster(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	bin, err := serverproc.Build(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, pid := range children(t) {
-			t.Errorf("child process %d left running; killing it", pid)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
+	bin := buildServer(ctx, t)
 	for _, transport := range []string{"https", "http"} {
 		t.Run(transport, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -80,6 +71,23 @@ func TestRunCluster(t *testing.T) {
 			}
 		})
 	}
+}
+
+// buildServer builds the example server into t.TempDir() and, at the end of the test, fails
+// it for every child process left running (and kills them).
+func buildServer(ctx context.Context, t *testing.T) string {
+	t.Helper()
+	bin, err := serverproc.Build(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, pid := range children(t) {
+			t.Errorf("child process %d left running; killing it", pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	return bin
 }
 
 // children returns the PIDs of this process's children that have not been reaped (Linux).

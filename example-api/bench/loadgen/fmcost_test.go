@@ -5,11 +5,8 @@ import (
 	"context"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
 )
 
 // shareLine matches one concurrency's line of -field-management-cost.
@@ -25,16 +22,7 @@ func TestFieldManagementCost(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	bin, err := serverproc.Build(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, pid := range children(t) {
-			t.Errorf("child process %d left running; killing it", pid)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
+	bin := buildServer(ctx, t)
 	var stdout, stderr bytes.Buffer
 	code := run(ctx, []string{"-server-binary", bin, "-field-management-cost", "-clients", "2", "-ops", "update",
 		"-duration", "100ms", "-warmup", "10ms", "-objects", "4", "-page-size", "2", "-watch", "", "-mem-objects", "0"}, &stdout, &stderr)

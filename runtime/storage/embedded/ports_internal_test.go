@@ -13,14 +13,16 @@ import (
 	"go.etcd.io/etcd/server/v3/embed"
 )
 
-// TestStartPicksAgainWhenAPortIsTaken: a port found free but taken before etcd listens on
-// it (here: held by the test) makes Start pick new ports instead of failing.
-func TestStartPicksAgainWhenAPortIsTaken(t *testing.T) {
+// takeFirstPick holds a free port until the test ends and makes pickPort return it first
+// (then free ports) until the test ends; it returns the listener holding the port, the
+// port, and the count of picks so far.
+func takeFirstPick(t *testing.T) (net.Listener, int, *int) {
+	t.Helper()
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer taken.Close()
+	t.Cleanup(func() { _ = taken.Close() })
 	takenPort := taken.Addr().(*net.TCPAddr).Port
 	calls := 0
 	pickPort = func() (int, error) {
@@ -31,6 +33,13 @@ func TestStartPicksAgainWhenAPortIsTaken(t *testing.T) {
 		return freePort()
 	}
 	t.Cleanup(func() { pickPort = freePort })
+	return taken, takenPort, &calls
+}
+
+// TestStartPicksAgainWhenAPortIsTaken: a port found free but taken before etcd listens on
+// it (here: held by the test) makes Start pick new ports instead of failing.
+func TestStartPicksAgainWhenAPortIsTaken(t *testing.T) {
+	taken, takenPort, calls := takeFirstPick(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -39,8 +48,8 @@ func TestStartPicksAgainWhenAPortIsTaken(t *testing.T) {
 		t.Fatalf("Start with a taken port: %v", err)
 	}
 	defer srv.Close()
-	if calls < 3 {
-		t.Errorf("ports picked %d times, want a second pick after the taken one", calls)
+	if *calls < 3 {
+		t.Errorf("ports picked %d times, want a second pick after the taken one", *calls)
 	}
 	for _, ep := range srv.Endpoints() {
 		if strings.HasSuffix(ep, ":"+strconv.Itoa(takenPort)) {
@@ -78,21 +87,7 @@ func TestLoneMemberKeepsFewRaftEntries(t *testing.T) {
 // again on new ports instead of failing. One member keeps it quick: members started beside
 // a missing peer take seconds to stop.
 func TestStartClusterPicksAgainWhenAPeerPortIsTaken(t *testing.T) {
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer taken.Close()
-	takenPort := taken.Addr().(*net.TCPAddr).Port
-	calls := 0
-	pickPort = func() (int, error) {
-		calls++
-		if calls == 1 {
-			return takenPort, nil
-		}
-		return freePort()
-	}
-	t.Cleanup(func() { pickPort = freePort })
+	takeFirstPick(t) // the first peer port picked is taken
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
