@@ -16,8 +16,8 @@ const clusterAttempts = 3
 
 // StartCluster starts n members as one cluster on 127.0.0.1, for tests and benchmarks that
 // need a real multi-member etcd in one process: member i is named "<member.Name or
-// apigen>-<i>", keeps its data in dir/<name>, and listens on free loopback ports (peer and
-// client), with member's other settings (log level, fsync, TLS, ...); member.Name,
+// apigen>-<i>", keeps its data in dir/attempt-<k>/<name> (k counts the attempts below), and
+// listens on free loopback ports (peer and client), with member's other settings (log level, fsync, TLS, ...); member.Name,
 // DataDir, PeerURL, ClientURL and InitialCluster are ignored. The members start together,
 // as each waits for a quorum; when one fails the others are stopped. A peer port found free
 // may be taken before its member binds it (by another process, or an outgoing
@@ -29,9 +29,9 @@ func StartCluster(ctx context.Context, dir string, n int, member Config) (*Clust
 		return nil, fmt.Errorf("cannot start an etcd cluster of %d members", n)
 	}
 	for attempt := 1; ; attempt++ {
-		members, err := startClusterOnce(ctx, filepath.Join(dir, fmt.Sprintf("attempt-%d", attempt)), n, member)
+		c, err := startClusterOnce(ctx, filepath.Join(dir, fmt.Sprintf("attempt-%d", attempt)), n, member)
 		if err == nil || !errors.Is(err, syscall.EADDRINUSE) || attempt == clusterAttempts {
-			return members, err
+			return c, err
 		}
 	}
 }
