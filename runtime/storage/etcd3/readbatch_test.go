@@ -100,6 +100,23 @@ func waitPending(t *testing.T, b *readBatcher, n int) {
 	}
 }
 
+// waitIdle waits, at most 10s, until b has no batch in flight and no read pending, as it must
+// once every read has returned; it fails the test otherwise.
+func waitIdle(t *testing.T, b *readBatcher) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		b.mu.Lock()
+		inFlight, pending := b.inFlight, len(b.pending)
+		b.mu.Unlock()
+		if inFlight == 0 && pending == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the reads: %d in flight, %d pending; want none", inFlight, pending)
+		}
+	}
+}
+
 // readAll reads keys /k/0 .. /k/n-1 concurrently through b and checks each value and that
 // each read is at least at revision atLeast.
 func readAll(t *testing.T, b *readBatcher, n int, atLeast int64, started func()) {
@@ -152,11 +169,8 @@ func TestReadBatcherCoalescesConcurrentReads(t *testing.T) {
 	if got, _, err := b.get(context.Background(), "/k/missing"); err != nil || got != nil {
 		t.Errorf("missing key: %v, %v; want nil, nil", got, err)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.inFlight != 0 || len(b.pending) != 0 {
-		t.Errorf("after the reads: %d in flight, %d pending; want none", b.inFlight, len(b.pending))
-	}
+	// A batch's goroutine gives the last read its result before it frees its slot.
+	waitIdle(t, b)
 }
 
 // TestReadBatcherReadsFollowWrites: a read asked for after a write returns sees it, however
@@ -216,17 +230,7 @@ func TestReadBatcherAbandonedReads(t *testing.T) {
 	waitPending(t, b, 0)
 	cancelSlots()
 	slots.Wait()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		b.mu.Lock()
-		idle := b.inFlight == 0
-		b.mu.Unlock()
-		if idle {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("batches of abandoned reads still in flight after 10s")
-		}
-	}
+	waitIdle(t, b)
 	if sent := kv.gets.Load() + kv.txns.Load(); sent != maxReadsInFlight {
 		t.Errorf("%d requests sent, want %d (the abandoned pending read must not go)", sent, maxReadsInFlight)
 	}
