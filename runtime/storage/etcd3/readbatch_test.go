@@ -84,35 +84,33 @@ func putKeys(t *testing.T, client *clientv3.Client, n int) int64 {
 	return rev
 }
 
-// waitPending waits (at most 10s) until b has n reads waiting for a batch.
+// waitPending waits, at most 10s, until n reads are pending in b; it fails the test otherwise.
 func waitPending(t *testing.T, b *readBatcher, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		b.mu.Lock()
-		got := len(b.pending)
-		b.mu.Unlock()
-		if got == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d reads pending, want %d", got, n)
-		}
-	}
+	waitBatcher(t, b, fmt.Sprintf("%d pending", n), func(_, pending int) bool { return pending == n })
 }
 
 // waitIdle waits, at most 10s, until b has no batch in flight and no read pending, as it must
-// once every read has returned; it fails the test otherwise.
+// once every read has returned (a batch's goroutine gives its last read the result before it
+// frees its slot); it fails the test otherwise.
 func waitIdle(t *testing.T, b *readBatcher) {
+	t.Helper()
+	waitBatcher(t, b, "none in flight or pending", func(inFlight, pending int) bool { return inFlight == 0 && pending == 0 })
+}
+
+// waitBatcher polls b's batches in flight and pending reads every millisecond until done
+// holds, and fails the test after 10s, saying it wanted want.
+func waitBatcher(t *testing.T, b *readBatcher, want string, done func(inFlight, pending int) bool) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		b.mu.Lock()
 		inFlight, pending := b.inFlight, len(b.pending)
 		b.mu.Unlock()
-		if inFlight == 0 && pending == 0 {
+		if done(inFlight, pending) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after the reads: %d in flight, %d pending; want none", inFlight, pending)
+			t.Fatalf("read batcher: %d in flight, %d pending; want %s", inFlight, pending, want)
 		}
 	}
 }
@@ -169,7 +167,6 @@ func TestReadBatcherCoalescesConcurrentReads(t *testing.T) {
 	if got, _, err := b.get(context.Background(), "/k/missing"); err != nil || got != nil {
 		t.Errorf("missing key: %v, %v; want nil, nil", got, err)
 	}
-	// A batch's goroutine gives the last read its result before it frees its slot.
 	waitIdle(t, b)
 }
 

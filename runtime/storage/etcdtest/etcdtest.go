@@ -58,9 +58,9 @@ func NewClient(t testing.TB, srv *embedded.Server) *clientv3.Client {
 }
 
 // RunCluster starts an n-member etcd cluster on free loopback ports in t.TempDir() with
-// quiet logs (embedded.StartCluster: members named m-0, m-1, ...), registers their
-// cleanup (all stopped at once), and returns the members (so fault tests can stop one) and their client URLs. It
-// fails the test when the cluster cannot start.
+// quiet logs (embedded.StartCluster: members named m-0, m-1, ...), stops it in cleanup, and
+// returns the members (so fault tests can stop one) and their client URLs. It fails the test
+// when the cluster cannot start.
 func RunCluster(t testing.TB, n int) ([]*embedded.Server, []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
