@@ -117,12 +117,22 @@ func New(cfg Config) (*Cacher, error) {
 		start:     cfg.Start,
 	}
 	c.revisions, _ = cfg.Storage.(storage.RevisionReader)
+	if u, ok := cfg.Storage.(storage.DecodedObjectsUser); ok {
+		u.UseDecodedObjects(c)
+	}
 	c.ctx, c.cancel = context.WithCancel(watchContext(context.Background()))
 	if pr, ok := cfg.Storage.(storage.ProgressRequester); ok && c.revisions != nil {
 		c.progress = newProgressRequester(c.ctx, pr)
 	}
 	go c.run()
 	return c, nil
+}
+
+// DecodedObject implements storage.DecodedObjects for the storage under the cache: the
+// object the cache holds at key, when it is the one stored at revision rev. It answers
+// whether or not the cache is synced: one revision of a key is one value.
+func (c *Cacher) DecodedObject(key string, rev int64) (runtime.Object, bool) {
+	return c.state.object(key, rev)
 }
 
 // Stop stops the cache: its watchers are closed, and from then on every call goes to

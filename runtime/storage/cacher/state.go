@@ -172,6 +172,19 @@ func (s *state) apply(ev *event, e *entry) {
 	s.notifyLocked()
 }
 
+// object returns the object the cache holds at key (its current state), when that is the
+// object stored at revision rev.
+func (s *state) object(key string, rev int64) (runtime.Object, bool) {
+	s.mu.RLock()
+	t := s.current
+	s.mu.RUnlock()
+	e, found := t.Get(&entry{key: key})
+	if !found || e.rev != rev {
+		return nil, false
+	}
+	return e.obj, true
+}
+
 // progress records that storage has sent every event up to rev.
 func (s *state) progress(rev int64) {
 	s.mu.Lock()

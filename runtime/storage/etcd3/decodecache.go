@@ -33,8 +33,12 @@ func newDecodeCache(size int) *decodeCache {
 	return &decodeCache{seed: maphash.MakeSeed(), lru: lru.New(size)}
 }
 
-// get returns a deep copy of the object decoded from data, or nil when it is not cached.
+// get returns a deep copy of the object decoded from data, or nil when it is not cached
+// (a nil cache caches nothing).
 func (c *decodeCache) get(data []byte) runtime.Object {
+	if c == nil {
+		return nil
+	}
 	v, ok := c.lru.Get(maphash.Bytes(c.seed, data))
 	if !ok {
 		return nil
@@ -50,6 +54,9 @@ func (c *decodeCache) get(data []byte) runtime.Object {
 // copy that shares the cached object's maps, slices and pointers when its type is
 // shareable, else a deep copy. The caller must not change what the copy points to.
 func (c *decodeCache) getShared(data []byte) runtime.Object {
+	if c == nil {
+		return nil
+	}
 	v, ok := c.lru.Get(maphash.Bytes(c.seed, data))
 	if !ok {
 		return nil
@@ -64,7 +71,10 @@ func (c *decodeCache) getShared(data []byte) runtime.Object {
 	return entry.obj.DeepCopyObject()
 }
 
-// add remembers a copy of obj as what data decodes to.
+// add remembers a copy of obj as what data decodes to (a nil cache does nothing).
 func (c *decodeCache) add(data []byte, obj runtime.Object) {
+	if c == nil {
+		return
+	}
 	c.lru.Add(maphash.Bytes(c.seed, data), cachedObject{data: bytes.Clone(data), obj: obj.DeepCopyObject()})
 }

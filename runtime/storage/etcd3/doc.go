@@ -29,5 +29,8 @@
 // (storage.RevisionReader, a coalesced linearizable read) and asks its watch stream for
 // progress (storage.ProgressRequester); TrackCompactions follows the compacted revision.
 // The cache's own list and watch (storage.WithInternalWatch) are not counted as watchers
-// and leave the decode cache alone.
+// and leave the decode cache alone. A store under a watch cache (storage.DecodedObjectsUser)
+// takes the cache's objects instead of decoding what it reads, keeps no decode cache, and
+// remembers each key's last state by revision and digest only, so every object of a cached
+// resource is held decoded once, by the cache.
 package etcd3

@@ -233,7 +233,7 @@ func (s *store) appendMatching(ctx context.Context, kvs []*mvccpb.KeyValue, pred
 			return true, lastKey, nil
 		}
 		lastKey = string(kv.Key)
-		obj, err := s.decodeFor(ctx, kv.Value, kv.ModRevision)
+		obj, err := s.decodeFor(ctx, lastKey, kv.Value, kv.ModRevision, kv.ModRevision)
 		if err != nil {
 			return false, "", err
 		}

@@ -1,6 +1,8 @@
 package etcd3
 
 import (
+	"bytes"
+	"hash/maphash"
 	"sync"
 
 	"k8s.io/utils/lru"
@@ -17,15 +19,47 @@ const stateCacheSize = 4096
 // one ModRevision names one value: a stale entry costs a failed transaction that returns the
 // current state, never a lost or misplaced write. Reads never answer from it. Safe for
 // concurrent use.
+//
+// Under a watch cache (digestsOnly) it keeps no bytes, only their digest: the cache's
+// object at the revision stands for them, so the store holds no second copy of the
+// resource's objects.
 type stateCache struct {
 	mu  sync.Mutex // makes remember's compare-and-add atomic
 	lru *lru.Cache // etcd key -> knownState
+	// digestsOnly is set once, before the store serves requests (see UseDecodedObjects).
+	digestsOnly bool
 }
 
-// knownState is a key's value at one revision. data is never modified.
+// knownState is a key's value at one revision: its bytes (never modified), or nil and
+// only their digest.
 type knownState struct {
-	rev  int64
-	data []byte
+	rev    int64
+	data   []byte
+	digest digest
+}
+
+// digest identifies stored bytes without holding them: their length and a 64-bit hash. Two
+// values with one digest are almost surely equal; a caller that acts on equal digests
+// confirms with the bytes first (see GuaranteedUpdate's no-op).
+type digest struct {
+	n   int
+	sum uint64
+}
+
+// digestSeed seeds every digest of the process.
+var digestSeed = maphash.MakeSeed()
+
+func digestOf(data []byte) digest {
+	return digest{n: len(data), sum: maphash.Bytes(digestSeed, data)}
+}
+
+// holds reports whether data is the value of the known state: exactly when the bytes are
+// known, else by digest. An absent key's state (no bytes) holds nothing.
+func (k knownState) holds(data []byte) bool {
+	if k.data != nil {
+		return bytes.Equal(data, k.data)
+	}
+	return k.digest.n > 0 && k.digest == digestOf(data)
 }
 
 func newStateCache(size int) *stateCache {
@@ -45,12 +79,16 @@ func (c *stateCache) get(key string) (knownState, bool) {
 // (racing writers may report out of order; one revision of a key names one value, so a
 // repeated read changes nothing). data must not be modified afterwards.
 func (c *stateCache) remember(key string, rev int64, data []byte) {
+	known := knownState{rev: rev, data: data}
+	if c.digestsOnly {
+		known = knownState{rev: rev, digest: digestOf(data)}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if v, ok := c.lru.Get(key); ok && v.(knownState).rev >= rev {
 		return
 	}
-	c.lru.Add(key, knownState{rev: rev, data: data})
+	c.lru.Add(key, known)
 }
 
 // forget drops what is known of key (it was deleted, or found absent).

@@ -111,79 +111,87 @@ func TestUpdateSkipsTheRead(t *testing.T) {
 // TestStaleStateLosesNoUpdate: a replica that last saw an older state still applies its
 // update to the current one.
 func TestStaleStateLosesNoUpdate(t *testing.T) {
-	a, b, _ := replicas(t)
-	mustCreate(t, a, "u1")
-	mustUpdate(t, b, setSize(5, "")) // b now remembers its write
-	mustUpdate(t, a, func(in runtime.Object) (runtime.Object, error) {
-		w := in.(*testapi.Widget)
-		w.Labels = map[string]string{"by": "a"}
-		return w, nil
+	bothWays(t, func(t *testing.T, replicas replicaSet) {
+		a, b, _ := replicas(t)
+		mustCreate(t, a, "u1")
+		mustUpdate(t, b, setSize(5, "")) // b now remembers its write
+		mustUpdate(t, a, func(in runtime.Object) (runtime.Object, error) {
+			w := in.(*testapi.Widget)
+			w.Labels = map[string]string{"by": "a"}
+			return w, nil
+		})
+		got := mustUpdate(t, b, func(in runtime.Object) (runtime.Object, error) {
+			w := in.(*testapi.Widget)
+			w.Spec.Size++
+			return w, nil
+		})
+		if got.Spec.Size != 6 || got.Labels["by"] != "a" {
+			t.Errorf("update from a stale state stored size %d labels %v, want size 6 and a's label", got.Spec.Size, got.Labels)
+		}
 	})
-	got := mustUpdate(t, b, func(in runtime.Object) (runtime.Object, error) {
-		w := in.(*testapi.Widget)
-		w.Spec.Size++
-		return w, nil
-	})
-	if got.Spec.Size != 6 || got.Labels["by"] != "a" {
-		t.Errorf("update from a stale state stored size %d labels %v, want size 6 and a's label", got.Spec.Size, got.Labels)
-	}
 }
 
 // TestStaleStateConflictIsRechecked: an error computed from a remembered state stands only
 // when that state is still current.
 func TestStaleStateConflictIsRechecked(t *testing.T) {
-	a, b, _ := replicas(t)
-	created := mustCreate(t, b, "u1") // b remembers created
-	current := mustUpdate(t, a, setSize(2, ""))
-	// A client that read from a: b's remembered state looks stale to it, the current one does not.
-	got := mustUpdate(t, b, setSize(3, current.ResourceVersion))
-	if got.Spec.Size != 3 {
-		t.Errorf("update at the current resourceVersion through a stale replica stored size %d, want 3", got.Spec.Size)
-	}
-	// A client that read the old state: b's remembered state is current now, so the Conflict stands.
-	err := b.GuaranteedUpdate(context.Background(), "/ns/w", &testapi.Widget{}, false, nil, setSize(4, created.ResourceVersion))
-	if !storage.IsConflict(err) {
-		t.Errorf("update at a stale resourceVersion: got %v, want Conflict", err)
-	}
+	bothWays(t, func(t *testing.T, replicas replicaSet) {
+		a, b, _ := replicas(t)
+		created := mustCreate(t, b, "u1") // b remembers created
+		current := mustUpdate(t, a, setSize(2, ""))
+		// A client that read from a: b's remembered state looks stale to it, the current one does not.
+		got := mustUpdate(t, b, setSize(3, current.ResourceVersion))
+		if got.Spec.Size != 3 {
+			t.Errorf("update at the current resourceVersion through a stale replica stored size %d, want 3", got.Spec.Size)
+		}
+		// A client that read the old state: b's remembered state is current now, so the Conflict stands.
+		err := b.GuaranteedUpdate(context.Background(), "/ns/w", &testapi.Widget{}, false, nil, setSize(4, created.ResourceVersion))
+		if !storage.IsConflict(err) {
+			t.Errorf("update at a stale resourceVersion: got %v, want Conflict", err)
+		}
+	})
 }
 
 // TestStaleNoopIsRechecked: an update that looks like a no-op against a remembered state is
 // written when the current state differs.
 func TestStaleNoopIsRechecked(t *testing.T) {
-	a, b, _ := replicas(t)
-	created := mustCreate(t, b, "u1") // size 1, remembered by b
-	changed := mustUpdate(t, a, setSize(2, ""))
-	got := mustUpdate(t, b, setSize(1, ""))
-	if got.Spec.Size != 1 || got.ResourceVersion == created.ResourceVersion || got.ResourceVersion == changed.ResourceVersion {
-		t.Errorf("stale no-op stored size %d at rv %s, want size 1 at a new rv (created %s, changed %s)",
-			got.Spec.Size, got.ResourceVersion, created.ResourceVersion, changed.ResourceVersion)
-	}
-	stored := &testapi.Widget{}
-	if err := a.Get(context.Background(), "/ns/w", storage.GetOptions{}, stored); err != nil || stored.Spec.Size != 1 {
-		t.Errorf("after the update, get = size %d, %v; want size 1", stored.Spec.Size, err)
-	}
+	bothWays(t, func(t *testing.T, replicas replicaSet) {
+		a, b, _ := replicas(t)
+		created := mustCreate(t, b, "u1") // size 1, remembered by b
+		changed := mustUpdate(t, a, setSize(2, ""))
+		got := mustUpdate(t, b, setSize(1, ""))
+		if got.Spec.Size != 1 || got.ResourceVersion == created.ResourceVersion || got.ResourceVersion == changed.ResourceVersion {
+			t.Errorf("stale no-op stored size %d at rv %s, want size 1 at a new rv (created %s, changed %s)",
+				got.Spec.Size, got.ResourceVersion, created.ResourceVersion, changed.ResourceVersion)
+		}
+		stored := &testapi.Widget{}
+		if err := a.Get(context.Background(), "/ns/w", storage.GetOptions{}, stored); err != nil || stored.Spec.Size != 1 {
+			t.Errorf("after the update, get = size %d, %v; want size 1", stored.Spec.Size, err)
+		}
+	})
 }
 
 // TestStaleDeletePreconditions: a delete whose uid precondition fails against a remembered
 // state is judged again against the current one.
 func TestStaleDeletePreconditions(t *testing.T) {
-	a, b, _ := replicas(t)
-	mustCreate(t, b, "old") // b remembers uid "old"
-	if err := a.Delete(context.Background(), "/ns/w", &testapi.Widget{}, nil, nil); err != nil {
-		t.Fatalf("Delete: %v", err)
-	}
-	mustCreate(t, a, "new")
-	uid := types.UID("new")
-	out := &testapi.Widget{}
-	if err := b.Delete(context.Background(), "/ns/w", out, &storage.Preconditions{UID: &uid}, nil); err != nil {
-		t.Fatalf("Delete with the current uid through a stale replica: %v", err)
-	}
-	if out.UID != "new" {
-		t.Errorf("deleted uid %q, want new", out.UID)
-	}
-	if err := b.Delete(context.Background(), "/ns/w", out, nil, nil); !storage.IsNotFound(err) {
-		t.Errorf("second delete: got %v, want NotFound", err)
-	}
+	bothWays(t, func(t *testing.T, replicas replicaSet) {
+		a, b, _ := replicas(t)
+		mustCreate(t, b, "old") // b remembers uid "old"
+		if err := a.Delete(context.Background(), "/ns/w", &testapi.Widget{}, nil, nil); err != nil {
+			t.Fatalf("Delete: %v", err)
+		}
+		mustCreate(t, a, "new")
+		uid := types.UID("new")
+		out := &testapi.Widget{}
+		if err := b.Delete(context.Background(), "/ns/w", out, &storage.Preconditions{UID: &uid}, nil); err != nil {
+			t.Fatalf("Delete with the current uid through a stale replica: %v", err)
+		}
+		if out.UID != "new" {
+			t.Errorf("deleted uid %q, want new", out.UID)
+		}
+		if err := b.Delete(context.Background(), "/ns/w", out, nil, nil); !storage.IsNotFound(err) {
+			t.Errorf("second delete: got %v, want NotFound", err)
+		}
+	})
 }
 
 // TestStaleNoopJudgedOnCurrentState: an update that is a no-op against a remembered state is
@@ -191,17 +199,19 @@ func TestStaleDeletePreconditions(t *testing.T) {
 // back by another replica): a client's resourceVersion older than the current one is a
 // Conflict, as it is without the remembered state.
 func TestStaleNoopJudgedOnCurrentState(t *testing.T) {
-	a, b, _ := replicas(t)
-	created := mustCreate(t, b, "u1") // size 1, remembered by b
-	mustUpdate(t, a, setSize(2, ""))
-	current := mustUpdate(t, a, setSize(1, "")) // the bytes b remembers, at a newer revision
-	err := b.GuaranteedUpdate(context.Background(), "/ns/w", &testapi.Widget{}, false, nil, setSize(1, created.ResourceVersion))
-	if !storage.IsConflict(err) {
-		t.Errorf("no-op update at the stale resourceVersion %s (current %s): got %v, want Conflict",
-			created.ResourceVersion, current.ResourceVersion, err)
-	}
-	got := mustUpdate(t, b, setSize(1, current.ResourceVersion))
-	if got.ResourceVersion != current.ResourceVersion {
-		t.Errorf("no-op update at the current resourceVersion stored rv %s, want it kept at %s", got.ResourceVersion, current.ResourceVersion)
-	}
+	bothWays(t, func(t *testing.T, replicas replicaSet) {
+		a, b, _ := replicas(t)
+		created := mustCreate(t, b, "u1") // size 1, remembered by b
+		mustUpdate(t, a, setSize(2, ""))
+		current := mustUpdate(t, a, setSize(1, "")) // the bytes b remembers, at a newer revision
+		err := b.GuaranteedUpdate(context.Background(), "/ns/w", &testapi.Widget{}, false, nil, setSize(1, created.ResourceVersion))
+		if !storage.IsConflict(err) {
+			t.Errorf("no-op update at the stale resourceVersion %s (current %s): got %v, want Conflict",
+				created.ResourceVersion, current.ResourceVersion, err)
+		}
+		got := mustUpdate(t, b, setSize(1, current.ResourceVersion))
+		if got.ResourceVersion != current.ResourceVersion {
+			t.Errorf("no-op update at the current resourceVersion stored rv %s, want it kept at %s", got.ResourceVersion, current.ResourceVersion)
+		}
+	})
 }

@@ -17,7 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/metrics"
-	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
@@ -31,8 +30,11 @@ type store struct {
 	// "/registry/db.example.com/databases".
 	prefix string
 	gr     schema.GroupResource
-	// decoded caches decoded objects by their stored bytes.
+	// decoded caches decoded objects by their stored bytes; nil when objects are a watch
+	// cache's (UseDecodedObjects).
 	decoded *decodeCache
+	// objects, when not nil, are the decoded objects of the watch cache over this store.
+	objects storage.DecodedObjects
 	// states remembers each key's last known revision and value, where GuaranteedUpdate
 	// and Delete start.
 	states *stateCache
@@ -88,67 +90,6 @@ func (s *store) fullKey(key string) (string, error) {
 	return s.prefix + cleaned, nil
 }
 
-// decode decodes data into out (replacing all of out) and sets out's resourceVersion to rev.
-func (s *store) decode(data []byte, out runtime.Object, rev int64) error {
-	obj, err := s.decodeNew(data, rev)
-	if err != nil {
-		return err
-	}
-	return setInto(out, obj)
-}
-
-// decodeNew decodes data into a new object from newFunc with resourceVersion rev.
-// Errors: Internal, wrapping the codec's error, for bytes that do not decode.
-// Bytes decoded before come from the decode cache; others are decoded and cached.
-func (s *store) decodeNew(data []byte, rev int64) (runtime.Object, error) {
-	return s.decodeObject(data, rev, true)
-}
-
-// decodeShared is decodeNew for a reader that only reads the result (readOnlyResults): a
-// cached object comes as a shallow copy sharing the cache's maps and slices.
-func (s *store) decodeShared(data []byte, rev int64) (runtime.Object, error) {
-	if obj := s.decoded.getShared(data); obj != nil {
-		if err := setResourceVersion(obj, rev); err != nil {
-			return nil, err
-		}
-		return obj, nil
-	}
-	return s.decodeNew(data, rev)
-}
-
-// decodeFor is decodeShared when ctx is marked by request.WithReadOnlyResults, else decodeNew;
-// for a watch cache's reads (storage.InternalWatch), which keep what they read, it leaves the
-// decode cache alone, so objects are not held twice.
-func (s *store) decodeFor(ctx context.Context, data []byte, rev int64) (runtime.Object, error) {
-	if storage.InternalWatch(ctx) {
-		return s.decodeObject(data, rev, false)
-	}
-	if request.ReadOnlyResults(ctx) {
-		return s.decodeShared(data, rev)
-	}
-	return s.decodeNew(data, rev)
-}
-
-// decodeObject is decodeNew, which adds what it decodes to the decode cache only when
-// cache is set: a write's start state that the store wrote itself is usually replaced
-// before anyone reads it again, so caching it would only cost a copy.
-func (s *store) decodeObject(data []byte, rev int64, cache bool) (runtime.Object, error) {
-	obj := s.decoded.get(data)
-	if obj == nil {
-		var err error
-		if obj, _, err = s.codec.Decode(data, nil, s.newFunc()); err != nil {
-			return nil, &storage.StatusError{Code: storage.ErrCodeInternal, Message: fmt.Sprintf("cannot decode stored %s", s.gr), Err: err}
-		}
-		if cache {
-			s.decoded.add(data, obj)
-		}
-	}
-	if err := setResourceVersion(obj, rev); err != nil {
-		return nil, err
-	}
-	return obj, nil
-}
-
 // encode encodes obj for storage and returns the bytes and the object a read of them returns
 // (without its resourceVersion), as kube-apiserver's store decodes what it wrote. obj's
 // resourceVersion must already be empty; obj itself is not changed.
@@ -162,7 +103,7 @@ func (s *store) encode(obj runtime.Object) ([]byte, runtime.Object, error) {
 	if c, ok := s.codec.(storedEncoder); ok {
 		data, written, err = c.encodeStored(obj, s.newFunc())
 	} else if data, err = encodeTo(s.codec, obj); err == nil {
-		written, err = s.decodeNew(data, 0)
+		written, err = s.decodeObject("", data, 0, 0, useOwn)
 	}
 	if err != nil {
 		return nil, nil, &storage.StatusError{Code: storage.ErrCodeInternal, Message: fmt.Sprintf("cannot encode %s for storage", s.gr), Err: err}
@@ -284,7 +225,7 @@ func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, ou
 		return storage.NewKeyNotFoundError(key, 0)
 	}
 	s.states.remember(k, kv.ModRevision, kv.Value)
-	obj, err := s.decodeFor(ctx, kv.Value, kv.ModRevision)
+	obj, err := s.decodeFor(ctx, k, kv.Value, kv.ModRevision, kv.ModRevision)
 	if err != nil {
 		return err
 	}

@@ -14,11 +14,12 @@ import (
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
-// objState is what is stored at a key at one revision.
+// objState is what is stored at a key at one revision: the stored bytes (nil when absent;
+// for a remembered state under a watch cache, nil and their digest) and the key's
+// ModRevision (0 when absent), and the object decoded from them.
 type objState struct {
-	obj  runtime.Object // decoded, with resourceVersion rev (a zero object when absent); no one else holds it
-	data []byte         // the stored bytes; nil when absent
-	rev  int64          // the key's ModRevision; 0 when absent
+	obj runtime.Object // with resourceVersion rev (a zero object when absent); no one else holds it
+	knownState
 }
 
 // getState reads the current state of the etcd key k (key is its relative name for errors).
@@ -36,10 +37,15 @@ func (s *store) getState(ctx context.Context, key, k string, ignoreNotFound bool
 // when it remembers one (current is then false: it may be stale), else etcd's (current).
 func (s *store) startState(ctx context.Context, key, k string, ignoreNotFound bool) (state *objState, current bool, err error) {
 	if known, ok := s.states.get(k); ok {
-		// Mostly bytes this store wrote itself: not worth a decode cache entry (a read of
-		// etcd that confirms them adds one).
-		if obj, err := s.decodeObject(known.data, known.rev, false); err == nil {
-			return &objState{obj: obj, data: known.data, rev: known.rev}, false, nil
+		if known.data == nil {
+			// Under a watch cache: its object at that revision, once it has seen it.
+			if obj := s.known(k, nil, known.rev, false); obj != nil {
+				return &objState{obj: obj, knownState: known}, false, nil
+			}
+		} else if obj, err := s.decodeObject(k, known.data, known.rev, known.rev, useOnce); err == nil {
+			// Mostly bytes this store wrote itself: not worth a decode cache entry (a read
+			// of etcd that confirms them adds one).
+			return &objState{obj: obj, knownState: known}, false, nil
 		}
 	}
 	state, err = s.getState(ctx, key, k, ignoreNotFound)
@@ -57,11 +63,11 @@ func (s *store) stateFromKV(key, k string, kv *mvccpb.KeyValue, ignoreNotFound b
 		return &objState{obj: s.newFunc()}, nil
 	}
 	s.states.remember(k, kv.ModRevision, kv.Value)
-	obj, err := s.decodeNew(kv.Value, kv.ModRevision)
+	obj, err := s.decodeObject(k, kv.Value, kv.ModRevision, kv.ModRevision, useOwn)
 	if err != nil {
 		return nil, err
 	}
-	return &objState{obj: obj, data: kv.Value, rev: kv.ModRevision}, nil
+	return &objState{obj: obj, knownState: knownState{data: kv.Value, rev: kv.ModRevision}}, nil
 }
 
 // refresh handles err, the failure of a step that ran on state: when state is current, err
@@ -129,21 +135,23 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, dest runtime.O
 			current = true
 			continue
 		}
-		if state.data != nil && bytes.Equal(data, state.data) {
+		if state.holds(data) {
 			if !current {
 				// A no-op only against the state tryUpdate saw: confirm that state is still
 				// the current one, else run again on the current one (whose resourceVersion
-				// tryUpdate may judge differently, even when its bytes are the same).
+				// tryUpdate may judge differently, even when its bytes are the same). A
+				// state known by digest is confirmed by the bytes themselves.
 				fresh, err := s.getState(ctx, key, k, ignoreNotFound)
 				if err != nil {
 					return err
 				}
-				if current = true; fresh.rev != state.rev {
-					state = fresh
+				changed := fresh.rev != state.rev || !bytes.Equal(fresh.data, data)
+				current, state = true, fresh
+				if changed {
 					continue
 				}
 			}
-			return s.decode(state.data, dest, state.rev) // tryUpdate may have changed state.obj
+			return s.decode(k, state.data, state.rev, dest, state.rev) // tryUpdate may have changed state.obj
 		}
 		start := time.Now()
 		resp, err := s.put(ctx, key, k, data, state.rev)
@@ -163,7 +171,7 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, dest runtime.O
 }
 
 // update computes and encodes the new state from state: preconditions, then tryUpdate on
-// state.obj, a copy of its own (from decodeNew or newFunc) it may change. It returns the
+// state.obj, a copy of its own (from decodeObject or newFunc) it may change. It returns the
 // bytes to store and the object they read back as.
 func (s *store) update(key string, state *objState, preconditions *storage.Preconditions,
 	tryUpdate storage.UpdateFunc) ([]byte, runtime.Object, error) {
@@ -210,7 +218,10 @@ func (s *store) Delete(ctx context.Context, key string, out runtime.Object, prec
 		}
 		if resp.Succeeded {
 			s.states.forget(k)
-			return s.decode(state.data, out, resp.Revision)
+			if state.data == nil { // a state from the watch cache: its copy is the caller's
+				return written(state.obj, out, resp.Revision)
+			}
+			return s.decode(k, state.data, state.rev, out, resp.Revision)
 		}
 		if state, err = s.stateFromKV(key, k, resp.KV, false); err != nil {
 			return err

@@ -261,7 +261,7 @@ func (w *watcher) sendInitialEvents() (int64, error) {
 	}
 	for {
 		for _, kv := range resp.Kvs {
-			obj, err := w.s.decodeFor(w.ctx, kv.Value, kv.ModRevision)
+			obj, err := w.s.decodeFor(w.ctx, string(kv.Key), kv.Value, kv.ModRevision, kv.ModRevision)
 			if err != nil {
 				return 0, err
 			}
@@ -297,7 +297,7 @@ func (w *watcher) transform(e *clientv3.Event) (ev watch.Event, ok bool, err err
 	rev := e.Kv.ModRevision
 	var cur, prev runtime.Object
 	if e.Type == clientv3.EventTypePut {
-		if cur, err = w.s.decodeFor(w.ctx, e.Kv.Value, rev); err != nil {
+		if cur, err = w.s.decodeFor(w.ctx, string(e.Kv.Key), e.Kv.Value, rev, rev); err != nil {
 			return ev, false, err
 		}
 	}
@@ -311,7 +311,7 @@ func (w *watcher) transform(e *clientv3.Event) (ev watch.Event, ok bool, err err
 	}
 	if e.PrevKv != nil {
 		// The previous state carries the event's revision, as kube-apiserver sends it.
-		if prev, err = w.s.decodeFor(w.ctx, e.PrevKv.Value, rev); err != nil {
+		if prev, err = w.s.decodeFor(w.ctx, string(e.PrevKv.Key), e.PrevKv.Value, e.PrevKv.ModRevision, rev); err != nil {
 			return ev, false, err
 		}
 	}

@@ -1,0 +1,80 @@
+package etcd3
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/apigen-dev/apigen/runtime/storage"
+	"github.com/apigen-dev/apigen/runtime/storage/cacher"
+	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
+	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
+)
+
+// TestStoreUnderAWatchCacheHoldsNoCopies: a store under a watch cache keeps neither decoded
+// objects nor stored bytes of its own (the cache holds each object once): after creates,
+// gets and updates its decode cache is gone and its remembered states hold only digests.
+func TestStoreUnderAWatchCacheHoldsNoCopies(t *testing.T) {
+	client, _ := etcdtest.Run(t)
+	s := New(client, testapi.Codec(), testapi.NewWidget, "/registry/nocopies", testapi.Resource).(*store)
+	c, err := cacher.New(cacher.Config{Storage: s, Resource: testapi.Resource, NewFunc: testapi.NewWidget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Stop)
+	ctx := context.Background()
+	for i := range 3 {
+		name := fmt.Sprintf("w%d", i)
+		in := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns"}}
+		if err := c.Create(ctx, "/ns/"+name, in, &testapi.Widget{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Get(ctx, "/ns/"+name, storage.GetOptions{}, &testapi.Widget{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.GuaranteedUpdate(ctx, "/ns/"+name, &testapi.Widget{}, false, nil, func(in runtime.Object) (runtime.Object, error) {
+			w := in.(*testapi.Widget)
+			w.Spec.Size = int32(i + 10)
+			return w, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.decoded != nil {
+		t.Errorf("the store under a watch cache keeps a decode cache of %d objects", s.decoded.lru.Len())
+	}
+	for i := range 3 {
+		k := fmt.Sprintf("%s/ns/w%d", s.prefix, i)
+		known, ok := s.states.get(k)
+		if !ok || known.data != nil || known.digest.n == 0 {
+			t.Errorf("remembered state of %s: found %v, %d bytes held, digest of %d bytes; want a digest and no bytes",
+				k, ok, len(known.data), known.digest.n)
+		}
+	}
+}
+
+// TestKnownStateHolds: a remembered state with bytes compares them exactly; one with only a
+// digest compares digests; an absent key's state holds nothing.
+func TestKnownStateHolds(t *testing.T) {
+	data := []byte(`{"kind":"Widget"}`)
+	other := []byte(`{"kind":"Gadget"}`)
+	for _, tc := range []struct {
+		name  string
+		known knownState
+		data  []byte
+		want  bool
+	}{
+		{"same bytes", knownState{rev: 1, data: data}, data, true},
+		{"other bytes", knownState{rev: 1, data: data}, other, false},
+		{"same digest", knownState{rev: 1, digest: digestOf(data)}, data, true},
+		{"other digest", knownState{rev: 1, digest: digestOf(data)}, other, false},
+		{"absent", knownState{}, []byte{}, false},
+	} {
+		if got := tc.known.holds(tc.data); got != tc.want {
+			t.Errorf("%s: holds = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
