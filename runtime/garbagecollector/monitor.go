@@ -65,7 +65,9 @@ func (m *monitor) halt() {
 }
 
 // storageListerWatcher lists and watches a Storage in every namespace for a client-go
-// informer, turning objects into objectMetadata. It declines the
+// informer, turning objects into objectMetadata. It only reads what it gets (it copies the
+// metadata it keeps), so it reads with request.WithReadOnlyResults: a watch cache hands it
+// its objects as shallow copies instead of a deep copy per event. It declines the
 // streaming-list (WatchList) protocol: in process there is no memory to save by it, and a
 // list then a watch is what every Storage serves.
 type storageListerWatcher struct {
@@ -93,7 +95,7 @@ func (lw *storageListerWatcher) ListWithContext(ctx context.Context, opts metav1
 	if err != nil {
 		return nil, err
 	}
-	list, err := lw.storage.List(request.WithNamespace(ctx, ""), internal)
+	list, err := lw.storage.List(request.WithReadOnlyResults(request.WithNamespace(ctx, "")), internal)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +121,7 @@ func (lw *storageListerWatcher) WatchWithContext(ctx context.Context, opts metav
 	if err != nil {
 		return nil, err
 	}
-	w, err := lw.storage.Watch(request.WithNamespace(ctx, ""), internal)
+	w, err := lw.storage.Watch(request.WithReadOnlyResults(request.WithNamespace(ctx, "")), internal)
 	if err != nil {
 		return nil, err
 	}
