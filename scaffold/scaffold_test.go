@@ -85,13 +85,13 @@ func TestInitWritesGofmtCleanRepo(t *testing.T) {
 	for file, wants := range map[string][]string{
 		"go.mod":                    {"module example.com/shop\n", "\ngo 1.26\n", "tool github.com/apigen-dev/apigen/cmd/apigen", "replace github.com/apigen-dev/apigen => " + checkout},
 		"apis/doc.go":               {"//go:generate go tool apigen generate ./..."},
-		"Makefile":                  {"generate:", "verify:", "build:", "run:", "test:", "./cmd/$(SERVER)", "SERVER   := shop-apiserver"},
+		"Makefile":                  {"generate:", "verify:", "build:", "run:", "test:", "./cmd/$(SERVER)", "SERVER   := shop-apiserver", "export GOFLAGS := -tags=$(TAGS)"},
 		".github/workflows/ci.yaml": {"go tool apigen verify ./...", "go test ./..."},
 		".gitignore":                {"/apiserver-data/"},
 		"README.md": {"go generate ./...\nmake run\n", "## Deploy to a cluster", "docker build -t $IMG -f config/deploy/Dockerfile .",
 			"kustomize edit set image shop-apiserver=$IMG) && kubectl apply -k config/deploy", "kubectl get apiservices",
 			"kubectl -n shop-system create secret tls shop-apiserver-tls"},
-		"config/deploy/Dockerfile":         {"RUN CGO_ENABLED=0 go build -trimpath -ldflags=-s -o /out/shop-apiserver ./cmd/shop-apiserver\n"},
+		"config/deploy/Dockerfile":         {"RUN CGO_ENABLED=0 go build -tags=fieldsv1string -trimpath -ldflags=-s -o /out/shop-apiserver ./cmd/shop-apiserver\n"},
 		"config/deploy/kustomization.yaml": {"  - name: shop-apiserver\n"},
 	} {
 		for _, w := range wants {
