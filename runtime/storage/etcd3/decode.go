@@ -29,12 +29,12 @@ const (
 
 // UseDecodedObjects implements storage.DecodedObjectsUser: from now on the store takes
 // objects it would decode from objects when they hold them, keeps no decode cache, and
-// remembers each key's last state by revision and digest, without its bytes (writes start
-// from the watch cache's object at that revision): the watch cache already holds every
-// object of the resource once.
+// remembers each key's last state by revision and digest, with its bytes only for the most
+// recent writes (writes start from the watch cache's object at that revision): the watch
+// cache already holds every object of the resource once.
 func (s *store) UseDecodedObjects(objects storage.DecodedObjects) {
 	s.objects, s.decoded = objects, nil
-	s.states.digestsOnly = true
+	s.states.useDigests()
 }
 
 // decodeFor decodes data, the value of etcd key k at ModRevision modRev, for the request

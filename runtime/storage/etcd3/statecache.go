@@ -12,6 +12,16 @@ import (
 // ~1 KiB stored objects that is a few MiB per resource.
 const stateCacheSize = 4096
 
+// Under a watch cache a store keeps the bytes of only its recentStates most recent states,
+// each of at most maxRecentState bytes (so at most 4 MiB per resource): a write that follows
+// another of the same key before the cache has seen the first (a client updating an object
+// right after its last update, a status write after a spec write) starts from them instead
+// of reading etcd.
+const (
+	recentStates   = 256
+	maxRecentState = 16 << 10
+)
+
 // stateCache remembers, per etcd key, the last state this store read or wrote there: the
 // key's ModRevision and value. GuaranteedUpdate and Delete start from it instead of reading
 // etcd first, as kube-apiserver's start from the watch cache's object (its
@@ -20,14 +30,16 @@ const stateCacheSize = 4096
 // current state, never a lost or misplaced write. Reads never answer from it. Safe for
 // concurrent use.
 //
-// Under a watch cache (digestsOnly) it keeps no bytes, only their digest: the cache's
-// object at the revision stands for them, so the store holds no second copy of the
-// resource's objects.
+// Under a watch cache (useDigests) it keeps, per key, only the digest of the bytes: the
+// cache's object at the revision stands for them, so the store holds no second copy of the
+// resource's objects. The bytes of the recentStates latest states are kept beside (recent),
+// for the writes that come before the cache has caught up.
 type stateCache struct {
 	mu  sync.Mutex // makes remember's compare-and-add atomic
 	lru *lru.Cache // etcd key -> knownState
-	// digestsOnly is set once, before the store serves requests (see UseDecodedObjects).
-	digestsOnly bool
+	// recent, when not nil (under a watch cache), holds the latest states with their
+	// bytes, and lru their digests only. Set once, before the store serves requests.
+	recent *lru.Cache // etcd key -> knownState
 }
 
 // knownState is a key's value at one revision: its bytes (never modified), or nil and
@@ -66,13 +78,26 @@ func newStateCache(size int) *stateCache {
 	return &stateCache{lru: lru.New(size)}
 }
 
-// get returns the last state remembered for key.
+// useDigests makes the cache keep digests, and bytes only for recent states (see
+// stateCache). Call it before any other method.
+func (c *stateCache) useDigests() {
+	c.recent = lru.New(recentStates)
+}
+
+// get returns the last state remembered for key: with its bytes unless only their digest
+// is kept.
 func (c *stateCache) get(key string) (knownState, bool) {
 	v, ok := c.lru.Get(key)
 	if !ok {
 		return knownState{}, false
 	}
-	return v.(knownState), true
+	known := v.(knownState)
+	if c.recent != nil {
+		if r, ok := c.recent.Get(key); ok && r.(knownState).rev == known.rev {
+			return r.(knownState), true
+		}
+	}
+	return known, true
 }
 
 // remember records that key held data at revision rev, unless that or a newer state is known
@@ -80,7 +105,7 @@ func (c *stateCache) get(key string) (knownState, bool) {
 // repeated read changes nothing). data must not be modified afterwards.
 func (c *stateCache) remember(key string, rev int64, data []byte) {
 	known := knownState{rev: rev, data: data}
-	if c.digestsOnly {
+	if c.recent != nil {
 		known = knownState{rev: rev, digest: digestOf(data)}
 	}
 	c.mu.Lock()
@@ -89,6 +114,13 @@ func (c *stateCache) remember(key string, rev int64, data []byte) {
 		return
 	}
 	c.lru.Add(key, known)
+	if c.recent != nil {
+		if len(data) <= maxRecentState {
+			c.recent.Add(key, knownState{rev: rev, data: data})
+		} else {
+			c.recent.Remove(key)
+		}
+	}
 }
 
 // forget drops what is known of key (it was deleted, or found absent).
@@ -96,4 +128,7 @@ func (c *stateCache) forget(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.lru.Remove(key)
+	if c.recent != nil {
+		c.recent.Remove(key)
+	}
 }
