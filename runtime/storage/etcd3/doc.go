@@ -31,6 +31,7 @@
 // The cache's own list and watch (storage.WithInternalWatch) are not counted as watchers
 // and leave the decode cache alone. A store under a watch cache (storage.DecodedObjectsUser)
 // takes the cache's objects instead of decoding what it reads, keeps no decode cache, and
-// remembers each key's last state by revision and digest only, so every object of a cached
-// resource is held decoded once, by the cache.
+// remembers each key's last state by revision and digest (with the bytes of its latest
+// writes only, for writes that come before the cache has caught up), so every object of a
+// cached resource is held decoded once, by the cache.
 package etcd3
