@@ -6,14 +6,10 @@ import (
 	"testing"
 	"time"
 
-	clientv3 "go.etcd.io/etcd/client/v3"
-	"google.golang.org/grpc"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/apigen-dev/apigen/runtime/storage"
 	"github.com/apigen-dev/apigen/runtime/storage/cacher"
-	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
-	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
 
@@ -77,15 +73,8 @@ func holding(t *testing.T, c *cacher.Cacher, w *testapi.Widget) {
 // update writes nothing (confirmed by one read, as the remembered state holds no bytes to
 // compare), and a delete returns the last state.
 func TestWatchCachedUpdatesStartFromTheCache(t *testing.T) {
-	_, srv := etcdtest.Run(t)
-	calls := &rpcCounter{calls: map[string]int{}}
-	client, err := clientv3.New(clientv3.Config{Endpoints: srv.Endpoints(), DialTimeout: 10 * time.Second,
-		DialOptions: []grpc.DialOption{grpc.WithUnaryInterceptor(calls.intercept)}})
-	if err != nil {
-		t.Fatalf("cannot connect to etcd: %v", err)
-	}
-	t.Cleanup(func() { _ = client.Close() })
-	c := cached(t, etcd3.New(client, widgetCodec(), testapi.NewWidget, replicaPrefix, testapi.Resource))
+	st, _, calls := replicas(t)
+	c := cached(t, st)
 
 	created := mustCreate(t, c, "u1")
 	holding(t, c, created)
@@ -128,15 +117,7 @@ func TestWatchCachedUpdatesStartFromTheCache(t *testing.T) {
 // writes yet (here a cache never started, so it never does) starts an update from the bytes
 // of its recent writes, without reading etcd.
 func TestUpdatesBeforeTheCacheCatchesUp(t *testing.T) {
-	_, srv := etcdtest.Run(t)
-	calls := &rpcCounter{calls: map[string]int{}}
-	client, err := clientv3.New(clientv3.Config{Endpoints: srv.Endpoints(), DialTimeout: 10 * time.Second,
-		DialOptions: []grpc.DialOption{grpc.WithUnaryInterceptor(calls.intercept)}})
-	if err != nil {
-		t.Fatalf("cannot connect to etcd: %v", err)
-	}
-	t.Cleanup(func() { _ = client.Close() })
-	st := etcd3.New(client, widgetCodec(), testapi.NewWidget, replicaPrefix, testapi.Resource)
+	st, _, calls := replicas(t)
 	c, err := cacher.New(cacher.Config{Storage: st, Resource: testapi.Resource, NewFunc: testapi.NewWidget, Start: make(chan struct{})})
 	if err != nil {
 		t.Fatal(err)
