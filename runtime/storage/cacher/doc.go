@@ -31,8 +31,10 @@
 //     its last resourceVersion) and never slows the cache or other watchers.
 //
 // Objects are held once: the tree, the history and the snapshots share them; readers marked
-// by request.WithReadOnlyResults get shallow copies, others deep copies. Until a cache is
-// synced, while it relists, and after Stop, every call goes to storage.
+// by request.WithReadOnlyResults get shallow copies, others deep copies. The storage under
+// a cache takes its objects too (storage.DecodedObjects), instead of decoding the values it
+// reads and keeping decoded copies of its own. Until a cache is synced, while it relists,
+// and after Stop, every call goes to storage.
 //
 // StorageFactory wraps etcd3's factory so a server caches every resource it stores
 // (--watch-cache, --watch-cache-sizes).
