@@ -42,6 +42,16 @@ func ShallowCopy(obj runtime.Object) runtime.Object {
 	return out.Interface().(runtime.Object)
 }
 
+// CopyFor returns a copy of obj, a shared object no one may change, for a caller that only
+// reads it (readOnly: a ShallowCopy when obj is Shareable) or may change it (a deep copy).
+// A shallow copy shares obj's maps, slices and pointers: its reader must not change them.
+func CopyFor(obj runtime.Object, readOnly bool) runtime.Object {
+	if readOnly && Shareable(obj) {
+		return ShallowCopy(obj)
+	}
+	return obj.DeepCopyObject()
+}
+
 // internalWatchKey marks a context whose watch a storage layer opens for itself.
 type internalWatchKey struct{}
 

@@ -311,10 +311,7 @@ func (w *cacheWatcher) matches(obj runtime.Object) bool {
 // handOut returns obj for the consumer: a shallow copy when it only reads (shared) and
 // obj's type allows one, else a deep copy. Never obj itself: encoders may set its TypeMeta.
 func (w *cacheWatcher) handOut(obj runtime.Object) runtime.Object {
-	if w.shared && storage.Shareable(obj) {
-		return storage.ShallowCopy(obj)
-	}
-	return obj.DeepCopyObject()
+	return storage.CopyFor(obj, w.shared)
 }
 
 // bookmark returns a BOOKMARK event at rev: an empty object with only its resourceVersion

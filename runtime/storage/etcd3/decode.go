@@ -76,14 +76,11 @@ func (s *store) decodeObject(k string, data []byte, modRev, rev int64, u use) (r
 
 // known returns a copy of an object already decoded from data, the value of etcd key k at
 // ModRevision modRev, or nil: with a watch cache (UseDecodedObjects), the object it holds at
-// k when it holds that revision; otherwise the decode cache's. A shared copy is a shallow
-// one when the object's type allows it (storage.Shareable), else a deep copy.
+// k when it holds that revision; otherwise the decode cache's. The copy is
+// storage.CopyFor's: shallow when shared and the object's type allows it.
 func (s *store) known(k string, data []byte, modRev int64, shared bool) runtime.Object {
 	if s.objects == nil {
-		if shared {
-			return s.decoded.getShared(data)
-		}
-		return s.decoded.get(data)
+		return s.decoded.get(data, shared)
 	}
 	if modRev == 0 {
 		return nil
@@ -92,10 +89,7 @@ func (s *store) known(k string, data []byte, modRev int64, shared bool) runtime.
 	if !ok {
 		return nil
 	}
-	if shared && storage.Shareable(obj) {
-		return storage.ShallowCopy(obj)
-	}
-	return obj.DeepCopyObject()
+	return storage.CopyFor(obj, shared)
 }
 
 // decode puts into out (replacing all of out) the object in data, the value of etcd key k

@@ -6,6 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/lru"
+
+	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
 // decodeCacheSize is how many decoded objects each resource's store keeps. At ~1 KiB stored
@@ -33,9 +35,10 @@ func newDecodeCache(size int) *decodeCache {
 	return &decodeCache{seed: maphash.MakeSeed(), lru: lru.New(size)}
 }
 
-// get returns a deep copy of the object decoded from data, or nil when it is not cached
-// (a nil cache caches nothing).
-func (c *decodeCache) get(data []byte) runtime.Object {
+// get returns a copy of the object decoded from data (storage.CopyFor: shallow when shared
+// and its type allows, so the caller must not change what it points to), or nil when it is
+// not cached (a nil cache caches nothing).
+func (c *decodeCache) get(data []byte, shared bool) runtime.Object {
 	if c == nil {
 		return nil
 	}
@@ -47,28 +50,7 @@ func (c *decodeCache) get(data []byte) runtime.Object {
 	if !bytes.Equal(entry.data, data) {
 		return nil
 	}
-	return entry.obj.DeepCopyObject()
-}
-
-// getShared returns the object decoded from data, or nil when it is not cached: a shallow
-// copy that shares the cached object's maps, slices and pointers when its type is
-// shareable, else a deep copy. The caller must not change what the copy points to.
-func (c *decodeCache) getShared(data []byte) runtime.Object {
-	if c == nil {
-		return nil
-	}
-	v, ok := c.lru.Get(maphash.Bytes(c.seed, data))
-	if !ok {
-		return nil
-	}
-	entry := v.(cachedObject)
-	if !bytes.Equal(entry.data, data) {
-		return nil
-	}
-	if shareable(entry.obj) {
-		return shallowCopy(entry.obj)
-	}
-	return entry.obj.DeepCopyObject()
+	return storage.CopyFor(entry.obj, shared)
 }
 
 // add remembers a copy of obj as what data decodes to (a nil cache does nothing).

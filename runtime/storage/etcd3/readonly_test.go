@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/apigen-dev/apigen/runtime/request"
@@ -87,19 +86,6 @@ func sameMap(a, b map[string]string) bool {
 	a["__probe"] = "x"
 	defer delete(a, "__probe")
 	return b["__probe"] == "x"
-}
-
-// TestShareable: typed objects with an ObjectMeta value can be shared shallowly;
-// unstructured ones (their metadata is inside the shared map) cannot.
-func TestShareable(t *testing.T) {
-	for _, c := range []struct {
-		obj  runtime.Object
-		want bool
-	}{{&testapi.Widget{}, true}, {&unstructured.Unstructured{}, false}, {&metav1.Status{}, false}} {
-		if got := shareable(c.obj); got != c.want {
-			t.Errorf("shareable(%T) = %v, want %v", c.obj, got, c.want)
-		}
-	}
 }
 
 // TestReadOnlyResultsConcurrent: concurrent read-only gets and lists, each setting its own
