@@ -2,6 +2,7 @@ package etcd3
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -52,16 +53,23 @@ func (s *store) decodeFor(ctx context.Context, k string, data []byte, modRev, re
 	return s.decodeObject(k, data, modRev, rev, useOwn)
 }
 
+// errNoBytes is why a value known only by its digest, whose object the watch cache does not
+// hold, cannot be decoded.
+var errNoBytes = errors.New("no stored bytes to decode")
+
 // decodeObject returns the object in data, the value of etcd key k at ModRevision modRev
 // (k "" and modRev 0 for bytes not read from etcd), with resourceVersion rev, for a caller
 // that uses it as u says: a copy of an object decoded before (the watch cache's, else the
 // decode cache's), or a new decode. Errors: Internal, wrapping the codec's error, for bytes
-// that do not decode.
+// that do not decode, or errNoBytes when data is nil and the object is not known.
 func (s *store) decodeObject(k string, data []byte, modRev, rev int64, u use) (runtime.Object, error) {
 	obj := s.known(k, data, modRev, u == useShared)
 	if obj == nil {
-		var err error
-		if obj, _, err = s.codec.Decode(data, nil, s.newFunc()); err != nil {
+		err := errNoBytes
+		if data != nil {
+			obj, _, err = s.codec.Decode(data, nil, s.newFunc())
+		}
+		if err != nil {
 			return nil, &storage.StatusError{Code: storage.ErrCodeInternal, Message: fmt.Sprintf("cannot decode stored %s", s.gr), Err: err}
 		}
 		if u != useOnce {

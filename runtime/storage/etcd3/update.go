@@ -37,18 +37,12 @@ func (s *store) getState(ctx context.Context, key, k string, ignoreNotFound bool
 // when it remembers one (current is then false: it may be stale), else etcd's (current).
 func (s *store) startState(ctx context.Context, key, k string, ignoreNotFound bool) (state *objState, current bool, err error) {
 	if known, ok := s.states.get(k); ok {
-		// A copy of the watch cache's object at that revision once it has seen it, else a
-		// decode of the bytes when they are kept: mostly bytes this store wrote itself, not
-		// worth a decode cache entry (a read of etcd that confirms them adds one).
-		if s.objects != nil {
-			if obj := s.known(k, nil, known.rev, false); obj != nil {
-				return &objState{obj: obj, knownState: known}, false, nil
-			}
-		}
-		if known.data != nil {
-			if obj, err := s.decodeObject("", known.data, 0, known.rev, useOnce); err == nil {
-				return &objState{obj: obj, knownState: known}, false, nil
-			}
+		// A copy of the watch cache's object at that revision, or a decode of the bytes:
+		// mostly bytes this store wrote itself, not worth a decode cache entry (a read of
+		// etcd that confirms them adds one). A digest alone, whose revision the cache has
+		// not reached, decodes to nothing, and etcd is read.
+		if obj, err := s.decodeObject(k, known.data, known.rev, known.rev, useOnce); err == nil {
+			return &objState{obj: obj, knownState: known}, false, nil
 		}
 	}
 	state, err = s.getState(ctx, key, k, ignoreNotFound)
