@@ -16,9 +16,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	applymetav1 "k8s.io/client-go/applyconfigurations/meta/v1"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
@@ -31,13 +33,15 @@ const reconcilerManager = "cr-reconciler"
 
 // TestControllerRuntimeManager runs a controller-runtime manager against example-apiserver, as
 // a kubebuilder operator would: leader election on a coordination.k8s.io Lease, a RESTMapper
-// from (aggregated) discovery, a Database controller whose reconciler reads from the
-// manager's informer cache and writes with server-side apply (client.Apply of the generated
-// applyconfigurations, to the object and to its status subresource). A Database created
-// through a second, uncached client is reconciled: its label and status are set, and its
-// managedFields hold the creator's Update entry and the reconciler's two Apply entries
-// (one for the status subresource), as kube-apiserver records them. An Update from a stale
-// copy is a Conflict; a deleted Database leaves the manager's cache.
+// from (aggregated) discovery, and a Database controller that owns Backups. Its reconciler
+// reads through the manager's informer cache; it adds a finalizer with an Update, then
+// writes with server-side apply (client.Apply of the generated applyconfigurations): a
+// label, an owned Backup (controller ownerReference) and the status subresource. A Database
+// created through a second, uncached client is reconciled; its managedFields hold the
+// creator's and the reconciler's Update entries and the reconciler's two Apply entries (one
+// for status), as kube-apiserver records them. An Update from a stale copy is a Conflict.
+// Deleting the Database leaves it terminating until the reconciler removes its finalizer;
+// then it leaves the manager's cache and the garbage collector deletes its Backup.
 func TestControllerRuntimeManager(t *testing.T) {
 	srv := startServer(t)
 	logs := &syncLog{}
@@ -62,8 +66,9 @@ func TestControllerRuntimeManager(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cannot create the manager: %v", err)
 	}
-	reconciled := &reconcileCounter{}
-	err = ctrl.NewControllerManagedBy(mgr).For(&dbv1.Database{}).Complete(&databaseReconciler{client: mgr.GetClient(), counter: reconciled})
+	seen := &reconcileLog{}
+	err = ctrl.NewControllerManagedBy(mgr).For(&dbv1.Database{}).Owns(&dbv1.Backup{}).
+		Complete(&databaseReconciler{client: mgr.GetClient(), log: seen})
 	if err != nil {
 		t.Fatalf("cannot build the controller: %v", err)
 	}
@@ -84,12 +89,12 @@ func TestControllerRuntimeManager(t *testing.T) {
 			t.Logf("controller-runtime's log:\n%s", logs.String())
 		}
 	})
-	waitCtx, waitCancel := context.WithTimeout(ctx, time.Minute)
+	waitCtx, waitCancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer waitCancel()
 	select {
 	case <-mgr.Elected():
 	case <-waitCtx.Done():
-		t.Fatalf("the manager was not elected leader within a minute\n%s", logs.String())
+		t.Fatalf("the manager was not elected leader in time\n%s", logs.String())
 	}
 
 	direct, err := client.New(cfg, client.Options{Scheme: scheme})
@@ -109,18 +114,20 @@ func TestControllerRuntimeManager(t *testing.T) {
 		t.Fatalf("create: %v", err)
 	}
 	key := client.ObjectKeyFromObject(db)
+	backupKey := types.NamespacedName{Namespace: db.Namespace, Name: db.Name + "-nightly"}
 	var got dbv1.Database
-	waitUntil(t, 30*time.Second, "the reconciler's label and status", func() bool {
+	waitUntil(t, 30*time.Second, "the reconciler's finalizer, label and status", func() bool {
 		if err := direct.Get(waitCtx, key, &got); err != nil {
 			t.Fatalf("get: %v", err)
 		}
-		return got.Labels["reconciled"] == "true" && got.Status.Phase == dbv1.DatabaseReady
+		return controllerutil.ContainsFinalizer(&got, cleanupFinalizer) && got.Labels["reconciled"] == "true" &&
+			got.Status.Phase == dbv1.DatabaseReady
 	})
 	if got.Status.ObservedGeneration != got.Generation || got.Spec.Engine != dbv1.EnginePostgres {
 		t.Errorf("after reconcile: generation %d, status %+v, spec %+v; want observedGeneration = generation and the creator's spec kept",
 			got.Generation, got.Status, got.Spec)
 	}
-	wantEntries := []string{reconcilerManager + "/Apply/", reconcilerManager + "/Apply/status", "e2e-creator/Update/"}
+	wantEntries := []string{reconcilerManager + "/Apply/", reconcilerManager + "/Apply/status", reconcilerManager + "/Update/", "e2e-creator/Update/"}
 	if entries := managedEntries(got.ManagedFields); !slices.Equal(entries, wantEntries) {
 		t.Errorf("managedFields entries (manager/operation/subresource) = %q, want %q", entries, wantEntries)
 	}
@@ -128,6 +135,13 @@ func TestControllerRuntimeManager(t *testing.T) {
 		if e.Manager == reconcilerManager && e.Subresource == "status" && !strings.Contains(string(e.FieldsV1.Raw), `"f:phase"`) {
 			t.Errorf("the reconciler's status entry does not own status.phase: %s", e.FieldsV1.Raw)
 		}
+	}
+	var backup dbv1.Backup
+	if err := direct.Get(waitCtx, backupKey, &backup); err != nil {
+		t.Fatalf("the reconciler's Backup: %v", err)
+	}
+	if owner := metav1.GetControllerOf(&backup); owner == nil || owner.UID != got.UID || owner.Kind != "Database" {
+		t.Errorf("the Backup's controller = %+v, want the Database (uid %s)", owner, got.UID)
 	}
 
 	// An update from a copy older than the reconciler's writes is refused, as kube-apiserver
@@ -138,16 +152,17 @@ func TestControllerRuntimeManager(t *testing.T) {
 		t.Errorf("update from a stale resourceVersion = %v, want a Conflict", err)
 	}
 
-	// The manager's cache follows the delete; the reconciler sees it gone.
+	// Deleting waits for the reconciler's finalizer; then the Database leaves the manager's
+	// cache and the garbage collector deletes the Backup it owned.
 	if err := direct.Delete(waitCtx, db); err != nil {
 		t.Fatalf("delete: %v", err)
 	}
+	waitUntil(t, 30*time.Second, "the reconciler to finalize the Database", func() bool { return seen.has("finalized " + key.String()) })
 	waitUntil(t, 30*time.Second, "the Database to leave the manager's cache", func() bool {
-		err := mgr.GetCache().Get(waitCtx, key, &dbv1.Database{})
-		return apierrors.IsNotFound(err)
+		return apierrors.IsNotFound(mgr.GetCache().Get(waitCtx, key, &dbv1.Database{}))
 	})
-	waitUntil(t, 30*time.Second, "the reconciler to see the Database gone", func() bool {
-		return reconciled.isGone(key.String())
+	waitUntil(t, 30*time.Second, "the garbage collector to delete the Backup", func() bool {
+		return apierrors.IsNotFound(direct.Get(waitCtx, backupKey, &dbv1.Backup{}))
 	})
 }
 
@@ -161,55 +176,75 @@ func managedEntries(entries []metav1.ManagedFieldsEntry) []string {
 	return out
 }
 
-// databaseReconciler labels each Database reconciled=true and sets its status to Ready at
-// its generation, both with server-side apply as reconcilerManager; it reads through the
-// manager's cache.
+// cleanupFinalizer is the finalizer the reconciler puts on each Database.
+const cleanupFinalizer = "db.example.com/cleanup"
+
+// databaseReconciler reconciles Databases as a kubebuilder controller: it reads through the
+// manager's cache, adds cleanupFinalizer with an Update, then applies (as reconcilerManager)
+// the label reconciled=true, a Backup "<name>-nightly" the Database controls, and status
+// Ready at the Database's generation. A terminating Database has its finalizer removed.
 type databaseReconciler struct {
-	client  client.Client
-	counter *reconcileCounter
+	client client.Client
+	log    *reconcileLog
 }
 
 // Reconcile implements reconcile.Reconciler.
 func (r *databaseReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var db dbv1.Database
 	if err := r.client.Get(ctx, req.NamespacedName, &db); err != nil {
-		if apierrors.IsNotFound(err) {
-			r.counter.markGone(req.String())
-			return ctrl.Result{}, nil
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	owner := client.FieldOwner(reconcilerManager)
+	if !db.DeletionTimestamp.IsZero() {
+		if controllerutil.RemoveFinalizer(&db, cleanupFinalizer) {
+			if err := r.client.Update(ctx, &db, owner); err != nil {
+				return ctrl.Result{}, err
+			}
+			r.log.add("finalized " + req.String())
 		}
-		return ctrl.Result{}, err
+		return ctrl.Result{}, nil
+	}
+	if controllerutil.AddFinalizer(&db, cleanupFinalizer) {
+		return ctrl.Result{}, r.client.Update(ctx, &db, owner) // its event reconciles again
 	}
 	label := dbv1ac.Database(db.Name, db.Namespace).WithLabels(map[string]string{"reconciled": "true"})
-	if err := r.client.Apply(ctx, label, client.FieldOwner(reconcilerManager), client.ForceOwnership); err != nil {
+	if err := r.client.Apply(ctx, label, owner, client.ForceOwnership); err != nil {
 		return ctrl.Result{}, fmt.Errorf("apply the label: %w", err)
+	}
+	backup := dbv1ac.Backup(db.Name+"-nightly", db.Namespace).
+		WithOwnerReferences(applymetav1.OwnerReference().WithAPIVersion(dbv1.SchemeGroupVersion.String()).WithKind("Database").
+			WithName(db.Name).WithUID(db.UID).WithController(true).WithBlockOwnerDeletion(true)).
+		WithSpec(dbv1ac.BackupSpec().WithDatabaseName(db.Name).WithSchedule("0 3 * * *"))
+	if err := r.client.Apply(ctx, backup, owner, client.ForceOwnership); err != nil {
+		return ctrl.Result{}, fmt.Errorf("apply the backup: %w", err)
 	}
 	status := dbv1ac.Database(db.Name, db.Namespace).WithStatus(dbv1ac.DatabaseStatus().
 		WithPhase(dbv1.DatabaseReady).WithReadyReplicas(1).WithObservedGeneration(db.Generation))
-	if err := r.client.Status().Apply(ctx, status, client.FieldOwner(reconcilerManager), client.ForceOwnership); err != nil {
+	if err := r.client.Status().Apply(ctx, status, owner, client.ForceOwnership); err != nil {
 		return ctrl.Result{}, fmt.Errorf("apply the status: %w", err)
 	}
 	return ctrl.Result{}, nil
 }
 
-// reconcileCounter records the keys the reconciler found deleted.
-type reconcileCounter struct {
+// reconcileLog records what the reconciler did, for the test to wait on.
+type reconcileLog struct {
 	mu   sync.Mutex
-	gone map[string]bool
+	done map[string]bool
 }
 
-func (c *reconcileCounter) markGone(key string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.gone == nil {
-		c.gone = map[string]bool{}
+func (l *reconcileLog) add(what string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done == nil {
+		l.done = map[string]bool{}
 	}
-	c.gone[key] = true
+	l.done[what] = true
 }
 
-func (c *reconcileCounter) isGone(key string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.gone[key]
+func (l *reconcileLog) has(what string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.done[what]
 }
 
 // syncLog collects controller-runtime's log lines for a failing test's output.
