@@ -98,11 +98,18 @@ func (c *APIClient) Create(ctx context.Context, namespace, name string, seq int)
 // Get reads Database name in namespace (a quorum read, as resourceVersion "" asks) and
 // returns the size of the response body. Errors: any response other than 200 OK.
 func (c *APIClient) Get(ctx context.Context, namespace, name string) (int, error) {
+	body, err := c.GetBody(ctx, namespace, name)
+	return len(body), err
+}
+
+// GetBody is Get returning the response body itself (decompressed, as the transport hands it
+// over).
+func (c *APIClient) GetBody(ctx context.Context, namespace, name string) ([]byte, error) {
 	body, err := c.do(ctx, http.MethodGet, c.base+namespace+"/"+Resource+"/"+name, nil, http.StatusOK)
 	if err != nil {
-		return 0, fmt.Errorf("cannot get %s/%s: %w", namespace, name, err)
+		return nil, fmt.Errorf("cannot get %s/%s: %w", namespace, name, err)
 	}
-	return len(body), nil
+	return body, nil
 }
 
 // Update replaces Database name in namespace with the template's content (parameter "seq"

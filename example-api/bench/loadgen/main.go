@@ -58,6 +58,8 @@ type options struct {
 	serverArgs []string
 	// fmCost also measures updates without field management (fieldManagementCost).
 	fmCost bool
+	// floor also measures the get row's floor (measureFloor).
+	floor bool
 }
 
 // The topologies -etcd selects.
@@ -85,6 +87,13 @@ func main() {
 
 // run parses args, runs the benchmark and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 2 && args[0] == serveFloorArg {
+		if err := serveFloor(ctx, args[1], stdout); err != nil {
+			fmt.Fprintf(stderr, "loadgen floor server: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	opts, err := parseFlags(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -128,6 +137,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	serverArgs := fs.String("server-args", "", "more server flags, space-separated (e.g. --watch-cache=false to measure without the watch cache)")
 	fs.BoolVar(&o.fmCost, "field-management-cost", false, "after the update rows, measure updates on the server and on a second server with field management off "+
 		"("+noFieldManagement+"), alternately, and print the median server CPU/op with and without it (-etcd embedded only)")
+	fs.BoolVar(&o.floor, "floor", true, "after the table, measure the get floor: a Go net/http server that only answers each GET with the object's bytes, "+
+		"on the same transport and clients, beside raw etcd's get (what no Go server of the API exceeds on this machine)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -284,6 +295,11 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		return err
 	}
 	fmt.Fprintln(out)
+	if o.floor && slices.Contains(o.ops, bench.OpGet) {
+		if err := measureFloor(runCtx, o, filepath.Join(dir, "floor"), scenario, out); err != nil {
+			return fmt.Errorf("cannot measure the get floor: %w", err)
+		}
+	}
 	if err := figures(runCtx, o, out, scenario, servers, idle, idleErr, serverCPU); err != nil {
 		return err
 	}

@@ -3,10 +3,24 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 )
+
+// TestMain lets the test binary be the floor server, as loadgen is for its -floor
+// measurement (startFloor runs os.Executable with serveFloorArg).
+func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == serveFloorArg {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// floorLine matches the -floor measurement's line with a positive rate.
+var floorLine = regexp.MustCompile(`floor get at 2 clients: .* \(HTTPS, client certificate, HTTP/2, gzip accepted\): [1-9][0-9]* ops/s, .*floor/raw [0-9.]+% \(the get target is >= 80%\)`)
 
 func TestParseFlags(t *testing.T) {
 	var stderr bytes.Buffer
@@ -99,6 +113,9 @@ func TestRunInProcess(t *testing.T) {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%s", want, out)
 				}
+			}
+			if !floorLine.MatchString(out) {
+				t.Errorf("output lacks the get floor's line (%s):\n%s", floorLine, out)
 			}
 			if rows := strings.Count(out, "0/0"); rows != 10 {
 				t.Errorf("%d rows without errors, want 5 operations x 2 concurrencies:\n%s", rows, out)

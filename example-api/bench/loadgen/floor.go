@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apigen-dev/apigen/example-api/bench"
+	"github.com/apigen-dev/apigen/runtime/certs"
+)
+
+// serveFloorArg, as loadgen's first argument, makes it the floor server instead of the
+// benchmark (see startFloor); the second argument is the floor's directory.
+const serveFloorArg = "-serve-floor"
+
+// floorListening prefixes the line the floor server prints once it listens.
+const floorListening = "floor: listening on "
+
+// Files of the floor's directory.
+const (
+	floorBody  = "body.json" // what every GET is answered with
+	floorPKI   = "pki"       // certs.EnsureSelfSigned's bundle; absent: plain HTTP
+	floorStart = 10 * time.Second
+)
+
+// floor is a running floor server: a process of loadgen serving bench.FloorHandler.
+type floor struct {
+	url string
+	tls *tls.Config // nil for plain HTTP
+	cmd *exec.Cmd
+}
+
+// startFloor starts the floor server, a second loadgen process on 127.0.0.1 answering every
+// GET with body, over HTTPS (a self-signed CA, serving and admin certificates as the example
+// server's, client certificates required and verified, HTTP/2) or plain HTTP, with its data
+// in dir. It runs in its own process, as the server does, so that its CPU time is its own and
+// it does not share loadgen's Go runtime.
+func startFloor(ctx context.Context, dir string, body []byte, https bool) (*floor, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, floorBody), body, 0o600); err != nil {
+		return nil, err
+	}
+	f := &floor{}
+	if https {
+		b, err := certs.EnsureSelfSigned(filepath.Join(dir, floorPKI), nil, []net.IP{net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			return nil, fmt.Errorf("cannot make the floor's certificates: %w", err)
+		}
+		admin, err := tls.LoadX509KeyPair(b.CertFile(certs.AdminName), b.KeyFile(certs.AdminName))
+		if err != nil {
+			return nil, err
+		}
+		f.tls = &tls.Config{RootCAs: b.CAPool, Certificates: []tls.Certificate{admin}}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	f.cmd = exec.CommandContext(ctx, self, serveFloorArg, dir)
+	f.cmd.Stderr = os.Stderr
+	stdout, err := f.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := f.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("cannot start the floor server: %w", err)
+	}
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if url, ok := strings.CutPrefix(sc.Text(), floorListening); ok {
+				lines <- url
+			}
+		}
+		close(lines)
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case url, ok := <-lines:
+		if ok {
+			f.url = url
+			return f, nil
+		}
+	case <-time.After(floorStart):
+	}
+	return nil, errors.Join(fmt.Errorf("the floor server did not listen within %s", floorStart), f.stop())
+}
+
+// stop ends the floor server and waits for it.
+func (f *floor) stop() error {
+	_ = f.cmd.Process.Kill()
+	err := f.cmd.Wait()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) { // killed, as asked
+		return nil
+	}
+	return err
+}
+
+// serveFloor is the floor server's process: it serves bench.FloorHandler with the body in
+// dir, over HTTPS when dir holds a certificate bundle, until ctx ends.
+func serveFloor(ctx context.Context, dir string, stdout io.Writer) error {
+	body, err := os.ReadFile(filepath.Join(dir, floorBody))
+	if err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: bench.FloorHandler(body), ReadHeaderTimeout: time.Minute}
+	scheme := "http"
+	pki := filepath.Join(dir, floorPKI)
+	if _, err := os.Stat(pki); err == nil {
+		b, err := certs.EnsureSelfSigned(pki, nil, []net.IP{net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			return err
+		}
+		serving, err := tls.LoadX509KeyPair(b.CertFile(certs.ServingName), b.KeyFile(certs.ServingName))
+		if err != nil {
+			return err
+		}
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{serving}, ClientCAs: b.CAPool,
+			ClientAuth: tls.RequireAndVerifyClientCert, NextProtos: []string{"h2", "http/1.1"}}
+		l = tls.NewListener(l, srv.TLSConfig)
+		scheme = "https"
+	}
+	fmt.Fprintf(stdout, "%s%s://%s\n", floorListening, scheme, l.Addr())
+	context.AfterFunc(ctx, func() { _ = srv.Close() })
+	if err := srv.Serve(l); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// measureFloor measures and prints the get row's floor at the most clients: the get rate of
+// a server that only answers each GET with the object's bytes (startFloor), and raw etcd's
+// get rate measured right after it, with their ratio beside the get target's. A target above
+// the floor's ratio is out of reach for any Go server of the API on this machine.
+func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario, out io.Writer) error {
+	body, err := s.ServedObject(ctx)
+	if err != nil {
+		return err
+	}
+	f, err := startFloor(ctx, dir, body, o.https)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = f.stop() }()
+	clients := slices.Max(o.clients)
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cfg := bench.Config{Clients: clients, Warmup: o.warmup, Measure: o.measure,
+		CPUTime: func() (time.Duration, error) { return bench.ReadCPUTime(f.cmd.Process.Pid) }}
+	floorSum, err := bench.Run(runCtx, cfg, s.FloorOp(runCtx, f.url, f.tls))
+	if err != nil {
+		return err
+	}
+	rawOp, err := s.RawOp(bench.OpGet)
+	if err != nil {
+		return err
+	}
+	cfg.CPUTime = nil
+	rawSum, err := bench.Run(runCtx, cfg, rawOp)
+	if err != nil {
+		return err
+	}
+	if floorSum.Errors > 0 {
+		return fmt.Errorf("floor gets failed: %d, the first: %w", floorSum.Errors, floorSum.FirstError)
+	}
+	ratio := floorSum.OpsPerSecond() / rawSum.OpsPerSecond()
+	var cpu time.Duration
+	if floorSum.Ops > 0 {
+		cpu = floorSum.CPU / time.Duration(floorSum.Ops)
+	}
+	fmt.Fprintf(out, "floor get at %d clients: a Go net/http server answering each GET with the object's %d bytes, nothing else (%s): "+
+		"%.0f ops/s, p99 %s, server CPU/op %s; raw etcd get right after: %.0f ops/s; floor/raw %.1f%% (the get target is >= %.0f%%)\n",
+		clients, len(body), transportName(o), floorSum.OpsPerSecond(), floorSum.P99.Round(time.Microsecond), cpu.Round(time.Microsecond),
+		rawSum.OpsPerSecond(), 100*ratio, 100*getTarget())
+	return nil
+}
+
+// transportName says how the floor's clients reach it.
+func transportName(o *options) string {
+	if o.https {
+		return "HTTPS, client certificate, HTTP/2, gzip accepted"
+	}
+	return "plain HTTP/1.1"
+}
+
+// getTarget is the get row's target ratio of raw etcd (bench.IssueTargets).
+func getTarget() float64 {
+	for _, t := range bench.IssueTargets {
+		if t.Op == bench.OpGet {
+			return t.MinRatio
+		}
+	}
+	return 0
+}
