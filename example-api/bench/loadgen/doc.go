@@ -13,12 +13,14 @@
 // The clients reach the server as kubectl and client-go do (-transport https, the default):
 // over HTTPS with the admin client certificate of the kubeconfig the server writes, HTTP/2,
 // gzip accepted (the server compresses bodies over 128 KiB, as kube-apiserver); -transport
-// http uses --plain-http instead. After the table comes the get floor (-floor, on when get
-// is measured): the get rate, at the most clients and on the same transport, of a second
-// loadgen process that is a Go net/http server answering every GET with the object's bytes
-// and doing nothing else, beside raw etcd's get measured right after it. No Go server of the
-// API answers gets faster on the machine with these clients, so a get target above the
-// floor's ratio is out of reach whatever the server does. Then come the watch fan-outs (-watch
+// http uses --plain-http instead. After the table come the floors (-floor, on by default):
+// a second loadgen process that is a Go net/http server doing nothing but the least the
+// requests need (bench.FloorServer: every GET answered with the object's bytes, every PUT's
+// body fanned out to the watchers as an event), measured with the same clients on the same
+// transport: the get rate at the most clients, beside raw etcd's get measured right after it,
+// and each watch fan-out's delivery latencies. No Go server of the API does better on the
+// machine with these clients, so a target beyond its floor is out of reach whatever the
+// server does. Then come the server's watch fan-outs (-watch
 // watchers:writes-per-second pairs, default 1000:10 and 64:100, each writing for
 // -watch-duration: every event decoded by every watcher, p99 latency from just before the
 // write, server CPU per event) and the memory figures (RSS a second after start, and with

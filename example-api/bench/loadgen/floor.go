@@ -34,15 +34,15 @@ const (
 	floorStart = 10 * time.Second
 )
 
-// floor is a running floor server: a process of loadgen serving bench.FloorHandler.
+// floor is a running floor server: a process of loadgen serving bench.FloorServer.
 type floor struct {
 	url string
 	tls *tls.Config // nil for plain HTTP
 	cmd *exec.Cmd
 }
 
-// startFloor starts the floor server, a second loadgen process on 127.0.0.1 answering every
-// GET with body, over HTTPS (a self-signed CA, serving and admin certificates as the example
+// startFloor starts the floor server, a second loadgen process on 127.0.0.1 serving
+// bench.FloorServer with body as the object its gets answer, over HTTPS (a self-signed CA, serving and admin certificates as the example
 // server's, client certificates required and verified, HTTP/2) or plain HTTP, with its data
 // in dir. It runs in its own process, as the server does, so that its CPU time is its own and
 // it does not share loadgen's Go runtime.
@@ -111,7 +111,7 @@ func (f *floor) stop() error {
 	return err
 }
 
-// serveFloor is the floor server's process: it serves bench.FloorHandler with the body in
+// serveFloor is the floor server's process: it serves bench.FloorServer with the body in
 // dir, over HTTPS when dir holds a certificate bundle, until ctx ends.
 func serveFloor(ctx context.Context, dir string, stdout io.Writer) error {
 	body, err := os.ReadFile(filepath.Join(dir, floorBody))
@@ -122,7 +122,7 @@ func serveFloor(ctx context.Context, dir string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: bench.FloorHandler(body), ReadHeaderTimeout: time.Minute}
+	srv := &http.Server{Handler: bench.NewFloorServer(body), ReadHeaderTimeout: time.Minute}
 	scheme := "http"
 	pki := filepath.Join(dir, floorPKI)
 	if _, err := os.Stat(pki); err == nil {
@@ -147,10 +147,11 @@ func serveFloor(ctx context.Context, dir string, stdout io.Writer) error {
 	return nil
 }
 
-// measureFloor measures and prints the get row's floor at the most clients: the get rate of
-// a server that only answers each GET with the object's bytes (startFloor), and raw etcd's
-// get rate measured right after it, with their ratio beside the get target's. A target above
-// the floor's ratio is out of reach for any Go server of the API on this machine.
+// measureFloor starts the floor server (startFloor) with the object the server answers the
+// get row with, and measures and prints, beside the targets: the get row's floor at the most
+// clients, with raw etcd's get measured right after it, when get is measured; then each watch
+// fan-out's floor (RunWatchFanout against the floor server). A target beyond a floor is out
+// of reach for any Go server of the API on this machine.
 func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario, out io.Writer) error {
 	body, err := s.ServedObject(ctx)
 	if err != nil {
@@ -161,14 +162,40 @@ func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario
 		return err
 	}
 	defer func() { _ = f.stop() }()
+	floorCPU := func() (time.Duration, error) { return bench.ReadCPUTime(f.cmd.Process.Pid) }
+	if slices.Contains(o.ops, bench.OpGet) {
+		if err := floorGet(ctx, o, s, f, len(body), floorCPU, out); err != nil {
+			return err
+		}
+	}
+	for _, t := range o.watches {
+		sum, err := bench.RunWatchFanout(ctx, bench.WatchConfig{ServerURL: f.url, TLS: f.tls, Template: s.Template(),
+			Watchers: t.Watchers, Rate: t.Rate, Duration: o.watchDuration, CPUTime: floorCPU})
+		if err != nil {
+			return fmt.Errorf("floor watch fan-out of %d watchers at %v writes/s: %w", t.Watchers, t.Rate, err)
+		}
+		fmt.Fprintf(out, "floor watch %4d watchers at %3.0f writes/s: the floor server fanning each PUT's body out as an event (%s): "+
+			"%d/%d events delivered, p50 %s, p99 %s (the target is <= %s); floor CPU/event %s\n",
+			t.Watchers, t.Rate, transportName(o), sum.Delivered, sum.Expected, sum.P50.Round(time.Microsecond),
+			sum.P99.Round(time.Microsecond), t.MaxP99, sum.CPUPerEvent().Round(100*time.Nanosecond))
+	}
+	return nil
+}
+
+// floorGet measures and prints the get row's floor at the most clients, beside raw etcd's get
+// measured right after it and the get target.
+func floorGet(ctx context.Context, o *options, s *bench.Scenario, f *floor, bodyLen int, floorCPU func() (time.Duration, error),
+	out io.Writer) error {
 	clients := slices.Max(o.clients)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cfg := bench.Config{Clients: clients, Warmup: o.warmup, Measure: o.measure,
-		CPUTime: func() (time.Duration, error) { return bench.ReadCPUTime(f.cmd.Process.Pid) }}
+	cfg := bench.Config{Clients: clients, Warmup: o.warmup, Measure: o.measure, CPUTime: floorCPU}
 	floorSum, err := bench.Run(runCtx, cfg, s.FloorOp(runCtx, f.url, f.tls))
 	if err != nil {
 		return err
+	}
+	if floorSum.Errors > 0 {
+		return fmt.Errorf("floor gets failed: %d, the first: %w", floorSum.Errors, floorSum.FirstError)
 	}
 	rawOp, err := s.RawOp(bench.OpGet)
 	if err != nil {
@@ -179,18 +206,14 @@ func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario
 	if err != nil {
 		return err
 	}
-	if floorSum.Errors > 0 {
-		return fmt.Errorf("floor gets failed: %d, the first: %w", floorSum.Errors, floorSum.FirstError)
-	}
-	ratio := floorSum.OpsPerSecond() / rawSum.OpsPerSecond()
 	var cpu time.Duration
 	if floorSum.Ops > 0 {
 		cpu = floorSum.CPU / time.Duration(floorSum.Ops)
 	}
 	fmt.Fprintf(out, "floor get at %d clients: a Go net/http server answering each GET with the object's %d bytes, nothing else (%s): "+
-		"%.0f ops/s, p99 %s, server CPU/op %s; raw etcd get right after: %.0f ops/s; floor/raw %.1f%% (the get target is >= %.0f%%)\n",
-		clients, len(body), transportName(o), floorSum.OpsPerSecond(), floorSum.P99.Round(time.Microsecond), cpu.Round(time.Microsecond),
-		rawSum.OpsPerSecond(), 100*ratio, 100*getTarget())
+		"%.0f ops/s, p99 %s, floor CPU/op %s; raw etcd get right after: %.0f ops/s; floor/raw %.1f%% (the get target is >= %.0f%%)\n",
+		clients, bodyLen, transportName(o), floorSum.OpsPerSecond(), floorSum.P99.Round(time.Microsecond), cpu.Round(time.Microsecond),
+		rawSum.OpsPerSecond(), 100*floorSum.OpsPerSecond()/rawSum.OpsPerSecond(), 100*getTarget())
 	return nil
 }
 

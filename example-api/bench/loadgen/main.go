@@ -137,8 +137,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	serverArgs := fs.String("server-args", "", "more server flags, space-separated (e.g. --watch-cache=false to measure without the watch cache)")
 	fs.BoolVar(&o.fmCost, "field-management-cost", false, "after the update rows, measure updates on the server and on a second server with field management off "+
 		"("+noFieldManagement+"), alternately, and print the median server CPU/op with and without it (-etcd embedded only)")
-	fs.BoolVar(&o.floor, "floor", true, "after the table, measure the get floor: a Go net/http server that only answers each GET with the object's bytes, "+
-		"on the same transport and clients, beside raw etcd's get (what no Go server of the API exceeds on this machine)")
+	fs.BoolVar(&o.floor, "floor", true, "after the table, measure the floors of get and of the watch fan-outs: a Go net/http server that only answers each GET "+
+		"with the object's bytes and fans each PUT's body out to its watchers, on the same transport and clients (what no Go server of the API exceeds on this machine)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -295,9 +295,9 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		return err
 	}
 	fmt.Fprintln(out)
-	if o.floor && slices.Contains(o.ops, bench.OpGet) {
+	if o.floor && (slices.Contains(o.ops, bench.OpGet) || len(o.watches) > 0) {
 		if err := measureFloor(runCtx, o, filepath.Join(dir, "floor"), scenario, out); err != nil {
-			return fmt.Errorf("cannot measure the get floor: %w", err)
+			return fmt.Errorf("cannot measure the floors: %w", err)
 		}
 	}
 	if err := figures(runCtx, o, out, scenario, servers, idle, idleErr, serverCPU); err != nil {

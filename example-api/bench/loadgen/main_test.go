@@ -11,7 +11,7 @@ import (
 )
 
 // TestMain lets the test binary be the floor server, as loadgen is for its -floor
-// measurement (startFloor runs os.Executable with serveFloorArg).
+// measurements (startFloor runs os.Executable with serveFloorArg).
 func TestMain(m *testing.M) {
 	if len(os.Args) == 3 && os.Args[1] == serveFloorArg {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
@@ -109,7 +109,8 @@ func TestRunInProcess(t *testing.T) {
 			}
 			out := stdout.String()
 			for _, want := range []string{"server/raw", "create", "get", "update", "apply", "list", "target create at 64 clients", "in process", tc.want,
-				"target watch    3 watchers at  20 writes/s: 30/30 events delivered"} {
+				"target watch    3 watchers at  20 writes/s: 30/30 events delivered",
+				"floor watch    3 watchers at  20 writes/s: the floor server fanning each PUT's body out as an event (HTTPS, client certificate, HTTP/2, gzip accepted): 30/30 events delivered"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%s", want, out)
 				}
