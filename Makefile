@@ -83,7 +83,8 @@ test-short:
 ## s/collect, against deleting them directly; runtime/garbagecollector), then the example
 ## server against raw etcd (example-api/bench/loadgen: create, get, update, apply
 ## (server-side), list at 1, 8, 64 clients; ops/s, p50/p99, server/raw, server CPU and RSS;
-## watch fan-out; memory figures) over HTTPS with the admin client certificate and gzip, on
+## watch fan-out; memory figures; the floors of get and of the watch fan-outs, measured
+## against a server that does nothing else) over HTTPS with the admin client certificate and gzip, on
 ## its embedded etcd (the default; the targets; with the server CPU of an update with and
 ## without field management), on an external one (-etcd external) and over plain HTTP
 ## (-transport http), then create, get and update at 64 clients against 2 server replicas
