@@ -136,13 +136,6 @@ func (s *Scenario) ServedObject(ctx context.Context) ([]byte, error) {
 // FloorOp returns the NewOp of the get row's requests (ServerOp(OpGet): the same paths, one
 // client and connection each) sent to another server, at serverURL with tlsConfig (nil for
 // plain HTTP), instead of the scenario's. The connections stay open until ctx ends.
-func (s *Scenario) FloorOp(ctx context.Context, serverURL string, tlsConfig *tls.Config) NewOp {
-	return func(client int) (Op, error) {
-		api := NewAPIClient(serverURL, s.tmpl, tlsConfig)
-		context.AfterFunc(ctx, api.Close)
-		return func(ctx context.Context, i int) error {
-			_, err := api.Get(ctx, listNamespace, objectName(s.spread(client, i)))
-			return err
-		}, nil
-	}
+func (s *Scenario) FloorOp(ctx context.Context, serverURL string, tlsConfig *tls.Config) (NewOp, error) {
+	return s.opThrough(ctx, OpGet, func() *APIClient { return NewAPIClient(serverURL, s.tmpl, tlsConfig) })
 }

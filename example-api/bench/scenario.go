@@ -301,9 +301,14 @@ func (s *Scenario) nextCell() int {
 // stay open until ctx ends. Clients of an update or apply each write their own object, so no
 // update conflicts.
 func (s *Scenario) ServerOp(ctx context.Context, op string) (NewOp, error) {
+	return s.opThrough(ctx, op, s.newAPIClient)
+}
+
+// opThrough is ServerOp with the clients newAPIClient makes (each closed when ctx ends).
+func (s *Scenario) opThrough(ctx context.Context, op string, newAPIClient func() *APIClient) (NewOp, error) {
 	cell := s.nextCell()
 	newClient := func() *APIClient {
-		c := s.newAPIClient()
+		c := newAPIClient()
 		context.AfterFunc(ctx, c.Close)
 		return c
 	}

@@ -17,7 +17,7 @@
 // a second loadgen process that is a Go net/http server doing nothing but the least the
 // requests need (bench.FloorServer: every GET answered with the object's bytes, every PUT's
 // body fanned out to the watchers as an event), measured with the same clients on the same
-// transport: the get rate at the most clients, beside raw etcd's get measured right after it,
+// transport: the get rate at the most clients, beside the get row's raw etcd get,
 // and each watch fan-out's delivery latencies. No Go server of the API does better on the
 // machine with these clients, so a target beyond its floor is out of reach whatever the
 // server does. Then come the server's watch fan-outs (-watch

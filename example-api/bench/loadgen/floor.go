@@ -149,10 +149,10 @@ func serveFloor(ctx context.Context, dir string, stdout io.Writer) error {
 
 // measureFloor starts the floor server (startFloor) with the object the server answers the
 // get row with, and measures and prints, beside the targets: the get row's floor at the most
-// clients, with raw etcd's get measured right after it, when get is measured; then each watch
+// clients, against that row's raw etcd get (in rows), when get is measured; then each watch
 // fan-out's floor (RunWatchFanout against the floor server). A target beyond a floor is out
 // of reach for any Go server of the API on this machine.
-func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario, out io.Writer) error {
+func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario, rows []bench.Row, out io.Writer) error {
 	body, err := s.ServedObject(ctx)
 	if err != nil {
 		return err
@@ -163,8 +163,9 @@ func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario
 	}
 	defer func() { _ = f.stop() }()
 	floorCPU := func() (time.Duration, error) { return bench.ReadCPUTime(f.cmd.Process.Pid) }
-	if slices.Contains(o.ops, bench.OpGet) {
-		if err := floorGet(ctx, o, s, f, len(body), floorCPU, out); err != nil {
+	clients := slices.Max(o.clients)
+	if i := slices.IndexFunc(rows, func(r bench.Row) bool { return r.Op == bench.OpGet && r.Clients == clients }); i >= 0 {
+		if err := floorGet(ctx, o, s, f, len(body), rows[i], floorCPU, out); err != nil {
 			return err
 		}
 	}
@@ -182,38 +183,31 @@ func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario
 	return nil
 }
 
-// floorGet measures and prints the get row's floor at the most clients, beside raw etcd's get
-// measured right after it and the get target.
-func floorGet(ctx context.Context, o *options, s *bench.Scenario, f *floor, bodyLen int, floorCPU func() (time.Duration, error),
-	out io.Writer) error {
-	clients := slices.Max(o.clients)
+// floorGet measures and prints the get row's floor at the row's clients, beside the row's
+// raw etcd get and the get target.
+func floorGet(ctx context.Context, o *options, s *bench.Scenario, f *floor, bodyLen int, row bench.Row,
+	floorCPU func() (time.Duration, error), out io.Writer) error {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cfg := bench.Config{Clients: clients, Warmup: o.warmup, Measure: o.measure, CPUTime: floorCPU}
-	floorSum, err := bench.Run(runCtx, cfg, s.FloorOp(runCtx, f.url, f.tls))
+	op, err := s.FloorOp(runCtx, f.url, f.tls)
 	if err != nil {
 		return err
 	}
-	if floorSum.Errors > 0 {
-		return fmt.Errorf("floor gets failed: %d, the first: %w", floorSum.Errors, floorSum.FirstError)
-	}
-	rawOp, err := s.RawOp(bench.OpGet)
+	sum, err := bench.Run(runCtx, bench.Config{Clients: row.Clients, Warmup: o.warmup, Measure: o.measure, CPUTime: floorCPU}, op)
 	if err != nil {
 		return err
 	}
-	cfg.CPUTime = nil
-	rawSum, err := bench.Run(runCtx, cfg, rawOp)
-	if err != nil {
-		return err
+	if sum.Errors > 0 {
+		return fmt.Errorf("floor gets failed: %d, the first: %w", sum.Errors, sum.FirstError)
 	}
 	var cpu time.Duration
-	if floorSum.Ops > 0 {
-		cpu = floorSum.CPU / time.Duration(floorSum.Ops)
+	if sum.Ops > 0 {
+		cpu = sum.CPU / time.Duration(sum.Ops)
 	}
 	fmt.Fprintf(out, "floor get at %d clients: a Go net/http server answering each GET with the object's %d bytes, nothing else (%s): "+
-		"%.0f ops/s, p99 %s, floor CPU/op %s; raw etcd get right after: %.0f ops/s; floor/raw %.1f%% (the get target is >= %.0f%%)\n",
-		clients, bodyLen, transportName(o), floorSum.OpsPerSecond(), floorSum.P99.Round(time.Microsecond), cpu.Round(time.Microsecond),
-		rawSum.OpsPerSecond(), 100*floorSum.OpsPerSecond()/rawSum.OpsPerSecond(), 100*getTarget())
+		"%.0f ops/s, p99 %s, floor CPU/op %s; floor/raw %.1f%% of the get row's raw etcd (%.0f ops/s) (the get target is >= %.0f%%)\n",
+		row.Clients, bodyLen, transportName(o), sum.OpsPerSecond(), sum.P99.Round(time.Microsecond), cpu.Round(time.Microsecond),
+		100*sum.OpsPerSecond()/row.Raw.OpsPerSecond(), row.Raw.OpsPerSecond(), 100*getTarget())
 	return nil
 }
 

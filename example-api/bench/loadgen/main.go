@@ -296,7 +296,7 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	}
 	fmt.Fprintln(out)
 	if o.floor && (slices.Contains(o.ops, bench.OpGet) || len(o.watches) > 0) {
-		if err := measureFloor(runCtx, o, filepath.Join(dir, "floor"), scenario, out); err != nil {
+		if err := measureFloor(runCtx, o, filepath.Join(dir, "floor"), scenario, rows, out); err != nil {
 			return fmt.Errorf("cannot measure the floors: %w", err)
 		}
 	}
