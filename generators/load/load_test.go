@@ -266,7 +266,7 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"nohub", []string{"nohub/v1/doc.go:1:1: group nohub.example.com has 2 versions and no internal (hub) package"}},
 		{"badmarker", []string{
-			"badmarker/v1/types.go:5:2: unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)",
+			"badmarker/v1/types.go:5:2: warning: unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)",
 			"badmarker/v1/types.go:7:2: +kubebuilder:validation:Minimum=abc: cannot parse abc as a number"}},
 		{"syntax", []string{"syntax/v1/types.go:5:8: raw string literal not terminated"}},
 		{"dupversion", []string{"dupversion/apis/dup/v1beta1/doc.go:1:1: group dup.example.com serves version v1 twice"}},

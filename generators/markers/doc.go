@@ -72,12 +72,22 @@
 // both give `"10Gi"`; 1 gives `1`; true gives `true`; {a,b} gives `["a","b"]`; {a: 1}
 // gives `{"a":1}`. +default= takes JSON as gengo's defaulter-gen does.
 //
+// Warnings (each a model.Diagnostic at the marker's file:line; `apigen generate --strict`
+// makes them errors):
+//
+//   - an unknown marker in the kubebuilder namespace, which apigen owns, or one in the k8s and
+//     genclient namespaces or a bare marker that is a near miss of a known one; the nearest
+//     known marker is named when the spelling is close: "unknown marker
+//     +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)";
+//   - a marker apigen accepts but cannot honour (unhonored).
+//
+// The marker families of the ecosystem that generate nothing server-side are accepted without
+// a word (quietPrefixes: the kubebuilder book's +kubebuilder:docs-gen, kubebuilder's
+// +kubebuilder:scaffold, operator-sdk's +operator-sdk:csv). controller-tools' ":=" form
+// ("+kubebuilder:default:=Allow", "+kubebuilder:validation:Minimum:=1") reads as "=".
+//
 // Errors (each a model.Diagnostic at the marker's file:line):
 //
-//   - an unknown marker in the kubebuilder namespace, or one in the k8s and genclient
-//     namespaces or a bare marker that is a near miss of a known one, names the nearest
-//     known marker: "unknown marker +kubebuilder:validaton:Minimum (did you mean
-//     +kubebuilder:validation:Minimum?)";
 //   - a value of the wrong type: "+kubebuilder:validation:Minimum=abc: cannot parse abc as a number";
 //   - two different values for one field ("+kubebuilder:validation:Minimum=1 conflicts with +k8s:minimum=2");
 //   - a default on a required field;

@@ -128,10 +128,13 @@ func (s *state) errorf(format string, args ...any) {
 
 // parseOne parses one marker body (the text after "+").
 func (s *state) parseOne(body string) {
+	if quiet(body) {
+		return
+	}
 	name, rest, known := lookup(body)
 	if !known {
 		if msg := unknown(body); msg != "" {
-			s.errorf("%s", msg)
+			s.warnf("%s", msg)
 		}
 		return
 	}
@@ -220,7 +223,9 @@ func lookup(body string) (name, rest string, known bool) {
 }
 
 // valueAfter returns what follows the marker name at n: skipping codetag "(args)", then one
-// "=" or ":".
+// "=", ":=" or ":". controller-tools reads "+kubebuilder:default:=Allow" and
+// "+kubebuilder:validation:Minimum:=1" as "=" (its splitMarker drops the empty last name
+// segment), and the kubebuilder book writes them so.
 func valueAfter(body string, n int) string {
 	rest := body[n:]
 	if strings.HasPrefix(rest, "(") {
@@ -228,32 +233,53 @@ func valueAfter(body string, n int) string {
 			rest = rest[i+1:]
 		}
 	}
-	if rest != "" && (rest[0] == '=' || rest[0] == ':') {
+	switch {
+	case strings.HasPrefix(rest, ":="):
+		rest = rest[2:]
+	case rest != "" && (rest[0] == '=' || rest[0] == ':'):
 		rest = rest[1:]
 	}
 	return strings.TrimSpace(rest)
 }
 
-// unknown returns the error for an unknown marker, or "" when it is to be ignored: any
-// unknown kubebuilder marker is an error; in the k8s and genclient namespaces and among bare
-// markers only a near miss of a known name is.
+// unknown returns the warning for an unknown marker, or "" when it is to be ignored: any
+// unknown marker in the kubebuilder namespace, which apigen owns, is reported, naming the
+// nearest known marker when the spelling is close; in the k8s and genclient namespaces (shared
+// with generators apigen does not replace) and among bare markers only a near miss of a known
+// name is reported. controller-gen ignores markers it does not know; apigen warns, so that a
+// misspelt constraint is never silently dropped, and `apigen generate --strict` fails on it.
 func unknown(body string) string {
 	head := body
 	if i := strings.IndexAny(body, "=("); i >= 0 {
 		head = body[:i]
 	}
+	head = strings.TrimSuffix(head, ":")
 	ns, _, _ := strings.Cut(head, ":")
 	best, dist := nearest(head)
+	near := best != "" && dist <= max(1, len(head)/6)
 	switch {
+	case near:
+		return fmt.Sprintf("unknown marker +%s (did you mean +%s?)", head, best)
 	case ns == "kubebuilder":
-	case dist <= max(1, len(head)/6) && best != "":
-	default:
-		return ""
+		return fmt.Sprintf("unknown marker +%s: apigen and controller-gen ignore it", head)
 	}
-	if best == "" {
-		return fmt.Sprintf("unknown marker +%s", head)
+	return ""
+}
+
+// quietPrefixes are marker families of the ecosystem that generate nothing an API server
+// (or a CRD) needs: the kubebuilder book's documentation markers, kubebuilder's scaffolding
+// anchors and operator-sdk's CSV markers. They are accepted without a word, as controller-gen
+// accepts them.
+var quietPrefixes = []string{"kubebuilder:docs-gen", "kubebuilder:scaffold", "operator-sdk:"}
+
+// quiet reports whether body is a marker of quietPrefixes.
+func quiet(body string) bool {
+	for _, p := range quietPrefixes {
+		if strings.HasPrefix(body, p) {
+			return true
+		}
 	}
-	return fmt.Sprintf("unknown marker +%s (did you mean +%s?)", head, best)
+	return false
 }
 
 // nearest returns the known marker name closest to head by edit distance, also comparing

@@ -126,11 +126,13 @@ func TestGenerateDiagnostics(t *testing.T) {
 	}{{
 		name:   "misspelt marker",
 		fields: "\t// +kubebuilder:validaton:Minimum=0\n\tSize int32 `json:\"size\"`",
-		wantAt: "// +kubebuilder:validaton", want: "unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)",
+		wantAt: "// +kubebuilder:validaton", want: "warning: unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)",
+		warning: true,
 	}, {
 		name:   "misspelt bare marker",
 		fields: "\t// +optinal\n\tSize int32 `json:\"size,omitempty\"`",
-		wantAt: "// +optinal", want: "unknown marker +optinal (did you mean +optional?)",
+		wantAt: "// +optinal", want: "warning: unknown marker +optinal (did you mean +optional?)",
+		warning: true,
 	}, {
 		name:   "wrong-typed value",
 		fields: "\t// +kubebuilder:validation:Minimum=abc\n\tSize int32 `json:\"size\"`",
@@ -233,12 +235,12 @@ func TestGenerateReportsAllErrorsTogether(t *testing.T) {
 			"(it may call the generated autoConvert_shop_WidgetSpec_To_v1beta1_WidgetSpec)",
 		at(t, files, "apis/shop/v1/types.go", "// +k8s:minimum") + ": +k8s:minimum=2: conflicts with +kubebuilder:validation:Minimum=1",
 		at(t, files, "apis/shop/v1/types.go", "// +kubebuilder:validation:MaxLenght") +
-			": unknown marker +kubebuilder:validation:MaxLenght (did you mean +kubebuilder:validation:MaxLength?)",
+			": warning: unknown marker +kubebuilder:validation:MaxLenght (did you mean +kubebuilder:validation:MaxLength?)",
 		at(t, files, "apis/shop/v1beta1/types.go", "Size string") + ": cannot convert v1beta1.WidgetSpec.Size (string) to shop.WidgetSpec: " +
 			"the hub field has type int32; write func Convert_v1beta1_WidgetSpec_To_shop_WidgetSpec" +
 			"(in *WidgetSpec, out *shop.WidgetSpec, s conversion.Scope) error in package v1beta1 " +
 			"(it may call the generated autoConvert_v1beta1_WidgetSpec_To_shop_WidgetSpec)",
-		"apigen: 4 error(s); nothing written",
+		"apigen: 3 error(s); nothing written",
 	}, "\n") + "\n"
 	if diff := cmp.Diff(want, stderr); diff != "" {
 		t.Errorf("generate stderr mismatch (-want +got):\n%s", diff)
@@ -286,5 +288,56 @@ func Convert_v1beta1_WidgetSpec_To_shop_WidgetSpec(in *WidgetSpec, out *shop.Wid
 	}
 	if _, err := os.Stat(filepath.Join(dir, "apis/shop/v1beta1/zz_generated.conversion.go")); err != nil {
 		t.Errorf("no conversion file for v1beta1: %v", err)
+	}
+}
+
+// TestKubebuilderBookMarkers runs apigen generate on types written as the kubebuilder book
+// writes them: its documentation markers (+kubebuilder:docs-gen:collapse) are accepted without
+// a word, controller-gen's ":=" form sets a default and a bound, and every unknown marker of the
+// kubebuilder namespace is a warning at its own line (exit 0), an error with --strict (exit 1,
+// nothing written).
+func TestKubebuilderBookMarkers(t *testing.T) {
+	const types = "apis/widgets/v1/types.go"
+	fields := "\t// +kubebuilder:validation:Enum=Allow;Forbid\n\t// +kubebuilder:default:=Allow\n\t// +optional\n" +
+		"\tPolicy string `json:\"policy,omitempty\"`\n" +
+		"\t// +kubebuilder:validation:Minimum:=1\n\t// +kubebuilder:validaton:Maximum=9\n\t// +optional\n" +
+		"\tSize int32 `json:\"size,omitempty\"`\n" +
+		"\t// +kubebuilder:docs-gen:collapse=Fields\n\t// +kubebuilder:frobnicate\n\t// +optional\n" +
+		"\tNote string `json:\"note,omitempty\"`"
+	extra := "\n// +kubebuilder:docs-gen:collapse=Root Object Definitions\n\n// Gadget is no kind.\n" +
+		"// +kubebuilder:docs-gen:collapse=Gadget\n// +kubebuilder:validaton:MaxProperties=3\ntype Gadget struct{}\n"
+	files := singleVersion(fields, extra)
+	dir := writeModule(t, files)
+	before := tree(t, dir)
+	warnings := []string{
+		at(t, files, types, "// +kubebuilder:validaton:Maximum") + ": warning: unknown marker +kubebuilder:validaton:Maximum (did you mean +kubebuilder:validation:Maximum?)",
+		at(t, files, types, "// +kubebuilder:frobnicate") + ": warning: unknown marker +kubebuilder:frobnicate: apigen and controller-gen ignore it",
+		at(t, files, types, "// +kubebuilder:validaton:MaxProperties") + ": warning: unknown marker +kubebuilder:validaton:MaxProperties (did you mean +kubebuilder:validation:MaxProperties?)",
+	}
+	code, stdout, stderr := run(t, "generate", "--strict", "./...")
+	want := strings.Join(warnings, "\n") + "\napigen: 3 warning(s), errors under --strict; nothing written\n"
+	if code != 1 || stderr != want {
+		t.Errorf("generate --strict exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
+	}
+	if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
+		t.Errorf("generate --strict changed the tree (-before +after):\n%s", diff)
+	}
+	code, stdout, stderr = run(t, "generate", "./...")
+	if want := strings.Join(warnings, "\n") + "\n"; code != 0 || stderr != want {
+		t.Fatalf("generate exit %d, stderr:\n%s\nwant exit 0 and:\n%s\nstdout:\n%s", code, stderr, want, stdout)
+	}
+	validation, err := os.ReadFile(filepath.Join(dir, "apis/widgets/v1/zz_generated.validation.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(validation), "Minimum(ctx, op, fldPath, obj, oldObj, 1)") {
+		t.Errorf("+kubebuilder:validation:Minimum:=1 generated no minimum of 1:\n%s", validation)
+	}
+	defaults, err := os.ReadFile(filepath.Join(dir, "apis/widgets/v1/zz_generated.defaults.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(defaults), `"Allow"`) {
+		t.Errorf("+kubebuilder:default:=Allow generated no default \"Allow\":\n%s", defaults)
 	}
 }

@@ -22,10 +22,24 @@ type pass struct {
 	start time.Time
 }
 
+// runOptions are the flags generate and verify share.
+type runOptions struct {
+	// verbose lists every file and what happened to it.
+	verbose bool
+	// strict treats warnings (an unknown marker, a marker apigen cannot honour) as errors.
+	strict bool
+}
+
+// addFlags registers o's flags on cmd.
+func (o *runOptions) addFlags(cmd *cobra.Command, verboseHelp string) {
+	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, verboseHelp)
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "treat warnings (unknown markers, markers apigen cannot honour) as errors")
+}
+
 // runGenerators runs generators.Run on patterns. All diagnostics of the pass (load and
-// generators) are printed to stderr, sorted; any error among them, or patterns matching no
-// API package, returns exitError{1} and no files.
-func runGenerators(patterns []string, stderr io.Writer) (*pass, error) {
+// generators) are printed to stderr, sorted; any error among them (any warning too when
+// strict), or patterns matching no API package, returns exitError{1} and no files.
+func runGenerators(patterns []string, strict bool, stderr io.Writer) (*pass, error) {
 	start := time.Now()
 	gp, err := generators.Run("", patterns, allGenerators())
 	if err != nil {
@@ -38,6 +52,10 @@ func runGenerators(patterns []string, stderr io.Writer) (*pass, error) {
 	}
 	if gp.Diagnostics.HasErrors() {
 		fmt.Fprintf(stderr, "apigen: %d error(s); nothing written\n", countErrors(gp.Diagnostics))
+		return nil, exitError{exitFailure}
+	}
+	if warnings := len(gp.Diagnostics) - countErrors(gp.Diagnostics); strict && warnings > 0 {
+		fmt.Fprintf(stderr, "apigen: %d warning(s), errors under --strict; nothing written\n", warnings)
 		return nil, exitError{exitFailure}
 	}
 	if len(gp.API.Packages) == 0 {
@@ -74,7 +92,7 @@ func countErrors(diags model.Diagnostics) int {
 }
 
 func newGenerateCommand() *cobra.Command {
-	var verbose bool
+	var opts runOptions
 	cmd := &cobra.Command{
 		Use:   "generate [packages]",
 		Short: "Write every zz_generated.*.go file of the API packages",
@@ -83,22 +101,23 @@ generator and writes the files whose bytes changed. Stale zz_generated.*.go file
 generator produced are deleted from the API package and install directories (run by go
 generate, which has listed them and would fail reading them, it empties them instead: the
 build ignores them, verify does not count them, and the next run deletes them). When any
-diagnostic is an error, all are printed (file:line:col: message) and nothing is written.`,
+diagnostic is an error, all are printed (file:line:col: message) and nothing is written;
+warnings are printed and the run goes on, unless --strict.`,
 		Example: `  apigen generate ./...
   apigen generate -v ./apis/...
 
   # In a go:generate directive, with apigen as a go.mod tool:
   //go:generate go tool apigen generate ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return generate(patternsOrDefault(args), verbose, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return generate(patternsOrDefault(args), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every generated file and what happened to it")
+	opts.addFlags(cmd, "list every generated file and what happened to it")
 	return cmd
 }
 
-func generate(patterns []string, verbose bool, stdout, stderr io.Writer) error {
-	p, err := runGenerators(patterns, stderr)
+func generate(patterns []string, opts runOptions, stdout, stderr io.Writer) error {
+	p, err := runGenerators(patterns, opts.strict, stderr)
 	if err != nil {
 		return err
 	}
@@ -107,7 +126,7 @@ func generate(patterns []string, verbose bool, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "apigen: %v\n", err)
 		return exitError{exitFailure}
 	}
-	if verbose {
+	if opts.verbose {
 		printResult(stdout, p, res)
 	}
 	summary := fmt.Sprintf("apigen generate: %d packages, %d kinds, %d files written, %d unchanged",
@@ -145,7 +164,7 @@ func printResult(w io.Writer, p *pass, res output.Result) {
 }
 
 func newVerifyCommand() *cobra.Command {
-	var verbose bool
+	var opts runOptions
 	cmd := &cobra.Command{
 		Use:   "verify [packages]",
 		Short: "Check that every zz_generated.*.go file is up to date",
@@ -158,15 +177,15 @@ there is any. Use it in CI.`,
   # In CI, with apigen as a go.mod tool:
   go tool apigen verify ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return verify(patternsOrDefault(args), verbose, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return verify(patternsOrDefault(args), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every generated file checked and whether it is up to date")
+	opts.addFlags(cmd, "list every generated file checked and whether it is up to date")
 	return cmd
 }
 
-func verify(patterns []string, verbose bool, stdout, stderr io.Writer) error {
-	p, err := runGenerators(patterns, stderr)
+func verify(patterns []string, opts runOptions, stdout, stderr io.Writer) error {
+	p, err := runGenerators(patterns, opts.strict, stderr)
 	if err != nil {
 		return err
 	}
@@ -180,7 +199,7 @@ func verify(patterns []string, verbose bool, stdout, stderr io.Writer) error {
 	for _, d := range diffs {
 		status[d.Path] = string(d.Status)
 	}
-	if verbose {
+	if opts.verbose {
 		var lines []string
 		for path := range p.Files {
 			st := status[path]

@@ -118,9 +118,9 @@ func TestBadMarkerFailsWithPosition(t *testing.T) {
 		if code != 1 {
 			t.Errorf("%s exit %d, want 1\nstdout:\n%s", cmd, code, stdout)
 		}
-		want := "v1/types.go:5:2: unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)\n" +
+		want := "v1/types.go:5:2: warning: unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)\n" +
 			"v1/types.go:7:2: +kubebuilder:validation:Minimum=abc: cannot parse abc as a number\n" +
-			"apigen: 2 error(s); nothing written\n"
+			"apigen: 1 error(s); nothing written\n"
 		if diff := cmp.Diff(want, stderr); diff != "" {
 			t.Errorf("%s stderr mismatch (-want +got):\n%s", cmd, diff)
 		}
