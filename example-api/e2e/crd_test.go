@@ -68,6 +68,33 @@ func TestCustomResourceDefinitionKubectl(t *testing.T) {
 		t.Errorf("kubectl get crontabs did not print the printer columns:\n%s", out)
 	}
 
+	// Client-side apply again, kubectl edit, apply again: kubectl picks its patch type from the
+	// PATCH operation's consumes in the served OpenAPI, so a strategic merge patch there would be
+	// answered 415 (custom resources take JSON, merge and apply patches, as kube-apiserver's).
+	cron, err := os.ReadFile(filepath.Join(crdsDir, "my-crontab.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reapplied := writeCRDManifest(t, "my-crontab.yaml", strings.Replace(string(cron), "my-awesome-cron-image", "newer-image", 1))
+	if out := s.mustKubectl(t, "apply", "-f", reapplied); !strings.Contains(out, "crontab.stable.example.com/my-new-cron-object configured") {
+		t.Errorf("kubectl apply of a changed CronTab: %s", out)
+	}
+	editor := writeCRDManifest(t, "editor.sh", "#!/bin/sh\nsed -i 's/image: newer-image/image: edited-image/' \"$1\"\n")
+	if err := os.Chmod(editor, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := s.kubectlEnv(t, []string{"KUBE_EDITOR=" + editor}, "edit", "crontab", "my-new-cron-object"); err != nil ||
+		!strings.Contains(out, "crontab.stable.example.com/my-new-cron-object edited") {
+		t.Errorf("kubectl edit: err=%v, output:\n%s", err, out)
+	}
+	if got := s.mustKubectl(t, "get", "crontab", "my-new-cron-object", "-o", "jsonpath={.spec.image}"); got != "edited-image" {
+		t.Errorf("spec.image after kubectl edit = %q, want edited-image", got)
+	}
+	s.mustKubectl(t, "apply", "-f", filepath.Join(crdsDir, "my-crontab.yaml"))
+	if got := s.mustKubectl(t, "get", "crontab", "my-new-cron-object", "-o", "jsonpath={.spec.image}"); got != "my-awesome-cron-image" {
+		t.Errorf("spec.image after a third kubectl apply = %q, want my-awesome-cron-image", got)
+	}
+
 	// kubectl get -w sees a later change.
 	lines := s.watchLines(t, "get", "crontab", "-w", "--request-timeout=60s")
 	waitForLine(t, lines, regexp.MustCompile(`^my-new-cron-object\s+\* \* \* \* \*/5\s+1\s`), s)

@@ -110,9 +110,17 @@ func (s *apiServer) unthrottled(t *testing.T) *dynamic.DynamicClient {
 // kubectl runs kubectl against the server and returns its combined output.
 func (s *apiServer) kubectl(t *testing.T, args ...string) (string, error) {
 	t.Helper()
+	return s.kubectlEnv(t, nil, args...)
+}
+
+// kubectlEnv is kubectl with env (KEY=value) added to the test process's environment, as
+// KUBE_EDITOR for kubectl edit.
+func (s *apiServer) kubectlEnv(t *testing.T, env []string, args ...string) (string, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, kubectlPath, append([]string{"--kubeconfig", s.kubeconfig}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

@@ -172,8 +172,7 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, namespace, name string) {
 		pt, err := patchType(req)
 		if err == nil && pt == types.StrategicMergePatchType && s.unstructured() {
-			// As kube-apiserver: custom resources have no Go struct to read patch strategies from.
-			err = newUnsupportedMediaType(string(pt), []string{string(types.JSONPatchType), string(types.MergePatchType), string(types.ApplyYAMLPatchType)})
+			err = newUnsupportedMediaType(string(pt), s.patchTypes())
 		}
 		if err != nil {
 			responsewriters.WriteError(w, err)
@@ -207,6 +206,17 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 		p.mu.Unlock()
 		s.writeObject(ctx, w, req, http.StatusOK, out)
 	}
+}
+
+// patchTypes are the PATCH media types the scope accepts, which its route advertises (the
+// OpenAPI operation's consumes, from which kubectl apply picks a strategic merge patch): all of
+// patchTypes, or for custom resources all but strategic merge patch, as kube-apiserver: they
+// have no Go struct to read patch strategies from.
+func (s *scope) patchTypes() []string {
+	if s.unstructured() {
+		return []string{string(types.JSONPatchType), string(types.MergePatchType), string(types.ApplyYAMLPatchType)}
+	}
+	return patchTypes
 }
 
 // unstructured reports whether the scope serves unstructured objects (custom resources),

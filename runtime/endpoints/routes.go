@@ -141,7 +141,7 @@ func (rs *routeSet) addItem() {
 			"partially update the specified "+kind)
 		patch = writeParams(rs.ws, patch).Param(rs.ws.QueryParameter("force",
 			"Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.").DataType("boolean"))
-		rs.ws.Route(patch.Consumes(patchTypes...).Reads(metav1.Patch{}).Writes(rs.versioned).
+		rs.ws.Route(patch.Consumes(s.patchTypes()...).Reads(metav1.Patch{}).Writes(rs.versioned).
 			Returns(http.StatusOK, "OK", rs.versioned).Returns(http.StatusCreated, "Created", rs.versioned))
 	}
 	if deleter, ok := s.storage.(rest.GracefulDeleter); ok && s.allows("delete") {
