@@ -3,6 +3,10 @@ package generators
 import (
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"sync"
 
 	"github.com/apigen-dev/apigen/generators/emit"
@@ -81,7 +85,66 @@ func (p *Pass) generate(gens []emit.Generator) model.Diagnostics {
 			p.Files[path], p.Origin[path] = content, g.Name()
 		}
 	}
+	return append(diags, p.clashes()...)
+}
+
+// clashes reports every package-level name a generated Go file declares that its package
+// also declares by hand (a function, variable, constant or type): an error at the hand-written
+// declaration naming the generated file, instead of a compile error in code the user did not
+// write. The generators leave the names they can do without to the package (register's Kind
+// and Resource); any other clash is one of these.
+func (p *Pass) clashes() model.Diagnostics {
+	byDir := map[string]*model.Package{}
+	for _, pkg := range p.API.Packages {
+		byDir[pkg.Dir] = pkg
+	}
+	var diags model.Diagnostics
+	for path, content := range p.Files {
+		pkg := byDir[filepath.Dir(path)]
+		if pkg == nil || filepath.Ext(path) != ".go" {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, content, parser.SkipObjectResolution)
+		if err != nil {
+			continue // the generator's own bug; the build reports it
+		}
+		for _, name := range topLevelNames(f) {
+			if pos, ok := pkg.DeclaredAt(name); ok {
+				diags = append(diags, model.Diagnostic{Pos: pos, Message: fmt.Sprintf(
+					"%s is also declared by the generated %s (%s generator); rename this declaration",
+					name, filepath.Base(path), p.Origin[path])})
+			}
+		}
+	}
 	return diags
+}
+
+// topLevelNames returns the package-level names f declares: functions (not methods), types,
+// variables and constants.
+func topLevelNames(f *ast.File) []string {
+	var names []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name != "init" {
+				names = append(names, d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					names = append(names, s.Name.Name)
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if n.Name != "_" {
+							names = append(names, n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	return names
 }
 
 // Owned returns what apigen owns in this pass's API (output.Owned).

@@ -40,6 +40,7 @@ func (b *builder) build(pkgs []*packages.Package) *model.API {
 		b.addPackageTypes(ap.model, ap.pkg.Types)
 		ap.model.Funcs = b.funcs(ap.pkg.Syntax)
 		ap.model.Vars = b.vars(ap.pkg.Syntax)
+		ap.model.TypeNames = b.typeNames(ap.pkg.Syntax)
 		ap.model.SchemeBuilderField = schemeBuilderField(ap.pkg.Types)
 		b.enums(ap.model, ap.pkg.Types)
 		api.Packages = append(api.Packages, ap.model)

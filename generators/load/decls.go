@@ -14,6 +14,18 @@ const schemeBuilderType = "k8s.io/apimachinery/pkg/runtime.SchemeBuilder"
 // vars returns every package-level variable and constant declared in the non-generated
 // files, with its position.
 func (b *builder) vars(files []*ast.File) map[string]model.Position {
+	return b.genDeclNames(files, func(tok token.Token) bool { return tok == token.VAR || tok == token.CONST })
+}
+
+// typeNames returns every type declared in the non-generated files (aliases included), with
+// its position.
+func (b *builder) typeNames(files []*ast.File) map[string]model.Position {
+	return b.genDeclNames(files, func(tok token.Token) bool { return tok == token.TYPE })
+}
+
+// genDeclNames returns the names the top-level declarations of the non-generated files whose
+// token is chosen by want declare, with their positions.
+func (b *builder) genDeclNames(files []*ast.File, want func(token.Token) bool) map[string]model.Position {
 	out := map[string]model.Position{}
 	for _, f := range files {
 		if ast.IsGenerated(f) {
@@ -21,11 +33,18 @@ func (b *builder) vars(files []*ast.File) map[string]model.Position {
 		}
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
-			if !ok || (gd.Tok != token.VAR && gd.Tok != token.CONST) {
+			if !ok || !want(gd.Tok) {
 				continue
 			}
 			for _, s := range gd.Specs {
-				for _, n := range s.(*ast.ValueSpec).Names {
+				var names []*ast.Ident
+				switch s := s.(type) {
+				case *ast.ValueSpec:
+					names = s.Names
+				case *ast.TypeSpec:
+					names = []*ast.Ident{s.Name}
+				}
+				for _, n := range names {
 					if n.Name != "_" {
 						out[n.Name] = b.position(n.Pos())
 					}

@@ -30,8 +30,8 @@
 //   - a root type (+kubebuilder:object:root=true, +genclient or
 //     +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object) embedding
 //     metav1.ObjectMeta with a sibling <Kind>List type is a Kind of its version;
-//   - the top-level functions, variables and constants an API package declares in
-//     non-generated files are recorded (model.Package Funcs and Vars), with the embedded
+//   - the top-level functions, variables, constants and types an API package declares in
+//     non-generated files are recorded (model.Package Funcs, Vars and TypeNames), with the embedded
 //     runtime.SchemeBuilder field of a hand-written SchemeBuilder (SchemeBuilderField), so
 //     generators leave hand-written registration alone;
 //   - a +genclient kind gets model.Kind.Client (client-gen's tags resolved) and is served at

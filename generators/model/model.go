@@ -97,6 +97,10 @@ type Package struct {
 	// (SchemeGroupVersion, SchemeBuilder, GroupVersion, GroupName, ...): hand-written
 	// registration that generated files must not declare again.
 	Vars map[string]Position
+	// TypeNames names every type declared in non-generated files, aliases and types that
+	// cannot be API types (Types holds those that can) included: with Funcs and Vars, every
+	// package-level identifier a generated file must not declare again.
+	TypeNames map[string]Position
 	// SchemeBuilderField is the name of the runtime.SchemeBuilder field embedded in the type of
 	// the package's hand-written SchemeBuilder variable ("SchemeBuilder" for controller-runtime's
 	// *scheme.Builder, which kubebuilder's groupversion_info.go declares). It is empty when
@@ -117,6 +121,25 @@ func (p *Package) HasFunc(name string) bool {
 func (p *Package) HasVar(name string) bool {
 	_, ok := p.Vars[name]
 	return ok
+}
+
+// Declares reports whether the package declares name at package level in a non-generated
+// file: a function, variable, constant or type (Gateway API's `type Kind string`). Generated
+// files leave such names to the package (DeclaredAt gives the position).
+func (p *Package) Declares(name string) bool {
+	_, ok := p.DeclaredAt(name)
+	return ok
+}
+
+// DeclaredAt returns where the package declares name at package level in a non-generated
+// file, and whether it does.
+func (p *Package) DeclaredAt(name string) (Position, bool) {
+	for _, m := range []map[string]Position{p.Funcs, p.Vars, p.TypeNames} {
+		if pos, ok := m[name]; ok {
+			return pos, true
+		}
+	}
+	return Position{}, false
 }
 
 // Type returns the named type called name declared in p, or nil.

@@ -24,4 +24,6 @@
 // calls): its file declares only what the package lacks of GroupName, SchemeGroupVersion,
 // Kind, Resource and localSchemeBuilder (&SchemeBuilder, or &SchemeBuilder.<field> when
 // SchemeBuilder embeds a runtime.SchemeBuilder), and no file at all when nothing is missing.
+// Any package-level declaration of one of these names counts (model.Package.Declares): a
+// package with Gateway API's `type Kind string` gets no func Kind, and compiles.
 package register

@@ -121,7 +121,7 @@ func hubTypes(g *model.Group) []string {
 // addKnownTypes to the package.
 func (u unit) file(groupName string) *jen.File {
 	f := emit.NewFile(u.pkg.Path, u.pkg.Name, nil)
-	missing := func(name string) bool { return !u.pkg.HasVar(name) && !u.pkg.HasFunc(name) }
+	missing := func(name string) bool { return !u.pkg.Declares(name) }
 	byHand := !missing("SchemeBuilder") || !missing("AddToScheme")
 	n := 0
 	if missing("GroupName") {

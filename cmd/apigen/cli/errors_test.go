@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -262,6 +263,7 @@ func TestGenerateAfterFixingConversion(t *testing.T) {
 	files["apis/shop/v1beta1/convert.go"] = `package v1beta1
 
 import (
+	"os/exec"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/conversion"
@@ -339,5 +341,47 @@ func TestKubebuilderBookMarkers(t *testing.T) {
 	}
 	if !strings.Contains(string(defaults), `"Allow"`) {
 		t.Errorf("+kubebuilder:default:=Allow generated no default \"Allow\":\n%s", defaults)
+	}
+}
+
+// TestUserDeclarationsKeepTheirNames runs apigen generate on a package that declares names
+// generated files would otherwise declare too: Gateway API's `type Kind string` and a
+// `type Resource struct` are left to the package (register generates no func Kind or
+// Resource) and the package builds; a hand-written function named like a generated one is an
+// error at the declaration, naming the generated file, and nothing is written.
+func TestUserDeclarationsKeepTheirNames(t *testing.T) {
+	const types = "apis/widgets/v1/types.go"
+	fields := "\t// +kubebuilder:validation:Minimum=1\n\tSize int32 `json:\"size\"`\n\t// +optional\n\tOwner Kind `json:\"owner,omitempty\"`"
+	extra := "\n// Kind is a kind of widget owner, as Gateway API declares one.\ntype Kind string\n\n// Resource is a resource name.\ntype Resource struct{}\n"
+	root, err := filepath.Abs(moduleRoot) // before writeModule changes the working directory
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := singleVersion(fields, extra)
+	dir := writeModule(t, files)
+	if code, stdout, stderr := run(t, "generate", "./..."); code != 0 || stderr != "" {
+		t.Fatalf("generate exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	// The generated code links against apigen's runtime: this checkout.
+	gomod := files["go.mod"] + "\nrequire github.com/apigen-dev/apigen v0.0.0\n\nreplace github.com/apigen-dev/apigen => " + root + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("go", "build", "./...").CombinedOutput(); err != nil {
+		t.Fatalf("go build of the generated package: %v\n%s", err, out)
+	}
+
+	t.Chdir(filepath.Join(root, "cmd/apigen/cli")) // writeModule reads apigen's go.mod from here
+	files = singleVersion(fields, extra+"\n// Validate_WidgetSpec clashes with the generated validation.\nfunc Validate_WidgetSpec() {}\n")
+	dir = writeModule(t, files)
+	before := tree(t, dir)
+	code, _, stderr := run(t, "generate", "./...")
+	want := at(t, files, types, "Validate_WidgetSpec() {}") + ": Validate_WidgetSpec is also declared by the generated " +
+		"zz_generated.validation.go (validation generator); rename this declaration\napigen: 1 error(s); nothing written\n"
+	if code != 1 || stderr != want {
+		t.Errorf("generate exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
+	}
+	if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
+		t.Errorf("generate changed the tree despite the clash (-before +after):\n%s", diff)
 	}
 }
