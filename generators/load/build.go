@@ -67,6 +67,7 @@ func (b *builder) apiPackage(pkg *packages.Package) *apiPackage {
 	}
 	ap := &apiPackage{pkg: pkg, model: &model.Package{Path: pkg.PkgPath, Name: pkg.Name, Dir: packageDir(pkg)}}
 	ap.model.Markers = b.parseMarkers(true, lines)
+	b.optionalByDefault[pkg.PkgPath] = markers.Has(lines, "kubebuilder:validation:Optional")
 	for _, l := range lines {
 		text := strings.TrimSpace(l.Text)
 		if strings.HasPrefix(text, "+groupName") {

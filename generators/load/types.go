@@ -32,6 +32,9 @@ type builder struct {
 	local map[string]bool
 	// reached holds every types.Package a built type belongs to, by path.
 	reached map[string]*types.Package
+	// optionalByDefault holds the API packages whose package comment says
+	// +kubebuilder:validation:Optional: their fields are optional unless marked required.
+	optionalByDefault map[string]bool
 }
 
 func newBuilder(fset *token.FileSet) *builder {
@@ -42,6 +45,8 @@ func newBuilder(fset *token.FileSet) *builder {
 		types:   map[string]*model.Type{},
 		local:   map[string]bool{},
 		reached: map[string]*types.Package{},
+
+		optionalByDefault: map[string]bool{},
 	}
 }
 
@@ -133,9 +138,23 @@ func (b *builder) fields(owner *model.Type, st *types.Struct) []*model.Field {
 			}
 		}
 		f.Type = b.ref(v.Type(), f.Pos, owner.Local)
+		f.Required = b.required(owner, f)
 		out = append(out, f)
 	}
 	return out
+}
+
+// required is controller-gen's rule for a field of owner (model.Field.Required): the field's
+// own markers, then its package's default. A package outside the load (a dependency such as
+// apimachinery's meta/v1) is taken to have the default, required.
+func (b *builder) required(owner *model.Type, f *model.Field) bool {
+	switch {
+	case f.Markers.Optional:
+		return false
+	case f.Markers.Required:
+		return true
+	}
+	return !b.optionalByDefault[owner.Name.Package] && f.DefaultRequired()
 }
 
 // jsonTag parses a field's json tag as encoding/json does: a missing name is the Go name;

@@ -97,7 +97,7 @@ var defs = map[string]applyFunc{
 	"k8s:customUnique":                       nil,
 	"k8s:maxBytes":                           intField("maxBytes", func(v *model.Validation) **int64 { return &v.MaxBytes }),
 	"k8s:optional":                           flagField("optional", func(m *model.Markers) *bool { return &m.Optional }),
-	"k8s:required":                           flagField("required", func(m *model.Markers) *bool { return &m.Required }),
+	"k8s:required":                           k8sRequired,
 	"k8s:listType":                           stringField("listType", func(m *model.Markers) *string { return &m.ListType }),
 	"k8s:listMapKey":                         listMapKey,
 }
@@ -156,6 +156,16 @@ func init() {
 	for i, d := range oneOfDefs {
 		defs["kubebuilder:validation:"+d.name] = oneOf(i, d.rule)
 	}
+}
+
+// k8sRequired is +k8s:required: required, as +required, and in Kubernetes' declarative
+// validation also not zero (validation-gen's Required* checks).
+func k8sRequired(s *state, raw string) error {
+	if err := flagField("required", func(m *model.Markers) *bool { return &m.Required })(s, raw); err != nil {
+		return err
+	}
+	s.m.NonZero = s.m.Required
+	return nil
 }
 
 func genclient(s *state, raw string) error {

@@ -59,6 +59,7 @@
 //
 //	+kubebuilder:validation:Minimum=0, +k8s:minimum=0, +k8s:validation:minimum=0    -> Validation.Minimum
 //	+required, +kubebuilder:validation:Required, +k8s:required                      -> Required
+//	+k8s:required (validation-gen's: the value is not zero either)                 -> NonZero
 //	+optional, +kubebuilder:validation:Optional, +k8s:optional                      -> Optional
 //	+default=<json>, +kubebuilder:default=<marker value>                            -> Default (JSON)
 //	+listType=map, +k8s:listType=map; +listMapKey=type, +k8s:listMapKey=type         -> ListType, ListMapKey

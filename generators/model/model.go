@@ -435,7 +435,21 @@ type Field struct {
 	Doc string
 	// Markers are the field's markers, merged from every grammar onto one set.
 	Markers Markers
-	Pos     Position
+	// Required is controller-gen's rule for the field's place in its object's "required" list,
+	// which the OpenAPI schema, the CRD and the validation all follow: +kubebuilder:validation:
+	// Optional or +optional (+k8s:optional) make it optional; +kubebuilder:validation:Required,
+	// +required or +k8s:required required; else, unless the package says
+	// +kubebuilder:validation:Optional, a field that is not inline and has neither omitempty nor
+	// omitzero is required. Required means the JSON key is present (and not null), as the API
+	// server's CRD validation checks it; Markers.NonZero (+k8s:required) asks for more.
+	Required bool
+	Pos      Position
+}
+
+// DefaultRequired reports whether f is required under controller-gen's default rule (no
+// marker says): it is not inline, not skipped, and has neither omitempty nor omitzero.
+func (f *Field) DefaultRequired() bool {
+	return !f.Inline && f.JSONName != "-" && f.JSONName != "" && !f.OmitEmpty && !f.OmitZero
 }
 
 // Markers is the typed result of parsing every marker grammar on one declaration (DESIGN.md
@@ -481,8 +495,11 @@ type Markers struct {
 	DeprecatedVersion bool    // +kubebuilder:deprecatedversion
 	DeprecationText   *string // +kubebuilder:deprecatedversion:warning="..."
 	// Field level (Enum also on a named string type).
-	Optional   bool    // +optional, +kubebuilder:validation:Optional
-	Required   bool    // +required, +kubebuilder:validation:Required, +k8s:required
+	Optional bool // +optional, +kubebuilder:validation:Optional
+	Required bool // +required, +kubebuilder:validation:Required, +k8s:required
+	// NonZero is +k8s:required in Kubernetes' declarative validation (validation-gen): beyond
+	// the key's presence, the value must not be its type's zero value ("" is Required value).
+	NonZero    bool
 	Default    *string // +default=<json> or +kubebuilder:default=<value>, normalised to JSON
 	Validation Validation
 	ListType   string   // +listType=atomic|set|map

@@ -11,8 +11,10 @@
 // runtime/openapi/apimachinery, and a group's GetOpenAPIDefinitions starts from those.
 //
 // Schemas follow openapi-gen: description from the doc comment; properties by JSON name with
-// inline and embedded fields flattened; `json:"-"` skipped; required = fields without
-// omitempty that are not +optional, plus +required; pointers transparent; named structs as
+// inline and embedded fields flattened; `json:"-"` skipped; required = the fields
+// controller-gen makes required (model.Field.Required: without omitempty or omitzero and not
+// +optional unless the package says +kubebuilder:validation:Optional, plus +required), which
+// is what the server enforces; pointers transparent; named structs as
 // references (with the default {} openapi-gen enforces on non-pointer structs); named basic
 // types inlined with their enum; validation markers (minimum/maximum and their exclusive forms,
 // multipleOf, min/maxLength, pattern, format, enum, min/maxItems, uniqueItems,

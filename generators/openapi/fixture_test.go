@@ -23,7 +23,9 @@ func int64p(v int64) *int64    { return &v }
 
 func field(name, json string, typ *model.TypeRef, doc string, m model.Markers) *model.Field {
 	omit := m.Optional
-	return &model.Field{Name: name, JSONName: json, OmitEmpty: omit, Type: typ, Doc: doc, Markers: m}
+	f := &model.Field{Name: name, JSONName: json, OmitEmpty: omit, Type: typ, Doc: doc, Markers: m}
+	f.Required = m.Required || !m.Optional && f.DefaultRequired() // as the loader decides it
+	return f
 }
 
 func embedded(t *model.Type, json string) *model.Field {

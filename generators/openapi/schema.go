@@ -109,7 +109,7 @@ func (b *builder) addFields(s *schema, t *model.Type) {
 		if name == "" {
 			name = f.Name
 		}
-		if (!f.OmitEmpty && !f.Markers.Optional) || f.Markers.Required {
+		if f.Required {
 			s.required = append(s.required, name)
 		}
 		s.props = append(s.props, property{name: name, schema: b.fieldSchema(t, f)})

@@ -1,6 +1,9 @@
 package validation
 
 import (
+	"strings"
+
+	"github.com/apigen-dev/apigen/generators/emit"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/runtime/validation/cel"
 )
@@ -41,17 +44,17 @@ func hasConstraints(v *model.Validation) bool {
 func fieldHasChecks(f *model.Field) bool {
 	m := &f.Markers
 	v := &m.Validation
-	return m.Required || hasConstraints(v) || len(v.Rules) > 0 ||
+	return f.Required || hasConstraints(v) || len(v.Rules) > 0 ||
 		m.ListType == "set" || (m.ListType == "map" && len(m.ListMapKey) > 0) ||
 		v.Immutable || v.Forbidden || len(v.Update) > 0 || v.MaxBytes != nil || len(v.NEQ) > 0 || v.Unique != "" ||
 		hasScalarChecks(v.Items) || hasScalarChecks(v.Keys)
 }
 
-// needs reports whether values of the local type t need a Validate_ function: t has type-level
-// checks, or a field (at any depth through local types) has checks. stack breaks cycles;
-// only positive results are memoized, as a negative one may depend on a cycle cut.
+// needs reports whether values of the named type t need a Validate_ function: t is
+// validatable, and has type-level checks or a field (at any depth) with checks. stack breaks
+// cycles; only positive results are memoized, as a negative one may depend on a cycle cut.
 func (g *pkgGen) needs(t *model.Type, stack map[*model.Type]bool) bool {
-	if t == nil || t.Name.Package != g.pkg.Path || stack[t] {
+	if t == nil || stack[t] || !validatable(g.pkg, t) {
 		return false
 	}
 	if g.memo[t] {
@@ -90,7 +93,75 @@ func (g *pkgGen) refNeeds(ref *model.TypeRef, stack map[*model.Type]bool) bool {
 	return false
 }
 
-// hasFunc reports whether the local type t gets a Validate_ function.
+// selfDescribed are the types of other packages whose schema is not built from their fields,
+// as controller-gen's known types: the object metadata (metadata validation checks it; a CRD
+// says only `type: object`), and the types that read and write their own JSON (Quantity,
+// Time, IntOrString, RawExtension, ...; any type with a MarshalJSON method is one too).
+var selfDescribed = map[model.TypeName]bool{
+	{Package: metav1Path, Name: "ObjectMeta"}:                                                true,
+	{Package: metav1Path, Name: "ListMeta"}:                                                  true,
+	{Package: metav1Path, Name: "TypeMeta"}:                                                  true,
+	{Package: metav1Path, Name: "Time"}:                                                      true,
+	{Package: metav1Path, Name: "MicroTime"}:                                                 true,
+	{Package: metav1Path, Name: "Duration"}:                                                  true,
+	{Package: metav1Path, Name: "Fields"}:                                                    true,
+	{Package: metav1Path, Name: "FieldsV1"}:                                                  true,
+	{Package: "k8s.io/apimachinery/pkg/api/resource", Name: "Quantity"}:                      true,
+	{Package: "k8s.io/apimachinery/pkg/runtime", Name: "RawExtension"}:                       true,
+	{Package: "k8s.io/apimachinery/pkg/util/intstr", Name: "IntOrString"}:                    true,
+	{Package: "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured", Name: "Unstructured"}:     true,
+	{Package: "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1", Name: "JSON"}:      true,
+	{Package: "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1", Name: "JSON"}: true,
+}
+
+// metav1Path is apimachinery's meta/v1.
+const metav1Path = "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// validatable reports whether values of the named type t are validated by a Validate_
+// function of pkg: t is one of pkg's own types, or a struct or named scalar of another
+// package (metav1.Condition, a type of the user's other module) that is not selfDescribed,
+// whose markers the API server enforces through a CRD's schema as it does those of local
+// types (controller-gen reads them); its function is generated into pkg.
+func validatable(pkg *model.Package, t *model.Type) bool {
+	if t.Name.Package == pkg.Path {
+		return true
+	}
+	if selfDescribed[t.Name] || t.HasMethod("MarshalJSON") || t.HasMethod("UnmarshalJSON") {
+		return false
+	}
+	return t.Kind == model.Struct || t.Kind == model.Basic
+}
+
+// funcName is the name of t's Validate_ function in the package generated for: Validate_<Type>
+// for the package's own types, Validate_<pkg>_<Type> for another package's (the import name
+// apigen gives that package, else its last two path elements: Validate_metav1_Condition,
+// Validate_corev1_Container).
+func (g *pkgGen) funcName(t *model.Type) string {
+	if t.Name.Package == g.pkg.Path {
+		return "Validate_" + t.Name.Name
+	}
+	return "Validate_" + importName(t.Name.Package) + "_" + t.Name.Name
+}
+
+// importName is emit's import name of pkgPath, else its last two path elements joined, with
+// every character that cannot be in an identifier dropped ("k8s.io/api/core/v1": corev1).
+func importName(pkgPath string) string {
+	if n, ok := emit.ImportNames[pkgPath]; ok {
+		return n
+	}
+	parts := strings.Split(pkgPath, "/")
+	if len(parts) > 2 {
+		parts = parts[len(parts)-2:]
+	}
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, strings.Join(parts, ""))
+}
+
+// hasFunc reports whether the type t gets a Validate_ function in this package.
 func (g *pkgGen) hasFunc(t *model.Type) bool { return g.needs(t, map[*model.Type]bool{}) }
 
 // celType is the CEL shape of a value of type ref, for a rule's self.

@@ -42,7 +42,7 @@ func (g *pkgGen) typeFunc(t *model.Type) jen.Code {
 	body = append(body, jen.Return(jen.Id("errs")))
 	return jen.Commentf("Validate_%s validates obj, a %s at fldPath, against the validation markers of its type", name, name).Line().
 		Comment("and of the types it holds; oldObj is the stored value on update, nil on create.").Line().
-		Func().Id("Validate_"+name).Params(
+		Func().Id(g.funcName(t)).Params(
 		jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("op").Qual(operationPkg, "Operation"),
 		jen.Id("fldPath").Op("*").Qual(fieldPkg, "Path"), jen.List(jen.Id("obj"), jen.Id("oldObj")).Op("*").Add(emit.Qual(t)),
 	).Params(jen.Id("errs").Qual(fieldPkg, "ErrorList")).Block(body...)
@@ -60,7 +60,7 @@ func (g *pkgGen) fieldBlock(t *model.Type, f *model.Field) jen.Code {
 		}
 		old := jen.Qual(safePkg, "Field").Call(jen.Id("oldObj"), jen.Func().Params(jen.Id("oldObj").Op("*").Add(emit.Qual(t))).
 			Op("*").Add(emit.Qual(f.Type.Named)).Block(jen.Return(jen.Op("&").Id("oldObj").Dot(f.Name))))
-		return appendErrs(jen.Id("Validate_"+f.Type.Named.Name.Name).Call(jen.Id("ctx"), jen.Id("op"), jen.Id("fldPath"),
+		return appendErrs(jen.Id(g.funcName(f.Type.Named)).Call(jen.Id("ctx"), jen.Id("op"), jen.Id("fldPath"),
 			jen.Op("&").Id("obj").Dot(f.Name), old))
 	}
 	// The closure's obj and oldObj are the field itself for pointers, slices and maps, and a
@@ -80,10 +80,18 @@ func (g *pkgGen) fieldBlock(t *model.Type, f *model.Field) jen.Code {
 	if unchanged == nil {
 		unchanged = jen.Qual(equalityPkg, "Semantic").Dot("DeepEqual").Call(jen.Id("obj"), jen.Id("oldObj"))
 	}
-	body := []jen.Code{
+	var body []jen.Code
+	if f.JSONName == "status" && g.statusDroppedOnCreate(t) {
+		body = append(body,
+			jen.Comment("A create's status is not the client's to write (PrepareForCreate clears it for the status"),
+			jen.Comment("subresource, the server computes a review's), as the API server drops a custom resource's:"),
+			jen.Comment("it is not validated on create."),
+			jen.If(jen.Id("op").Dot("Type").Op("==").Qual(operationPkg, "Create")).Block(jen.Return(jen.Nil())))
+	}
+	body = append(body,
 		jen.Comment("Ratcheting: an unchanged value is not validated again, as in Kubernetes."),
 		jen.If(jen.Id("op").Dot("Type").Op("==").Qual(operationPkg, "Update").Op("&&").Add(unchanged)).Block(jen.Return(jen.Nil())),
-	}
+	)
 	body = append(body, g.transitionChecks(f, owner)...)
 	body = append(body, g.presence(f)...)
 	body = append(body, g.valueChecks(f, owner)...)
@@ -94,44 +102,115 @@ func (g *pkgGen) fieldBlock(t *model.Type, f *model.Field) jen.Code {
 		Add(appendErrs(closure.Call(jen.Id("fldPath").Dot("Child").Call(jen.Lit(f.JSONName)), arg, old)))
 }
 
-// presence emits the +required check, or the early return of an absent optional value, as
-// validation-gen's Required*/Optional* calls ("do not proceed" when absent).
-func (g *pkgGen) presence(f *model.Field) []jen.Code {
-	var fn string
-	switch f.Type.Kind {
-	case model.Pointer:
-		fn = "Pointer"
-	case model.Slice:
-		fn = "Slice"
-	case model.Map:
-		fn = "Map"
-	case model.Basic:
-		fn = "Value"
-	case model.Named:
-		if f.Type.Named.Kind == model.Basic {
-			fn = "Value"
+// statusDroppedOnCreate reports whether t is a root kind of the version whose status a create
+// does not write: one with a status subresource, or a create-only kind (a review), whose
+// status the server computes.
+func (g *pkgGen) statusDroppedOnCreate(t *model.Type) bool {
+	for _, k := range g.version.Kinds {
+		if k.Type == t && (k.StatusSubresource || k.CreateOnly) {
+			return true
 		}
 	}
-	if fn == "" {
-		return nil // a struct value is always present once decoded
-	}
-	call := jen.Qual(validatePkg, "Optional"+fn).Call(ctxArgs()...)
-	if f.Markers.Validation.Forbidden {
-		// +k8s:forbidden: a set value is an error and is not validated further.
-		call = jen.Qual(validatePkg, "Forbidden"+fn).Call(ctxArgs()...)
-		return []jen.Code{jen.If(jen.Id("e").Op(":=").Add(call), jen.Len(jen.Id("e")).Op("!=").Lit(0)).Block(
+	return false
+}
+
+// presence emits the check of whether the field's value is there, as the API server's CRD
+// validation judges it (Field.Required: the JSON key is present and not null), and the early
+// return of an absent value, which is not validated further:
+//
+//   - a pointer, slice or map is absent when nil (left out, or null);
+//   - a scalar or struct is absent when zero and its key is not in the request's document
+//     (validation.KeyPresent: "" sent is present, and validated; without a document, what
+//     encoding/json writes for the zero value); a required struct whose key the request left
+//     out is absent whatever its value, as defaulting may have set some of its fields where
+//     the API server sets none under an absent object;
+//   - +k8s:required (NonZero) keeps validation-gen's meaning: a zero value is Required value;
+//   - +k8s:forbidden: a set value is an error.
+func (g *pkgGen) presence(f *model.Field) []jen.Code {
+	kind := valueKind(f.Type)
+	stop := func(check jen.Code) []jen.Code {
+		return []jen.Code{jen.If(jen.Id("e").Op(":=").Add(check), jen.Len(jen.Id("e")).Op("!=").Lit(0)).Block(
 			jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Id("e").Op("...")), jen.Return())}
 	}
-	if f.Markers.Required {
-		call = jen.Qual(validatePkg, "Required"+fn).Call(ctxArgs()...)
-		return []jen.Code{jen.If(jen.Id("e").Op(":=").Add(call), jen.Len(jen.Id("e")).Op("!=").Lit(0)).Block(
-			jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Id("e").Op("...")), jen.Return())}
+	switch {
+	case f.Markers.Validation.Forbidden && kind != "Struct":
+		return stop(jen.Qual(validatePkg, "Forbidden"+kind).Call(ctxArgs()...))
+	case f.Markers.NonZero && kind != "Struct":
+		return stop(jen.Qual(validatePkg, "Required"+kind).Call(ctxArgs()...))
 	}
-	if fn != "Pointer" && !f.OmitEmpty && !f.Markers.Optional {
-		return nil // a zero value is serialized, so it is validated
+	var absent jen.Code
+	notPresent := jen.Op("!").Qual(validationPkg, "KeyPresent").Call(jen.Id("ctx"), jen.Id("fldPath"), jen.Lit(writtenWhenZero(f)))
+	switch {
+	case kind == "Pointer" || kind == "Slice" || kind == "Map":
+		absent = jen.Id("obj").Op("==").Nil()
+	case kind == "Struct" && f.Required:
+		// A required struct the request left out is missing even when defaulting filled some
+		// of its fields: the API server applies no defaults under an absent object.
+		absent = notPresent
+	default:
+		absent = jen.Add(zeroTest(f.Type)).Op("&&").Add(notPresent)
 	}
-	return []jen.Code{jen.If(jen.Id("e").Op(":=").Add(call), jen.Len(jen.Id("e")).Op("!=").Lit(0)).Block(
-		jen.Return().Comment("do not proceed: the optional value is absent"))}
+	if f.Required {
+		return []jen.Code{jen.If(absent).Block(
+			jen.Return(jen.Append(jen.Id("errs"), jen.Qual(fieldPkg, "Required").Call(jen.Id("fldPath"), jen.Lit("")))))}
+	}
+	return []jen.Code{jen.If(absent).Block(jen.Return().Comment("do not proceed: the optional value is absent"))}
+}
+
+// valueKind names how the value of a field of type ref is held: "Pointer", "Slice", "Map" (the
+// closure's obj is the value), "Value" (a scalar, obj *T) or "Struct" (anything else held as
+// obj *T: a struct, a named slice or map, an array).
+func valueKind(ref *model.TypeRef) string {
+	switch {
+	case ref.Kind == model.Pointer:
+		return "Pointer"
+	case ref.Kind == model.Slice:
+		return "Slice"
+	case ref.Kind == model.Map:
+		return "Map"
+	case basicOf(ref) != "":
+		return "Value"
+	}
+	return "Struct"
+}
+
+// zeroTest renders whether *obj, a field of type ref held as obj *T, is zero.
+func zeroTest(ref *model.TypeRef) *jen.Statement {
+	switch b := basicOf(ref); {
+	case b == "string":
+		return jen.Op("*").Id("obj").Op("==").Lit("")
+	case b == "bool":
+		return jen.Op("!").Op("*").Id("obj")
+	case integerBasics[b] || floatBasics[b]:
+		return jen.Op("*").Id("obj").Op("==").Lit(0)
+	}
+	return jen.Qual(validationPkg, "IsZero").Call(jen.Id("obj"))
+}
+
+// zeroAsNull are the types whose JSON encoding of the zero value is null (metav1.Time's
+// MarshalJSON), which the API server prunes as if the key were not there.
+var zeroAsNull = map[model.TypeName]bool{
+	{Package: "k8s.io/apimachinery/pkg/apis/meta/v1", Name: "Time"}:      true,
+	{Package: "k8s.io/apimachinery/pkg/apis/meta/v1", Name: "MicroTime"}: true,
+}
+
+// writtenWhenZero reports whether encoding/json writes the key of field f, held by value, when
+// its value is zero, with a value other than null: what a stored object shows, and so what
+// validation.KeyPresent answers without a request document. omitempty leaves out zero
+// scalars (not structs), omitzero every zero value; nil slices and maps are null.
+func writtenWhenZero(f *model.Field) bool {
+	ref := f.Type
+	switch {
+	case f.OmitZero:
+		return false
+	case basicOf(ref) != "":
+		return !f.OmitEmpty
+	case ref.Kind == model.Named && zeroAsNull[ref.Named.Name]:
+		return false
+	case ref.Kind == model.Named && (ref.Named.Kind == model.Slice || ref.Named.Kind == model.Map):
+		return false
+	}
+	return true
 }
 
 // valueChecks emits the field's constraints, the validation of the types it holds and its
@@ -151,7 +230,7 @@ func (g *pkgGen) valueChecks(f *model.Field, owner string) []jen.Code {
 		out = append(out, g.scalarChecks(&f.Markers.Validation, ref, owner, f.Pos)...)
 		out = append(out, g.byteAndNEQChecks(&f.Markers.Validation, ref, owner, f.Pos)...)
 		if ref.Kind == model.Named && g.hasFunc(ref.Named) {
-			out = append(out, appendErrs(jen.Id("Validate_"+ref.Named.Name.Name).Call(ctxArgs()...)))
+			out = append(out, appendErrs(jen.Id(g.funcName(ref.Named)).Call(ctxArgs()...)))
 		}
 	}
 	collection := f.Type.Kind == model.Slice || f.Type.Kind == model.Map
@@ -205,11 +284,11 @@ func (g *pkgGen) sliceChecks(f *model.Field, owner string) []jen.Code {
 	switch {
 	case elem.Kind == model.Named && g.hasFunc(elem.Named):
 		out = append(out, appendErrs(jen.Qual(validatePkg, "EachValSliceVal").Call(
-			ctxArgs(match, equiv, jen.Id("Validate_"+elem.Named.Name.Name))...)))
+			ctxArgs(match, equiv, jen.Id(g.funcName(elem.Named)))...)))
 	case elem.Kind == model.Pointer && elem.Elem.Kind == model.Named && g.hasFunc(elem.Elem.Named):
 		// Items behind pointers: nil items are skipped, as validation-gen's EachPtrSliceVal.
 		out = append(out, appendErrs(jen.Qual(validatePkg, "EachPtrSliceVal").Call(
-			ctxArgs(jen.Nil(), jen.Nil(), jen.Id("Validate_"+elem.Elem.Named.Name.Name))...)))
+			ctxArgs(jen.Nil(), jen.Nil(), jen.Id(g.funcName(elem.Elem.Named)))...)))
 	}
 	return out
 }
@@ -268,7 +347,7 @@ func (g *pkgGen) mapChecks(f *model.Field, owner string) []jen.Code {
 	if elem.Kind == model.Named && g.hasFunc(elem.Named) && isString(f.Type.Key) {
 		out = append(out, appendErrs(jen.Qual(validatePkg, "EachMapVal").Call(ctxArgs(
 			semanticEqual(elem),
-			jen.Id("Validate_"+elem.Named.Name.Name))...)))
+			jen.Id(g.funcName(elem.Named)))...)))
 	}
 	return out
 }

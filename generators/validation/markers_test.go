@@ -44,15 +44,15 @@ func TestEveryMarker(t *testing.T) {
 	blocks := fieldBlocks(string(files[path]))
 	const args = "(ctx, op, fldPath, obj, oldObj"
 	for _, tc := range []struct{ marker, field, want string }{
-		{"+required", "ShopSpec.Owner", "validate.RequiredValue" + args + ")"},
-		{"+required (slice)", "ShopSpec.Products", "validate.RequiredSlice" + args + ")"},
-		{"+required (map)", "Billing.Labels", "validate.RequiredMap" + args + ")"},
-		{"+kubebuilder:validation:Required", "Limits.Orders", "validate.RequiredValue" + args + ")"},
+		{"+required", "ShopSpec.Owner", "if *obj == \"\" && !validation.KeyPresent(ctx, fldPath, true) {\nreturn append(errs, field.Required(fldPath, \"\"))"},
+		{"+required (slice)", "ShopSpec.Products", "if obj == nil {\nreturn append(errs, field.Required(fldPath, \"\"))"},
+		{"+required (map)", "Billing.Labels", "if obj == nil {\nreturn append(errs, field.Required(fldPath, \"\"))"},
+		{"+kubebuilder:validation:Required", "Limits.Orders", "if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {\nreturn append(errs, field.Required(fldPath, \"\"))"},
 		{"+k8s:required", "Limits.Region", "validate.RequiredValue" + args + ")"},
-		{"+optional", "ShopSpec.Homepage", "validate.OptionalValue" + args + ")"},
-		{"+optional (pointer)", "ShopSpec.Billing", "validate.OptionalPointer" + args + ")"},
-		{"+kubebuilder:validation:Optional", "Limits.Burst", "validate.OptionalValue" + args + ")"},
-		{"+k8s:optional", "Limits.Zones", "validate.OptionalSlice" + args + ")"},
+		{"+optional", "ShopSpec.Homepage", "if *obj == \"\" && !validation.KeyPresent(ctx, fldPath, false) {\nreturn // do not proceed"},
+		{"+optional (pointer)", "ShopSpec.Billing", "if obj == nil {\nreturn // do not proceed"},
+		{"+kubebuilder:validation:Optional", "Limits.Burst", "if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {\nreturn // do not proceed"},
+		{"+k8s:optional", "Limits.Zones", "if obj == nil {\nreturn // do not proceed"},
 		{"Minimum", "ShopSpec.Slots", "validate.Minimum" + args + ", 1)"},
 		{"Maximum", "ShopSpec.Slots", "validate.Maximum" + args + ", 10)"},
 		{"MultipleOf", "ShopSpec.Slots", "validation.MultipleOf" + args + ", 2.0)"},

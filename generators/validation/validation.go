@@ -110,8 +110,28 @@ func (g *pkgGen) file() *jen.File {
 		names[p] = n
 	}
 	var funcs []jen.Code
+	emitted := map[*model.Type]bool{}
 	for _, t := range g.localTypes() {
 		funcs = append(funcs, g.typeFunc(t), jen.Line())
+		emitted[t] = true
+	}
+	// Then the types of other packages the package's values hold (validatable), round by round
+	// in name order, as a function emitted may reach more of them.
+	for {
+		var next []*model.Type
+		for t, needed := range g.memo {
+			if needed && !emitted[t] && t.Name.Package != g.pkg.Path {
+				next = append(next, t)
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		sort.Slice(next, func(i, j int) bool { return g.funcName(next[i]) < g.funcName(next[j]) })
+		for _, t := range next {
+			funcs = append(funcs, g.typeFunc(t), jen.Line())
+			emitted[t] = true
+		}
 	}
 	f := emit.NewFile(g.pkg.Path, g.pkg.Name, names)
 	f.Func().Id("init").Params().Block(jen.Id("localSchemeBuilder").Dot("Register").Call(jen.Id("RegisterValidations")))
@@ -178,9 +198,9 @@ func (g *pkgGen) registerFunc(f *jen.File) {
 			jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("op").Qual(operationPkg, "Operation"),
 				jen.List(jen.Id("obj"), jen.Id("oldObj")).Interface()).Qual(fieldPkg, "ErrorList").Block(
 				jen.Switch(jen.Id("op").Dot("Type")).Block(
-					jen.Case(jen.Qual(operationPkg, "Create")).Block(jen.Return(jen.Id("Validate_"+t.Name.Name).Call(
+					jen.Case(jen.Qual(operationPkg, "Create")).Block(jen.Return(jen.Id(g.funcName(t)).Call(
 						jen.Id("ctx"), jen.Id("op"), jen.Nil(), jen.Id("obj").Assert(ptr.Clone()), jen.Nil()))),
-					jen.Case(jen.Qual(operationPkg, "Update")).Block(jen.Return(jen.Id("Validate_"+t.Name.Name).Call(
+					jen.Case(jen.Qual(operationPkg, "Update")).Block(jen.Return(jen.Id(g.funcName(t)).Call(
 						jen.Id("ctx"), jen.Id("op"), jen.Nil(), jen.Id("obj").Assert(ptr.Clone()),
 						jen.Qual(safePkg, "Cast").Types(ptr.Clone()).Call(jen.Id("oldObj"))))),
 				),

@@ -1,13 +1,18 @@
 package endpoints
 
 import (
+	"context"
 	"fmt"
+	"mime"
 	"net/http"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // decodeBody decodes a POST or PUT body (JSON or YAML by Content-Type) in the wire version
@@ -32,6 +37,25 @@ func (s *scope) decodeBody(req *http.Request, body []byte, directive string) (ru
 		return nil, nil, err
 	}
 	return s.decodeWith(ser, body, directive)
+}
+
+// withDocument returns ctx carrying the body of a create or update as the request's
+// document (request.Document, in the wire kind), which validation reads to tell a key the
+// client left out from one it sent with a zero value: the JSON body itself, or a YAML body
+// converted to JSON. A protobuf body (a built-in kind from a typed client) and a body that
+// cannot be converted carry none: validation then judges presence by what the object's JSON
+// encoding writes.
+func (s *scope) withDocument(ctx context.Context, req *http.Request, body []byte) context.Context {
+	mediaType, _, err := mime.ParseMediaType(req.Header.Get("Content-Type"))
+	switch {
+	case req.Header.Get("Content-Type") == "" || err == nil && mediaType == mediaJSON:
+		return request.WithDocument(ctx, request.NewDocument(s.kind, body))
+	case err == nil && mediaType == mediaYAML:
+		if data, err := utilyaml.ToJSON(body); err == nil {
+			return request.WithDocument(ctx, request.NewDocument(s.kind, data))
+		}
+	}
+	return ctx
 }
 
 // decodeWith is decodeBody with a chosen serializer: decode in the body's version, check

@@ -3,6 +3,7 @@ package endpoints
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -23,6 +24,7 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/apigen-dev/apigen/runtime/fieldmanager"
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
@@ -38,6 +40,10 @@ type applier struct {
 	force     bool
 	directive string
 	name      string
+	// doc is the request's document (request.Document): the applied configuration when the
+	// apply creates the object, which it then is; none when it merges into a stored object,
+	// whose result is no document the client wrote.
+	doc *request.Document
 
 	mu       sync.Mutex
 	warnings []string
@@ -58,6 +64,12 @@ func (a *applier) UpdatedObject(ctx context.Context, old runtime.Object) (runtim
 		content = map[string]any{}
 		if err := utilyaml.Unmarshal(a.patch, &content); err != nil {
 			return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		}
+	}
+	a.doc.Set(schema.GroupVersionKind{}, nil)
+	if old == nil {
+		if data, err := json.Marshal(content); err == nil {
+			a.doc.Set(a.scope.kind, data)
 		}
 	}
 	obj, err := a.scope.fieldManager.Apply(live, &unstructured.Unstructured{Object: content}, a.manager, a.force)
@@ -150,9 +162,9 @@ func (s *scope) apply(ctx context.Context, w http.ResponseWriter, req *http.Requ
 		return
 	}
 	a := &applier{scope: s, patch: body, manager: opts.FieldManager, force: opts.Force != nil && *opts.Force,
-		directive: fieldValidation(opts.FieldValidation), name: name}
+		directive: fieldValidation(opts.FieldValidation), name: name, doc: &request.Document{}}
 	updateOpts := &metav1.UpdateOptions{DryRun: opts.DryRun, FieldManager: opts.FieldManager, FieldValidation: opts.FieldValidation}
-	out, created, err := updater.Update(ctx, name, a, true, updateOpts)
+	out, created, err := updater.Update(request.WithDocument(ctx, a.doc), name, a, true, updateOpts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return

@@ -28,6 +28,7 @@ func (s *scope) create(creater rest.Creater) handlerFunc {
 			responsewriters.WriteError(w, err)
 			return
 		}
+		ctx = s.withDocument(ctx, req, body)
 		out, err := creater.Create(ctx, s.managed(nil, obj, managerOf(req, opts.FieldManager)), opts)
 		if err != nil {
 			responsewriters.WriteError(w, err)

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
@@ -35,6 +36,8 @@ type patcher struct {
 	directive string
 	namespace string
 	name      string
+	// doc is the request's document: each attempt's patched object (request.Document).
+	doc *request.Document
 	// strictErrs are the patch's own duplicate (or, for a JSON patch, unknown) fields
 	// under fieldValidation Strict or Warn (patchStrictErrors).
 	strictErrs []error
@@ -70,6 +73,7 @@ func (p *patcher) UpdatedObject(ctx context.Context, old runtime.Object) (runtim
 	if err := ctx.Err(); err != nil {
 		return nil, err // the client is gone or out of time: do not decode and validate
 	}
+	p.doc.Set(p.scope.kind, patched)
 	ser := p.scope.json
 	if p.directive != metav1.FieldValidationIgnore {
 		ser = p.scope.strictJSON
@@ -191,7 +195,9 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 			s.apply(ctx, w, req, name, updater, opts, body)
 			return
 		}
-		p := &patcher{scope: s, patchType: pt, patch: body, directive: fieldValidation(opts.FieldValidation), namespace: namespace, name: name}
+		p := &patcher{scope: s, patchType: pt, patch: body, directive: fieldValidation(opts.FieldValidation), namespace: namespace, name: name,
+			doc: &request.Document{}}
+		ctx = request.WithDocument(ctx, p.doc)
 		if p.directive != metav1.FieldValidationIgnore {
 			p.strictErrs = patchStrictErrors(pt, body)
 		}

@@ -68,7 +68,7 @@ func (s *scope) update(updater rest.Updater) handlerFunc {
 			return obj, err
 		}
 		objInfo := &managedUpdate{UpdatedObjectInfo: &replacement{obj: obj, decode: again}, scope: s, manager: managerOf(req, opts.FieldManager)}
-		out, created, err := updater.Update(ctx, name, objInfo, false, opts)
+		out, created, err := updater.Update(s.withDocument(ctx, req, body), name, objInfo, false, opts)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return

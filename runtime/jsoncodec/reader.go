@@ -88,6 +88,10 @@ func (r *Reader) Null() bool {
 	return r.next() == 'n' && r.literal("null")
 }
 
+// Peek returns the next byte of the document that is not white space, without consuming it:
+// '{', '[', '"', 'n' (null), ..., or 0 at the end of the document.
+func (r *Reader) Peek() byte { return r.next() }
+
 // Object consumes the '{' that starts an object; anything else fails the Reader.
 func (r *Reader) Object() bool {
 	if r.next() != '{' {

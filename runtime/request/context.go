@@ -7,6 +7,7 @@ type contextKey int
 const (
 	namespaceKey contextKey = iota
 	requestInfoKey
+	documentKey
 )
 
 // WithNamespace returns a copy of ctx carrying namespace ("" for cluster-scoped requests).

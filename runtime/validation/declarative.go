@@ -21,6 +21,9 @@ import (
 // nil. Field paths and values in the errors are therefore those of the client's version. The
 // request's subresource ("status", "scale") is passed on as operation.Request.Subresources.
 //
+// The request's document (request.DocumentFrom) is passed on to the validation functions
+// (KeyPresent) when it is an object of the version validated, and withheld otherwise.
+//
 // A type without a registered validation function passes. A conversion failure is a single
 // field.InternalError. obj and old are converted without a copy (convertForValidation) and
 // are left as they were.
@@ -35,6 +38,7 @@ func Declarative(ctx context.Context, scheme *runtime.Scheme, obj, old runtime.O
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("cannot convert %s to %s: %w", gvk.Kind, gv, err))}
 	}
 	defer restore()
+	ctx = withValidatedDocument(ctx, gv.WithKind(gvk.Kind))
 	if old == nil {
 		return scheme.Validate(ctx, nil, versioned, subresources...)
 	}

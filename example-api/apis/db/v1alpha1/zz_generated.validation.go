@@ -9,6 +9,7 @@ import (
 	"fmt"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
 	cel "github.com/apigen-dev/apigen/runtime/validation/cel"
+	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -74,6 +75,15 @@ var patternDatabaseSpecVersion = regexp.MustCompile("^[0-9]+(\\.[0-9]+)*$")
 // enumEngine holds the values +kubebuilder:validation:Enum allows for Engine.
 var enumEngine = sets.New[Engine]("postgres", "mysql")
 
+// patternConditionType is the +kubebuilder:validation:Pattern of Condition.Type.
+var patternConditionType = regexp.MustCompile("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")
+
+// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status.
+var enumConditionStatus = sets.New[metav1.ConditionStatus]("True", "False", "Unknown")
+
+// patternConditionReason is the +kubebuilder:validation:Pattern of Condition.Reason.
+var patternConditionReason = regexp.MustCompile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
+
 // Validate_BackupPolicy validates obj, a BackupPolicy at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
 func Validate_BackupPolicy(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *BackupPolicy) (errs field.ErrorList) {
@@ -86,7 +96,7 @@ func Validate_BackupPolicy(ctx context.Context, op operation.Operation, fldPath 
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
@@ -109,6 +119,9 @@ func Validate_Database(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && SemanticEqual_DatabaseSpec(obj, oldObj) {
 			return nil
 		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, Validate_DatabaseSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *Database) *DatabaseSpec {
@@ -116,9 +129,18 @@ func Validate_Database(ctx context.Context, op operation.Operation, fldPath *fie
 	}))...)
 	// field Database.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *DatabaseStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_DatabaseStatus(obj, oldObj) {
 			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_DatabaseStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -140,6 +162,9 @@ func Validate_DatabaseClass(ctx context.Context, op operation.Operation, fldPath
 		if op.Type == operation.Update && SemanticEqual_DatabaseClassSpec(obj, oldObj) {
 			return nil
 		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, Validate_DatabaseClassSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *DatabaseClass) *DatabaseClassSpec {
@@ -160,9 +185,8 @@ func Validate_DatabaseClassSpec(ctx context.Context, op operation.Operation, fld
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
-			errs = append(errs, e...)
-			return
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, Validate_Engine(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -184,9 +208,8 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
-			errs = append(errs, e...)
-			return
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, Validate_Engine(ctx, op, fldPath, obj, oldObj)...)
 		errs = append(errs, ruleDatabaseSpecEngine.Validate(ctx, op, fldPath, cel.Present(obj, false), cel.Present(oldObj, false))...)
@@ -200,7 +223,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternDatabaseSpecVersion)...)
@@ -214,7 +237,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
@@ -229,7 +252,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
@@ -243,7 +266,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if op.Type == operation.Update && maps.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.MaxProperties(ctx, op, fldPath, obj, oldObj, 64)...)
@@ -257,7 +280,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if op.Type == operation.Update && SemanticEqual_BackupPolicy(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_BackupPolicy(ctx, op, fldPath, obj, oldObj)...)
@@ -307,12 +330,15 @@ func Validate_DatabaseStatus(ctx context.Context, op operation.Operation, fldPat
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
 			return a.Type == b.Type
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
+			return a.Type == b.Type
+		}, validate.SemanticDeepEqual[*metav1.Condition], Validate_metav1_Condition)...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *DatabaseStatus) []metav1.Condition {
 		return oldObj.Conditions
@@ -327,5 +353,100 @@ func Validate_Engine(ctx context.Context, op operation.Operation, fldPath *field
 		return nil
 	}
 	errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumEngine, nil)...)
+	return errs
+}
+
+// Validate_Condition validates obj, a Condition at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *metav1.Condition) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Condition.Type
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
+		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
+		return errs
+	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Type
+	}))...)
+	// field Condition.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.ConditionStatus) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus, nil)...)
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.ConditionStatus {
+		return &oldObj.Status
+	}))...)
+	// field Condition.ObservedGeneration
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int64) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		return errs
+	}(fldPath.Child("observedGeneration"), &obj.ObservedGeneration, safe.Field(oldObj, func(oldObj *metav1.Condition) *int64 {
+		return &oldObj.ObservedGeneration
+	}))...)
+	// field Condition.LastTransitionTime
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.Time) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, false) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("lastTransitionTime"), &obj.LastTransitionTime, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.Time {
+		return &oldObj.LastTransitionTime
+	}))...)
+	// field Condition.Reason
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
+		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
+		return errs
+	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Reason
+	}))...)
+	// field Condition.Message
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
+		return errs
+	}(fldPath.Child("message"), &obj.Message, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Message
+	}))...)
 	return errs
 }

@@ -7,12 +7,16 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
+	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
+	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	"regexp"
 	"slices"
 )
 
@@ -63,12 +67,244 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	return nil
 }
 
+// patternConditionType is the +kubebuilder:validation:Pattern of Condition.Type.
+var patternConditionType = regexp.MustCompile("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")
+
+// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status.
+var enumConditionStatus = sets.New[metav1.ConditionStatus]("True", "False", "Unknown")
+
+// patternConditionReason is the +kubebuilder:validation:Pattern of Condition.Reason.
+var patternConditionReason = regexp.MustCompile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
+
+// Validate_AuditAnnotation validates obj, a AuditAnnotation at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_AuditAnnotation(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *AuditAnnotation) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field AuditAnnotation.Key
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("key"), &obj.Key, safe.Field(oldObj, func(oldObj *AuditAnnotation) *string {
+		return &oldObj.Key
+	}))...)
+	// field AuditAnnotation.ValueExpression
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("valueExpression"), &obj.ValueExpression, safe.Field(oldObj, func(oldObj *AuditAnnotation) *string {
+		return &oldObj.ValueExpression
+	}))...)
+	return errs
+}
+
+// Validate_ExpressionWarning validates obj, a ExpressionWarning at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_ExpressionWarning(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *ExpressionWarning) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field ExpressionWarning.FieldRef
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("fieldRef"), &obj.FieldRef, safe.Field(oldObj, func(oldObj *ExpressionWarning) *string {
+		return &oldObj.FieldRef
+	}))...)
+	// field ExpressionWarning.Warning
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("warning"), &obj.Warning, safe.Field(oldObj, func(oldObj *ExpressionWarning) *string {
+		return &oldObj.Warning
+	}))...)
+	return errs
+}
+
+// Validate_MatchCondition validates obj, a MatchCondition at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_MatchCondition(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *MatchCondition) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field MatchCondition.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *MatchCondition) *string {
+		return &oldObj.Name
+	}))...)
+	// field MatchCondition.Expression
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("expression"), &obj.Expression, safe.Field(oldObj, func(oldObj *MatchCondition) *string {
+		return &oldObj.Expression
+	}))...)
+	return errs
+}
+
+// Validate_MatchResources validates obj, a MatchResources at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_MatchResources(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *MatchResources) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field MatchResources.NamespaceSelector
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.LabelSelector) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_metav1_LabelSelector(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("namespaceSelector"), obj.NamespaceSelector, safe.Field(oldObj, func(oldObj *MatchResources) *metav1.LabelSelector {
+		return oldObj.NamespaceSelector
+	}))...)
+	// field MatchResources.ObjectSelector
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.LabelSelector) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_metav1_LabelSelector(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("objectSelector"), obj.ObjectSelector, safe.Field(oldObj, func(oldObj *MatchResources) *metav1.LabelSelector {
+		return oldObj.ObjectSelector
+	}))...)
+	return errs
+}
+
 // Validate_MutatingWebhook validates obj, a MutatingWebhook at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
 func Validate_MutatingWebhook(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *MutatingWebhook) (errs field.ErrorList) {
 	if obj == nil {
 		return nil
 	}
+	// field MutatingWebhook.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *MutatingWebhook) *string {
+		return &oldObj.Name
+	}))...)
+	// field MutatingWebhook.ClientConfig
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *WebhookClientConfig) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_WebhookClientConfig(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, Validate_WebhookClientConfig(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("clientConfig"), &obj.ClientConfig, safe.Field(oldObj, func(oldObj *MutatingWebhook) *WebhookClientConfig {
+		return &oldObj.ClientConfig
+	}))...)
+	// field MutatingWebhook.NamespaceSelector
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.LabelSelector) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_metav1_LabelSelector(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("namespaceSelector"), obj.NamespaceSelector, safe.Field(oldObj, func(oldObj *MutatingWebhook) *metav1.LabelSelector {
+		return oldObj.NamespaceSelector
+	}))...)
+	// field MutatingWebhook.ObjectSelector
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.LabelSelector) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_metav1_LabelSelector(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("objectSelector"), obj.ObjectSelector, safe.Field(oldObj, func(oldObj *MutatingWebhook) *metav1.LabelSelector {
+		return oldObj.ObjectSelector
+	}))...)
+	// field MutatingWebhook.SideEffects
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *SideEffectClass) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("sideEffects"), obj.SideEffects, safe.Field(oldObj, func(oldObj *MutatingWebhook) *SideEffectClass {
+		return oldObj.SideEffects
+	}))...)
+	// field MutatingWebhook.AdmissionReviewVersions
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("admissionReviewVersions"), obj.AdmissionReviewVersions, safe.Field(oldObj, func(oldObj *MutatingWebhook) []string {
+		return oldObj.AdmissionReviewVersions
+	}))...)
 	// field MutatingWebhook.MatchConditions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []MatchCondition) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
@@ -87,12 +323,15 @@ func Validate_MutatingWebhook(ctx context.Context, op operation.Operation, fldPa
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
 			return a.Name == b.Name
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
+			return a.Name == b.Name
+		}, SemanticEqual_MatchCondition, Validate_MatchCondition)...)
 		return errs
 	}(fldPath.Child("matchConditions"), obj.MatchConditions, safe.Field(oldObj, func(oldObj *MutatingWebhook) []MatchCondition {
 		return oldObj.MatchConditions
@@ -124,7 +363,7 @@ func Validate_MutatingWebhookConfiguration(ctx context.Context, op operation.Ope
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MutatingWebhook) bool {
@@ -136,6 +375,99 @@ func Validate_MutatingWebhookConfiguration(ctx context.Context, op operation.Ope
 		return errs
 	}(fldPath.Child("webhooks"), obj.Webhooks, safe.Field(oldObj, func(oldObj *MutatingWebhookConfiguration) []MutatingWebhook {
 		return oldObj.Webhooks
+	}))...)
+	return errs
+}
+
+// Validate_ParamRef validates obj, a ParamRef at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_ParamRef(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *ParamRef) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field ParamRef.Selector
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.LabelSelector) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_metav1_LabelSelector(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("selector"), obj.Selector, safe.Field(oldObj, func(oldObj *ParamRef) *metav1.LabelSelector {
+		return oldObj.Selector
+	}))...)
+	return errs
+}
+
+// Validate_ServiceReference validates obj, a ServiceReference at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_ServiceReference(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *ServiceReference) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field ServiceReference.Namespace
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("namespace"), &obj.Namespace, safe.Field(oldObj, func(oldObj *ServiceReference) *string {
+		return &oldObj.Namespace
+	}))...)
+	// field ServiceReference.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *ServiceReference) *string {
+		return &oldObj.Name
+	}))...)
+	return errs
+}
+
+// Validate_TypeChecking validates obj, a TypeChecking at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_TypeChecking(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *TypeChecking) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field TypeChecking.ExpressionWarnings
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []ExpressionWarning) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_ExpressionWarning(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_ExpressionWarning)...)
+		return errs
+	}(fldPath.Child("expressionWarnings"), obj.ExpressionWarnings, safe.Field(oldObj, func(oldObj *TypeChecking) []ExpressionWarning {
+		return oldObj.ExpressionWarnings
 	}))...)
 	return errs
 }
@@ -152,6 +484,9 @@ func Validate_ValidatingAdmissionPolicy(ctx context.Context, op operation.Operat
 		if op.Type == operation.Update && SemanticEqual_ValidatingAdmissionPolicySpec(obj, oldObj) {
 			return nil
 		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
 		errs = append(errs, Validate_ValidatingAdmissionPolicySpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicy) *ValidatingAdmissionPolicySpec {
@@ -159,9 +494,18 @@ func Validate_ValidatingAdmissionPolicy(ctx context.Context, op operation.Operat
 	}))...)
 	// field ValidatingAdmissionPolicy.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ValidatingAdmissionPolicyStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_ValidatingAdmissionPolicyStatus(obj, oldObj) {
 			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_ValidatingAdmissionPolicyStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -183,6 +527,9 @@ func Validate_ValidatingAdmissionPolicyBinding(ctx context.Context, op operation
 		if op.Type == operation.Update && SemanticEqual_ValidatingAdmissionPolicyBindingSpec(obj, oldObj) {
 			return nil
 		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
 		errs = append(errs, Validate_ValidatingAdmissionPolicyBindingSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicyBinding) *ValidatingAdmissionPolicyBindingSpec {
@@ -197,13 +544,41 @@ func Validate_ValidatingAdmissionPolicyBindingSpec(ctx context.Context, op opera
 	if obj == nil {
 		return nil
 	}
+	// field ValidatingAdmissionPolicyBindingSpec.ParamRef
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ParamRef) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_ParamRef(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_ParamRef(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("paramRef"), obj.ParamRef, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicyBindingSpec) *ParamRef {
+		return oldObj.ParamRef
+	}))...)
+	// field ValidatingAdmissionPolicyBindingSpec.MatchResources
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *MatchResources) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_MatchResources(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_MatchResources(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("matchResources"), obj.MatchResources, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicyBindingSpec) *MatchResources {
+		return oldObj.MatchResources
+	}))...)
 	// field ValidatingAdmissionPolicyBindingSpec.ValidationActions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []ValidationAction) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[ValidationAction])...)
@@ -220,6 +595,72 @@ func Validate_ValidatingAdmissionPolicySpec(ctx context.Context, op operation.Op
 	if obj == nil {
 		return nil
 	}
+	// field ValidatingAdmissionPolicySpec.MatchConstraints
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *MatchResources) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_MatchResources(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_MatchResources(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("matchConstraints"), obj.MatchConstraints, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicySpec) *MatchResources {
+		return oldObj.MatchConstraints
+	}))...)
+	// field ValidatingAdmissionPolicySpec.Validations
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []Validation) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_Validation(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_Validation)...)
+		return errs
+	}(fldPath.Child("validations"), obj.Validations, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicySpec) []Validation {
+		return oldObj.Validations
+	}))...)
+	// field ValidatingAdmissionPolicySpec.AuditAnnotations
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []AuditAnnotation) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_AuditAnnotation(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_AuditAnnotation)...)
+		return errs
+	}(fldPath.Child("auditAnnotations"), obj.AuditAnnotations, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicySpec) []AuditAnnotation {
+		return oldObj.AuditAnnotations
+	}))...)
 	// field ValidatingAdmissionPolicySpec.MatchConditions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []MatchCondition) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
@@ -238,15 +679,44 @@ func Validate_ValidatingAdmissionPolicySpec(ctx context.Context, op operation.Op
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
 			return a.Name == b.Name
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
+			return a.Name == b.Name
+		}, SemanticEqual_MatchCondition, Validate_MatchCondition)...)
 		return errs
 	}(fldPath.Child("matchConditions"), obj.MatchConditions, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicySpec) []MatchCondition {
 		return oldObj.MatchConditions
+	}))...)
+	// field ValidatingAdmissionPolicySpec.Variables
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []Variable) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_Variable(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_Variable)...)
+		return errs
+	}(fldPath.Child("variables"), obj.Variables, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicySpec) []Variable {
+		return oldObj.Variables
 	}))...)
 	return errs
 }
@@ -257,6 +727,20 @@ func Validate_ValidatingAdmissionPolicyStatus(ctx context.Context, op operation.
 	if obj == nil {
 		return nil
 	}
+	// field ValidatingAdmissionPolicyStatus.TypeChecking
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *TypeChecking) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_TypeChecking(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_TypeChecking(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("typeChecking"), obj.TypeChecking, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicyStatus) *TypeChecking {
+		return oldObj.TypeChecking
+	}))...)
 	// field ValidatingAdmissionPolicyStatus.Conditions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []metav1.Condition) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
@@ -290,12 +774,15 @@ func Validate_ValidatingAdmissionPolicyStatus(ctx context.Context, op operation.
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
 			return a.Type == b.Type
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
+			return a.Type == b.Type
+		}, validate.SemanticDeepEqual[*metav1.Condition], Validate_metav1_Condition)...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicyStatus) []metav1.Condition {
 		return oldObj.Conditions
@@ -309,6 +796,87 @@ func Validate_ValidatingWebhook(ctx context.Context, op operation.Operation, fld
 	if obj == nil {
 		return nil
 	}
+	// field ValidatingWebhook.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *ValidatingWebhook) *string {
+		return &oldObj.Name
+	}))...)
+	// field ValidatingWebhook.ClientConfig
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *WebhookClientConfig) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_WebhookClientConfig(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, Validate_WebhookClientConfig(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("clientConfig"), &obj.ClientConfig, safe.Field(oldObj, func(oldObj *ValidatingWebhook) *WebhookClientConfig {
+		return &oldObj.ClientConfig
+	}))...)
+	// field ValidatingWebhook.NamespaceSelector
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.LabelSelector) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_metav1_LabelSelector(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("namespaceSelector"), obj.NamespaceSelector, safe.Field(oldObj, func(oldObj *ValidatingWebhook) *metav1.LabelSelector {
+		return oldObj.NamespaceSelector
+	}))...)
+	// field ValidatingWebhook.ObjectSelector
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.LabelSelector) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_metav1_LabelSelector(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("objectSelector"), obj.ObjectSelector, safe.Field(oldObj, func(oldObj *ValidatingWebhook) *metav1.LabelSelector {
+		return oldObj.ObjectSelector
+	}))...)
+	// field ValidatingWebhook.SideEffects
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *SideEffectClass) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("sideEffects"), obj.SideEffects, safe.Field(oldObj, func(oldObj *ValidatingWebhook) *SideEffectClass {
+		return oldObj.SideEffects
+	}))...)
+	// field ValidatingWebhook.AdmissionReviewVersions
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("admissionReviewVersions"), obj.AdmissionReviewVersions, safe.Field(oldObj, func(oldObj *ValidatingWebhook) []string {
+		return oldObj.AdmissionReviewVersions
+	}))...)
 	// field ValidatingWebhook.MatchConditions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []MatchCondition) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
@@ -327,12 +895,15 @@ func Validate_ValidatingWebhook(ctx context.Context, op operation.Operation, fld
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
 			return a.Name == b.Name
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
+			return a.Name == b.Name
+		}, SemanticEqual_MatchCondition, Validate_MatchCondition)...)
 		return errs
 	}(fldPath.Child("matchConditions"), obj.MatchConditions, safe.Field(oldObj, func(oldObj *ValidatingWebhook) []MatchCondition {
 		return oldObj.MatchConditions
@@ -364,7 +935,7 @@ func Validate_ValidatingWebhookConfiguration(ctx context.Context, op operation.O
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *ValidatingWebhook) bool {
@@ -376,6 +947,251 @@ func Validate_ValidatingWebhookConfiguration(ctx context.Context, op operation.O
 		return errs
 	}(fldPath.Child("webhooks"), obj.Webhooks, safe.Field(oldObj, func(oldObj *ValidatingWebhookConfiguration) []ValidatingWebhook {
 		return oldObj.Webhooks
+	}))...)
+	return errs
+}
+
+// Validate_Validation validates obj, a Validation at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_Validation(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Validation) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Validation.Expression
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("expression"), &obj.Expression, safe.Field(oldObj, func(oldObj *Validation) *string {
+		return &oldObj.Expression
+	}))...)
+	return errs
+}
+
+// Validate_Variable validates obj, a Variable at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_Variable(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Variable) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Variable.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Variable) *string {
+		return &oldObj.Name
+	}))...)
+	// field Variable.Expression
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("expression"), &obj.Expression, safe.Field(oldObj, func(oldObj *Variable) *string {
+		return &oldObj.Expression
+	}))...)
+	return errs
+}
+
+// Validate_WebhookClientConfig validates obj, a WebhookClientConfig at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_WebhookClientConfig(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *WebhookClientConfig) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field WebhookClientConfig.Service
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ServiceReference) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_ServiceReference(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_ServiceReference(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("service"), obj.Service, safe.Field(oldObj, func(oldObj *WebhookClientConfig) *ServiceReference {
+		return oldObj.Service
+	}))...)
+	return errs
+}
+
+// Validate_Condition validates obj, a Condition at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *metav1.Condition) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Condition.Type
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
+		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
+		return errs
+	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Type
+	}))...)
+	// field Condition.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.ConditionStatus) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus, nil)...)
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.ConditionStatus {
+		return &oldObj.Status
+	}))...)
+	// field Condition.ObservedGeneration
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int64) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		return errs
+	}(fldPath.Child("observedGeneration"), &obj.ObservedGeneration, safe.Field(oldObj, func(oldObj *metav1.Condition) *int64 {
+		return &oldObj.ObservedGeneration
+	}))...)
+	// field Condition.LastTransitionTime
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.Time) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, false) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("lastTransitionTime"), &obj.LastTransitionTime, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.Time {
+		return &oldObj.LastTransitionTime
+	}))...)
+	// field Condition.Reason
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
+		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
+		return errs
+	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Reason
+	}))...)
+	// field Condition.Message
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
+		return errs
+	}(fldPath.Child("message"), &obj.Message, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Message
+	}))...)
+	return errs
+}
+
+// Validate_LabelSelector validates obj, a LabelSelector at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_metav1_LabelSelector(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *metav1.LabelSelector) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field LabelSelector.MatchExpressions
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []metav1.LabelSelectorRequirement) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !equality.Semantic.DeepEqual(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_metav1_LabelSelectorRequirement)...)
+		return errs
+	}(fldPath.Child("matchExpressions"), obj.MatchExpressions, safe.Field(oldObj, func(oldObj *metav1.LabelSelector) []metav1.LabelSelectorRequirement {
+		return oldObj.MatchExpressions
+	}))...)
+	return errs
+}
+
+// Validate_LabelSelectorRequirement validates obj, a LabelSelectorRequirement at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_metav1_LabelSelectorRequirement(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *metav1.LabelSelectorRequirement) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field LabelSelectorRequirement.Key
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("key"), &obj.Key, safe.Field(oldObj, func(oldObj *metav1.LabelSelectorRequirement) *string {
+		return &oldObj.Key
+	}))...)
+	// field LabelSelectorRequirement.Operator
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.LabelSelectorOperator) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("operator"), &obj.Operator, safe.Field(oldObj, func(oldObj *metav1.LabelSelectorRequirement) *metav1.LabelSelectorOperator {
+		return &oldObj.Operator
 	}))...)
 	return errs
 }

@@ -7,12 +7,14 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	reflect "reflect"
+	"slices"
 )
 
 func init() {
@@ -35,6 +37,90 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	return nil
 }
 
+// Validate_CustomResourceColumnDefinition validates obj, a CustomResourceColumnDefinition at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_CustomResourceColumnDefinition(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *CustomResourceColumnDefinition) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field CustomResourceColumnDefinition.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *CustomResourceColumnDefinition) *string {
+		return &oldObj.Name
+	}))...)
+	// field CustomResourceColumnDefinition.Type
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *CustomResourceColumnDefinition) *string {
+		return &oldObj.Type
+	}))...)
+	// field CustomResourceColumnDefinition.JSONPath
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("jsonPath"), &obj.JSONPath, safe.Field(oldObj, func(oldObj *CustomResourceColumnDefinition) *string {
+		return &oldObj.JSONPath
+	}))...)
+	return errs
+}
+
+// Validate_CustomResourceConversion validates obj, a CustomResourceConversion at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_CustomResourceConversion(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *CustomResourceConversion) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field CustomResourceConversion.Strategy
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ConversionStrategyType) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("strategy"), &obj.Strategy, safe.Field(oldObj, func(oldObj *CustomResourceConversion) *ConversionStrategyType {
+		return &oldObj.Strategy
+	}))...)
+	// field CustomResourceConversion.Webhook
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *WebhookConversion) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_WebhookConversion(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_WebhookConversion(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("webhook"), obj.Webhook, safe.Field(oldObj, func(oldObj *CustomResourceConversion) *WebhookConversion {
+		return oldObj.Webhook
+	}))...)
+	return errs
+}
+
 // Validate_CustomResourceDefinition validates obj, a CustomResourceDefinition at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
 func Validate_CustomResourceDefinition(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *CustomResourceDefinition) (errs field.ErrorList) {
@@ -47,6 +133,9 @@ func Validate_CustomResourceDefinition(ctx context.Context, op operation.Operati
 		if op.Type == operation.Update && SemanticEqual_CustomResourceDefinitionSpec(obj, oldObj) {
 			return nil
 		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, Validate_CustomResourceDefinitionSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *CustomResourceDefinition) *CustomResourceDefinitionSpec {
@@ -54,14 +143,93 @@ func Validate_CustomResourceDefinition(ctx context.Context, op operation.Operati
 	}))...)
 	// field CustomResourceDefinition.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CustomResourceDefinitionStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_CustomResourceDefinitionStatus(obj, oldObj) {
 			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_CustomResourceDefinitionStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *CustomResourceDefinition) *CustomResourceDefinitionStatus {
 		return &oldObj.Status
+	}))...)
+	return errs
+}
+
+// Validate_CustomResourceDefinitionCondition validates obj, a CustomResourceDefinitionCondition at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_CustomResourceDefinitionCondition(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *CustomResourceDefinitionCondition) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field CustomResourceDefinitionCondition.Type
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CustomResourceDefinitionConditionType) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionCondition) *CustomResourceDefinitionConditionType {
+		return &oldObj.Type
+	}))...)
+	// field CustomResourceDefinitionCondition.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ConditionStatus) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionCondition) *ConditionStatus {
+		return &oldObj.Status
+	}))...)
+	return errs
+}
+
+// Validate_CustomResourceDefinitionNames validates obj, a CustomResourceDefinitionNames at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_CustomResourceDefinitionNames(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *CustomResourceDefinitionNames) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field CustomResourceDefinitionNames.Plural
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("plural"), &obj.Plural, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionNames) *string {
+		return &oldObj.Plural
+	}))...)
+	// field CustomResourceDefinitionNames.Kind
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("kind"), &obj.Kind, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionNames) *string {
+		return &oldObj.Kind
 	}))...)
 	return errs
 }
@@ -72,6 +240,46 @@ func Validate_CustomResourceDefinitionSpec(ctx context.Context, op operation.Ope
 	if obj == nil {
 		return nil
 	}
+	// field CustomResourceDefinitionSpec.Group
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("group"), &obj.Group, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionSpec) *string {
+		return &oldObj.Group
+	}))...)
+	// field CustomResourceDefinitionSpec.Names
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CustomResourceDefinitionNames) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_CustomResourceDefinitionNames(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, Validate_CustomResourceDefinitionNames(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("names"), &obj.Names, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionSpec) *CustomResourceDefinitionNames {
+		return &oldObj.Names
+	}))...)
+	// field CustomResourceDefinitionSpec.Scope
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ResourceScope) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("scope"), &obj.Scope, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionSpec) *ResourceScope {
+		return &oldObj.Scope
+	}))...)
 	// field CustomResourceDefinitionSpec.Versions
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []CustomResourceDefinitionVersion) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
@@ -90,10 +298,27 @@ func Validate_CustomResourceDefinitionSpec(ctx context.Context, op operation.Ope
 		}() {
 			return nil
 		}
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_CustomResourceDefinitionVersion)...)
 		return errs
 	}(fldPath.Child("versions"), obj.Versions, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionSpec) []CustomResourceDefinitionVersion {
 		return oldObj.Versions
+	}))...)
+	// field CustomResourceDefinitionSpec.Conversion
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CustomResourceConversion) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_CustomResourceConversion(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_CustomResourceConversion(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("conversion"), obj.Conversion, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionSpec) *CustomResourceConversion {
+		return oldObj.Conversion
 	}))...)
 	return errs
 }
@@ -122,15 +347,32 @@ func Validate_CustomResourceDefinitionStatus(ctx context.Context, op operation.O
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *CustomResourceDefinitionCondition) bool {
 			return a.Type == b.Type
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *CustomResourceDefinitionCondition) bool {
+			return a.Type == b.Type
+		}, SemanticEqual_CustomResourceDefinitionCondition, Validate_CustomResourceDefinitionCondition)...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionStatus) []CustomResourceDefinitionCondition {
 		return oldObj.Conditions
+	}))...)
+	// field CustomResourceDefinitionStatus.AcceptedNames
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CustomResourceDefinitionNames) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_CustomResourceDefinitionNames(obj, oldObj) {
+			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_CustomResourceDefinitionNames(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("acceptedNames"), &obj.AcceptedNames, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionStatus) *CustomResourceDefinitionNames {
+		return &oldObj.AcceptedNames
 	}))...)
 	return errs
 }
@@ -141,19 +383,182 @@ func Validate_CustomResourceDefinitionVersion(ctx context.Context, op operation.
 	if obj == nil {
 		return nil
 	}
+	// field CustomResourceDefinitionVersion.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionVersion) *string {
+		return &oldObj.Name
+	}))...)
+	// field CustomResourceDefinitionVersion.Served
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *bool) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if !*obj && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("served"), &obj.Served, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionVersion) *bool {
+		return &oldObj.Served
+	}))...)
+	// field CustomResourceDefinitionVersion.Storage
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *bool) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if !*obj && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("storage"), &obj.Storage, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionVersion) *bool {
+		return &oldObj.Storage
+	}))...)
 	// field CustomResourceDefinitionVersion.Schema
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CustomResourceValidation) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_CustomResourceValidation(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_CustomResourceValidation(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("schema"), obj.Schema, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionVersion) *CustomResourceValidation {
 		return oldObj.Schema
+	}))...)
+	// field CustomResourceDefinitionVersion.Subresources
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CustomResourceSubresources) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_CustomResourceSubresources(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_CustomResourceSubresources(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("subresources"), obj.Subresources, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionVersion) *CustomResourceSubresources {
+		return oldObj.Subresources
+	}))...)
+	// field CustomResourceDefinitionVersion.AdditionalPrinterColumns
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []CustomResourceColumnDefinition) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_CustomResourceColumnDefinition(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_CustomResourceColumnDefinition)...)
+		return errs
+	}(fldPath.Child("additionalPrinterColumns"), obj.AdditionalPrinterColumns, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionVersion) []CustomResourceColumnDefinition {
+		return oldObj.AdditionalPrinterColumns
+	}))...)
+	// field CustomResourceDefinitionVersion.SelectableFields
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []SelectableField) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_SelectableField(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_SelectableField)...)
+		return errs
+	}(fldPath.Child("selectableFields"), obj.SelectableFields, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionVersion) []SelectableField {
+		return oldObj.SelectableFields
+	}))...)
+	return errs
+}
+
+// Validate_CustomResourceSubresourceScale validates obj, a CustomResourceSubresourceScale at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_CustomResourceSubresourceScale(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *CustomResourceSubresourceScale) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field CustomResourceSubresourceScale.SpecReplicasPath
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("specReplicasPath"), &obj.SpecReplicasPath, safe.Field(oldObj, func(oldObj *CustomResourceSubresourceScale) *string {
+		return &oldObj.SpecReplicasPath
+	}))...)
+	// field CustomResourceSubresourceScale.StatusReplicasPath
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("statusReplicasPath"), &obj.StatusReplicasPath, safe.Field(oldObj, func(oldObj *CustomResourceSubresourceScale) *string {
+		return &oldObj.StatusReplicasPath
+	}))...)
+	return errs
+}
+
+// Validate_CustomResourceSubresources validates obj, a CustomResourceSubresources at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_CustomResourceSubresources(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *CustomResourceSubresources) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field CustomResourceSubresources.Scale
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CustomResourceSubresourceScale) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_CustomResourceSubresourceScale(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_CustomResourceSubresourceScale(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("scale"), obj.Scale, safe.Field(oldObj, func(oldObj *CustomResourceSubresources) *CustomResourceSubresourceScale {
+		return oldObj.Scale
 	}))...)
 	return errs
 }
@@ -170,7 +575,7 @@ func Validate_CustomResourceValidation(ctx context.Context, op operation.Operati
 		if op.Type == operation.Update && SemanticEqual_JSONSchemaProps(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_JSONSchemaProps(ctx, op, fldPath, obj, oldObj)...)
@@ -205,7 +610,7 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_JSONSchemaProps)...)
@@ -231,7 +636,7 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_JSONSchemaProps)...)
@@ -257,7 +662,7 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_JSONSchemaProps)...)
@@ -271,7 +676,7 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 		if op.Type == operation.Update && SemanticEqual_JSONSchemaProps(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_JSONSchemaProps(ctx, op, fldPath, obj, oldObj)...)
@@ -301,7 +706,7 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 		}() {
 			return nil
 		}
-		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, SemanticEqual_JSONSchemaProps, Validate_JSONSchemaProps)...)
@@ -331,7 +736,7 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 		}() {
 			return nil
 		}
-		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, SemanticEqual_JSONSchemaProps, Validate_JSONSchemaProps)...)
@@ -345,9 +750,150 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 		if op.Type == operation.Update && SemanticEqual_ValidationRules(obj, oldObj) {
 			return nil
 		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, false) {
+			return // do not proceed: the optional value is absent
+		}
 		return errs
 	}(fldPath.Child("x-kubernetes-validations"), &obj.XValidations, safe.Field(oldObj, func(oldObj *JSONSchemaProps) *ValidationRules {
 		return &oldObj.XValidations
+	}))...)
+	return errs
+}
+
+// Validate_SelectableField validates obj, a SelectableField at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_SelectableField(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *SelectableField) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field SelectableField.JSONPath
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("jsonPath"), &obj.JSONPath, safe.Field(oldObj, func(oldObj *SelectableField) *string {
+		return &oldObj.JSONPath
+	}))...)
+	return errs
+}
+
+// Validate_ServiceReference validates obj, a ServiceReference at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_ServiceReference(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *ServiceReference) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field ServiceReference.Namespace
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("namespace"), &obj.Namespace, safe.Field(oldObj, func(oldObj *ServiceReference) *string {
+		return &oldObj.Namespace
+	}))...)
+	// field ServiceReference.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *ServiceReference) *string {
+		return &oldObj.Name
+	}))...)
+	return errs
+}
+
+// Validate_ValidationRule validates obj, a ValidationRule at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_ValidationRule(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *ValidationRule) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field ValidationRule.Rule
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("rule"), &obj.Rule, safe.Field(oldObj, func(oldObj *ValidationRule) *string {
+		return &oldObj.Rule
+	}))...)
+	return errs
+}
+
+// Validate_WebhookClientConfig validates obj, a WebhookClientConfig at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_WebhookClientConfig(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *WebhookClientConfig) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field WebhookClientConfig.Service
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ServiceReference) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_ServiceReference(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_ServiceReference(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("service"), obj.Service, safe.Field(oldObj, func(oldObj *WebhookClientConfig) *ServiceReference {
+		return oldObj.Service
+	}))...)
+	return errs
+}
+
+// Validate_WebhookConversion validates obj, a WebhookConversion at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_WebhookConversion(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *WebhookConversion) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field WebhookConversion.ClientConfig
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *WebhookClientConfig) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_WebhookClientConfig(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_WebhookClientConfig(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("clientConfig"), obj.ClientConfig, safe.Field(oldObj, func(oldObj *WebhookConversion) *WebhookClientConfig {
+		return oldObj.ClientConfig
+	}))...)
+	// field WebhookConversion.ConversionReviewVersions
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("conversionReviewVersions"), obj.ConversionReviewVersions, safe.Field(oldObj, func(oldObj *WebhookConversion) []string {
+		return oldObj.ConversionReviewVersions
 	}))...)
 	return errs
 }

@@ -7,6 +7,7 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -40,16 +41,109 @@ func Validate_APIService(ctx context.Context, op operation.Operation, fldPath *f
 	if obj == nil {
 		return nil
 	}
+	// field APIService.Spec
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *APIServiceSpec) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_APIServiceSpec(obj, oldObj) {
+			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_APIServiceSpec(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *APIService) *APIServiceSpec {
+		return &oldObj.Spec
+	}))...)
 	// field APIService.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *APIServiceStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_APIServiceStatus(obj, oldObj) {
 			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_APIServiceStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *APIService) *APIServiceStatus {
 		return &oldObj.Status
+	}))...)
+	return errs
+}
+
+// Validate_APIServiceCondition validates obj, a APIServiceCondition at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_APIServiceCondition(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *APIServiceCondition) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field APIServiceCondition.Type
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *APIServiceConditionType) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *APIServiceCondition) *APIServiceConditionType {
+		return &oldObj.Type
+	}))...)
+	// field APIServiceCondition.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ConditionStatus) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *APIServiceCondition) *ConditionStatus {
+		return &oldObj.Status
+	}))...)
+	return errs
+}
+
+// Validate_APIServiceSpec validates obj, a APIServiceSpec at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_APIServiceSpec(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *APIServiceSpec) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field APIServiceSpec.GroupPriorityMinimum
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("groupPriorityMinimum"), &obj.GroupPriorityMinimum, safe.Field(oldObj, func(oldObj *APIServiceSpec) *int32 {
+		return &oldObj.GroupPriorityMinimum
+	}))...)
+	// field APIServiceSpec.VersionPriority
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("versionPriority"), &obj.VersionPriority, safe.Field(oldObj, func(oldObj *APIServiceSpec) *int32 {
+		return &oldObj.VersionPriority
 	}))...)
 	return errs
 }
@@ -78,12 +172,15 @@ func Validate_APIServiceStatus(ctx context.Context, op operation.Operation, fldP
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *APIServiceCondition) bool {
 			return a.Type == b.Type
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *APIServiceCondition) bool {
+			return a.Type == b.Type
+		}, SemanticEqual_APIServiceCondition, Validate_APIServiceCondition)...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *APIServiceStatus) []APIServiceCondition {
 		return oldObj.Conditions

@@ -4,7 +4,15 @@
 
 package v1
 
-import runtime "k8s.io/apimachinery/pkg/runtime"
+import (
+	context "context"
+	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
+	operation "k8s.io/apimachinery/pkg/api/operation"
+	safe "k8s.io/apimachinery/pkg/api/safe"
+	runtime "k8s.io/apimachinery/pkg/runtime"
+	field "k8s.io/apimachinery/pkg/util/validation/field"
+)
 
 func init() {
 	localSchemeBuilder.Register(RegisterValidations)
@@ -14,5 +22,36 @@ func init() {
 // for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first
 // (once per process); an error there fails AddToScheme.
 func RegisterValidations(scheme *runtime.Scheme) error {
+	scheme.AddValidationFunc((*TokenReview)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_TokenReview(ctx, op, nil, obj.(*TokenReview), nil)
+		case operation.Update:
+			return Validate_TokenReview(ctx, op, nil, obj.(*TokenReview), safe.Cast[*TokenReview](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
 	return nil
+}
+
+// Validate_TokenReview validates obj, a TokenReview at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_TokenReview(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *TokenReview) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field TokenReview.Spec
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *TokenReviewSpec) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_TokenReviewSpec(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *TokenReview) *TokenReviewSpec {
+		return &oldObj.Spec
+	}))...)
+	return errs
 }

@@ -4,7 +4,19 @@
 
 package v1
 
-import runtime "k8s.io/apimachinery/pkg/runtime"
+import (
+	context "context"
+	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
+	equality "k8s.io/apimachinery/pkg/api/equality"
+	operation "k8s.io/apimachinery/pkg/api/operation"
+	safe "k8s.io/apimachinery/pkg/api/safe"
+	validate "k8s.io/apimachinery/pkg/api/validate"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	runtime "k8s.io/apimachinery/pkg/runtime"
+	field "k8s.io/apimachinery/pkg/util/validation/field"
+	"slices"
+)
 
 func init() {
 	localSchemeBuilder.Register(RegisterValidations)
@@ -14,5 +26,575 @@ func init() {
 // for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first
 // (once per process); an error there fails AddToScheme.
 func RegisterValidations(scheme *runtime.Scheme) error {
+	scheme.AddValidationFunc((*LocalSubjectAccessReview)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_LocalSubjectAccessReview(ctx, op, nil, obj.(*LocalSubjectAccessReview), nil)
+		case operation.Update:
+			return Validate_LocalSubjectAccessReview(ctx, op, nil, obj.(*LocalSubjectAccessReview), safe.Cast[*LocalSubjectAccessReview](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
+	scheme.AddValidationFunc((*SelfSubjectAccessReview)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_SelfSubjectAccessReview(ctx, op, nil, obj.(*SelfSubjectAccessReview), nil)
+		case operation.Update:
+			return Validate_SelfSubjectAccessReview(ctx, op, nil, obj.(*SelfSubjectAccessReview), safe.Cast[*SelfSubjectAccessReview](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
+	scheme.AddValidationFunc((*SelfSubjectRulesReview)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_SelfSubjectRulesReview(ctx, op, nil, obj.(*SelfSubjectRulesReview), nil)
+		case operation.Update:
+			return Validate_SelfSubjectRulesReview(ctx, op, nil, obj.(*SelfSubjectRulesReview), safe.Cast[*SelfSubjectRulesReview](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
+	scheme.AddValidationFunc((*SubjectAccessReview)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_SubjectAccessReview(ctx, op, nil, obj.(*SubjectAccessReview), nil)
+		case operation.Update:
+			return Validate_SubjectAccessReview(ctx, op, nil, obj.(*SubjectAccessReview), safe.Cast[*SubjectAccessReview](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
 	return nil
+}
+
+// Validate_FieldSelectorAttributes validates obj, a FieldSelectorAttributes at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_FieldSelectorAttributes(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *FieldSelectorAttributes) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field FieldSelectorAttributes.Requirements
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []metav1.FieldSelectorRequirement) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !equality.Semantic.DeepEqual(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_metav1_FieldSelectorRequirement)...)
+		return errs
+	}(fldPath.Child("requirements"), obj.Requirements, safe.Field(oldObj, func(oldObj *FieldSelectorAttributes) []metav1.FieldSelectorRequirement {
+		return oldObj.Requirements
+	}))...)
+	return errs
+}
+
+// Validate_LabelSelectorAttributes validates obj, a LabelSelectorAttributes at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_LabelSelectorAttributes(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *LabelSelectorAttributes) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field LabelSelectorAttributes.Requirements
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []metav1.LabelSelectorRequirement) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !equality.Semantic.DeepEqual(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_metav1_LabelSelectorRequirement)...)
+		return errs
+	}(fldPath.Child("requirements"), obj.Requirements, safe.Field(oldObj, func(oldObj *LabelSelectorAttributes) []metav1.LabelSelectorRequirement {
+		return oldObj.Requirements
+	}))...)
+	return errs
+}
+
+// Validate_LocalSubjectAccessReview validates obj, a LocalSubjectAccessReview at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_LocalSubjectAccessReview(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *LocalSubjectAccessReview) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field LocalSubjectAccessReview.Spec
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *SubjectAccessReviewSpec) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_SubjectAccessReviewSpec(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, Validate_SubjectAccessReviewSpec(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *LocalSubjectAccessReview) *SubjectAccessReviewSpec {
+		return &oldObj.Spec
+	}))...)
+	// field LocalSubjectAccessReview.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *SubjectAccessReviewStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_SubjectAccessReviewStatus(obj, oldObj) {
+			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_SubjectAccessReviewStatus(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *LocalSubjectAccessReview) *SubjectAccessReviewStatus {
+		return &oldObj.Status
+	}))...)
+	return errs
+}
+
+// Validate_NonResourceRule validates obj, a NonResourceRule at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_NonResourceRule(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *NonResourceRule) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field NonResourceRule.Verbs
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("verbs"), obj.Verbs, safe.Field(oldObj, func(oldObj *NonResourceRule) []string {
+		return oldObj.Verbs
+	}))...)
+	return errs
+}
+
+// Validate_ResourceAttributes validates obj, a ResourceAttributes at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_ResourceAttributes(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *ResourceAttributes) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field ResourceAttributes.FieldSelector
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *FieldSelectorAttributes) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_FieldSelectorAttributes(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_FieldSelectorAttributes(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("fieldSelector"), obj.FieldSelector, safe.Field(oldObj, func(oldObj *ResourceAttributes) *FieldSelectorAttributes {
+		return oldObj.FieldSelector
+	}))...)
+	// field ResourceAttributes.LabelSelector
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *LabelSelectorAttributes) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_LabelSelectorAttributes(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_LabelSelectorAttributes(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("labelSelector"), obj.LabelSelector, safe.Field(oldObj, func(oldObj *ResourceAttributes) *LabelSelectorAttributes {
+		return oldObj.LabelSelector
+	}))...)
+	return errs
+}
+
+// Validate_ResourceRule validates obj, a ResourceRule at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_ResourceRule(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *ResourceRule) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field ResourceRule.Verbs
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("verbs"), obj.Verbs, safe.Field(oldObj, func(oldObj *ResourceRule) []string {
+		return oldObj.Verbs
+	}))...)
+	return errs
+}
+
+// Validate_SelfSubjectAccessReview validates obj, a SelfSubjectAccessReview at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_SelfSubjectAccessReview(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *SelfSubjectAccessReview) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field SelfSubjectAccessReview.Spec
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *SelfSubjectAccessReviewSpec) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_SelfSubjectAccessReviewSpec(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, Validate_SelfSubjectAccessReviewSpec(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *SelfSubjectAccessReview) *SelfSubjectAccessReviewSpec {
+		return &oldObj.Spec
+	}))...)
+	// field SelfSubjectAccessReview.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *SubjectAccessReviewStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_SubjectAccessReviewStatus(obj, oldObj) {
+			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_SubjectAccessReviewStatus(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *SelfSubjectAccessReview) *SubjectAccessReviewStatus {
+		return &oldObj.Status
+	}))...)
+	return errs
+}
+
+// Validate_SelfSubjectAccessReviewSpec validates obj, a SelfSubjectAccessReviewSpec at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_SelfSubjectAccessReviewSpec(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *SelfSubjectAccessReviewSpec) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field SelfSubjectAccessReviewSpec.ResourceAttributes
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ResourceAttributes) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_ResourceAttributes(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_ResourceAttributes(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("resourceAttributes"), obj.ResourceAttributes, safe.Field(oldObj, func(oldObj *SelfSubjectAccessReviewSpec) *ResourceAttributes {
+		return oldObj.ResourceAttributes
+	}))...)
+	return errs
+}
+
+// Validate_SelfSubjectRulesReview validates obj, a SelfSubjectRulesReview at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_SelfSubjectRulesReview(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *SelfSubjectRulesReview) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field SelfSubjectRulesReview.Spec
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *SelfSubjectRulesReviewSpec) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_SelfSubjectRulesReviewSpec(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *SelfSubjectRulesReview) *SelfSubjectRulesReviewSpec {
+		return &oldObj.Spec
+	}))...)
+	// field SelfSubjectRulesReview.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *SubjectRulesReviewStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_SubjectRulesReviewStatus(obj, oldObj) {
+			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_SubjectRulesReviewStatus(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *SelfSubjectRulesReview) *SubjectRulesReviewStatus {
+		return &oldObj.Status
+	}))...)
+	return errs
+}
+
+// Validate_SubjectAccessReview validates obj, a SubjectAccessReview at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_SubjectAccessReview(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *SubjectAccessReview) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field SubjectAccessReview.Spec
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *SubjectAccessReviewSpec) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_SubjectAccessReviewSpec(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, Validate_SubjectAccessReviewSpec(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *SubjectAccessReview) *SubjectAccessReviewSpec {
+		return &oldObj.Spec
+	}))...)
+	// field SubjectAccessReview.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *SubjectAccessReviewStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_SubjectAccessReviewStatus(obj, oldObj) {
+			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_SubjectAccessReviewStatus(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *SubjectAccessReview) *SubjectAccessReviewStatus {
+		return &oldObj.Status
+	}))...)
+	return errs
+}
+
+// Validate_SubjectAccessReviewSpec validates obj, a SubjectAccessReviewSpec at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_SubjectAccessReviewSpec(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *SubjectAccessReviewSpec) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field SubjectAccessReviewSpec.ResourceAttributes
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ResourceAttributes) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_ResourceAttributes(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_ResourceAttributes(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("resourceAttributes"), obj.ResourceAttributes, safe.Field(oldObj, func(oldObj *SubjectAccessReviewSpec) *ResourceAttributes {
+		return oldObj.ResourceAttributes
+	}))...)
+	return errs
+}
+
+// Validate_SubjectAccessReviewStatus validates obj, a SubjectAccessReviewStatus at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_SubjectAccessReviewStatus(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *SubjectAccessReviewStatus) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field SubjectAccessReviewStatus.Allowed
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *bool) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if !*obj && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("allowed"), &obj.Allowed, safe.Field(oldObj, func(oldObj *SubjectAccessReviewStatus) *bool {
+		return &oldObj.Allowed
+	}))...)
+	return errs
+}
+
+// Validate_SubjectRulesReviewStatus validates obj, a SubjectRulesReviewStatus at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_SubjectRulesReviewStatus(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *SubjectRulesReviewStatus) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field SubjectRulesReviewStatus.ResourceRules
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []ResourceRule) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_ResourceRule(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_ResourceRule)...)
+		return errs
+	}(fldPath.Child("resourceRules"), obj.ResourceRules, safe.Field(oldObj, func(oldObj *SubjectRulesReviewStatus) []ResourceRule {
+		return oldObj.ResourceRules
+	}))...)
+	// field SubjectRulesReviewStatus.NonResourceRules
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []NonResourceRule) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_NonResourceRule(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_NonResourceRule)...)
+		return errs
+	}(fldPath.Child("nonResourceRules"), obj.NonResourceRules, safe.Field(oldObj, func(oldObj *SubjectRulesReviewStatus) []NonResourceRule {
+		return oldObj.NonResourceRules
+	}))...)
+	// field SubjectRulesReviewStatus.Incomplete
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *bool) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if !*obj && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("incomplete"), &obj.Incomplete, safe.Field(oldObj, func(oldObj *SubjectRulesReviewStatus) *bool {
+		return &oldObj.Incomplete
+	}))...)
+	return errs
+}
+
+// Validate_FieldSelectorRequirement validates obj, a FieldSelectorRequirement at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_metav1_FieldSelectorRequirement(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *metav1.FieldSelectorRequirement) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field FieldSelectorRequirement.Key
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("key"), &obj.Key, safe.Field(oldObj, func(oldObj *metav1.FieldSelectorRequirement) *string {
+		return &oldObj.Key
+	}))...)
+	// field FieldSelectorRequirement.Operator
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.FieldSelectorOperator) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("operator"), &obj.Operator, safe.Field(oldObj, func(oldObj *metav1.FieldSelectorRequirement) *metav1.FieldSelectorOperator {
+		return &oldObj.Operator
+	}))...)
+	return errs
+}
+
+// Validate_LabelSelectorRequirement validates obj, a LabelSelectorRequirement at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_metav1_LabelSelectorRequirement(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *metav1.LabelSelectorRequirement) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field LabelSelectorRequirement.Key
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("key"), &obj.Key, safe.Field(oldObj, func(oldObj *metav1.LabelSelectorRequirement) *string {
+		return &oldObj.Key
+	}))...)
+	// field LabelSelectorRequirement.Operator
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.LabelSelectorOperator) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("operator"), &obj.Operator, safe.Field(oldObj, func(oldObj *metav1.LabelSelectorRequirement) *metav1.LabelSelectorOperator {
+		return &oldObj.Operator
+	}))...)
+	return errs
 }

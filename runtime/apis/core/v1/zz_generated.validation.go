@@ -7,9 +7,11 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
@@ -46,13 +48,57 @@ func Validate_Namespace(ctx context.Context, op operation.Operation, fldPath *fi
 	}
 	// field Namespace.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *NamespaceStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_NamespaceStatus(obj, oldObj) {
 			return nil
 		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
 		errs = append(errs, Validate_NamespaceStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *Namespace) *NamespaceStatus {
+		return &oldObj.Status
+	}))...)
+	return errs
+}
+
+// Validate_NamespaceCondition validates obj, a NamespaceCondition at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_NamespaceCondition(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *NamespaceCondition) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field NamespaceCondition.Type
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *NamespaceConditionType) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *NamespaceCondition) *NamespaceConditionType {
+		return &oldObj.Type
+	}))...)
+	// field NamespaceCondition.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.ConditionStatus) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *NamespaceCondition) *metav1.ConditionStatus {
 		return &oldObj.Status
 	}))...)
 	return errs
@@ -70,7 +116,7 @@ func Validate_NamespaceStatus(ctx context.Context, op operation.Operation, fldPa
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumNamespaceStatusPhase, nil)...)
@@ -96,12 +142,15 @@ func Validate_NamespaceStatus(ctx context.Context, op operation.Operation, fldPa
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *NamespaceCondition) bool {
 			return a.Type == b.Type
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *NamespaceCondition) bool {
+			return a.Type == b.Type
+		}, SemanticEqual_NamespaceCondition, Validate_NamespaceCondition)...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *NamespaceStatus) []NamespaceCondition {
 		return oldObj.Conditions

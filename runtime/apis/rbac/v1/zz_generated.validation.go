@@ -7,13 +7,17 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	cel "github.com/apigen-dev/apigen/runtime/validation/cel"
+	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	"slices"
 	"sync"
 )
 
@@ -28,12 +32,30 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	if err := compileRules(); err != nil {
 		return err
 	}
+	scheme.AddValidationFunc((*ClusterRole)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_ClusterRole(ctx, op, nil, obj.(*ClusterRole), nil)
+		case operation.Update:
+			return Validate_ClusterRole(ctx, op, nil, obj.(*ClusterRole), safe.Cast[*ClusterRole](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
 	scheme.AddValidationFunc((*ClusterRoleBinding)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
 			return Validate_ClusterRoleBinding(ctx, op, nil, obj.(*ClusterRoleBinding), nil)
 		case operation.Update:
 			return Validate_ClusterRoleBinding(ctx, op, nil, obj.(*ClusterRoleBinding), safe.Cast[*ClusterRoleBinding](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
+	scheme.AddValidationFunc((*Role)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_Role(ctx, op, nil, obj.(*Role), nil)
+		case operation.Update:
+			return Validate_Role(ctx, op, nil, obj.(*Role), safe.Cast[*Role](oldObj))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
@@ -77,6 +99,90 @@ var enumRoleRefKind = sets.New[string]("Role", "ClusterRole")
 // enumSubjectKind holds the values +kubebuilder:validation:Enum allows for Subject.Kind.
 var enumSubjectKind = sets.New[string]("User", "Group", "ServiceAccount")
 
+// Validate_AggregationRule validates obj, a AggregationRule at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_AggregationRule(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *AggregationRule) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field AggregationRule.ClusterRoleSelectors
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []metav1.LabelSelector) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !equality.Semantic.DeepEqual(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_metav1_LabelSelector)...)
+		return errs
+	}(fldPath.Child("clusterRoleSelectors"), obj.ClusterRoleSelectors, safe.Field(oldObj, func(oldObj *AggregationRule) []metav1.LabelSelector {
+		return oldObj.ClusterRoleSelectors
+	}))...)
+	return errs
+}
+
+// Validate_ClusterRole validates obj, a ClusterRole at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_ClusterRole(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *ClusterRole) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field ClusterRole.Rules
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []PolicyRule) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_PolicyRule(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_PolicyRule)...)
+		return errs
+	}(fldPath.Child("rules"), obj.Rules, safe.Field(oldObj, func(oldObj *ClusterRole) []PolicyRule {
+		return oldObj.Rules
+	}))...)
+	// field ClusterRole.AggregationRule
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *AggregationRule) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_AggregationRule(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_AggregationRule(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("aggregationRule"), obj.AggregationRule, safe.Field(oldObj, func(oldObj *ClusterRole) *AggregationRule {
+		return oldObj.AggregationRule
+	}))...)
+	return errs
+}
+
 // Validate_ClusterRoleBinding validates obj, a ClusterRoleBinding at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
 func Validate_ClusterRoleBinding(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *ClusterRoleBinding) (errs field.ErrorList) {
@@ -101,7 +207,7 @@ func Validate_ClusterRoleBinding(ctx context.Context, op operation.Operation, fl
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_Subject)...)
@@ -115,11 +221,71 @@ func Validate_ClusterRoleBinding(ctx context.Context, op operation.Operation, fl
 		if op.Type == operation.Update && SemanticEqual_RoleRef(obj, oldObj) {
 			return nil
 		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, Validate_RoleRef(ctx, op, fldPath, obj, oldObj)...)
 		errs = append(errs, ruleClusterRoleBindingRoleRef.Validate(ctx, op, fldPath, cel.Present(obj, false), cel.Present(oldObj, false))...)
 		return errs
 	}(fldPath.Child("roleRef"), &obj.RoleRef, safe.Field(oldObj, func(oldObj *ClusterRoleBinding) *RoleRef {
 		return &oldObj.RoleRef
+	}))...)
+	return errs
+}
+
+// Validate_PolicyRule validates obj, a PolicyRule at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_PolicyRule(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *PolicyRule) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field PolicyRule.Verbs
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("verbs"), obj.Verbs, safe.Field(oldObj, func(oldObj *PolicyRule) []string {
+		return oldObj.Verbs
+	}))...)
+	return errs
+}
+
+// Validate_Role validates obj, a Role at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_Role(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Role) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Role.Rules
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []PolicyRule) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_PolicyRule(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_PolicyRule)...)
+		return errs
+	}(fldPath.Child("rules"), obj.Rules, safe.Field(oldObj, func(oldObj *Role) []PolicyRule {
+		return oldObj.Rules
 	}))...)
 	return errs
 }
@@ -148,7 +314,7 @@ func Validate_RoleBinding(ctx context.Context, op operation.Operation, fldPath *
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_Subject)...)
@@ -161,6 +327,9 @@ func Validate_RoleBinding(ctx context.Context, op operation.Operation, fldPath *
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_RoleRef(obj, oldObj) {
 			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, Validate_RoleRef(ctx, op, fldPath, obj, oldObj)...)
 		errs = append(errs, ruleRoleBindingRoleRef.Validate(ctx, op, fldPath, cel.Present(obj, false), cel.Present(oldObj, false))...)
@@ -183,6 +352,9 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefAPIGroup, nil)...)
 		return errs
 	}(fldPath.Child("apiGroup"), &obj.APIGroup, safe.Field(oldObj, func(oldObj *RoleRef) *string {
@@ -194,6 +366,9 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefKind, nil)...)
 		return errs
 	}(fldPath.Child("kind"), &obj.Kind, safe.Field(oldObj, func(oldObj *RoleRef) *string {
@@ -204,6 +379,9 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
 		return errs
@@ -225,6 +403,9 @@ func Validate_Subject(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumSubjectKind, nil)...)
 		return errs
 	}(fldPath.Child("kind"), &obj.Kind, safe.Field(oldObj, func(oldObj *Subject) *string {
@@ -236,10 +417,83 @@ func Validate_Subject(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
 		return errs
 	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Subject) *string {
 		return &oldObj.Name
+	}))...)
+	return errs
+}
+
+// Validate_LabelSelector validates obj, a LabelSelector at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_metav1_LabelSelector(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *metav1.LabelSelector) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field LabelSelector.MatchExpressions
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []metav1.LabelSelectorRequirement) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !equality.Semantic.DeepEqual(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_metav1_LabelSelectorRequirement)...)
+		return errs
+	}(fldPath.Child("matchExpressions"), obj.MatchExpressions, safe.Field(oldObj, func(oldObj *metav1.LabelSelector) []metav1.LabelSelectorRequirement {
+		return oldObj.MatchExpressions
+	}))...)
+	return errs
+}
+
+// Validate_LabelSelectorRequirement validates obj, a LabelSelectorRequirement at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_metav1_LabelSelectorRequirement(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *metav1.LabelSelectorRequirement) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field LabelSelectorRequirement.Key
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("key"), &obj.Key, safe.Field(oldObj, func(oldObj *metav1.LabelSelectorRequirement) *string {
+		return &oldObj.Key
+	}))...)
+	// field LabelSelectorRequirement.Operator
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.LabelSelectorOperator) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("operator"), &obj.Operator, safe.Field(oldObj, func(oldObj *metav1.LabelSelectorRequirement) *metav1.LabelSelectorOperator {
+		return &oldObj.Operator
 	}))...)
 	return errs
 }

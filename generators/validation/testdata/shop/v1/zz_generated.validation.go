@@ -98,9 +98,8 @@ func Validate_Billing(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
-			errs = append(errs, e...)
-			return
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 3)...)
 		return errs
@@ -113,9 +112,8 @@ func Validate_Billing(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && maps.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.RequiredMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
-			errs = append(errs, e...)
-			return
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		return errs
 	}(fldPath.Child("labels"), obj.Labels, safe.Field(oldObj, func(oldObj *Billing) map[string]string {
@@ -136,9 +134,8 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
-			errs = append(errs, e...)
-			return
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
 		return errs
@@ -167,7 +164,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 10.0, true)...)
@@ -182,7 +179,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.MaxItems(ctx, op, fldPath, obj, oldObj, 2)...)
@@ -197,7 +194,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 		if op.Type == operation.Update && maps.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.MinProperties(ctx, op, fldPath, obj, oldObj, 1)...)
@@ -212,7 +209,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Format(ctx, op, fldPath, obj, oldObj, "ipv4")...)
@@ -235,9 +232,8 @@ func Validate_Product(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
-			errs = append(errs, e...)
-			return
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 8)...)
 		return errs
@@ -250,9 +246,8 @@ func Validate_Product(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
-			errs = append(errs, e...)
-			return
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumProductKind, nil)...)
 		return errs
@@ -264,6 +259,9 @@ func Validate_Product(ctx context.Context, op operation.Operation, fldPath *fiel
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
+		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
 		errs = append(errs, ruleProductPrice.Validate(ctx, op, fldPath, cel.Present(obj, false), cel.Present(oldObj, false))...)
@@ -286,6 +284,9 @@ func Validate_Shop(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && SemanticEqual_ShopSpec(obj, oldObj) {
 			return nil
 		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, Validate_ShopSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *Shop) *ShopSpec {
@@ -307,9 +308,8 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
-			errs = append(errs, e...)
-			return
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, Validate_Tier(ctx, op, fldPath, obj, oldObj)...)
 		errs = append(errs, ruleShopSpecTier.Validate(ctx, op, fldPath, cel.Present(obj, false), cel.Present(oldObj, false))...)
@@ -323,9 +323,8 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
-			errs = append(errs, e...)
-			return
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, validation.Format(ctx, op, fldPath, obj, oldObj, "email")...)
 		return errs
@@ -338,7 +337,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Format(ctx, op, fldPath, obj, oldObj, "uri")...)
@@ -352,7 +351,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Format(ctx, op, fldPath, obj, oldObj, "hostname")...)
@@ -366,7 +365,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Format(ctx, op, fldPath, obj, oldObj, "ipv4")...)
@@ -380,7 +379,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Format(ctx, op, fldPath, obj, oldObj, "ipv6")...)
@@ -394,7 +393,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Format(ctx, op, fldPath, obj, oldObj, "uuid")...)
@@ -408,7 +407,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Format(ctx, op, fldPath, obj, oldObj, "date-time")...)
@@ -422,7 +421,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Format(ctx, op, fldPath, obj, oldObj, "duration")...)
@@ -436,7 +435,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Format(ctx, op, fldPath, obj, oldObj, "quantity")...)
@@ -450,7 +449,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ShortName(ctx, op, fldPath, obj, oldObj)...)
@@ -463,6 +462,9 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
+		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
 		errs = append(errs, validate.Maximum(ctx, op, fldPath, obj, oldObj, 10)...)
@@ -477,7 +479,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, true)...)
@@ -492,7 +494,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.EnumValue(ctx, op, fldPath, obj, oldObj, 1, 5, 10)...)
@@ -506,7 +508,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.MinItems(ctx, op, fldPath, obj, oldObj, 1)...)
@@ -523,7 +525,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
@@ -549,9 +551,8 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		}() {
 			return nil
 		}
-		if e := validate.RequiredSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
-			errs = append(errs, e...)
-			return
+		if obj == nil {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *Product) bool {
 			return a.Name == b.Name && a.Kind == b.Kind
@@ -585,7 +586,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		}() {
 			return nil
 		}
-		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.MaxProperties(ctx, op, fldPath, obj, oldObj, 2)...)
@@ -600,7 +601,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && SemanticEqual_Billing(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_Billing(ctx, op, fldPath, obj, oldObj)...)
@@ -614,7 +615,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, ruleShopSpecCapacity.Validate(ctx, op, fldPath, cel.Present(obj, true), cel.Present(oldObj, true))...)
@@ -640,7 +641,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachPtrSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_Product)...)
@@ -654,7 +655,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && SemanticEqual_Limits(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_Limits(ctx, op, fldPath, obj, oldObj)...)
@@ -676,6 +677,9 @@ func Validate_Stock(ctx context.Context, op operation.Operation, fldPath *field.
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
+		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
 		return errs

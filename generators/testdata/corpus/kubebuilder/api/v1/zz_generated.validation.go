@@ -9,6 +9,7 @@ import (
 	"fmt"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
 	cel "github.com/apigen-dev/apigen/runtime/validation/cel"
+	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -75,6 +76,15 @@ var enumModel = sets.New[Model]("Scout", "Loader", "Welder")
 // patternRobotSpecFirmware is the +kubebuilder:validation:Pattern of RobotSpec.Firmware.
 var patternRobotSpecFirmware = regexp.MustCompile("^[0-9]+\\.[0-9]+\\.[0-9]+$")
 
+// patternConditionType is the +kubebuilder:validation:Pattern of Condition.Type.
+var patternConditionType = regexp.MustCompile("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")
+
+// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status.
+var enumConditionStatus = sets.New[metav1.ConditionStatus]("True", "False", "Unknown")
+
+// patternConditionReason is the +kubebuilder:validation:Pattern of Condition.Reason.
+var patternConditionReason = regexp.MustCompile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
+
 // Validate_AssemblyLine validates obj, a AssemblyLine at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
 func Validate_AssemblyLine(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *AssemblyLine) (errs field.ErrorList) {
@@ -87,7 +97,7 @@ func Validate_AssemblyLine(ctx context.Context, op operation.Operation, fldPath 
 		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[Model])...)
@@ -102,7 +112,7 @@ func Validate_AssemblyLine(ctx context.Context, op operation.Operation, fldPath 
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
@@ -125,6 +135,9 @@ func Validate_Factory(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && SemanticEqual_FactorySpec(obj, oldObj) {
 			return nil
 		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
 		errs = append(errs, Validate_FactorySpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *Factory) *FactorySpec {
@@ -144,6 +157,9 @@ func Validate_FactorySpec(ctx context.Context, op operation.Operation, fldPath *
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
 		errs = append(errs, ruleFactorySpecLocation.Validate(ctx, op, fldPath, cel.Present(obj, false), cel.Present(oldObj, false))...)
@@ -173,7 +189,7 @@ func Validate_FactorySpec(ctx context.Context, op operation.Operation, fldPath *
 		}() {
 			return nil
 		}
-		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, SemanticEqual_AssemblyLine, Validate_AssemblyLine)...)
@@ -187,7 +203,7 @@ func Validate_FactorySpec(ctx context.Context, op operation.Operation, fldPath *
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
@@ -205,13 +221,26 @@ func Validate_MaintenanceWindow(ctx context.Context, op operation.Operation, fld
 	if obj == nil {
 		return nil
 	}
+	// field MaintenanceWindow.Start
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.Time) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, false) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("start"), &obj.Start, safe.Field(oldObj, func(oldObj *MaintenanceWindow) *metav1.Time {
+		return &oldObj.Start
+	}))...)
 	// field MaintenanceWindow.Hours
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
@@ -244,6 +273,9 @@ func Validate_Robot(ctx context.Context, op operation.Operation, fldPath *field.
 		if op.Type == operation.Update && SemanticEqual_RobotSpec(obj, oldObj) {
 			return nil
 		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
 		errs = append(errs, Validate_RobotSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *Robot) *RobotSpec {
@@ -251,9 +283,18 @@ func Validate_Robot(ctx context.Context, op operation.Operation, fldPath *field.
 	}))...)
 	// field Robot.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *RobotStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_RobotStatus(obj, oldObj) {
 			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_RobotStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -275,9 +316,8 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.RequiredValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
-			errs = append(errs, e...)
-			return
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, Validate_Model(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -290,7 +330,7 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternRobotSpecFirmware)...)
@@ -304,7 +344,7 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
@@ -331,7 +371,7 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.MaxItems(ctx, op, fldPath, obj, oldObj, 16)...)
@@ -351,7 +391,7 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if op.Type == operation.Update && SemanticEqual_MaintenanceWindow(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_MaintenanceWindow(ctx, op, fldPath, obj, oldObj)...)
@@ -401,12 +441,15 @@ func Validate_RobotStatus(ctx context.Context, op operation.Operation, fldPath *
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
 			return a.Type == b.Type
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
+			return a.Type == b.Type
+		}, validate.SemanticDeepEqual[*metav1.Condition], Validate_metav1_Condition)...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *RobotStatus) []metav1.Condition {
 		return oldObj.Conditions
@@ -426,6 +469,9 @@ func Validate_Tool(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
 		return errs
 	}(fldPath.Child("slot"), &obj.Slot, safe.Field(oldObj, func(oldObj *Tool) *int32 {
@@ -437,11 +483,109 @@ func Validate_Tool(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
 		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 63)...)
 		return errs
 	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Tool) *string {
 		return &oldObj.Name
+	}))...)
+	return errs
+}
+
+// Validate_Condition validates obj, a Condition at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *metav1.Condition) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Condition.Type
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
+		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
+		return errs
+	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Type
+	}))...)
+	// field Condition.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.ConditionStatus) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus, nil)...)
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.ConditionStatus {
+		return &oldObj.Status
+	}))...)
+	// field Condition.ObservedGeneration
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int64) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		return errs
+	}(fldPath.Child("observedGeneration"), &obj.ObservedGeneration, safe.Field(oldObj, func(oldObj *metav1.Condition) *int64 {
+		return &oldObj.ObservedGeneration
+	}))...)
+	// field Condition.LastTransitionTime
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.Time) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, false) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("lastTransitionTime"), &obj.LastTransitionTime, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.Time {
+		return &oldObj.LastTransitionTime
+	}))...)
+	// field Condition.Reason
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
+		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
+		return errs
+	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Reason
+	}))...)
+	// field Condition.Message
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
+		return errs
+	}(fldPath.Child("message"), &obj.Message, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Message
 	}))...)
 	return errs
 }

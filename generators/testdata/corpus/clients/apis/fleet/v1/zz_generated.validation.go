@@ -7,7 +7,9 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	cel "github.com/apigen-dev/apigen/runtime/validation/cel"
+	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -16,6 +18,7 @@ import (
 	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"maps"
+	"regexp"
 	"slices"
 	"sync"
 )
@@ -31,6 +34,15 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	if err := compileRules(); err != nil {
 		return err
 	}
+	scheme.AddValidationFunc((*Crew)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_Crew(ctx, op, nil, obj.(*Crew), nil)
+		case operation.Update:
+			return Validate_Crew(ctx, op, nil, obj.(*Crew), safe.Cast[*Crew](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
 	scheme.AddValidationFunc((*Route)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
@@ -76,6 +88,95 @@ var unionMembershipForRouteSpecassist = validate.NewUnionMembership(validate.New
 // enumWeather holds the values +kubebuilder:validation:Enum allows for Weather.
 var enumWeather = sets.New[Weather]("Fair", "Storm")
 
+// patternConditionType is the +kubebuilder:validation:Pattern of Condition.Type.
+var patternConditionType = regexp.MustCompile("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")
+
+// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status.
+var enumConditionStatus = sets.New[metav1.ConditionStatus]("True", "False", "Unknown")
+
+// patternConditionReason is the +kubebuilder:validation:Pattern of Condition.Reason.
+var patternConditionReason = regexp.MustCompile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
+
+// Validate_Crew validates obj, a Crew at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_Crew(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Crew) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Crew.Spec
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *CrewSpec) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_CrewSpec(obj, oldObj) {
+			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_CrewSpec(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *Crew) *CrewSpec {
+		return &oldObj.Spec
+	}))...)
+	return errs
+}
+
+// Validate_CrewSpec validates obj, a CrewSpec at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_CrewSpec(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *CrewSpec) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field CrewSpec.Sailors
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj []Sailor) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && func() bool {
+			if len(obj) != len(oldObj) {
+				return false
+			}
+			if len(obj) != 0 && &obj[0] != &oldObj[0] {
+				for i := range obj {
+					if !SemanticEqual_Sailor(&obj[i], &oldObj[i]) {
+						return false
+					}
+				}
+			}
+			return true
+		}() {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_Sailor)...)
+		return errs
+	}(fldPath.Child("sailors"), obj.Sailors, safe.Field(oldObj, func(oldObj *CrewSpec) []Sailor {
+		return oldObj.Sailors
+	}))...)
+	return errs
+}
+
+// Validate_Hold validates obj, a Hold at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_Hold(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Hold) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Hold.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Hold) *string {
+		return &oldObj.Name
+	}))...)
+	return errs
+}
+
 // Validate_Route validates obj, a Route at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
 func Validate_Route(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Route) (errs field.ErrorList) {
@@ -87,6 +188,9 @@ func Validate_Route(ctx context.Context, op operation.Operation, fldPath *field.
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_RouteSpec(obj, oldObj) {
 			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
 		}
 		errs = append(errs, Validate_RouteSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -125,6 +229,9 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 			return nil
 		}
 		errs = append(errs, validate.Immutable(ctx, op, fldPath, obj, oldObj)...)
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		return errs
 	}(fldPath.Child("origin"), &obj.Origin, safe.Field(oldObj, func(oldObj *RouteSpec) *string {
 		return &oldObj.Origin
@@ -136,7 +243,7 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 			return nil
 		}
 		errs = append(errs, validate.UpdatePointer(ctx, op, fldPath, obj, oldObj, validate.NoUnset)...)
-		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		return errs
@@ -149,7 +256,7 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.MaxBytes(ctx, op, fldPath, obj, oldObj, 8)...)
@@ -163,6 +270,9 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
 		errs = append(errs, validate.NEQ(ctx, op, fldPath, obj, oldObj, "nowhere")...)
 		return errs
 	}(fldPath.Child("destination"), &obj.Destination, safe.Field(oldObj, func(oldObj *RouteSpec) *string {
@@ -174,7 +284,7 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
@@ -192,7 +302,7 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if op.Type == operation.Update && maps.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, validate.SemanticDeepEqual[*int32], func(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
@@ -213,7 +323,7 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_Weather(ctx, op, fldPath, obj, oldObj)...)
@@ -238,6 +348,28 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 	return errs
 }
 
+// Validate_Sailor validates obj, a Sailor at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_Sailor(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Sailor) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Sailor.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Sailor) *string {
+		return &oldObj.Name
+	}))...)
+	return errs
+}
+
 // Validate_Ship validates obj, a Ship at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
 func Validate_Ship(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Ship) (errs field.ErrorList) {
@@ -250,6 +382,9 @@ func Validate_Ship(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && SemanticEqual_ShipSpec(obj, oldObj) {
 			return nil
 		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
 		errs = append(errs, Validate_ShipSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *Ship) *ShipSpec {
@@ -257,9 +392,18 @@ func Validate_Ship(ctx context.Context, op operation.Operation, fldPath *field.P
 	}))...)
 	// field Ship.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ShipStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_ShipStatus(obj, oldObj) {
 			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_ShipStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -293,15 +437,32 @@ func Validate_ShipSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *Hold) bool {
 			return a.Name == b.Name
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *Hold) bool {
+			return a.Name == b.Name
+		}, SemanticEqual_Hold, Validate_Hold)...)
 		return errs
 	}(fldPath.Child("holds"), obj.Holds, safe.Field(oldObj, func(oldObj *ShipSpec) []Hold {
 		return oldObj.Holds
+	}))...)
+	// field ShipSpec.Captain
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *Sailor) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_Sailor(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_Sailor(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("captain"), obj.Captain, safe.Field(oldObj, func(oldObj *ShipSpec) *Sailor {
+		return oldObj.Captain
 	}))...)
 	return errs
 }
@@ -345,12 +506,15 @@ func Validate_ShipStatus(ctx context.Context, op operation.Operation, fldPath *f
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
 			return a.Type == b.Type
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
+			return a.Type == b.Type
+		}, validate.SemanticDeepEqual[*metav1.Condition], Validate_metav1_Condition)...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *ShipStatus) []metav1.Condition {
 		return oldObj.Conditions
@@ -365,5 +529,100 @@ func Validate_Weather(ctx context.Context, op operation.Operation, fldPath *fiel
 		return nil
 	}
 	errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumWeather, nil)...)
+	return errs
+}
+
+// Validate_Condition validates obj, a Condition at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *metav1.Condition) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Condition.Type
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
+		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
+		return errs
+	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Type
+	}))...)
+	// field Condition.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.ConditionStatus) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus, nil)...)
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.ConditionStatus {
+		return &oldObj.Status
+	}))...)
+	// field Condition.ObservedGeneration
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int64) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		return errs
+	}(fldPath.Child("observedGeneration"), &obj.ObservedGeneration, safe.Field(oldObj, func(oldObj *metav1.Condition) *int64 {
+		return &oldObj.ObservedGeneration
+	}))...)
+	// field Condition.LastTransitionTime
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.Time) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, false) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("lastTransitionTime"), &obj.LastTransitionTime, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.Time {
+		return &oldObj.LastTransitionTime
+	}))...)
+	// field Condition.Reason
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
+		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
+		return errs
+	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Reason
+	}))...)
+	// field Condition.Message
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
+		return errs
+	}(fldPath.Child("message"), &obj.Message, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Message
+	}))...)
 	return errs
 }

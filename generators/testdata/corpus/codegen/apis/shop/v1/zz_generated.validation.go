@@ -7,12 +7,16 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
+	equality "k8s.io/apimachinery/pkg/api/equality"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
+	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
+	"regexp"
 	"slices"
 )
 
@@ -45,6 +49,37 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	return nil
 }
 
+// patternConditionType is the +kubebuilder:validation:Pattern of Condition.Type.
+var patternConditionType = regexp.MustCompile("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")
+
+// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status.
+var enumConditionStatus = sets.New[metav1.ConditionStatus]("True", "False", "Unknown")
+
+// patternConditionReason is the +kubebuilder:validation:Pattern of Condition.Reason.
+var patternConditionReason = regexp.MustCompile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
+
+// Validate_Contact validates obj, a Contact at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_Contact(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Contact) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Contact.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Contact) *string {
+		return &oldObj.Name
+	}))...)
+	return errs
+}
+
 // Validate_Region validates obj, a Region at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
 func Validate_Region(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Region) (errs field.ErrorList) {
@@ -56,6 +91,9 @@ func Validate_Region(ctx context.Context, op operation.Operation, fldPath *field
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_RegionSpec(obj, oldObj) {
 			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_RegionSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -77,13 +115,27 @@ func Validate_RegionSpec(ctx context.Context, op operation.Operation, fldPath *f
 		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
 		return errs
 	}(fldPath.Child("zones"), obj.Zones, safe.Field(oldObj, func(oldObj *RegionSpec) []string {
 		return oldObj.Zones
+	}))...)
+	// field RegionSpec.Headquarters
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *Contact) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_Contact(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_Contact(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("headquarters"), obj.Headquarters, safe.Field(oldObj, func(oldObj *RegionSpec) *Contact {
+		return oldObj.Headquarters
 	}))...)
 	return errs
 }
@@ -94,13 +146,26 @@ func Validate_Shelf(ctx context.Context, op operation.Operation, fldPath *field.
 	if obj == nil {
 		return nil
 	}
+	// field Shelf.Name
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Shelf) *string {
+		return &oldObj.Name
+	}))...)
 	// field Shelf.Tags
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []string) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && slices.Equal(obj, oldObj) {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
@@ -123,6 +188,9 @@ func Validate_Store(ctx context.Context, op operation.Operation, fldPath *field.
 		if op.Type == operation.Update && SemanticEqual_StoreSpec(obj, oldObj) {
 			return nil
 		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
+		}
 		errs = append(errs, Validate_StoreSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *Store) *StoreSpec {
@@ -130,9 +198,18 @@ func Validate_Store(ctx context.Context, op operation.Operation, fldPath *field.
 	}))...)
 	// field Store.Status
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *StoreStatus) (errs field.ErrorList) {
+		// A create's status is not the client's to write (PrepareForCreate clears it for the status
+		// subresource, the server computes a review's), as the API server drops a custom resource's:
+		// it is not validated on create.
+		if op.Type == operation.Create {
+			return nil
+		}
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
 		if op.Type == operation.Update && SemanticEqual_StoreStatus(obj, oldObj) {
 			return nil
+		}
+		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_StoreStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -148,6 +225,20 @@ func Validate_StoreSpec(ctx context.Context, op operation.Operation, fldPath *fi
 	if obj == nil {
 		return nil
 	}
+	// field StoreSpec.Manager
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *Contact) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_Contact(obj, oldObj) {
+			return nil
+		}
+		if obj == nil {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_Contact(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("manager"), obj.Manager, safe.Field(oldObj, func(oldObj *StoreSpec) *Contact {
+		return oldObj.Manager
+	}))...)
 	// field StoreSpec.Shelves
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj []Shelf) (errs field.ErrorList) {
 		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
@@ -166,7 +257,7 @@ func Validate_StoreSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *Shelf) bool {
@@ -221,15 +312,113 @@ func Validate_StoreStatus(ctx context.Context, op operation.Operation, fldPath *
 		}() {
 			return nil
 		}
-		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
+		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
 			return a.Type == b.Type
 		})...)
+		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
+			return a.Type == b.Type
+		}, validate.SemanticDeepEqual[*metav1.Condition], Validate_metav1_Condition)...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *StoreStatus) []metav1.Condition {
 		return oldObj.Conditions
+	}))...)
+	return errs
+}
+
+// Validate_Condition validates obj, a Condition at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *metav1.Condition) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Condition.Type
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
+		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
+		return errs
+	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Type
+	}))...)
+	// field Condition.Status
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.ConditionStatus) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus, nil)...)
+		return errs
+	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.ConditionStatus {
+		return &oldObj.Status
+	}))...)
+	// field Condition.ObservedGeneration
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int64) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		return errs
+	}(fldPath.Child("observedGeneration"), &obj.ObservedGeneration, safe.Field(oldObj, func(oldObj *metav1.Condition) *int64 {
+		return &oldObj.ObservedGeneration
+	}))...)
+	// field Condition.LastTransitionTime
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *metav1.Time) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, false) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("lastTransitionTime"), &obj.LastTransitionTime, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.Time {
+		return &oldObj.LastTransitionTime
+	}))...)
+	// field Condition.Reason
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
+		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
+		return errs
+	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Reason
+	}))...)
+	// field Condition.Message
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
+		return errs
+	}(fldPath.Child("message"), &obj.Message, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
+		return &oldObj.Message
 	}))...)
 	return errs
 }
