@@ -138,7 +138,9 @@
 //     EmbeddedResource, Schemaless, +kubebuilder:pruning:PreserveUnknownFields,
 //     +kubebuilder:title, +kubebuilder:example, +kubebuilder:externalDocs, and the minLength,
 //     minItems or minProperties of 1 controller-gen adds for +k8s:required (the model merges
-//     it with +required). The loader warns about the first ones.
+//     it with +required). The loader warns about the first ones, and about a package's
+//     +kubebuilder:skip, which keeps controller-gen from writing CRD versions for the
+//     package and which apigen does not honour.
 //   - a marker controller-gen rejects on a schema (a maximum on a field whose type is a named
 //     type of another package, whose reference has no type yet) is applied.
 package crd
