@@ -5,6 +5,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/applyconfigurations"
 	"github.com/apigen-dev/apigen/generators/clientset"
 	"github.com/apigen-dev/apigen/generators/conversion"
+	"github.com/apigen-dev/apigen/generators/crd"
 	"github.com/apigen-dev/apigen/generators/deepcopy"
 	"github.com/apigen-dev/apigen/generators/defaulting"
 	"github.com/apigen-dev/apigen/generators/emit"
@@ -20,8 +21,8 @@ import (
 
 // All returns every generator, in the fixed order `apigen generate` runs them: deepcopy,
 // equality, json, register, defaulting, conversion, validation, openapi, install, then the
-// typed clients of +genclient kinds: clientset, listers, informers, applyconfigurations. Each
-// call returns new values.
+// typed clients of +genclient kinds: clientset, listers, informers, applyconfigurations, and
+// last the CustomResourceDefinitions (crd). Each call returns new values.
 func All() []emit.Generator {
 	return []emit.Generator{
 		deepcopy.New(),
@@ -37,5 +38,6 @@ func All() []emit.Generator {
 		listers.New(),
 		informers.New(),
 		applyconfigurations.New(),
+		crd.New(),
 	}
 }

@@ -53,13 +53,20 @@ func (fs *Files) Fail(err error) {
 func (fs *Files) Failed() bool { return fs.err != nil }
 
 // Result returns the files by path (an empty map when none), or the first failure, or else
-// the reported problems as a model.Diagnostics error.
+// the reported problems as a model.Diagnostics error: without files when any is an error,
+// with them when all are warnings.
 func (fs *Files) Result() (map[string][]byte, error) {
 	if fs.err != nil {
 		return nil, fs.err
 	}
+	if fs.diags.HasErrors() {
+		return nil, fs.diags.Err()
+	}
 	if err := fs.diags.Err(); err != nil {
-		return nil, err
+		if fs.out == nil {
+			return map[string][]byte{}, err
+		}
+		return fs.out, err
 	}
 	if fs.out == nil {
 		return map[string][]byte{}, nil

@@ -38,3 +38,21 @@ func TestFiles(t *testing.T) {
 		t.Fatalf("after Fail: Result() = %v, %v; want the first failure", got, err)
 	}
 }
+
+// TestFilesWarnings checks that warnings alone keep the files: Result returns them with the
+// warnings, and drops them once an error is reported.
+func TestFilesWarnings(t *testing.T) {
+	var fs Files
+	fs.Put("/out/a.yaml", []byte("a: 1\n"))
+	warn := model.Diagnostic{Pos: model.Position{File: "types.go", Line: 4}, Message: "careful", Warning: true}
+	fs.Report(warn)
+	got, err := fs.Result()
+	var ds model.Diagnostics
+	if !errors.As(err, &ds) || ds.HasErrors() || len(got) != 1 {
+		t.Fatalf("with a warning: Result() = %v, %v; want the file and the warning", got, err)
+	}
+	fs.Report(model.Diagnostic{Pos: warn.Pos, Message: "wrong"})
+	if got, err := fs.Result(); got != nil || err == nil {
+		t.Fatalf("with an error: Result() = %v, %v; want no files and the error", got, err)
+	}
+}

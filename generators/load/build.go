@@ -1,6 +1,7 @@
 package load
 
 import (
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -162,7 +163,9 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	if mod := pkgs[0].pkg.Module; mod != nil {
 		modPath, modDir = mod.Path, mod.Dir
 	}
-	g.ClientPath, g.ClientDir = clientRoot(g.Hub, modPath, modDir)
+	rootPath, rootDir := apiRoot(g.Hub, modPath, modDir)
+	g.ClientPath, g.ClientDir = path.Join(rootPath, "pkg", "generated"), filepath.Join(rootDir, "pkg", "generated")
+	g.CRDDir = filepath.Join(rootDir, "config", "crd")
 	groupGoName := g.Hub.Markers.GroupGoName
 	for _, v := range g.Versions {
 		if n := v.Package.Markers.GroupGoName; n != "" {

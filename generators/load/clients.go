@@ -96,11 +96,11 @@ func (b *builder) clientTagsWithoutGenclient(t *model.Type) {
 	}
 }
 
-// clientRoot returns the import path and directory generated clients of a group whose hub
-// package is hub go to: <root>/pkg/generated, where root is the parent of the last "apis" or
-// "api" directory above the hub (example-api/apis/db -> example-api/pkg/generated), else the
-// hub's module root.
-func clientRoot(hub *model.Package, modulePath, moduleDir string) (pkgPath, dir string) {
+// apiRoot returns the import path and directory of the root of the API tree holding the hub
+// package hub: the parent of the last "apis" or "api" directory above it (example-api for
+// example-api/apis/db), else the hub's module root. Generated clients go to
+// <root>/pkg/generated and CustomResourceDefinitions to <root>/config/crd.
+func apiRoot(hub *model.Package, modulePath, moduleDir string) (pkgPath, dir string) {
 	segs := strings.Split(hub.Path, "/")
 	for i := len(segs) - 1; i > 0; i-- {
 		if segs[i] != "apis" && segs[i] != "api" {
@@ -111,9 +111,9 @@ func clientRoot(hub *model.Package, modulePath, moduleDir string) (pkgPath, dir 
 		for range up {
 			d = filepath.Dir(d)
 		}
-		return path.Join(path.Join(segs[:i]...), "pkg", "generated"), filepath.Join(d, "pkg", "generated")
+		return path.Join(segs[:i]...), d
 	}
-	return path.Join(modulePath, "pkg", "generated"), filepath.Join(moduleDir, "pkg", "generated")
+	return modulePath, moduleDir
 }
 
 // clientGroupNames returns the package name and Go name client-gen gives group: the first

@@ -24,6 +24,9 @@ type fileDecls struct {
 	types  map[int]*typeDecl       // by the line of the type's name
 	fields map[fieldKey]*ast.Field // by line and name of the field (or embedded type)
 	ends   map[int]*ast.CommentGroup
+	// imports are the file's import declarations, for resolving a qualified type name
+	// (definedFrom).
+	imports []*ast.ImportSpec
 }
 
 type fieldKey struct {
@@ -36,6 +39,8 @@ type typeDecl struct {
 	spec     *ast.TypeSpec
 	doc      *ast.CommentGroup
 	detached *ast.CommentGroup
+	// file is the index of the file declaring the type.
+	file *fileDecls
 }
 
 func newDeclIndex(fset *token.FileSet) *declIndex {
@@ -48,7 +53,7 @@ func (idx *declIndex) add(f *ast.File) {
 	if _, ok := idx.files[name]; ok {
 		return
 	}
-	fd := &fileDecls{types: map[int]*typeDecl{}, fields: map[fieldKey]*ast.Field{}, ends: map[int]*ast.CommentGroup{}}
+	fd := &fileDecls{types: map[int]*typeDecl{}, fields: map[fieldKey]*ast.Field{}, ends: map[int]*ast.CommentGroup{}, imports: f.Imports}
 	idx.files[name] = fd
 	for _, cg := range f.Comments {
 		fd.ends[idx.line(cg.End())] = cg
@@ -60,7 +65,7 @@ func (idx *declIndex) add(f *ast.File) {
 		}
 		for _, s := range gd.Specs {
 			ts := s.(*ast.TypeSpec)
-			td := &typeDecl{spec: ts, doc: ts.Doc}
+			td := &typeDecl{spec: ts, doc: ts.Doc, file: fd}
 			if td.doc == nil && gd.Lparen == 0 {
 				td.doc = gd.Doc
 			}

@@ -41,10 +41,13 @@
 //   - +kubebuilder:skipversion drops a kind from its version, +kubebuilder:unservedversion
 //     sets Unserved, +kubebuilder:deprecatedversion sets DeprecationWarning (the marker's
 //     warning, else apiextensions-apiserver's default message);
-//   - a group's generated clients go to <root>/pkg/generated, root being the parent of the
-//     last apis (or api) directory above the hub, else the module root (ClientPath,
-//     ClientDir); client names come from the group name (ClientPackageName "db",
+//   - a group's generated clients go to <root>/pkg/generated and its
+//     CustomResourceDefinitions to <root>/config/crd, root being the parent of the last apis
+//     (or api) directory above the hub, else the module root (ClientPath, ClientDir,
+//     CRDDir); client names come from the group name (ClientPackageName "db",
 //     ClientGoName "Db", +groupGoName overriding it);
+//   - a type declared as another named type (`type GRPCHeaderName HeaderName`) records it
+//     (DefinedFrom), read from the declaration's syntax;
 //   - a string type marked +enum or +k8s:enum enumerates its constants (EnumValues);
 //   - +k8s:conversion-gen on a version package must name the hub (an error); a
 //     Validate<Kind> hook in a version package and +k8s:conversion-gen=false without a

@@ -429,3 +429,32 @@ func TestLoadLifecycle(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadDefinedFrom checks DefinedFrom: the named type a declaration names, in its own
+// package or, through the file's import name, in another; none for a type literal or a
+// predeclared type.
+func TestLoadDefinedFrom(t *testing.T) {
+	api, _ := loadOK(t, filepath.Join(fixtures, "defined"))
+	pkg := api.Packages[0]
+	got := map[string]string{}
+	for _, name := range []string{"Local", "Remote", "Names", "Plain", "Base"} {
+		if from := pkg.Type(name).DefinedFrom; from != nil {
+			got[name] = from.Name.String()
+		}
+	}
+	want := map[string]string{"Local": pkg.Path + ".Base", "Remote": "k8s.io/apimachinery/pkg/apis/meta/v1.Time"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("DefinedFrom (-want +got):\n%s", diff)
+	}
+}
+
+// TestLoadCRDDir checks that a group's CRDs go to <root>/config/crd, beside the generated
+// clients' <root>/pkg/generated: root is the parent of the apis directory.
+func TestLoadCRDDir(t *testing.T) {
+	api, _ := loadOK(t, filepath.Join(fixtures, "basic"))
+	root, _ := filepath.Abs(filepath.Join(fixtures, "basic"))
+	g := api.Groups[0]
+	if g.CRDDir != filepath.Join(root, "config", "crd") || g.ClientDir != filepath.Join(root, "pkg", "generated") {
+		t.Errorf("CRDDir = %s, ClientDir = %s; want both below %s", g.CRDDir, g.ClientDir, root)
+	}
+}

@@ -104,6 +104,7 @@ func (b *builder) named(obj *types.TypeName) *model.Type {
 		lines := commentLines(b.fset, b.pos, td.detached, td.doc)
 		t.Doc = markers.Doc(commentLines(b.fset, b.pos, td.doc))
 		t.Markers = b.parseMarkers(local, lines)
+		t.DefinedFrom = b.definedFrom(obj, td)
 	}
 	if st, ok := obj.Type().Underlying().(*types.Struct); ok {
 		t.Kind = model.Struct

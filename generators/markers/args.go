@@ -177,3 +177,22 @@ func xValidation(s *state, raw string) error {
 	s.m.Validation.Rules = append(s.m.Validation.Rules, r)
 	return nil
 }
+
+// crdMetadata is +kubebuilder:metadata:annotations=<key=value>,labels=<key=value>, the
+// metadata of a kind's CustomResourceDefinition; each argument is a list (a;b or {a,b}) and
+// repeated markers add entries, as controller-tools' Metadata marker. An annotation without
+// "=" is an error, as there.
+func crdMetadata(s *state, raw string) error {
+	var annotations, labels []string
+	if err := applyArgs(raw, map[string]argSetter{"annotations": list(&annotations), "labels": list(&labels)}); err != nil {
+		return err
+	}
+	for _, a := range annotations {
+		if !strings.Contains(a, "=") {
+			return fmt.Errorf("annotation %s is not in 'key=value' format", a)
+		}
+	}
+	s.m.CRDAnnotations = append(s.m.CRDAnnotations, annotations...)
+	s.m.CRDLabels = append(s.m.CRDLabels, labels...)
+	return nil
+}

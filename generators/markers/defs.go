@@ -54,7 +54,7 @@ var defs = map[string]applyFunc{
 	"kubebuilder:skipversion":                   flagField("skipVersion", func(m *model.Markers) *bool { return &m.SkipVersion }),
 	"kubebuilder:unservedversion":               flagField("unservedVersion", func(m *model.Markers) *bool { return &m.UnservedVersion }),
 	"kubebuilder:deprecatedversion":             deprecatedVersion,
-	"kubebuilder:metadata":                      nil,
+	"kubebuilder:metadata":                      crdMetadata,
 	"kubebuilder:selectablefield":               selectableField,
 	"kubebuilder:title":                         nil,
 	"kubebuilder:example":                       nil,

@@ -38,7 +38,9 @@
 // method=<Name>,verb=<verb>[,subresource=<path>][,input=<type>][,result=<type>], with
 // client-gen's errors; +groupGoName=. controller-tools' version markers on a root type:
 // +kubebuilder:skipversion, +kubebuilder:unservedversion,
-// +kubebuilder:deprecatedversion[:warning="..."].
+// +kubebuilder:deprecatedversion[:warning="..."], and
+// +kubebuilder:metadata:annotations=<key=value>,labels=<key=value> (lists; the metadata of the
+// kind's CustomResourceDefinition, generators/crd).
 //
 // Validation beyond the value constraints: +k8s:immutable, +k8s:update=<constraint>,
 // +k8s:maxBytes, +k8s:neq=<value>, +k8s:unique=set|map, +k8s:forbidden,

@@ -118,6 +118,10 @@ func TestParse(t *testing.T) {
 			want: model.Markers{SelectableFields: []string{".spec.a"}}, wantError: "types.go:11:1: +kubebuilder:selectablefield:JSONPath=.spec.a: field .spec.a is already selectable"},
 		{name: "selectable field not dotted", lines: []string{"+kubebuilder:selectablefield:JSONPath=spec.a"}, wantError: "JSONPath must be a dotted path"},
 		{name: "selectable field filter", lines: []string{"+kubebuilder:selectablefield:JSONPath=`.spec.items[0].name`"}, wantError: "JSONPath must be a dotted path"},
+		{name: "CRD metadata", lines: []string{`+kubebuilder:metadata:labels="gateway.networking.k8s.io/policy=Direct"`,
+			`+kubebuilder:metadata:annotations="a.example.com/x=1";"b=2",labels=app=shop`},
+			want: model.Markers{CRDAnnotations: []string{"a.example.com/x=1", "b=2"}, CRDLabels: []string{"gateway.networking.k8s.io/policy=Direct", "app=shop"}}},
+		{name: "CRD annotation without value", lines: []string{`+kubebuilder:metadata:annotations=approved`}, wantError: "annotation approved is not in 'key=value' format"},
 		{name: "printcolumns", lines: []string{
 			"+kubebuilder:printcolumn:name=\"Engine\",type=string,JSONPath=`.spec.engine`",
 			`+kubebuilder:printcolumn:name="Max, Storage",type=integer,JSONPath=".spec.max",priority=1,description="the max"`},

@@ -6,13 +6,12 @@ import "strings"
 // cannot make do what they do there, with why: each is a warning at its file:line naming
 // the marker, never silently ignored. Marker families (open-ended names) are listed by prefix.
 var unhonored = map[string]string{
-	"patchStrategy":        "apigen publishes no x-kubernetes-patch-strategy; strategic merge patch follows the field's patchStrategy struct tag",
-	"patchMergeKey":        "apigen publishes no x-kubernetes-patch-merge-key; strategic merge patch follows the field's patchMergeKey struct tag",
-	"union":                "the old union marker is not enforced; use +k8s:unionMember and +k8s:unionDiscriminator",
-	"kubebuilder:skip":     "apigen generates the package's code anyway",
-	"kubebuilder:metadata": "apigen writes no CustomResourceDefinition to put it on",
-	"kubebuilder:title":    "apigen does not write schema titles",
-	"kubebuilder:example":  "apigen does not write schema examples",
+	"patchStrategy":       "apigen publishes no x-kubernetes-patch-strategy; strategic merge patch follows the field's patchStrategy struct tag",
+	"patchMergeKey":       "apigen publishes no x-kubernetes-patch-merge-key; strategic merge patch follows the field's patchMergeKey struct tag",
+	"union":               "the old union marker is not enforced; use +k8s:unionMember and +k8s:unionDiscriminator",
+	"kubebuilder:skip":    "apigen generates the package's code anyway",
+	"kubebuilder:title":   "apigen does not write schema titles",
+	"kubebuilder:example": "apigen does not write schema examples",
 	"kubebuilder:pruning:PreserveUnknownFields": "a typed server decodes into Go structs, which keep no unknown fields",
 	"kubebuilder:validation:Type":               "apigen's schema follows the Go type",
 	"kubebuilder:validation:XIntOrString":       "apigen's schema follows the Go type (use intstr.IntOrString)",

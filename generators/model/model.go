@@ -44,6 +44,10 @@ type Group struct {
 	// below it, one clientset for all groups of one root.
 	ClientPath string
 	ClientDir  string
+	// CRDDir is the directory the group's CustomResourceDefinitions go to, <root>/config/crd
+	// with the same root as ClientDir (example-api/config/crd); generators/crd writes
+	// <group>_<plural>.yaml files there, as controller-gen names them.
+	CRDDir string
 	// ClientPackageName is the group's package name in generated clients ("db" for
 	// db.example.com: typed/db/v1) and ClientGoName its Go name ("Db": DbV1()), as client-gen
 	// names them (+groupGoName overrides the Go name).
@@ -338,6 +342,11 @@ type Type struct {
 	// Underlying describes the underlying type when Kind is not Struct (e.g. string for
 	// `type Engine string`, []string for `type Names []string`).
 	Underlying *TypeRef
+	// DefinedFrom is the named type the declaration names as its type (HeaderName for
+	// `type GRPCHeaderName HeaderName`, v1.Gateway for `type Gateway v1.Gateway`), whose
+	// markers and doc a CRD schema inherits as controller-gen's does; nil when the
+	// declaration's type is a type literal or a predeclared type.
+	DefinedFrom *Type
 	// Fields are the struct fields in declaration order when Kind is Struct.
 	Fields []*Field
 	// Doc is the doc comment with marker lines removed, trimmed.
@@ -471,6 +480,11 @@ type Markers struct {
 	StorageVersion   bool // +kubebuilder:storageversion
 	// NameValidation is +apigen:nameValidation=DNS1123Subdomain|DNS1123Label|PathSegment.
 	NameValidation string
+	// CRDAnnotations and CRDLabels are the "key=value" entries of
+	// +kubebuilder:metadata:annotations=...,labels=... on a kind, in marker order: the
+	// metadata of the kind's CustomResourceDefinition (generators/crd).
+	CRDAnnotations []string
+	CRDLabels      []string
 	// ConversionGen is +k8s:conversion-gen=<value>: on a version package the import path of
 	// the hub package it converts to (apigen checks it names the group's hub), on a type
 	// "false" to leave its conversion to a hand-written Convert_ function.

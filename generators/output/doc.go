@@ -8,7 +8,10 @@
 //     rename) and deletes stale zz_generated.*.go files in the directories apigen owns that
 //     no generator produced this run, and stale generated files (those beginning with
 //     emit.Header) at any depth of the trees it owns (Tree: the generated clients'
-//     pkg/generated, laid out with client-gen's file names); Owned lists both for an API;
+//     pkg/generated, laid out with client-gen's file names), and stale generated files among
+//     those an owned pattern matches (Matching: a group's CustomResourceDefinitions,
+//     <root>/config/crd/<group>_*.yaml, which begin with emit.YAMLHeader); Owned lists all
+//     three for an API. Only Go files become tombstones under go generate (Removal);
 //   - Diff compares the same file set with the disk without writing and returns a unified
 //     diff for every stale, missing or extra file, for `apigen verify`.
 //

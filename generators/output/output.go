@@ -58,8 +58,9 @@ type FileDiff struct {
 
 // Write writes files (absolute path -> content) to the disk, rewriting only files whose
 // bytes changed, and removes, as removal says, every zz_generated.*.go file in the owned
-// directories that is not in files (a tombstone is always deleted). It stops at the first
-// error; files written before it stay written.
+// directories that is not in files, and every generated file of the owned trees and patterns
+// (a tombstone is always deleted; a stale file that is not Go, which go generate never lists,
+// is always deleted). It stops at the first error; files written before it stay written.
 func Write(files map[string][]byte, owned []string, removal Removal) (Result, error) {
 	return WriteFS(Disk{}, files, owned, removal)
 }
@@ -90,7 +91,7 @@ func WriteFS(fsys FS, files map[string][]byte, owned []string, removal Removal) 
 		return res, err
 	}
 	for _, p := range extra {
-		if removal == Tombstone {
+		if removal == Tombstone && filepath.Ext(p) == ".go" {
 			old, err := fsys.ReadFile(p)
 			if err != nil {
 				return res, fmt.Errorf("cannot read stale file %s: %w", p, err)
@@ -175,8 +176,31 @@ const TreeSuffix = string(filepath.Separator) + "..."
 // Tree returns the owned entry of the tree rooted at dir.
 func Tree(dir string) string { return filepath.Clean(dir) + TreeSuffix }
 
+// Matching returns the owned entry of the generated files matching pattern (filepath.Match
+// syntax in its last element, e.g. "<root>/config/crd/db.example.com_*.yaml"): each matching
+// file that begins with the generated-file header of its kind (YAMLHeaderLine for .yaml, the
+// Go header for .go) is apigen's, so a hand-written file beside them is left alone.
+func Matching(pattern string) string { return filepath.Clean(pattern) }
+
+// isPattern reports whether an owned entry is a Matching pattern: its last element holds a
+// filepath.Match metacharacter, which no directory apigen owns has.
+func isPattern(entry string) bool { return strings.ContainsAny(filepath.Base(entry), "*?[") }
+
+// YAMLHeaderLine is the first line of every generated YAML file (a CustomResourceDefinition
+// under config/crd), the YAML form of emit.Header.
+const YAMLHeaderLine = emit.YAMLHeader + "\n"
+
+// hasHeader reports whether content, the content of file path, begins with the generated-file
+// header of the file's kind.
+func hasHeader(path string, content []byte) bool {
+	if filepath.Ext(path) == ".yaml" {
+		return bytes.HasPrefix(content, []byte(YAMLHeaderLine))
+	}
+	return bytes.HasPrefix(content, []byte(headerLine))
+}
+
 // extraFiles lists the zz_generated.*.go files in the owned directories, and the generated
-// files of the owned trees, that are not in files.
+// files of the owned trees and patterns, that are not in files.
 func extraFiles(fsys FS, files map[string][]byte, owned []string) ([]string, error) {
 	var extra []string
 	seen := map[string]bool{}
@@ -200,6 +224,9 @@ func extraFiles(fsys FS, files map[string][]byte, owned []string) ([]string, err
 // zz_generated.*.go files, or a tree's generated .go files (see TreeSuffix).
 func ownedFiles(fsys FS, entry string) ([]string, error) {
 	root, isTree := strings.CutSuffix(entry, TreeSuffix)
+	if isPattern(entry) {
+		return generatedMatches(fsys, entry)
+	}
 	if !isTree {
 		matches, err := fsys.Glob(filepath.Join(entry, GeneratedGlob))
 		if err != nil {
@@ -224,9 +251,31 @@ func ownedFiles(fsys FS, entry string) ([]string, error) {
 	return out, nil
 }
 
+// generatedMatches lists the files matching pattern that begin with the generated-file header
+// of their kind.
+func generatedMatches(fsys FS, pattern string) ([]string, error) {
+	matches, err := fsys.Glob(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("cannot list generated files %s: %w", pattern, err)
+	}
+	var out []string
+	for _, p := range matches {
+		b, err := fsys.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", p, err)
+		}
+		if hasHeader(p, b) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
 // Owned returns the owned entries of api for Write and Diff: every API package directory,
-// every group's install directory, and the Tree of generated clients of every group with
-// clients (model.Group.ClientDir).
+// every group's install directory, the Tree of generated clients of every group with
+// clients (model.Group.ClientDir), and the CustomResourceDefinitions of every named group
+// (Matching "<CRDDir>/<group>_*.yaml": a run over some groups leaves the CRDs of the others
+// alone).
 func Owned(api *model.API) []string {
 	var dirs []string
 	for _, pkg := range api.Packages {
@@ -235,6 +284,9 @@ func Owned(api *model.API) []string {
 	seen := map[string]bool{}
 	for _, g := range api.Groups {
 		dirs = append(dirs, g.InstallDir)
+		if g.Name != "" && g.CRDDir != "" {
+			dirs = append(dirs, Matching(filepath.Join(g.CRDDir, g.Name+"_*.yaml")))
+		}
 		if g.HasClients() && !seen[g.ClientDir] {
 			seen[g.ClientDir] = true
 			dirs = append(dirs, Tree(g.ClientDir))

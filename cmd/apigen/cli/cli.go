@@ -55,8 +55,9 @@ func newRootCommand() *cobra.Command {
 		Use:   "apigen",
 		Short: "Generate Kubernetes-style API servers from annotated Go types",
 		Long: `apigen turns marker-annotated Kubernetes-style Go API types into a Kubernetes-style
-API server backed by etcd. It writes zz_generated.*.go files next to the types and
-checks in CI that they are up to date.`,
+API server backed by etcd. It writes zz_generated.*.go files next to the types (and
+typed clients and CustomResourceDefinitions beside the apis directory) and checks in CI
+that they are up to date.`,
 		Example: `  # Start a new API repository and add a kind:
   apigen init example.com/shop && cd shop
   go tool apigen create api --group shop.example.com --version v1 --kind Order

@@ -5,7 +5,7 @@
 //
 //	apigen init <module-path>    write a new API repository (package scaffold, templates/)
 //	apigen create api --group G --version V --kind K   add a kind or a version to it
-//	apigen generate [packages]   load once, run every generator, write zz_generated.*.go files
+//	apigen generate [packages]   load once, run every generator, write zz_generated.*.go files, clients and CRDs
 //	apigen verify [packages]     the same, but diff against the disk instead of writing (CI)
 //	apigen version               print apigen's version
 //

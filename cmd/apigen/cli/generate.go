@@ -95,14 +95,17 @@ func newGenerateCommand() *cobra.Command {
 	var opts runOptions
 	cmd := &cobra.Command{
 		Use:   "generate [packages]",
-		Short: "Write every zz_generated.*.go file of the API packages",
+		Short: "Write every zz_generated.*.go file of the API packages, their clients and CRDs",
 		Long: `generate loads the packages (go list patterns, default ./...) once, runs every
-generator and writes the files whose bytes changed. Stale zz_generated.*.go files that no
-generator produced are deleted from the API package and install directories (run by go
-generate, which has listed them and would fail reading them, it empties them instead: the
-build ignores them, verify does not count them, and the next run deletes them). When any
-diagnostic is an error, all are printed (file:line:col: message) and nothing is written;
-warnings are printed and the run goes on, unless --strict.`,
+generator and writes the files whose bytes changed: zz_generated.*.go files, the typed
+clients of +genclient kinds (<root>/pkg/generated) and a CustomResourceDefinition per
+resource (<root>/config/crd/<group>_<plural>.yaml). Stale generated files that no generator
+produced are deleted from the API package and install directories, the clients' tree and
+the groups' CRDs (run by go generate, which has listed the Go ones and would fail reading
+them, it empties a stale Go file instead: the build ignores it, verify does not count it,
+and the next run deletes it). When any diagnostic is an error, all are printed
+(file:line:col: message) and nothing is written; warnings are printed and the run goes on,
+unless --strict.`,
 		Example: `  apigen generate ./...
   apigen generate -v ./apis/...
 
@@ -167,7 +170,7 @@ func newVerifyCommand() *cobra.Command {
 	var opts runOptions
 	cmd := &cobra.Command{
 		Use:   "verify [packages]",
-		Short: "Check that every zz_generated.*.go file is up to date",
+		Short: "Check that every generated file (Go, clients, CRDs) is up to date",
 		Long: `verify runs the same pass as generate but writes nothing: it prints a unified diff
 for every generated file that is stale, missing, or no longer produced, and exits 1 if
 there is any. Use it in CI.`,

@@ -1,0 +1,3 @@
+// Package v2 is the stored version of the markers group.
+// +groupName=markers.example.com
+package v2
