@@ -123,7 +123,7 @@ func versionPackage(types map[string]*model.Type, name string, alpha bool) *mode
 		field("Backup", "backup", ptr(named(policy)), "", model.Markers{Optional: true, StructType: "atomic"}),
 		field("Data", "data", slice(basic("byte")), "", model.Markers{Optional: true}),
 		field("Tags", "tags", slice(basic("string")), "", model.Markers{Optional: true, Default: str("[]")}),
-		field("Extra", "extra", mapOf(basic("string"), basic("int64")), "", model.Markers{Optional: true, Default: str("[]")}),
+		field("Extra", "extra", mapOf(basic("string"), basic("int64")), "", model.Markers{Optional: true, Default: str("{}")}),
 		field("Any", "any", &model.TypeRef{Kind: model.Interface}, "Any is any JSON value.", model.Markers{Optional: true}),
 		field("Internal", "-", basic("string"), "", model.Markers{}))
 	spec.Fields[1].Pos = at(20)

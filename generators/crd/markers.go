@@ -17,7 +17,7 @@ func (b *builder) applyField(owner *model.Type, f *model.Field, s *apiext.JSONSc
 	m := f.Markers
 	b.applyTopology(f.Pos, "field "+owner.Name.Name+"."+f.Name, m, s)
 	if m.Default != nil {
-		s.Default = &apiext.JSON{Raw: []byte(defaultJSON(*m.Default, s.Type))}
+		s.Default = &apiext.JSON{Raw: []byte(*m.Default)}
 	}
 	applyValidation(s, m.Validation)
 	s.Nullable = s.Nullable || m.Validation.Nullable
@@ -154,16 +154,6 @@ func validationRule(r model.ValidationRule) apiext.ValidationRule {
 		out.OptionalOldSelf = new(true)
 	}
 	return out
-}
-
-// defaultJSON is the default the model gives (JSON) as a schema of type typ holds it: the
-// markers parser reads controller-tools' empty composite {} as [], which controller-gen
-// writes as {} unless the schema is an array.
-func defaultJSON(def, typ string) string {
-	if def == "[]" && typ != "array" {
-		return "{}"
-	}
-	return def
 }
 
 // jsonValues converts JSON texts into schema values.

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 const corpus = "../testdata/corpus"
@@ -59,5 +61,30 @@ func TestBareLoad(t *testing.T) {
 	// only generated files, which the build tag excludes.
 	if n != 5 {
 		t.Errorf("BareLoad loaded %d packages, want 5", n)
+	}
+}
+
+// TestEmptyDefault checks that controller-tools' +kubebuilder:default={}, which the markers
+// parser reads as [], is {} on a struct, pointer or map field and stays [] on a list.
+func TestEmptyDefault(t *testing.T) {
+	strct := &model.Type{Name: model.TypeName{Name: "Policy"}, Kind: model.Struct}
+	tags := &model.Type{Name: model.TypeName{Name: "Tags"}, Kind: model.Slice,
+		Underlying: &model.TypeRef{Kind: model.Slice, Elem: &model.TypeRef{Kind: model.Basic, Basic: "string"}}}
+	for _, tt := range []struct {
+		ref  *model.TypeRef
+		want string
+	}{
+		{&model.TypeRef{Kind: model.Named, Named: strct}, "{}"},
+		{&model.TypeRef{Kind: model.Pointer, Elem: &model.TypeRef{Kind: model.Named, Named: strct}}, "{}"},
+		{&model.TypeRef{Kind: model.Map, Key: &model.TypeRef{Kind: model.Basic, Basic: "string"}, Elem: &model.TypeRef{Kind: model.Basic, Basic: "string"}}, "{}"},
+		{&model.TypeRef{Kind: model.Slice, Elem: &model.TypeRef{Kind: model.Basic, Basic: "string"}}, "[]"},
+		{&model.TypeRef{Kind: model.Named, Named: tags}, "[]"},
+	} {
+		def := "[]"
+		f := &model.Field{Type: tt.ref, Markers: model.Markers{Default: &def}}
+		emptyDefault(f)
+		if *f.Markers.Default != tt.want {
+			t.Errorf("default {} of a %s field = %s, want %s", tt.ref, *f.Markers.Default, tt.want)
+		}
 	}
 }

@@ -140,6 +140,7 @@ func (b *builder) fields(owner *model.Type, st *types.Struct) []*model.Field {
 		}
 		f.Type = b.ref(v.Type(), f.Pos, owner.Local)
 		f.Required = b.required(owner, f)
+		emptyDefault(f)
 		out = append(out, f)
 	}
 	return out
@@ -156,6 +157,26 @@ func (b *builder) required(owner *model.Type, f *model.Field) bool {
 		return true
 	}
 	return !b.optionalByDefault[owner.Name.Package] && f.DefaultRequired()
+}
+
+// emptyDefault gives the empty composite default of controller-tools' markers
+// (+kubebuilder:default={}), which the markers parser reads as [], the JSON form of the
+// field's type: {} unless the field is a list, as controller-gen writes it.
+func emptyDefault(f *model.Field) {
+	if f.Markers.Default == nil || *f.Markers.Default != "[]" {
+		return
+	}
+	ref := f.Type
+	if ref.Kind == model.Pointer {
+		ref = ref.Elem
+	}
+	if ref.Kind == model.Named && ref.Named.Underlying != nil {
+		ref = ref.Named.Underlying
+	}
+	if ref.Kind != model.Slice && ref.Kind != model.Array {
+		empty := "{}"
+		f.Markers.Default = &empty
+	}
 }
 
 // jsonTag parses a field's json tag as encoding/json does: a missing name is the Go name;
