@@ -98,6 +98,7 @@
 //	+mapType, +structType                                                                    x-kubernetes-map-type
 //	+kubebuilder:default, +default (field)                                                  default
 //	+nullable (field)                                                                        nullable
+//	+k8s:required (field)                                                                    required, and minLength, minItems or minProperties 1 unless set
 //	+k8s:immutable (field)                                                                   rule self == oldSelf ("field is immutable"); on an optional field also,
 //	                                                                                         on its struct, !has(oldSelf.f) || has(self.f) ("field f is immutable once set")
 //
@@ -129,16 +130,13 @@
 //   - no controller-gen.kubebuilder.io/version annotation (as crd:omitToolVersion): generated
 //     files carry no tool version.
 //   - reason: FieldValueInvalid, the default, is not written even when the marker gives it.
-//   - the markers parser reads controller-tools' empty composite {} as []: a default {} on a
-//     field that is not an array is written {}, as controller-gen writes it.
 //   - where controller-gen's output depends on map iteration order (a field's XValidation
 //     rules and its +k8s:immutable rule have the same priority there), apigen writes the
 //     XValidation rules first.
 //   - not modelled, so not written: +kubebuilder:validation:Type, XIntOrString,
 //     EmbeddedResource, Schemaless, +kubebuilder:pruning:PreserveUnknownFields,
-//     +kubebuilder:title, +kubebuilder:example, +kubebuilder:externalDocs, and the minLength,
-//     minItems or minProperties of 1 controller-gen adds for +k8s:required (the model merges
-//     it with +required). The loader warns about the first ones, and about a package's
+//     +kubebuilder:title, +kubebuilder:example, +kubebuilder:externalDocs. The loader warns
+//     about them, and about a package's
 //     +kubebuilder:skip, which keeps controller-gen from writing CRD versions for the
 //     package and which apigen does not honour.
 //   - a marker controller-gen rejects on a schema (a maximum on a field whose type is a named

@@ -20,6 +20,9 @@ func (b *builder) applyField(owner *model.Type, f *model.Field, s *apiext.JSONSc
 		s.Default = &apiext.JSON{Raw: []byte(*m.Default)}
 	}
 	applyValidation(s, m.Validation)
+	if m.NonZero {
+		applyNonZero(s)
+	}
 	s.Nullable = s.Nullable || m.Validation.Nullable
 	if m.Validation.Immutable {
 		s.XValidations = append(s.XValidations, apiext.ValidationRule{Rule: "self == oldSelf", Message: "field is immutable"})
@@ -27,6 +30,27 @@ func (b *builder) applyField(owner *model.Type, f *model.Field, s *apiext.JSONSc
 	applyMapType(s, m)
 	if items := m.Validation.Items; items != nil {
 		applyItems(s, *items)
+	}
+}
+
+// applyNonZero writes +k8s:required's constraint beyond the key's presence as controller-gen's
+// K8sRequired does: a length, item count or property count of at least 1 (a reference to a
+// type counts as an object), unless the field sets that bound itself. (apigen's own validation
+// keeps validation-gen's meaning, a value that is not zero: a 0 or false is refused there,
+// accepted by the CRD.)
+func applyNonZero(s *apiext.JSONSchemaProps) {
+	one := func(p **int64) {
+		if *p == nil {
+			*p = new(int64(1))
+		}
+	}
+	switch {
+	case s.Type == "string":
+		one(&s.MinLength)
+	case s.Type == "array":
+		one(&s.MinItems)
+	case s.Type == "object" || s.Ref != nil:
+		one(&s.MinProperties)
 	}
 }
 

@@ -184,6 +184,20 @@ type WidgetSpec struct {
 	// Relaxed is optional although it has no omitempty.
 	// +kubebuilder:validation:Optional
 	Relaxed string `json:"relaxed"`
+	// Declared are required in Kubernetes' declarative validation's sense: present and not zero.
+	// +k8s:required
+	DeclaredName string `json:"declaredName"`
+	// +k8s:required
+	// +kubebuilder:validation:MinLength=3
+	DeclaredCode string `json:"declaredCode"`
+	// +k8s:required
+	DeclaredList []string `json:"declaredList"`
+	// +k8s:required
+	DeclaredMap map[string]string `json:"declaredMap"`
+	// +k8s:required
+	DeclaredDefault NestedDefault `json:"declaredDefault"`
+	// +k8s:required
+	DeclaredCount int32 `json:"declaredCount"`
 }
 
 // NestedDefault is the type of a defaulted field.
