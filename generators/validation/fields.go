@@ -171,10 +171,10 @@ func (g *pkgGen) sliceChecks(f *model.Field, owner string) []jen.Code {
 	v := &f.Markers.Validation
 	var out []jen.Code
 	if v.MinItems != nil {
-		out = append(out, appendErrs(jen.Qual(validatePkg, "MinItems").Call(ctxArgs(jen.Lit(int(*v.MinItems)))...)))
+		out = append(out, appendErrs(jen.Qual(validationPkg, "MinItems").Call(ctxArgs(jen.Lit(int(*v.MinItems)))...)))
 	}
 	if v.MaxItems != nil {
-		out = append(out, appendErrs(jen.Qual(validatePkg, "MaxItems").Call(ctxArgs(jen.Lit(int(*v.MaxItems)))...)))
+		out = append(out, appendErrs(jen.Qual(validationPkg, "MaxItems").Call(ctxArgs(jen.Lit(int(*v.MaxItems)))...)))
 	}
 	elem := f.Type.Elem
 	var match, equiv jen.Code = jen.Nil(), jen.Nil()
@@ -182,18 +182,19 @@ func (g *pkgGen) sliceChecks(f *model.Field, owner string) []jen.Code {
 	case (f.Markers.ListType == "map" || v.Unique == "map") && len(f.Markers.ListMapKey) > 0:
 		if m := g.keyMatch(f, owner); m != nil {
 			// Items are correlated with the old list by key, so unchanged items are not
-			// validated again (ratcheting).
+			// validated again (ratcheting). Uniqueness is checked as a CRD's list-type map.
 			match, equiv = m, semanticEqual(elem)
-			out = append(out, appendErrs(jen.Qual(validatePkg, "ValSliceUnique").Call(ctxArgs(m)...)))
+			keys := make([]jen.Code, len(f.Markers.ListMapKey))
+			for i, k := range f.Markers.ListMapKey {
+				keys[i] = jen.Lit(k)
+			}
+			out = append(out, appendErrs(jen.Qual(validationPkg, "UniqueMapKeys").Call(ctxArgs(keys...)...)))
 		}
 	case v.Unique == "map":
 		g.diag(f.Pos, "+k8s:unique=map on %s needs +listMapKey (or +k8s:listMapKey) naming the key fields", owner)
 	case f.Markers.ListType == "set" || v.UniqueItems || v.Unique == "set":
-		eq := semanticEqual(elem)
-		if elem.Kind == model.Basic || (elem.Kind == model.Named && elem.Named.Kind == model.Basic) {
-			eq = jen.Qual(validatePkg, "DirectEqual").Types(emit.TypeRef(elem))
-		}
-		out = append(out, appendErrs(jen.Qual(validatePkg, "ValSliceUnique").Call(ctxArgs(eq)...)))
+		// Checked as a CRD's list-type set: items compared as JSON.
+		out = append(out, appendErrs(jen.Qual(validationPkg, "UniqueSet").Call(ctxArgs()...)))
 	}
 	if each := g.elemValidator(v.Items, elem, owner+"[*]", f.Pos); each != nil {
 		eq := equiv
@@ -253,10 +254,10 @@ func (g *pkgGen) mapChecks(f *model.Field, owner string) []jen.Code {
 	v := &f.Markers.Validation
 	var out []jen.Code
 	if v.MinProperties != nil {
-		out = append(out, appendErrs(jen.Qual(validatePkg, "MinProperties").Call(ctxArgs(jen.Lit(int(*v.MinProperties)))...)))
+		out = append(out, appendErrs(jen.Qual(validationPkg, "MinProperties").Call(ctxArgs(jen.Lit(int(*v.MinProperties)))...)))
 	}
 	if v.MaxProperties != nil {
-		out = append(out, appendErrs(jen.Qual(validatePkg, "MaxProperties").Call(ctxArgs(jen.Lit(int(*v.MaxProperties)))...)))
+		out = append(out, appendErrs(jen.Qual(validationPkg, "MaxProperties").Call(ctxArgs(jen.Lit(int(*v.MaxProperties)))...)))
 	}
 	elem := f.Type.Elem
 	if each := g.elemValidator(v.Items, elem, owner+"[*]", f.Pos); each != nil && isString(f.Type.Key) {

@@ -14,7 +14,6 @@ import (
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"maps"
 	"regexp"
@@ -71,8 +70,8 @@ var compileRules = sync.OnceValue(func() error {
 // patternDatabaseSpecVersion is the +kubebuilder:validation:Pattern of DatabaseSpec.Version.
 var patternDatabaseSpecVersion = regexp.MustCompile("^[0-9]+(\\.[0-9]+)*$")
 
-// enumEngine holds the values +kubebuilder:validation:Enum allows for Engine.
-var enumEngine = sets.New[Engine]("postgres", "mysql")
+// enumEngine holds the values +kubebuilder:validation:Enum allows for Engine, in order.
+var enumEngine = []Engine{"postgres", "mysql"}
 
 // Validate_BackupPolicy validates obj, a BackupPolicy at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
@@ -89,7 +88,7 @@ func Validate_BackupPolicy(ctx context.Context, op operation.Operation, fldPath 
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
 		return errs
 	}(fldPath.Child("retentionDays"), &obj.RetentionDays, safe.Field(oldObj, func(oldObj *BackupPolicy) *int32 {
 		return &oldObj.RetentionDays
@@ -217,8 +216,8 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
-		errs = append(errs, validate.Maximum(ctx, op, fldPath, obj, oldObj, 9)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
+		errs = append(errs, validation.Maximum(ctx, op, fldPath, obj, oldObj, 9.0, false)...)
 		return errs
 	}(fldPath.Child("replicas"), obj.Replicas, safe.Field(oldObj, func(oldObj *DatabaseSpec) *int32 {
 		return oldObj.Replicas
@@ -232,7 +231,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
 		return errs
 	}(fldPath.Child("sizeGiB"), &obj.SizeGiB, safe.Field(oldObj, func(oldObj *DatabaseSpec) *int32 {
 		return &oldObj.SizeGiB
@@ -246,7 +245,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if e := validate.OptionalMap(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.MaxProperties(ctx, op, fldPath, obj, oldObj, 64)...)
+		errs = append(errs, validation.MaxProperties(ctx, op, fldPath, obj, oldObj, 64)...)
 		return errs
 	}(fldPath.Child("parameters"), obj.Parameters, safe.Field(oldObj, func(oldObj *DatabaseSpec) map[string]string {
 		return oldObj.Parameters
@@ -310,9 +309,7 @@ func Validate_DatabaseStatus(ctx context.Context, op operation.Operation, fldPat
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *DatabaseStatus) []metav1.Condition {
 		return oldObj.Conditions
@@ -326,6 +323,6 @@ func Validate_Engine(ctx context.Context, op operation.Operation, fldPath *field
 	if obj == nil {
 		return nil
 	}
-	errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumEngine, nil)...)
+	errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumEngine...)...)
 	return errs
 }

@@ -7,6 +7,7 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -90,9 +91,7 @@ func Validate_MutatingWebhook(ctx context.Context, op operation.Operation, fldPa
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		return errs
 	}(fldPath.Child("matchConditions"), obj.MatchConditions, safe.Field(oldObj, func(oldObj *MutatingWebhook) []MatchCondition {
 		return oldObj.MatchConditions
@@ -127,9 +126,7 @@ func Validate_MutatingWebhookConfiguration(ctx context.Context, op operation.Ope
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MutatingWebhook) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *MutatingWebhook) bool {
 			return a.Name == b.Name
 		}, SemanticEqual_MutatingWebhook, Validate_MutatingWebhook)...)
@@ -206,7 +203,7 @@ func Validate_ValidatingAdmissionPolicyBindingSpec(ctx context.Context, op opera
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[ValidationAction])...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("validationActions"), obj.ValidationActions, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicyBindingSpec) []ValidationAction {
 		return oldObj.ValidationActions
@@ -241,9 +238,7 @@ func Validate_ValidatingAdmissionPolicySpec(ctx context.Context, op operation.Op
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		return errs
 	}(fldPath.Child("matchConditions"), obj.MatchConditions, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicySpec) []MatchCondition {
 		return oldObj.MatchConditions
@@ -293,9 +288,7 @@ func Validate_ValidatingAdmissionPolicyStatus(ctx context.Context, op operation.
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicyStatus) []metav1.Condition {
 		return oldObj.Conditions
@@ -330,9 +323,7 @@ func Validate_ValidatingWebhook(ctx context.Context, op operation.Operation, fld
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		return errs
 	}(fldPath.Child("matchConditions"), obj.MatchConditions, safe.Field(oldObj, func(oldObj *ValidatingWebhook) []MatchCondition {
 		return oldObj.MatchConditions
@@ -367,9 +358,7 @@ func Validate_ValidatingWebhookConfiguration(ctx context.Context, op operation.O
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *ValidatingWebhook) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *ValidatingWebhook) bool {
 			return a.Name == b.Name
 		}, SemanticEqual_ValidatingWebhook, Validate_ValidatingWebhook)...)

@@ -7,6 +7,7 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -125,9 +126,7 @@ func Validate_CustomResourceDefinitionStatus(ctx context.Context, op operation.O
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *CustomResourceDefinitionCondition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *CustomResourceDefinitionStatus) []CustomResourceDefinitionCondition {
 		return oldObj.Conditions

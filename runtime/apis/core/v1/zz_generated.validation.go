@@ -7,11 +7,11 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -35,8 +35,8 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	return nil
 }
 
-// enumNamespaceStatusPhase holds the values +kubebuilder:validation:Enum allows for NamespaceStatus.Phase.
-var enumNamespaceStatusPhase = sets.New[NamespacePhase]("Active", "Terminating")
+// enumNamespaceStatusPhase holds the values +kubebuilder:validation:Enum allows for NamespaceStatus.Phase, in order.
+var enumNamespaceStatusPhase = []NamespacePhase{"Active", "Terminating"}
 
 // Validate_Namespace validates obj, a Namespace at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
@@ -73,7 +73,7 @@ func Validate_NamespaceStatus(ctx context.Context, op operation.Operation, fldPa
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumNamespaceStatusPhase, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumNamespaceStatusPhase...)...)
 		return errs
 	}(fldPath.Child("phase"), &obj.Phase, safe.Field(oldObj, func(oldObj *NamespaceStatus) *NamespacePhase {
 		return &oldObj.Phase
@@ -99,9 +99,7 @@ func Validate_NamespaceStatus(ctx context.Context, op operation.Operation, fldPa
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *NamespaceCondition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *NamespaceStatus) []NamespaceCondition {
 		return oldObj.Conditions

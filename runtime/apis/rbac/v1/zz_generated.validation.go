@@ -7,12 +7,12 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	cel "github.com/apigen-dev/apigen/runtime/validation/cel"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"sync"
 )
@@ -68,14 +68,14 @@ var compileRules = sync.OnceValue(func() error {
 	return nil
 })
 
-// enumRoleRefAPIGroup holds the values +kubebuilder:validation:Enum allows for RoleRef.APIGroup.
-var enumRoleRefAPIGroup = sets.New[string]("rbac.authorization.k8s.io")
+// enumRoleRefAPIGroup holds the values +kubebuilder:validation:Enum allows for RoleRef.APIGroup, in order.
+var enumRoleRefAPIGroup = []string{"rbac.authorization.k8s.io"}
 
-// enumRoleRefKind holds the values +kubebuilder:validation:Enum allows for RoleRef.Kind.
-var enumRoleRefKind = sets.New[string]("Role", "ClusterRole")
+// enumRoleRefKind holds the values +kubebuilder:validation:Enum allows for RoleRef.Kind, in order.
+var enumRoleRefKind = []string{"Role", "ClusterRole"}
 
-// enumSubjectKind holds the values +kubebuilder:validation:Enum allows for Subject.Kind.
-var enumSubjectKind = sets.New[string]("User", "Group", "ServiceAccount")
+// enumSubjectKind holds the values +kubebuilder:validation:Enum allows for Subject.Kind, in order.
+var enumSubjectKind = []string{"User", "Group", "ServiceAccount"}
 
 // Validate_ClusterRoleBinding validates obj, a ClusterRoleBinding at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
@@ -183,7 +183,7 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefAPIGroup, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefAPIGroup...)...)
 		return errs
 	}(fldPath.Child("apiGroup"), &obj.APIGroup, safe.Field(oldObj, func(oldObj *RoleRef) *string {
 		return &oldObj.APIGroup
@@ -194,7 +194,7 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefKind, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefKind...)...)
 		return errs
 	}(fldPath.Child("kind"), &obj.Kind, safe.Field(oldObj, func(oldObj *RoleRef) *string {
 		return &oldObj.Kind
@@ -205,7 +205,7 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
 		return errs
 	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *RoleRef) *string {
 		return &oldObj.Name
@@ -225,7 +225,7 @@ func Validate_Subject(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumSubjectKind, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumSubjectKind...)...)
 		return errs
 	}(fldPath.Child("kind"), &obj.Kind, safe.Field(oldObj, func(oldObj *Subject) *string {
 		return &oldObj.Kind
@@ -236,7 +236,7 @@ func Validate_Subject(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
 		return errs
 	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Subject) *string {
 		return &oldObj.Name

@@ -68,38 +68,39 @@ func TestCreateErrors(t *testing.T) {
 		Capacity: ptr(resource.MustParse("-1")),
 		Extras:   []*Product{nil, {Name: "x", Kind: "book", Price: 0}},
 	}
+	// The messages of the schema constraints are kube-apiserver's for a CRD schema.
 	want := []string{
 		"FieldValueDuplicate spec.mirrors[1]: ",
 		"FieldValueDuplicate spec.products[1]: ",
 		"FieldValueDuplicate spec.tags[1]: ",
 		"FieldValueForbidden spec.products[0].price: price 100000 is too high",
+		"FieldValueInvalid spec.billing.account: spec.billing.account in body should be at least 3 chars long",
 		"FieldValueInvalid spec.capacity: capacity must not be negative",
-		"FieldValueInvalid spec.disk: must be of type quantity",
 		"FieldValueInvalid spec.discountPercent: free shops have no discount",
-		"FieldValueInvalid spec.discountPercent: must be less than 100",
-		"FieldValueInvalid spec.host: must be of type hostname",
-		"FieldValueInvalid spec.homepage: must be of type uri",
-		"FieldValueInvalid spec.id: must be of type uuid",
-		"FieldValueInvalid spec.ipv4: must be of type ipv4",
-		"FieldValueInvalid spec.ipv6: must be of type ipv6",
-		"FieldValueInvalid spec.name: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-		"FieldValueInvalid spec.opensAt: must be of type date-time",
-		"FieldValueInvalid spec.owner: must be of type email",
-		"FieldValueInvalid spec.extras[1].price: must be greater than or equal to 1",
-		"FieldValueInvalid spec.products[2].price: must be greater than or equal to 1",
-		"FieldValueInvalid spec.slots: must be a multiple of 2",
-		"FieldValueInvalid spec.slots: must be less than or equal to 10",
-		"FieldValueInvalid spec.stock[x].count: must be greater than or equal to 0",
-		"FieldValueInvalid spec.tags[2]: should match '^[a-z]+$'",
-		"FieldValueInvalid spec.timeout: must be of type duration",
+		"FieldValueInvalid spec.discountPercent: spec.discountPercent in body should be less than 100",
+		"FieldValueInvalid spec.extras[1].price: spec.extras[1].price in body should be greater than or equal to 1",
+		"FieldValueInvalid spec.products[2].price: spec.products[2].price in body should be greater than or equal to 1",
+		"FieldValueInvalid spec.slots: spec.slots in body should be a multiple of 2",
+		"FieldValueInvalid spec.slots: spec.slots in body should be less than or equal to 10",
+		"FieldValueInvalid spec.stock[x].count: spec.stock[x].count in body should be greater than or equal to 0",
+		"FieldValueInvalid spec.tags[2]: spec.tags[2] in body should match '^[a-z]+$'",
 		"FieldValueNotSupported spec.priority: supported values: \"1\", \"5\", \"10\"",
 		"FieldValueNotSupported spec.products[2].kind: supported values: \"book\", \"game\"",
 		"FieldValueRequired spec.billing.labels: ",
 		"FieldValueRequired spec.products[2].name: ",
-		"FieldValueTooLong spec.tags[3]: may not be more than 16 characters",
-		"FieldValueTooShort spec.billing.account: must be at least 3 characters",
+		"FieldValueTooLong spec.tags[3]: may not be more than 16 bytes",
 		"FieldValueTooMany spec.stock: must have at most 2 items",
 		"FieldValueTooMany spec.tags: must have at most 3 items",
+		"FieldValueTypeInvalid spec.disk: spec.disk in body must be of type quantity: \"lots\"",
+		"FieldValueTypeInvalid spec.homepage: spec.homepage in body must be of type uri: \"::\"",
+		"FieldValueTypeInvalid spec.host: spec.host in body must be of type hostname: \"-bad-\"",
+		"FieldValueTypeInvalid spec.id: spec.id in body must be of type uuid: \"nope\"",
+		"FieldValueTypeInvalid spec.ipv4: spec.ipv4 in body must be of type ipv4: \"10.0.0\"",
+		"FieldValueTypeInvalid spec.ipv6: spec.ipv6 in body must be of type ipv6: \"fe80:::1\"",
+		"FieldValueTypeInvalid spec.name: spec.name in body must be of type k8s-short-name: \"Main\"",
+		"FieldValueTypeInvalid spec.opensAt: spec.opensAt in body must be of type date-time: \"yesterday\"",
+		"FieldValueTypeInvalid spec.owner: spec.owner in body must be of type email: \"not an email\"",
+		"FieldValueTypeInvalid spec.timeout: spec.timeout in body must be of type duration: \"forever\"",
 	}
 	sort.Strings(want)
 	got := causes(newScheme(t).Validate(context.Background(), nil, s))
@@ -181,19 +182,19 @@ func TestSynonyms(t *testing.T) {
 	s.Spec.Limits = &Limits{Orders: -1, Region: "europe", Burst: 10, Zones: []string{"a", "a", "b"}, Quotas: map[string]Tag{"x": "Bad"}, Gateway: "10.0.0"}
 	want = []string{
 		"FieldValueDuplicate spec.limits.zones[1]: ",
-		"FieldValueInvalid spec.limits.burst: must be greater than 10",
-		"FieldValueInvalid spec.limits.gateway: must be of type ipv4",
-		"FieldValueInvalid spec.limits.orders: must be greater than or equal to 1",
-		"FieldValueInvalid spec.limits.quotas[x]: should match '^[a-z]+$'",
-		"FieldValueInvalid spec.limits.region: should match '^[A-Z]+$'",
-		"FieldValueTooLong spec.limits.region: may not be more than 5 characters",
+		"FieldValueInvalid spec.limits.burst: spec.limits.burst in body should be greater than 10",
+		"FieldValueInvalid spec.limits.orders: spec.limits.orders in body should be greater than or equal to 1",
+		"FieldValueInvalid spec.limits.quotas[x]: spec.limits.quotas[x] in body should match '^[a-z]+$'",
+		"FieldValueInvalid spec.limits.region: spec.limits.region in body should match '^[A-Z]+$'",
+		"FieldValueTooLong spec.limits.region: may not be more than 5 bytes",
 		"FieldValueTooMany spec.limits.zones: must have at most 2 items",
+		`FieldValueTypeInvalid spec.limits.gateway: spec.limits.gateway in body must be of type ipv4: "10.0.0"`,
 	}
 	if diff := cmp.Diff(want, causes(scheme.Validate(context.Background(), nil, s))); diff != "" {
 		t.Errorf("constraint synonyms (-want +got):\n%s", diff)
 	}
 	s.Spec.Limits = &Limits{Orders: 1, Region: "EU", Burst: 21}
-	want = []string{"FieldValueInvalid spec.limits.burst: must be less than or equal to 20"}
+	want = []string{"FieldValueInvalid spec.limits.burst: spec.limits.burst in body should be less than or equal to 20"}
 	if diff := cmp.Diff(want, causes(scheme.Validate(context.Background(), nil, s))); diff != "" {
 		t.Errorf("maximum synonym (-want +got):\n%s", diff)
 	}

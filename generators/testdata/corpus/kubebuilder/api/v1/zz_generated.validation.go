@@ -14,7 +14,6 @@ import (
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	reflect "reflect"
 	"regexp"
@@ -69,8 +68,8 @@ var compileRules = sync.OnceValue(func() error {
 	return nil
 })
 
-// enumModel holds the values +kubebuilder:validation:Enum allows for Model.
-var enumModel = sets.New[Model]("Scout", "Loader", "Welder")
+// enumModel holds the values +kubebuilder:validation:Enum allows for Model, in order.
+var enumModel = []Model{"Scout", "Loader", "Welder"}
 
 // patternRobotSpecFirmware is the +kubebuilder:validation:Pattern of RobotSpec.Firmware.
 var patternRobotSpecFirmware = regexp.MustCompile("^[0-9]+\\.[0-9]+\\.[0-9]+$")
@@ -90,7 +89,7 @@ func Validate_AssemblyLine(ctx context.Context, op operation.Operation, fldPath 
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[Model])...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_Model)...)
 		return errs
 	}(fldPath.Child("models"), obj.Models, safe.Field(oldObj, func(oldObj *AssemblyLine) []Model {
@@ -105,7 +104,7 @@ func Validate_AssemblyLine(ctx context.Context, op operation.Operation, fldPath 
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
 		return errs
 	}(fldPath.Child("ratePerHour"), &obj.RatePerHour, safe.Field(oldObj, func(oldObj *AssemblyLine) *int32 {
 		return &oldObj.RatePerHour
@@ -145,7 +144,7 @@ func Validate_FactorySpec(ctx context.Context, op operation.Operation, fldPath *
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
 		errs = append(errs, ruleFactorySpecLocation.Validate(ctx, op, fldPath, cel.Present(obj, false), cel.Present(oldObj, false))...)
 		return errs
 	}(fldPath.Child("location"), &obj.Location, safe.Field(oldObj, func(oldObj *FactorySpec) *string {
@@ -190,8 +189,8 @@ func Validate_FactorySpec(ctx context.Context, op operation.Operation, fldPath *
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.Maximum(ctx, op, fldPath, obj, oldObj, 3)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
+		errs = append(errs, validation.Maximum(ctx, op, fldPath, obj, oldObj, 3.0, false)...)
 		return errs
 	}(fldPath.Child("shifts"), &obj.Shifts, safe.Field(oldObj, func(oldObj *FactorySpec) *int32 {
 		return &oldObj.Shifts
@@ -214,7 +213,7 @@ func Validate_MaintenanceWindow(ctx context.Context, op operation.Operation, fld
 		if e := validate.OptionalValue(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
 		return errs
 	}(fldPath.Child("hours"), &obj.Hours, safe.Field(oldObj, func(oldObj *MaintenanceWindow) *int32 {
 		return &oldObj.Hours
@@ -228,7 +227,7 @@ func Validate_Model(ctx context.Context, op operation.Operation, fldPath *field.
 	if obj == nil {
 		return nil
 	}
-	errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumModel, nil)...)
+	errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumModel...)...)
 	return errs
 }
 
@@ -307,8 +306,8 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if e := validate.OptionalPointer(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.Maximum(ctx, op, fldPath, obj, oldObj, 8)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
+		errs = append(errs, validation.Maximum(ctx, op, fldPath, obj, oldObj, 8.0, false)...)
 		return errs
 	}(fldPath.Child("arms"), obj.Arms, safe.Field(oldObj, func(oldObj *RobotSpec) *int32 {
 		return oldObj.Arms
@@ -334,10 +333,8 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.MaxItems(ctx, op, fldPath, obj, oldObj, 16)...)
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *Tool) bool {
-			return a.Slot == b.Slot
-		})...)
+		errs = append(errs, validation.MaxItems(ctx, op, fldPath, obj, oldObj, 16)...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "slot")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *Tool) bool {
 			return a.Slot == b.Slot
 		}, SemanticEqual_Tool, Validate_Tool)...)
@@ -404,9 +401,7 @@ func Validate_RobotStatus(ctx context.Context, op operation.Operation, fldPath *
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *RobotStatus) []metav1.Condition {
 		return oldObj.Conditions
@@ -426,7 +421,7 @@ func Validate_Tool(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
 		return errs
 	}(fldPath.Child("slot"), &obj.Slot, safe.Field(oldObj, func(oldObj *Tool) *int32 {
 		return &oldObj.Slot
@@ -437,8 +432,8 @@ func Validate_Tool(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
 			return nil
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 63)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 63)...)
 		return errs
 	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Tool) *string {
 		return &oldObj.Name

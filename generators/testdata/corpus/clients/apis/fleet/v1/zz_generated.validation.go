@@ -7,13 +7,13 @@ package v1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	cel "github.com/apigen-dev/apigen/runtime/validation/cel"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"maps"
 	"slices"
@@ -73,8 +73,8 @@ var unionMembershipForRouteSpec = validate.NewDiscriminatedUnionMembership("mode
 // unionMembershipForRouteSpecassist are the members of the "assist" union of RouteSpec.
 var unionMembershipForRouteSpecassist = validate.NewUnionMembership(validate.NewUnionMember("tug"), validate.NewUnionMember("tow"))
 
-// enumWeather holds the values +kubebuilder:validation:Enum allows for Weather.
-var enumWeather = sets.New[Weather]("Fair", "Storm")
+// enumWeather holds the values +kubebuilder:validation:Enum allows for Weather, in order.
+var enumWeather = []Weather{"Fair", "Storm"}
 
 // Validate_Route validates obj, a Route at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
@@ -177,9 +177,9 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, validate.DirectEqual[string], func(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
-			errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 4)...)
+			errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 4)...)
 			return errs
 		})...)
 		return errs
@@ -196,11 +196,11 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, validate.SemanticDeepEqual[*int32], func(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
-			errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
+			errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
 			return errs
 		})...)
 		errs = append(errs, validate.EachMapKey(ctx, op, fldPath, obj, oldObj, func(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
-			errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 6)...)
+			errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 6)...)
 			return errs
 		})...)
 		return errs
@@ -296,9 +296,7 @@ func Validate_ShipSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *Hold) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		return errs
 	}(fldPath.Child("holds"), obj.Holds, safe.Field(oldObj, func(oldObj *ShipSpec) []Hold {
 		return oldObj.Holds
@@ -348,9 +346,7 @@ func Validate_ShipStatus(ctx context.Context, op operation.Operation, fldPath *f
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *ShipStatus) []metav1.Condition {
 		return oldObj.Conditions
@@ -364,6 +360,6 @@ func Validate_Weather(ctx context.Context, op operation.Operation, fldPath *fiel
 	if obj == nil {
 		return nil
 	}
-	errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumWeather, nil)...)
+	errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumWeather...)...)
 	return errs
 }

@@ -7,6 +7,7 @@ package v1beta1
 import (
 	context "context"
 	"fmt"
+	validation "github.com/apigen-dev/apigen/runtime/validation"
 	operation "k8s.io/apimachinery/pkg/api/operation"
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
@@ -80,7 +81,7 @@ func Validate_RegionSpec(ctx context.Context, op operation.Operation, fldPath *f
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("zones"), obj.Zones, safe.Field(oldObj, func(oldObj *RegionSpec) []string {
 		return oldObj.Zones
@@ -103,7 +104,7 @@ func Validate_Shelf(ctx context.Context, op operation.Operation, fldPath *field.
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("tags"), obj.Tags, safe.Field(oldObj, func(oldObj *Shelf) []string {
 		return oldObj.Tags
@@ -169,9 +170,7 @@ func Validate_StoreSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *Shelf) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *Shelf) bool {
 			return a.Name == b.Name
 		}, SemanticEqual_Shelf, Validate_Shelf)...)
@@ -224,9 +223,7 @@ func Validate_StoreStatus(ctx context.Context, op operation.Operation, fldPath *
 		if e := validate.OptionalSlice(ctx, op, fldPath, obj, oldObj); len(e) != 0 {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *StoreStatus) []metav1.Condition {
 		return oldObj.Conditions
