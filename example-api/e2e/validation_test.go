@@ -37,13 +37,15 @@ spec:
 `
 
 // invalidDatabaseCauses are the causes the server reports for invalidDatabase, in order: the
-// generated checks first (in field order), then the hand-written hook.
+// generated checks first (in field order; the unsupported engine keeps the CEL rules from
+// running, as on a CRD, which says so at no field), then the hand-written hook.
 var invalidDatabaseCauses = []string{
 	`FieldValueNotSupported spec.engine: Unsupported value: "oracle": supported values: "postgres", "mysql"`,
 	`FieldValueInvalid spec.version: Invalid value: "sixteen": spec.version in body should match '^[0-9]+(\.[0-9]+)*$'`,
 	`FieldValueInvalid spec.replicas: Invalid value: 12: spec.replicas in body should be less than or equal to 9`,
 	`FieldValueTooMany spec.parameters: Too many: 65: must have at most 64 items`,
 	`FieldValueInvalid spec.backup.retentionDays: Invalid value: -1: spec.backup.retentionDays in body should be greater than or equal to 1`,
+	`FieldValueInvalid <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation`,
 	`FieldValueInvalid spec.backup.schedule: Invalid value: "daily": must be a cron expression of five fields, e.g. "0 3 * * *"`,
 }
 

@@ -173,16 +173,22 @@ func (g *pkgGen) registerFunc(f *jen.File) {
 	}
 	for _, t := range g.roots() {
 		ptr := jen.Op("*").Add(emit.Qual(t))
+		// A kind with CEL rules reports them as a CRD does: not at all when a schema error
+		// blocks them (cel.Gate).
+		gate := func(call jen.Code) jen.Code { return call }
+		if g.hasRules(t, map[*model.Type]bool{}) {
+			gate = func(call jen.Code) jen.Code { return jen.Qual(celPkg, "Gate").Call(call) }
+		}
 		body = append(body, jen.Id("scheme").Dot("AddValidationFunc").Call(
 			jen.Parens(ptr.Clone()).Parens(jen.Nil()),
 			jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("op").Qual(operationPkg, "Operation"),
 				jen.List(jen.Id("obj"), jen.Id("oldObj")).Interface()).Qual(fieldPkg, "ErrorList").Block(
 				jen.Switch(jen.Id("op").Dot("Type")).Block(
-					jen.Case(jen.Qual(operationPkg, "Create")).Block(jen.Return(jen.Id("Validate_"+t.Name.Name).Call(
-						jen.Id("ctx"), jen.Id("op"), jen.Nil(), jen.Id("obj").Assert(ptr.Clone()), jen.Nil()))),
-					jen.Case(jen.Qual(operationPkg, "Update")).Block(jen.Return(jen.Id("Validate_"+t.Name.Name).Call(
+					jen.Case(jen.Qual(operationPkg, "Create")).Block(jen.Return(gate(jen.Id("Validate_"+t.Name.Name).Call(
+						jen.Id("ctx"), jen.Id("op"), jen.Nil(), jen.Id("obj").Assert(ptr.Clone()), jen.Nil())))),
+					jen.Case(jen.Qual(operationPkg, "Update")).Block(jen.Return(gate(jen.Id("Validate_"+t.Name.Name).Call(
 						jen.Id("ctx"), jen.Id("op"), jen.Nil(), jen.Id("obj").Assert(ptr.Clone()),
-						jen.Qual(safePkg, "Cast").Types(ptr.Clone()).Call(jen.Id("oldObj"))))),
+						jen.Qual(safePkg, "Cast").Types(ptr.Clone()).Call(jen.Id("oldObj")))))),
 				),
 				jen.Return(jen.Qual(fieldPkg, "ErrorList").Values(jen.Qual(fieldPkg, "InternalError").Call(jen.Nil(),
 					jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("no validation found for %T, operation: %v"), jen.Id("obj"), jen.Id("op"))))),

@@ -43,9 +43,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Database)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_Database(ctx, op, nil, obj.(*Database), nil)
+			return cel.Gate(Validate_Database(ctx, op, nil, obj.(*Database), nil))
 		case operation.Update:
-			return Validate_Database(ctx, op, nil, obj.(*Database), safe.Cast[*Database](oldObj))
+			return cel.Gate(Validate_Database(ctx, op, nil, obj.(*Database), safe.Cast[*Database](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})

@@ -73,10 +73,10 @@ func TestCreateErrors(t *testing.T) {
 		"FieldValueDuplicate spec.mirrors[1]: ",
 		"FieldValueDuplicate spec.products[1]: ",
 		"FieldValueDuplicate spec.tags[1]: ",
-		"FieldValueForbidden spec.products[0].price: price 100000 is too high",
+		// Blocking errors (NotSupported, Required, TooLong, TooMany, TypeInvalid) keep the
+		// CEL rules from running, as on a CRD: TestRules checks the rules' errors.
+		"FieldValueInvalid <nil>: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
 		"FieldValueInvalid spec.billing.account: spec.billing.account in body should be at least 3 chars long",
-		"FieldValueInvalid spec.capacity: capacity must not be negative",
-		"FieldValueInvalid spec.discountPercent: free shops have no discount",
 		"FieldValueInvalid spec.discountPercent: spec.discountPercent in body should be less than 100",
 		"FieldValueInvalid spec.extras[1].price: spec.extras[1].price in body should be greater than or equal to 1",
 		"FieldValueInvalid spec.products[2].price: spec.products[2].price in body should be greater than or equal to 1",
@@ -109,9 +109,28 @@ func TestCreateErrors(t *testing.T) {
 	}
 }
 
+// TestRules checks the CEL rules' errors, which are reported when no schema error blocks them.
+func TestRules(t *testing.T) {
+	s := valid()
+	s.Spec.Tier, s.Spec.DiscountPercent = "free", ptr(10.0)
+	s.Spec.Products[0].Price = 100000
+	s.Spec.Capacity = ptr(resource.MustParse("-1"))
+	s.Spec.Slots = 3 // a non-blocking schema error: the rules run
+	want := []string{
+		"FieldValueForbidden spec.products[0].price: price 100000 is too high",
+		"FieldValueInvalid spec.capacity: capacity must not be negative",
+		"FieldValueInvalid spec.discountPercent: free shops have no discount",
+		"FieldValueInvalid spec.slots: spec.slots in body should be a multiple of 2",
+	}
+	if diff := cmp.Diff(want, causes(newScheme(t).Validate(context.Background(), nil, s))); diff != "" {
+		t.Errorf("errors differ (-want +got):\n%s", diff)
+	}
+}
+
 func TestRequired(t *testing.T) {
 	got := causes(newScheme(t).Validate(context.Background(), nil, &Shop{Spec: ShopSpec{Slots: 2}}))
 	want := []string{
+		"FieldValueInvalid <nil>: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
 		"FieldValueRequired spec.owner: ",
 		"FieldValueRequired spec.products: ",
 		"FieldValueRequired spec.tier: ",
@@ -172,6 +191,7 @@ func TestSynonyms(t *testing.T) {
 
 	s.Spec.Limits = &Limits{Burst: 0, Quotas: map[string]Tag{}} // absent optionals are not checked
 	want := []string{
+		"FieldValueInvalid <nil>: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
 		"FieldValueRequired spec.limits.orders: ",
 		"FieldValueRequired spec.limits.region: ",
 	}
@@ -182,6 +202,7 @@ func TestSynonyms(t *testing.T) {
 	s.Spec.Limits = &Limits{Orders: -1, Region: "europe", Burst: 10, Zones: []string{"a", "a", "b"}, Quotas: map[string]Tag{"x": "Bad"}, Gateway: "10.0.0"}
 	want = []string{
 		"FieldValueDuplicate spec.limits.zones[1]: ",
+		"FieldValueInvalid <nil>: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
 		"FieldValueInvalid spec.limits.burst: spec.limits.burst in body should be greater than 10",
 		"FieldValueInvalid spec.limits.orders: spec.limits.orders in body should be greater than or equal to 1",
 		"FieldValueInvalid spec.limits.quotas[x]: spec.limits.quotas[x] in body should match '^[a-z]+$'",

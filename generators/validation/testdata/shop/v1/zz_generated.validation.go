@@ -37,9 +37,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Shop)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_Shop(ctx, op, nil, obj.(*Shop), nil)
+			return cel.Gate(Validate_Shop(ctx, op, nil, obj.(*Shop), nil))
 		case operation.Update:
-			return Validate_Shop(ctx, op, nil, obj.(*Shop), safe.Cast[*Shop](oldObj))
+			return cel.Gate(Validate_Shop(ctx, op, nil, obj.(*Shop), safe.Cast[*Shop](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})

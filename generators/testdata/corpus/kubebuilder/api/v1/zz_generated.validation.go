@@ -35,9 +35,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Factory)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_Factory(ctx, op, nil, obj.(*Factory), nil)
+			return cel.Gate(Validate_Factory(ctx, op, nil, obj.(*Factory), nil))
 		case operation.Update:
-			return Validate_Factory(ctx, op, nil, obj.(*Factory), safe.Cast[*Factory](oldObj))
+			return cel.Gate(Validate_Factory(ctx, op, nil, obj.(*Factory), safe.Cast[*Factory](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})

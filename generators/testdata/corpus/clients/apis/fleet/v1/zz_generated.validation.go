@@ -34,9 +34,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Route)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_Route(ctx, op, nil, obj.(*Route), nil)
+			return cel.Gate(Validate_Route(ctx, op, nil, obj.(*Route), nil))
 		case operation.Update:
-			return Validate_Route(ctx, op, nil, obj.(*Route), safe.Cast[*Route](oldObj))
+			return cel.Gate(Validate_Route(ctx, op, nil, obj.(*Route), safe.Cast[*Route](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
