@@ -34,9 +34,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Database)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return cel.Gate(Validate_Database(ctx, op, nil, obj.(*Database), nil))
+			return append(cel.Gate(Validate_Database(ctx, op, nil, obj.(*Database), nil)), validation.ScaleReplicas(".spec.replicas", obj.(*Database).Spec.Replicas)...)
 		case operation.Update:
-			return cel.Gate(Validate_Database(ctx, op, nil, obj.(*Database), safe.Cast[*Database](oldObj)))
+			return append(cel.Gate(Validate_Database(ctx, op, nil, obj.(*Database), safe.Cast[*Database](oldObj))), validation.ScaleReplicas(".spec.replicas", obj.(*Database).Spec.Replicas)...)
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})

@@ -43,9 +43,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Ship)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_Ship(ctx, op, nil, obj.(*Ship), nil)
+			return append(Validate_Ship(ctx, op, nil, obj.(*Ship), nil), validation.ScaleReplicas(".spec.crew", obj.(*Ship).Spec.Crew)...)
 		case operation.Update:
-			return Validate_Ship(ctx, op, nil, obj.(*Ship), safe.Cast[*Ship](oldObj))
+			return append(Validate_Ship(ctx, op, nil, obj.(*Ship), safe.Cast[*Ship](oldObj)), validation.ScaleReplicas(".spec.crew", obj.(*Ship).Spec.Crew)...)
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
