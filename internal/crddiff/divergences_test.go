@@ -81,7 +81,7 @@ var divergences = []divergence{
 		reason: "markers on types of other packages (metav1.Condition's enum, pattern, maxLength, required) are in " +
 			"controller-gen's schema but not enforced by apigen's generated validation; on create of these kinds status " +
 			"is dropped on both sides, so none shows here yet",
-		fix: presenceFix,
+		fix:   presenceFix,
 		match: func(_ *input, d difference) bool { return strings.Contains(d.path, ".conditions[") },
 	},
 	{

@@ -58,7 +58,7 @@ func TestScaleReplicas(t *testing.T) {
 		{"absent", ScaleReplicas[int32](".spec.replicas", nil), nil},
 		{"zero", ScaleReplicas(".spec.replicas", ptr(int32(0))), nil},
 		{"negative", ScaleReplicas(".spec.replicas", ptr(int32(-1))), []string{".spec.replicas: Invalid value: -1: should be a non-negative integer"}},
-		{"over int32", ScaleReplicas(".spec.size", ptr(int64(1) << 32)), []string{".spec.size: Invalid value: 4294967296: should be less than or equal to 2147483647"}},
+		{"over int32", ScaleReplicas(".spec.size", ptr(int64(1)<<32)), []string{".spec.size: Invalid value: 4294967296: should be less than or equal to 2147483647"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, bodies(tc.got)); diff != "" {
