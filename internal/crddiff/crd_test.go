@@ -14,16 +14,19 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// crdPackages are the Go packages controller-gen reads, all in one load (their dependencies
-// are type-checked once). Every kind of kinds must live in one of them.
-var crdPackages = []string{
-	"github.com/apigen-dev/apigen/example-api/apis/db/v1",
-	"github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1",
-}
-
-// generatedCRDs runs controller-gen's CRD generator once per test binary; see controllerGen.
+// generatedCRDs runs controller-gen's CRD generator once per test binary on the packages of
+// every kind of kinds, in one load (their dependencies are type-checked once); see
+// controllerGen.
 var generatedCRDs = sync.OnceValues(func() (map[string]*apiextensionsv1.CustomResourceDefinition, error) {
-	return controllerGen(crdPackages...)
+	var pkgs []string
+	seen := map[string]bool{}
+	for _, k := range kinds {
+		if !seen[k.pkg] {
+			seen[k.pkg] = true
+			pkgs = append(pkgs, k.pkg)
+		}
+	}
+	return controllerGen(pkgs...)
 })
 
 // memoryOutput is a genall.OutputRule that keeps every file a generator writes, by name.

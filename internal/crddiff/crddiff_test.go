@@ -16,26 +16,33 @@ import (
 	"github.com/apigen-dev/apigen/runtime/app"
 )
 
-// kindUnderTest is one row of kinds: a kind served by apigen whose Go package controller-gen
-// reads (crdPackages), compared in one version.
+// kindUnderTest is one row of kinds: a kind served by apigen, compared in one version.
 type kindUnderTest struct {
 	group, version, kind string
+	// pkg is the Go package of the version's types, which controller-gen reads.
+	pkg string
 	// build builds the apigen group serving it (a generated install.NewAPIGroupInfo).
 	build app.GroupBuilder
 	// samples are committed objects of the kind (YAML files, paths from the module root).
 	samples []string
 }
 
-// kinds are the kinds under test. Another kind is one row here, its package in crdPackages.
+// The Go packages of the kinds under test.
+const (
+	dbV1     = "github.com/apigen-dev/apigen/example-api/apis/db/v1"
+	robotsV1 = "github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1"
+)
+
+// kinds are the kinds under test; another kind is one more row.
 var kinds = []kindUnderTest{
-	{group: "db.example.com", version: "v1", kind: "Database", build: dbinstall.NewAPIGroupInfo,
+	{group: "db.example.com", version: "v1", kind: "Database", pkg: dbV1, build: dbinstall.NewAPIGroupInfo,
 		samples: []string{"example-api/config/samples/db_v1_database.yaml"}},
-	{group: "db.example.com", version: "v1", kind: "DatabaseClass", build: dbinstall.NewAPIGroupInfo,
+	{group: "db.example.com", version: "v1", kind: "DatabaseClass", pkg: dbV1, build: dbinstall.NewAPIGroupInfo,
 		samples: []string{"example-api/config/samples/db_v1_databaseclass.yaml"}},
-	{group: "db.example.com", version: "v1", kind: "Backup", build: dbinstall.NewAPIGroupInfo,
+	{group: "db.example.com", version: "v1", kind: "Backup", pkg: dbV1, build: dbinstall.NewAPIGroupInfo,
 		samples: []string{"example-api/config/samples/db_v1_backup.yaml"}},
-	{group: "robots.example.com", version: "v1", kind: "Robot", build: robotsinstall.NewAPIGroupInfo},
-	{group: "robots.example.com", version: "v1", kind: "Factory", build: robotsinstall.NewAPIGroupInfo},
+	{group: "robots.example.com", version: "v1", kind: "Robot", pkg: robotsV1, build: robotsinstall.NewAPIGroupInfo},
+	{group: "robots.example.com", version: "v1", kind: "Factory", pkg: robotsV1, build: robotsinstall.NewAPIGroupInfo},
 }
 
 // generatedPerKind is how many generated inputs each kind gets.

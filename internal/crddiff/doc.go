@@ -81,6 +81,6 @@
 // A difference is either explained by a row of the divergences table (divergences_test.go:
 // category, reason and, for those the required/presence work in the validation generator is
 // expected to remove, that note) or fails the test; the test logs how many inputs of each
-// kind each row explains. Another kind (Gateway API's, once apigen serves them) is a row of
-// kinds with its package in crdPackages.
+// kind each row explains. Another kind (Gateway API's, once apigen serves them) is one more
+// row of kinds: group, version, kind, Go package and generated group builder.
 package crddiff
