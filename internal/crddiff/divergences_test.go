@@ -44,10 +44,10 @@ var divergences = []divergence{
 		reason: "apigen decodes null as encoding/json does: a null map value or list item becomes the zero value " +
 			"(then validated, counted, compared for uniqueness and stored); the CRD drops nulls of non-nullable fields " +
 			"before defaulting and validation (a null required field is then missing: Required value) and rejects a " +
-			"null list item; matched where the body has null at, above or beside (in the same map or list) the difference",
+			"null list item; matched where the body has null at or above the difference, or in the list or map it is or is in",
 		match: func(c *input, d difference) bool {
 			return d.what != "verdict" && d.what != "code" && d.what != "message" &&
-				(c.nullAt(d.path) || c.nullWithin(parentPath(d.path)))
+				(c.nullAt(d.path) || c.nullInCollection(d.path))
 		},
 	},
 	{
@@ -206,6 +206,19 @@ func (c *input) at(path string) (v any, present, null bool) {
 
 // nullAt reports whether the body has null at path or above it.
 func (c *input) nullAt(path string) bool { _, _, null := c.at(path); return null }
+
+// nullInCollection reports whether path is a list, a map, or an item of one, and the body
+// has null in that list or map (a null item or map value changes the count, the uniqueness
+// and the items apigen sees).
+func (c *input) nullInCollection(path string) bool {
+	for _, p := range []string{path, parentPath(path)} {
+		s := schemaAt(c.schema, splitPath(p))
+		if s != nil && (s.Items != nil || s.AdditionalProperties != nil) && c.nullWithin(p) {
+			return true
+		}
+	}
+	return false
+}
 
 // nullWithin reports whether the body has null at path or anywhere below it.
 func (c *input) nullWithin(path string) bool {
