@@ -10,8 +10,14 @@
 //   - one Validate_<Type>(ctx, op, fldPath, obj, oldObj) per local type that needs checks,
 //     recursing into nested local structs, pointers, slices and maps, with field paths of JSON
 //     names (spec.backup.retentionDays, status.conditions[0]);
-//   - package-level variables: one compiled regexp per pattern, one set per string enum, one
+//   - package-level variables: one compiled regexp per pattern, one slice per enum, one
 //     *cel.Rule per XValidation marker.
+//
+// As a CRD is validated, a kind whose types hold CEL rules has its errors passed through
+// cel.Gate (the rules' errors give way to "some validation rules were not checked ..." when a
+// schema error blocks them), and a kind with +kubebuilder:subresource:scale has the replicas
+// its specpath names checked (validation.ScaleReplicas: ".spec.replicas: ... should be a
+// non-negative integer").
 //
 // Markers and what they generate (helpers from k8s.io/apimachinery/pkg/api/validate, so errors
 // read as Kubernetes', else from apigen's runtime/validation, whose value checks are
