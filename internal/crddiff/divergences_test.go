@@ -94,6 +94,7 @@ var divergences = []divergence{
 		category: "status reset",
 		reason: "on create of a kind with a status subresource both servers drop status before validating; the CRD " +
 			"deletes the key, apigen resets the Go struct, which encodes as status: {}",
+		fix: presenceFix,
 		match: func(_ *input, d difference) bool {
 			m, ok := d.apigen.(map[string]any)
 			return d.what == "object" && d.path == "status" && !d.oraclePresent && ok && len(m) == 0
