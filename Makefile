@@ -66,7 +66,8 @@ FUZZ_TARGETS := ./runtime/request:FuzzParseRequestInfo:300000x \
                 ./runtime/jsoncodec:FuzzReaderNumber:50000x \
                 ./runtime/jsoncodec:FuzzWriterString:100000x \
                 ./runtime/jsoncodec:FuzzValid:150000x \
-                ./example-api/apis/db/install:FuzzJSONCodec:20000x
+                ./example-api/apis/db/install:FuzzJSONCodec:20000x \
+                ./internal/crddiff:FuzzDifferential:1000x
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; count=$${rest#*:}; \

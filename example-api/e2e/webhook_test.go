@@ -181,7 +181,7 @@ func TestAdmissionWebhooks(t *testing.T) {
 	s.mustKubectl(t, "apply", "-f", writeCRDManifest(t, "mutate.yaml",
 		webhookConfig("MutatingWebhookConfiguration", "label", hook.URL+"/mutate", hook.caBundle(), "")))
 	untilRefused(t, func() (string, error) { return createDB(t, s, "huge", "postgres", "huge") },
-		`The Database "huge" is invalid: spec.replicas: Invalid value: 12: must be less than or equal to 9`)
+		`The Database "huge" is invalid: spec.replicas: Invalid value: 12: spec.replicas in body should be less than or equal to 9`)
 	out := s.mustKubectl(t, "create", "-f", writeCRDManifest(t, "labelled.yaml",
 		"apiVersion: db.example.com/v1\nkind: Database\nmetadata:\n  name: labelled\n  namespace: default\nspec:\n  engine: postgres\n"))
 	if !strings.Contains(out, "Warning: labelled by the test webhook") {

@@ -210,3 +210,33 @@ func basicCELType(b string) cel.Type {
 	}
 	return cel.Dyn
 }
+
+// hasRules reports whether a value of the local type t holds a CEL rule anywhere: on t, on a
+// field, or on a local type a field reaches. Such a kind's errors go through cel.Gate, as a
+// CRD with x-kubernetes-validations is validated. seen breaks cycles.
+func (g *pkgGen) hasRules(t *model.Type, seen map[*model.Type]bool) bool {
+	if t == nil || t.Name.Package != g.pkg.Path || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if len(t.Markers.Validation.Rules) > 0 {
+		return true
+	}
+	for _, f := range t.Fields {
+		if f.JSONName != "-" && (len(f.Markers.Validation.Rules) > 0 || g.refHasRules(f.Type, seen)) {
+			return true
+		}
+	}
+	return false
+}
+
+// refHasRules is hasRules of the local types ref reaches.
+func (g *pkgGen) refHasRules(ref *model.TypeRef, seen map[*model.Type]bool) bool {
+	switch ref.Kind {
+	case model.Named:
+		return g.hasRules(ref.Named, seen)
+	case model.Pointer, model.Slice, model.Map:
+		return g.refHasRules(ref.Elem, seen)
+	}
+	return false
+}

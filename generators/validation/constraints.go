@@ -13,10 +13,11 @@ import (
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
-// k8sFormats maps Kubernetes' own string formats to apimachinery's validate functions.
+// k8sFormats maps Kubernetes' own string formats to apimachinery's validate functions: those
+// a CRD schema does not support (kube-apiserver strips them from a CRD and checks nothing), so
+// validation-gen's checks are the reference. k8s-short-name and k8s-long-name, which CRD
+// schemas support, are checked as a CRD checks them (validation.Format).
 var k8sFormats = map[string]string{
-	"k8s-short-name":             "ShortName",
-	"k8s-long-name":              "LongName",
 	"k8s-long-name-caseless":     "LongNameCaseless",
 	"k8s-label-key":              "LabelKey",
 	"k8s-prefixed-label-key":     "PrefixedLabelKey",
@@ -39,10 +40,10 @@ func (g *pkgGen) scalarChecks(v *model.Validation, ref *model.TypeRef, owner str
 	add := func(c jen.Code) { out = append(out, appendErrs(c)) }
 	if isNumber(ref) {
 		if v.Minimum != nil {
-			add(bound("Minimum", ref, *v.Minimum, v.ExclusiveMinimum))
+			add(bound("Minimum", *v.Minimum, v.ExclusiveMinimum))
 		}
 		if v.Maximum != nil {
-			add(bound("Maximum", ref, *v.Maximum, v.ExclusiveMaximum))
+			add(bound("Maximum", *v.Maximum, v.ExclusiveMaximum))
 		}
 		if v.MultipleOf != nil {
 			if *v.MultipleOf <= 0 {
@@ -53,10 +54,10 @@ func (g *pkgGen) scalarChecks(v *model.Validation, ref *model.TypeRef, owner str
 	}
 	if isString(ref) {
 		if v.MinLength != nil {
-			add(jen.Qual(validatePkg, "MinLength").Call(ctxArgs(jen.Lit(int(*v.MinLength)))...))
+			add(jen.Qual(validationPkg, "MinLength").Call(ctxArgs(jen.Lit(int(*v.MinLength)))...))
 		}
 		if v.MaxLength != nil {
-			add(jen.Qual(validatePkg, "MaxLength").Call(ctxArgs(jen.Lit(int(*v.MaxLength)))...))
+			add(jen.Qual(validationPkg, "MaxLength").Call(ctxArgs(jen.Lit(int(*v.MaxLength)))...))
 		}
 		if v.Pattern != "" {
 			if re := g.patternVar(v.Pattern, owner, pos); re != "" {
@@ -77,12 +78,9 @@ func (g *pkgGen) scalarChecks(v *model.Validation, ref *model.TypeRef, owner str
 	return out
 }
 
-// bound renders a Minimum or Maximum check: apimachinery's for an integer with an integral
-// inclusive bound, apigen's otherwise.
-func bound(name string, ref *model.TypeRef, b float64, exclusive bool) jen.Code {
-	if isInteger(ref) && !exclusive && b == math.Trunc(b) && math.Abs(b) < 1<<53 {
-		return jen.Qual(validatePkg, name).Call(ctxArgs(jen.Lit(int(b)))...) // an untyped constant of the field's type
-	}
+// bound renders a Minimum or Maximum check, with a CRD schema's semantics and wording
+// (validation.Minimum, validation.Maximum).
+func bound(name string, b float64, exclusive bool) jen.Code {
 	return jen.Qual(validationPkg, name).Call(ctxArgs(jen.Lit(b), jen.Lit(exclusive))...)
 }
 
@@ -129,13 +127,11 @@ func (g *pkgGen) enumCheck(values []string, ref *model.TypeRef, owner string, po
 			return nil // booleans and objects: left to OpenAPI validation
 		}
 	}
-	if !isString(ref) {
-		return jen.Qual(validationPkg, "EnumValue").Call(ctxArgs(lits...)...)
-	}
+	// The allowed values in the marker's order, which the error lists as a CRD's does.
 	name := g.varName("enum" + identifier(owner))
-	g.decls = append(g.decls, jen.Commentf("%s holds the values +kubebuilder:validation:Enum allows for %s.", name, owner).Line().
-		Var().Id(name).Op("=").Qual(setsPkg, "New").Types(emit.TypeRef(ref)).Call(lits...))
-	return jen.Qual(validatePkg, "Enum").Call(ctxArgs(jen.Id(name), jen.Nil())...)
+	g.decls = append(g.decls, jen.Commentf("%s holds the values +kubebuilder:validation:Enum allows for %s, in order.", name, owner).Line().
+		Var().Id(name).Op("=").Index().Add(emit.TypeRef(ref)).Values(lits...))
+	return jen.Qual(validationPkg, "Enum").Call(ctxArgs(jen.Id(name).Op("..."))...)
 }
 
 // identifier turns "DatabaseSpec.Engine" into "DatabaseSpecEngine".

@@ -10,26 +10,34 @@
 //   - one Validate_<Type>(ctx, op, fldPath, obj, oldObj) per local type that needs checks,
 //     recursing into nested local structs, pointers, slices and maps, with field paths of JSON
 //     names (spec.backup.retentionDays, status.conditions[0]);
-//   - package-level variables: one compiled regexp per pattern, one set per string enum, one
+//   - package-level variables: one compiled regexp per pattern, one slice per enum, one
 //     *cel.Rule per XValidation marker.
 //
+// As a CRD is validated, a kind whose types hold CEL rules has its errors passed through
+// cel.Gate (the rules' errors give way to "some validation rules were not checked ..." when a
+// schema error blocks them), and a kind with +kubebuilder:subresource:scale has the replicas
+// its specpath names checked (validation.ScaleReplicas: ".spec.replicas: ... should be a
+// non-negative integer").
+//
 // Markers and what they generate (helpers from k8s.io/apimachinery/pkg/api/validate, so errors
-// read as Kubernetes', else from apigen's runtime/validation):
+// read as Kubernetes', else from apigen's runtime/validation, whose value checks are
+// kube-apiserver's for a CRD schema, message for message: kube-openapi's validate functions
+// turned into field errors as apiextensions-apiserver does):
 //
 //	+required, +kubebuilder:validation:Required   validate.Required{Value,Pointer,Slice,Map}
 //	+optional, omitempty                          an absent (zero) value is not checked further
-//	Minimum, Maximum (integers, inclusive)        validate.Minimum, validate.Maximum
-//	Minimum, Maximum (floats, Exclusive*)         validation.Minimum, validation.Maximum
+//	Minimum, Maximum (Exclusive*)                 validation.Minimum, validation.Maximum
 //	MultipleOf                                    validation.MultipleOf
-//	MinLength, MaxLength                          validate.MinLength, validate.MaxLength
+//	MinLength, MaxLength                          validation.MinLength, validation.MaxLength
 //	Pattern                                       validation.Pattern (regexp compiled once)
-//	Format (date-time, uri, email, hostname,      validation.Format; k8s-* formats use
-//	  ipv4, ipv6, uuid, duration, quantity, ...)  validate.ShortName, validate.UUID, ...
-//	Enum (on the field or its named type)         validate.Enum (strings), validation.EnumValue
-//	MinItems, MaxItems                            validate.MinItems, validate.MaxItems
-//	MinProperties, MaxProperties                  validate.MinProperties, validate.MaxProperties
-//	+listType=set, UniqueItems                    validate.ValSliceUnique: Duplicate value
-//	+listType=map with +listMapKey                validate.ValSliceUnique on the key tuple
+//	Format (date-time, uri, email, hostname,      validation.Format; k8s-* formats a CRD does
+//	  ipv4, ipv6, uuid, duration, quantity,         not support use validate.LabelKey, validate.UUID, ...
+//	  k8s-short-name, k8s-long-name, ...)
+//	Enum (on the field or its named type)         validation.Enum (the marker's order)
+//	MinItems, MaxItems                            validation.MinItems, validation.MaxItems
+//	MinProperties, MaxProperties                  validation.MinProperties, validation.MaxProperties
+//	+listType=set, UniqueItems                    validation.UniqueSet: Duplicate value
+//	+listType=map with +listMapKey                validation.UniqueMapKeys on the key fields
 //	XValidation:rule=...,message=...              cel.Rule.Validate (runtime/validation/cel)
 //	a local type with checks, as a field, item    Validate_<Type>; items through
 //	  ([]T, []*T) or map value (map[string]T)       validate.EachValSliceVal, EachPtrSliceVal, EachMapVal
@@ -38,7 +46,7 @@
 //	  NoAddItem|NoRemoveItem                        UpdateValueByReflect; ValSliceUpdate on lists
 //	+k8s:maxBytes                                 validate.MaxBytes
 //	+k8s:neq=<value>                              validate.NEQ
-//	+k8s:unique=set, +k8s:unique=map              validate.ValSliceUnique (by value, by +listMapKey)
+//	+k8s:unique=set, +k8s:unique=map              validation.UniqueSet, validation.UniqueMapKeys
 //	+kubebuilder:validation:items:<Marker>,       validate.EachValSliceVal / EachMapVal with the item's
 //	  +k8s:eachVal=+k8s:<marker>                    checks; +k8s:eachKey: validate.EachMapKey
 //	+k8s:unionMember, +k8s:unionDiscriminator     validate.Union, validate.DiscriminatedUnion (a

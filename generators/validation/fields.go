@@ -121,9 +121,9 @@ func (g *pkgGen) statusDroppedOnCreate(t *model.Type) bool {
 //   - a pointer, slice or map is absent when nil (left out, or null);
 //   - a scalar or struct is absent when zero and its key is not in the request's document
 //     (validation.KeyPresent: "" sent is present, and validated; without a document, what
-//     encoding/json writes for the zero value); a required struct whose key the request left
-//     out is absent whatever its value, as defaulting may have set some of its fields where
-//     the API server sets none under an absent object;
+//     encoding/json writes for the zero value); a struct (or a named list or map) whose key
+//     the request left out is absent whatever its value, as defaulting may have set some of
+//     its fields where the API server sets none under an absent object;
 //   - +k8s:required (NonZero) keeps validation-gen's meaning: a zero value is Required value;
 //   - +k8s:forbidden: a set value is an error.
 func (g *pkgGen) presence(f *model.Field) []jen.Code {
@@ -139,16 +139,21 @@ func (g *pkgGen) presence(f *model.Field) []jen.Code {
 		return stop(jen.Qual(validatePkg, "Required"+kind).Call(ctxArgs()...))
 	}
 	var absent jen.Code
-	notPresent := jen.Op("!").Qual(validationPkg, "KeyPresent").Call(jen.Id("ctx"), jen.Id("fldPath"), jen.Lit(writtenWhenZero(f)))
 	switch {
 	case kind == "Pointer" || kind == "Slice" || kind == "Map":
 		absent = jen.Id("obj").Op("==").Nil()
-	case kind == "Struct" && f.Required:
-		// A required struct the request left out is missing even when defaulting filled some
-		// of its fields: the API server applies no defaults under an absent object.
-		absent = notPresent
+	case kind == "Struct":
+		// A struct the request left out is absent even when defaulting filled some of its
+		// fields (the API server applies no defaults under an absent object): the document
+		// decides; without one, what encoding/json writes for the value.
+		var written jen.Code = jen.True()
+		if !writtenWhenZero(f) {
+			written = jen.Op("!").Qual(validationPkg, "IsZero").Call(jen.Id("obj"))
+		}
+		absent = jen.Op("!").Qual(validationPkg, "KeyPresent").Call(jen.Id("ctx"), jen.Id("fldPath"), written)
 	default:
-		absent = jen.Add(zeroTest(f.Type)).Op("&&").Add(notPresent)
+		absent = jen.Add(zeroTest(f.Type)).Op("&&").Op("!").Qual(validationPkg, "KeyPresent").Call(
+			jen.Id("ctx"), jen.Id("fldPath"), jen.Lit(writtenWhenZero(f)))
 	}
 	if f.Required {
 		return []jen.Code{jen.If(absent).Block(
@@ -250,10 +255,10 @@ func (g *pkgGen) sliceChecks(f *model.Field, owner string) []jen.Code {
 	v := &f.Markers.Validation
 	var out []jen.Code
 	if v.MinItems != nil {
-		out = append(out, appendErrs(jen.Qual(validatePkg, "MinItems").Call(ctxArgs(jen.Lit(int(*v.MinItems)))...)))
+		out = append(out, appendErrs(jen.Qual(validationPkg, "MinItems").Call(ctxArgs(jen.Lit(int(*v.MinItems)))...)))
 	}
 	if v.MaxItems != nil {
-		out = append(out, appendErrs(jen.Qual(validatePkg, "MaxItems").Call(ctxArgs(jen.Lit(int(*v.MaxItems)))...)))
+		out = append(out, appendErrs(jen.Qual(validationPkg, "MaxItems").Call(ctxArgs(jen.Lit(int(*v.MaxItems)))...)))
 	}
 	elem := f.Type.Elem
 	var match, equiv jen.Code = jen.Nil(), jen.Nil()
@@ -261,18 +266,19 @@ func (g *pkgGen) sliceChecks(f *model.Field, owner string) []jen.Code {
 	case (f.Markers.ListType == "map" || v.Unique == "map") && len(f.Markers.ListMapKey) > 0:
 		if m := g.keyMatch(f, owner); m != nil {
 			// Items are correlated with the old list by key, so unchanged items are not
-			// validated again (ratcheting).
+			// validated again (ratcheting). Uniqueness is checked as a CRD's list-type map.
 			match, equiv = m, semanticEqual(elem)
-			out = append(out, appendErrs(jen.Qual(validatePkg, "ValSliceUnique").Call(ctxArgs(m)...)))
+			keys := make([]jen.Code, len(f.Markers.ListMapKey))
+			for i, k := range f.Markers.ListMapKey {
+				keys[i] = jen.Lit(k)
+			}
+			out = append(out, appendErrs(jen.Qual(validationPkg, "UniqueMapKeys").Call(ctxArgs(keys...)...)))
 		}
 	case v.Unique == "map":
 		g.diag(f.Pos, "+k8s:unique=map on %s needs +listMapKey (or +k8s:listMapKey) naming the key fields", owner)
 	case f.Markers.ListType == "set" || v.UniqueItems || v.Unique == "set":
-		eq := semanticEqual(elem)
-		if elem.Kind == model.Basic || (elem.Kind == model.Named && elem.Named.Kind == model.Basic) {
-			eq = jen.Qual(validatePkg, "DirectEqual").Types(emit.TypeRef(elem))
-		}
-		out = append(out, appendErrs(jen.Qual(validatePkg, "ValSliceUnique").Call(ctxArgs(eq)...)))
+		// Checked as a CRD's list-type set: items compared as JSON.
+		out = append(out, appendErrs(jen.Qual(validationPkg, "UniqueSet").Call(ctxArgs()...)))
 	}
 	if each := g.elemValidator(v.Items, elem, owner+"[*]", f.Pos); each != nil {
 		eq := equiv
@@ -332,10 +338,10 @@ func (g *pkgGen) mapChecks(f *model.Field, owner string) []jen.Code {
 	v := &f.Markers.Validation
 	var out []jen.Code
 	if v.MinProperties != nil {
-		out = append(out, appendErrs(jen.Qual(validatePkg, "MinProperties").Call(ctxArgs(jen.Lit(int(*v.MinProperties)))...)))
+		out = append(out, appendErrs(jen.Qual(validationPkg, "MinProperties").Call(ctxArgs(jen.Lit(int(*v.MinProperties)))...)))
 	}
 	if v.MaxProperties != nil {
-		out = append(out, appendErrs(jen.Qual(validatePkg, "MaxProperties").Call(ctxArgs(jen.Lit(int(*v.MaxProperties)))...)))
+		out = append(out, appendErrs(jen.Qual(validationPkg, "MaxProperties").Call(ctxArgs(jen.Lit(int(*v.MaxProperties)))...)))
 	}
 	elem := f.Type.Elem
 	if each := g.elemValidator(v.Items, elem, owner+"[*]", f.Pos); each != nil && isString(f.Type.Key) {

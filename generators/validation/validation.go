@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -172,16 +173,52 @@ func (g *pkgGen) localTypes() []*model.Type {
 	return out
 }
 
-// roots are the version's root kinds that have checks, sorted by name.
-func (g *pkgGen) roots() []*model.Type {
-	var out []*model.Type
+// roots are the version's root kinds that have checks (or a scale subresource whose replicas
+// to check), sorted by name.
+func (g *pkgGen) roots() []*model.Kind {
+	var out []*model.Kind
 	for _, k := range g.version.Kinds {
-		if k.Type != nil && g.hasFunc(k.Type) {
-			out = append(out, k.Type)
+		if k.Type != nil && (g.hasFunc(k.Type) || scaleReplicas(k) != nil) {
+			out = append(out, k)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name.Name < out[j].Name.Name })
+	sort.Slice(out, func(i, j int) bool { return out[i].Type.Name.Name < out[j].Type.Name.Name })
 	return out
+}
+
+// scaleReplicas returns the Go selector of the field the kind's scale specpath names
+// (".spec.replicas": Spec, Replicas) when every step is a field of a struct value and the
+// last an integer or a pointer to one; nil otherwise (no scale subresource, or a path apigen
+// does not check).
+func scaleReplicas(k *model.Kind) []*model.Field {
+	if k.Scale == nil || !strings.HasPrefix(k.Scale.SpecReplicasPath, ".") {
+		return nil
+	}
+	t := k.Type
+	var sel []*model.Field
+	steps := strings.Split(strings.TrimPrefix(k.Scale.SpecReplicasPath, "."), ".")
+	for i, step := range steps {
+		f := jsonField(t, step)
+		if f == nil {
+			return nil
+		}
+		sel = append(sel, f)
+		if i == len(steps)-1 {
+			ref := f.Type
+			if ref.Kind == model.Pointer {
+				ref = ref.Elem
+			}
+			if !isInteger(ref) {
+				return nil
+			}
+			break
+		}
+		if f.Type.Kind != model.Named || f.Type.Named.Kind != model.Struct {
+			return nil
+		}
+		t = f.Type.Named
+	}
+	return sel
 }
 
 // registerFunc emits RegisterValidations: one scheme validation function per root kind, as
@@ -191,18 +228,41 @@ func (g *pkgGen) registerFunc(f *jen.File) {
 	if len(g.rules) > 0 {
 		body = append(body, jen.If(jen.Err().Op(":=").Id("compileRules").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
-	for _, t := range g.roots() {
+	for _, k := range g.roots() {
+		t := k.Type
 		ptr := jen.Op("*").Add(emit.Qual(t))
+		// A kind with CEL rules reports them as a CRD does: not at all when a schema error
+		// blocks them (cel.Gate). A kind with a scale subresource has its spec replicas
+		// checked as a CRD's (validation.ScaleReplicas).
+		gate := func(call jen.Code) jen.Code { return call }
+		if g.hasRules(t, map[*model.Type]bool{}) {
+			gate = func(call jen.Code) jen.Code { return jen.Qual(celPkg, "Gate").Call(call) }
+		}
+		if !g.hasFunc(t) {
+			gate = func(jen.Code) jen.Code { return jen.Qual(fieldPkg, "ErrorList").Call(jen.Nil()) } // only the scale check
+		}
+		if sel := scaleReplicas(k); sel != nil {
+			inner := gate
+			field := jen.Id("obj").Assert(ptr.Clone())
+			for _, f := range sel {
+				field = field.Dot(f.Name)
+			}
+			if sel[len(sel)-1].Type.Kind != model.Pointer {
+				field = jen.Op("&").Add(field)
+			}
+			check := jen.Qual(validationPkg, "ScaleReplicas").Call(jen.Lit(k.Scale.SpecReplicasPath), field)
+			gate = func(call jen.Code) jen.Code { return jen.Append(inner(call), check.Clone().Op("...")) }
+		}
 		body = append(body, jen.Id("scheme").Dot("AddValidationFunc").Call(
 			jen.Parens(ptr.Clone()).Parens(jen.Nil()),
 			jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("op").Qual(operationPkg, "Operation"),
 				jen.List(jen.Id("obj"), jen.Id("oldObj")).Interface()).Qual(fieldPkg, "ErrorList").Block(
 				jen.Switch(jen.Id("op").Dot("Type")).Block(
-					jen.Case(jen.Qual(operationPkg, "Create")).Block(jen.Return(jen.Id(g.funcName(t)).Call(
-						jen.Id("ctx"), jen.Id("op"), jen.Nil(), jen.Id("obj").Assert(ptr.Clone()), jen.Nil()))),
-					jen.Case(jen.Qual(operationPkg, "Update")).Block(jen.Return(jen.Id(g.funcName(t)).Call(
+					jen.Case(jen.Qual(operationPkg, "Create")).Block(jen.Return(gate(jen.Id(g.funcName(t)).Call(
+						jen.Id("ctx"), jen.Id("op"), jen.Nil(), jen.Id("obj").Assert(ptr.Clone()), jen.Nil())))),
+					jen.Case(jen.Qual(operationPkg, "Update")).Block(jen.Return(gate(jen.Id(g.funcName(t)).Call(
 						jen.Id("ctx"), jen.Id("op"), jen.Nil(), jen.Id("obj").Assert(ptr.Clone()),
-						jen.Qual(safePkg, "Cast").Types(ptr.Clone()).Call(jen.Id("oldObj"))))),
+						jen.Qual(safePkg, "Cast").Types(ptr.Clone()).Call(jen.Id("oldObj")))))),
 				),
 				jen.Return(jen.Qual(fieldPkg, "ErrorList").Values(jen.Qual(fieldPkg, "InternalError").Call(jen.Nil(),
 					jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("no validation found for %T, operation: %v"), jen.Id("obj"), jen.Id("op"))))),

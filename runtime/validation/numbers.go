@@ -2,12 +2,11 @@ package validation
 
 import (
 	"context"
-	"fmt"
-	"math"
-	"strconv"
+	"reflect"
 
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	openapivalidate "k8s.io/kube-openapi/pkg/validation/validate"
 )
 
 // Number is any Go integer or floating-point type, named or not.
@@ -17,59 +16,46 @@ type Number interface {
 		~float32 | ~float64
 }
 
-// Minimum verifies that *value is at least min, or greater than min when exclusive. A nil
-// value passes. The error is field.Invalid with "must be greater than or equal to <min>"
-// (Kubernetes' content.MinError) or "must be greater than <min>". Integer fields with an
-// integral inclusive bound use apimachinery's validate.Minimum instead.
+// Minimum verifies that *value is at least min, or greater than min when exclusive, as
+// kube-apiserver checks a CRD schema's minimum: kube-openapi's MinimumNativeType, so an
+// integer is compared with min truncated to an integer. A nil value passes. The error is
+// field.Invalid with "<path> in body should be greater than or equal to <min>" (or "should
+// be greater than <min>"), kube-openapi's wording.
 func Minimum[T Number](_ context.Context, _ operation.Operation, fldPath *field.Path, value, _ *T, min float64, exclusive bool) field.ErrorList {
 	if value == nil {
 		return nil
 	}
-	v := float64(*value)
-	switch {
-	case exclusive && v <= min:
-		return field.ErrorList{field.Invalid(fldPath, *value, "must be greater than "+formatNumber(min)).WithOrigin("minimum")}
-	case !exclusive && v < min:
-		return field.ErrorList{field.Invalid(fldPath, *value, "must be greater than or equal to "+formatNumber(min)).WithOrigin("minimum")}
-	}
-	return nil
+	return openAPIErrors(fldPath, openapivalidate.MinimumNativeType(fldPath.String(), openAPIIn, *value, min, exclusive), "minimum")
 }
 
-// Maximum verifies that *value is at most max, or less than max when exclusive. A nil value
-// passes. The error is field.Invalid with "must be less than or equal to <max>" (Kubernetes'
-// content.MaxError) or "must be less than <max>".
+// Maximum verifies that *value is at most max, or less than max when exclusive, as
+// kube-apiserver checks a CRD schema's maximum (kube-openapi's MaximumNativeType). A nil
+// value passes. The error is field.Invalid with "<path> in body should be less than or
+// equal to <max>" (or "should be less than <max>").
 func Maximum[T Number](_ context.Context, _ operation.Operation, fldPath *field.Path, value, _ *T, max float64, exclusive bool) field.ErrorList {
 	if value == nil {
 		return nil
 	}
-	v := float64(*value)
-	switch {
-	case exclusive && v >= max:
-		return field.ErrorList{field.Invalid(fldPath, *value, "must be less than "+formatNumber(max)).WithOrigin("maximum")}
-	case !exclusive && v > max:
-		return field.ErrorList{field.Invalid(fldPath, *value, "must be less than or equal to "+formatNumber(max)).WithOrigin("maximum")}
-	}
-	return nil
+	return openAPIErrors(fldPath, openapivalidate.MaximumNativeType(fldPath.String(), openAPIIn, *value, max, exclusive), "maximum")
 }
 
 // MultipleOf verifies that *value is an integer multiple of factor, which must be positive
-// (the generator rejects other markers). A nil value passes. The error is field.Invalid with
-// "must be a multiple of <factor>", kube-openapi's wording.
+// (the generator rejects other markers), as kube-apiserver checks a CRD schema's multipleOf
+// (kube-openapi's MultipleOfNativeType: integers against factor truncated to an integer).
+// A nil value passes. The error is field.Invalid with "<path> in body should be a multiple
+// of <factor>".
 func MultipleOf[T Number](_ context.Context, _ operation.Operation, fldPath *field.Path, value, _ *T, factor float64) field.ErrorList {
 	if value == nil || factor <= 0 {
 		return nil
 	}
-	q := float64(*value) / factor
-	if math.Abs(q-math.Round(q)) <= 1e-9*math.Max(1, math.Abs(q)) {
-		return nil
-	}
-	return field.ErrorList{field.Invalid(fldPath, *value, "must be a multiple of "+formatNumber(factor)).WithOrigin("multipleOf")}
+	return openAPIErrors(fldPath, openapivalidate.MultipleOfNativeType(fldPath.String(), openAPIIn, *value, factor), "multipleOf")
 }
 
-// EnumValue verifies that *value is one of allowed, for enums of non-string values (string
-// enums use apimachinery's validate.Enum). A nil value passes. The error is
-// field.NotSupported listing allowed in the given order.
-func EnumValue[T comparable](_ context.Context, _ operation.Operation, fldPath *field.Path, value, _ *T, allowed ...T) field.ErrorList {
+// Enum verifies that *value is one of allowed, for enums of strings and numbers, as
+// kube-apiserver checks a CRD schema's enum. A nil value passes. The error is
+// field.NotSupported listing allowed in the given (the marker's) order, strings as they
+// are and numbers as JSON: `Unsupported value: "x": supported values: "postgres", "mysql"`.
+func Enum[T comparable](_ context.Context, _ operation.Operation, fldPath *field.Path, value, _ *T, allowed ...T) field.ErrorList {
 	if value == nil {
 		return nil
 	}
@@ -78,12 +64,26 @@ func EnumValue[T comparable](_ context.Context, _ operation.Operation, fldPath *
 			return nil
 		}
 	}
-	names := make([]string, len(allowed))
+	values := make([]any, len(allowed))
 	for i, a := range allowed {
-		names[i] = fmt.Sprint(a)
+		values[i] = jsonScalar(a)
 	}
-	return field.ErrorList{field.NotSupported(fldPath, *value, names)}
+	return openAPIErrors(fldPath, openapivalidate.Enum(fldPath.String(), openAPIIn, jsonScalar(*value), values), "enum")
 }
 
-// formatNumber renders a bound the shortest way: 9, 0.5, 1e+21.
-func formatNumber(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+// jsonScalar returns a string, integer or floating-point value as the type JSON decoding
+// gives it in an unstructured object: string, int64 or float64.
+func jsonScalar(v any) any {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.String:
+		return rv.String()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return int64(rv.Uint())
+	case reflect.Float32, reflect.Float64:
+		return rv.Float()
+	}
+	return v
+}

@@ -1,8 +1,11 @@
 package validation
 
 import (
+	"fmt"
 	"regexp"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 func TestPattern(t *testing.T) {
@@ -10,7 +13,7 @@ func TestPattern(t *testing.T) {
 	if got := detail(t, Pattern(ctx, create, path, ptr("16.2"), nil, re)); got != "" {
 		t.Errorf("16.2: %q", got)
 	}
-	if got := detail(t, Pattern(ctx, create, path, ptr(version("sixteen")), nil, re)); got != `FieldValueInvalid: should match '^[0-9]+(\.[0-9]+)*$'` {
+	if got := detail(t, Pattern(ctx, create, path, ptr(version("sixteen")), nil, re)); got != `FieldValueInvalid: spec.value in body should match '^[0-9]+(\.[0-9]+)*$'` {
 		t.Errorf("sixteen: %q", got)
 	}
 	if got := detail(t, Pattern[string](ctx, create, path, nil, nil, re)); got != "" {
@@ -44,7 +47,8 @@ func TestFormat(t *testing.T) {
 			if got := detail(t, Format(ctx, create, path, &tc.valid, nil, tc.format)); got != "" {
 				t.Errorf("%q: %s", tc.valid, got)
 			}
-			if got, want := detail(t, Format(ctx, create, path, &tc.invalid, nil, tc.format)), "FieldValueInvalid: must be of type "+tc.format; got != want {
+			want := fmt.Sprintf("FieldValueTypeInvalid: spec.value in body must be of type %s: %q", tc.format, tc.invalid)
+			if got := detail(t, Format(ctx, create, path, &tc.invalid, nil, tc.format)); got != want {
 				t.Errorf("%q: got %q, want %q", tc.invalid, got, want)
 			}
 		})
@@ -57,5 +61,26 @@ func TestFormat(t *testing.T) {
 	}
 	if got := detail(t, Format[string](ctx, create, path, nil, nil, "email")); got != "" {
 		t.Errorf("nil: %q", got)
+	}
+}
+
+func TestLengths(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		got  field.ErrorList
+		want string
+	}{
+		{"at min length", MinLength(ctx, create, path, ptr("ab"), nil, 2), ""},
+		{"under min length", MinLength(ctx, create, path, ptr(version("")), nil, 1), "FieldValueInvalid: spec.value in body should be at least 1 chars long"},
+		{"characters, not bytes", MinLength(ctx, create, path, ptr("é"), nil, 2), "FieldValueInvalid: spec.value in body should be at least 2 chars long"},
+		{"at max length", MaxLength(ctx, create, path, ptr("éé"), nil, 2), ""},
+		{"over max length", MaxLength(ctx, create, path, ptr("abc"), nil, 2), "FieldValueTooLong: may not be more than 2 bytes"},
+		{"nil passes", MinLength[string](ctx, create, path, nil, nil, 3), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := detail(t, tc.got); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

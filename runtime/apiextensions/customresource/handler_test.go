@@ -179,7 +179,8 @@ func TestValidation(t *testing.T) {
 	}
 }
 
-// TestFieldValidation checks unknown fields: Strict is a 400 listing them, Warn (the
+// TestFieldValidation checks unknown fields: Strict is a 400 listing them (in kube's
+// transformDecodeError words), Warn (the
 // default) Warning headers, Ignore nothing; every mode drops them from the stored object.
 func TestFieldValidation(t *testing.T) {
 	f := newFixture(t)
@@ -189,7 +190,7 @@ func TestFieldValidation(t *testing.T) {
 	}
 	code, _, data := f.do(t, http.MethodPost, path+"?fieldValidation=Strict", "application/json", body("strict"))
 	if st := decode(t, data); code != http.StatusBadRequest || st["reason"] != "BadRequest" ||
-		st["message"] != `strict decoding error: unknown field "spec.bar", unknown field "spec.foo"` {
+		st["message"] != `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.bar", unknown field "spec.foo"` {
 		t.Errorf("Strict: %d %s", code, data)
 	}
 	code, header, data := f.do(t, http.MethodPost, path, "application/json", body("warn"))
@@ -210,7 +211,8 @@ func TestFieldValidation(t *testing.T) {
 	// Metadata is ObjectMeta: unknown fields are reported, malformed ones refused.
 	code, _, data = f.do(t, http.MethodPost, path+"?fieldValidation=Strict", "application/json",
 		`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"m","foo":1},"spec":{}}`)
-	if st := decode(t, data); code != http.StatusBadRequest || st["message"] != `strict decoding error: unknown field "metadata.foo"` {
+	if st := decode(t, data); code != http.StatusBadRequest ||
+		st["message"] != `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "metadata.foo"` {
 		t.Errorf("Strict metadata: %d %s", code, data)
 	}
 	code, _, data = f.do(t, http.MethodPost, path, "application/json",

@@ -35,7 +35,7 @@ func (r *Rule) UsesOldSelf() bool { return r.usesOldSelf }
 // OptionalOldSelf, unless op is an update and oldSelf is present. A false result is one error
 // of the rule's reason (see the package doc); an evaluation error (a missing key, an
 // overflow, the cost limit) is a field.Invalid whose value is the subject's type name, as
-// kube-apiserver reports it. A nil *Rule (RegisterValidations never ran) yields an internal
+// kube-apiserver reports it. Every error has the origin Origin. A nil *Rule (RegisterValidations never ran) yields an internal
 // error.
 func (r *Rule) Validate(ctx context.Context, op operation.Operation, fldPath *field.Path, self, oldSelf any) field.ErrorList {
 	if r == nil {
@@ -52,11 +52,11 @@ func (r *Rule) Validate(ctx context.Context, op operation.Operation, fldPath *fi
 	}
 	vars, selfJSON, err := r.activation(self, oldSelf)
 	if err != nil {
-		return field.ErrorList{field.Invalid(fldPath, r.self.String(), fmt.Sprintf("%v evaluating rule: %s", err, r.errorString()))}
+		return field.ErrorList{field.Invalid(fldPath, r.self.String(), fmt.Sprintf("%v evaluating rule: %s", err, r.errorString())).WithOrigin(Origin)}
 	}
 	out, _, err := r.program.ContextEval(ctx, vars)
 	if err != nil {
-		return field.ErrorList{r.evalError(fldPath, err)}
+		return field.ErrorList{r.evalError(fldPath, err).WithOrigin(Origin)}
 	}
 	if out == types.True {
 		return nil
@@ -69,7 +69,7 @@ func (r *Rule) Validate(ctx context.Context, op operation.Operation, fldPath *fi
 	if _, isList := selfJSON.([]any); isList || isMap(selfJSON) {
 		value = field.OmitValueType{}
 	}
-	return field.ErrorList{errorForReason(path, value, r.detail(ctx, vars), r.spec.Reason)}
+	return field.ErrorList{errorForReason(path, value, r.detail(ctx, vars), r.spec.Reason).WithOrigin(Origin)}
 }
 
 // activation converts self and oldSelf to their JSON shapes and binds them.

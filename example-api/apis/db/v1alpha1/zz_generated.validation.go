@@ -15,7 +15,6 @@ import (
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"maps"
 	"regexp"
@@ -36,9 +35,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Database)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_Database(ctx, op, nil, obj.(*Database), nil)
+			return append(cel.Gate(Validate_Database(ctx, op, nil, obj.(*Database), nil)), validation.ScaleReplicas(".spec.replicas", obj.(*Database).Spec.Replicas)...)
 		case operation.Update:
-			return Validate_Database(ctx, op, nil, obj.(*Database), safe.Cast[*Database](oldObj))
+			return append(cel.Gate(Validate_Database(ctx, op, nil, obj.(*Database), safe.Cast[*Database](oldObj))), validation.ScaleReplicas(".spec.replicas", obj.(*Database).Spec.Replicas)...)
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
@@ -72,14 +71,14 @@ var compileRules = sync.OnceValue(func() error {
 // patternDatabaseSpecVersion is the +kubebuilder:validation:Pattern of DatabaseSpec.Version.
 var patternDatabaseSpecVersion = regexp.MustCompile("^[0-9]+(\\.[0-9]+)*$")
 
-// enumEngine holds the values +kubebuilder:validation:Enum allows for Engine.
-var enumEngine = sets.New[Engine]("postgres", "mysql")
+// enumEngine holds the values +kubebuilder:validation:Enum allows for Engine, in order.
+var enumEngine = []Engine{"postgres", "mysql"}
 
 // patternConditionType is the +kubebuilder:validation:Pattern of Condition.Type.
 var patternConditionType = regexp.MustCompile("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")
 
-// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status.
-var enumConditionStatus = sets.New[metav1.ConditionStatus]("True", "False", "Unknown")
+// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status, in order.
+var enumConditionStatus = []metav1.ConditionStatus{"True", "False", "Unknown"}
 
 // patternConditionReason is the +kubebuilder:validation:Pattern of Condition.Reason.
 var patternConditionReason = regexp.MustCompile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
@@ -99,7 +98,7 @@ func Validate_BackupPolicy(ctx context.Context, op operation.Operation, fldPath 
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
 		return errs
 	}(fldPath.Child("retentionDays"), &obj.RetentionDays, safe.Field(oldObj, func(oldObj *BackupPolicy) *int32 {
 		return &oldObj.RetentionDays
@@ -139,7 +138,7 @@ func Validate_Database(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && SemanticEqual_DatabaseStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_DatabaseStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -240,8 +239,8 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
-		errs = append(errs, validate.Maximum(ctx, op, fldPath, obj, oldObj, 9)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
+		errs = append(errs, validation.Maximum(ctx, op, fldPath, obj, oldObj, 9.0, false)...)
 		return errs
 	}(fldPath.Child("replicas"), obj.Replicas, safe.Field(oldObj, func(oldObj *DatabaseSpec) *int32 {
 		return oldObj.Replicas
@@ -255,7 +254,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
 		return errs
 	}(fldPath.Child("sizeGiB"), &obj.SizeGiB, safe.Field(oldObj, func(oldObj *DatabaseSpec) *int32 {
 		return &oldObj.SizeGiB
@@ -269,7 +268,7 @@ func Validate_DatabaseSpec(ctx context.Context, op operation.Operation, fldPath 
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.MaxProperties(ctx, op, fldPath, obj, oldObj, 64)...)
+		errs = append(errs, validation.MaxProperties(ctx, op, fldPath, obj, oldObj, 64)...)
 		return errs
 	}(fldPath.Child("parameters"), obj.Parameters, safe.Field(oldObj, func(oldObj *DatabaseSpec) map[string]string {
 		return oldObj.Parameters
@@ -333,9 +332,7 @@ func Validate_DatabaseStatus(ctx context.Context, op operation.Operation, fldPat
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
 			return a.Type == b.Type
 		}, validate.SemanticDeepEqual[*metav1.Condition], Validate_metav1_Condition)...)
@@ -352,7 +349,7 @@ func Validate_Engine(ctx context.Context, op operation.Operation, fldPath *field
 	if obj == nil {
 		return nil
 	}
-	errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumEngine, nil)...)
+	errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumEngine...)...)
 	return errs
 }
 
@@ -371,7 +368,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
 		return errs
 	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
@@ -386,7 +383,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus...)...)
 		return errs
 	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.ConditionStatus {
 		return &oldObj.Status
@@ -400,7 +397,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
 		return errs
 	}(fldPath.Child("observedGeneration"), &obj.ObservedGeneration, safe.Field(oldObj, func(oldObj *metav1.Condition) *int64 {
 		return &oldObj.ObservedGeneration
@@ -411,7 +408,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
 			return nil
 		}
-		if !validation.KeyPresent(ctx, fldPath, false) {
+		if !validation.KeyPresent(ctx, fldPath, !validation.IsZero(obj)) {
 			return append(errs, field.Required(fldPath, ""))
 		}
 		return errs
@@ -427,8 +424,8 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
 		return errs
 	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
@@ -443,7 +440,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
 		return errs
 	}(fldPath.Child("message"), &obj.Message, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
 		return &oldObj.Message

@@ -194,7 +194,8 @@ func TestGeneratedClientsAgainstServer(t *testing.T) {
 // validation markers of Route: Kubernetes' declarative tags (immutable, update, maxBytes,
 // neq, unique, eachVal, eachKey, unionMember and unionDiscriminator) and controller-tools'
 // ExactlyOneOf and items:MaxLength, zeroOrOneOfMember, enum and forbidden, each rejecting a request with its 422 field error, and a
-// valid Route accepted.
+// valid Route accepted. Value constraints read as kube-apiserver's for a CRD schema, whichever
+// marker family sets them.
 func TestDeclarativeValidation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts etcd and an API server")
@@ -214,9 +215,9 @@ func TestDeclarativeValidation(t *testing.T) {
 		{"maxbytes", "spec.code: Too long: may not be more than 8 bytes", func(s *fleetv1.RouteSpec) { s.Code = "ÅÅÅÅÅ" }},
 		{"neq", `spec.destination: Invalid value: "nowhere": must not be equal to "nowhere"`, func(s *fleetv1.RouteSpec) { s.Destination = "nowhere" }},
 		{"unique", `spec.waypoints[1]: Duplicate value: "WP1"`, func(s *fleetv1.RouteSpec) { s.Waypoints = []string{"WP1", "WP1"} }},
-		{"items", "spec.waypoints[0]: Too long: may not be more than 4 characters", func(s *fleetv1.RouteSpec) { s.Waypoints = []string{"WAYPOINT"} }},
-		{"eachval", "spec.stops[calais]: Invalid value: 0: must be greater than or equal to 1", func(s *fleetv1.RouteSpec) { s.Stops["calais"] = 0 }},
-		{"eachkey", "spec.stops: Too long: may not be more than 6 characters", func(s *fleetv1.RouteSpec) { s.Stops["rotterdam"] = 1 }},
+		{"items", "spec.waypoints[0]: Too long: may not be more than 4 bytes", func(s *fleetv1.RouteSpec) { s.Waypoints = []string{"WAYPOINT"} }},
+		{"eachval", "spec.stops[calais]: Invalid value: 0: spec.stops[calais] in body should be greater than or equal to 1", func(s *fleetv1.RouteSpec) { s.Stops["calais"] = 0 }},
+		{"eachkey", "spec.stops: Too long: may not be more than 6 bytes", func(s *fleetv1.RouteSpec) { s.Stops["rotterdam"] = 1 }},
 		{"exactlyoneof", "exactly one of the fields in [harbor anchorage] must be set", func(s *fleetv1.RouteSpec) { s.Anchorage = ptr.To("bay") }},
 		{"union", "spec.engine: Invalid value: \"\": may only be specified when `mode` is \"Engine\"", func(s *fleetv1.RouteSpec) { s.Engine = &fleetv1.Plan{} }},
 		{"discriminated", "spec.sail: Invalid value: \"\": must be specified when `mode` is \"Sail\"", func(s *fleetv1.RouteSpec) { s.Sail = nil }},

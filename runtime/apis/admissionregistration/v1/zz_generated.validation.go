@@ -14,7 +14,6 @@ import (
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"regexp"
 	"slices"
@@ -70,8 +69,8 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 // patternConditionType is the +kubebuilder:validation:Pattern of Condition.Type.
 var patternConditionType = regexp.MustCompile("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")
 
-// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status.
-var enumConditionStatus = sets.New[metav1.ConditionStatus]("True", "False", "Unknown")
+// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status, in order.
+var enumConditionStatus = []metav1.ConditionStatus{"True", "False", "Unknown"}
 
 // patternConditionReason is the +kubebuilder:validation:Pattern of Condition.Reason.
 var patternConditionReason = regexp.MustCompile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
@@ -326,9 +325,7 @@ func Validate_MutatingWebhook(ctx context.Context, op operation.Operation, fldPa
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
 			return a.Name == b.Name
 		}, SemanticEqual_MatchCondition, Validate_MatchCondition)...)
@@ -366,9 +363,7 @@ func Validate_MutatingWebhookConfiguration(ctx context.Context, op operation.Ope
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MutatingWebhook) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *MutatingWebhook) bool {
 			return a.Name == b.Name
 		}, SemanticEqual_MutatingWebhook, Validate_MutatingWebhook)...)
@@ -484,7 +479,7 @@ func Validate_ValidatingAdmissionPolicy(ctx context.Context, op operation.Operat
 		if op.Type == operation.Update && SemanticEqual_ValidatingAdmissionPolicySpec(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_ValidatingAdmissionPolicySpec(ctx, op, fldPath, obj, oldObj)...)
@@ -504,7 +499,7 @@ func Validate_ValidatingAdmissionPolicy(ctx context.Context, op operation.Operat
 		if op.Type == operation.Update && SemanticEqual_ValidatingAdmissionPolicyStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_ValidatingAdmissionPolicyStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -527,7 +522,7 @@ func Validate_ValidatingAdmissionPolicyBinding(ctx context.Context, op operation
 		if op.Type == operation.Update && SemanticEqual_ValidatingAdmissionPolicyBindingSpec(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_ValidatingAdmissionPolicyBindingSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -581,7 +576,7 @@ func Validate_ValidatingAdmissionPolicyBindingSpec(ctx context.Context, op opera
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[ValidationAction])...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("validationActions"), obj.ValidationActions, safe.Field(oldObj, func(oldObj *ValidatingAdmissionPolicyBindingSpec) []ValidationAction {
 		return oldObj.ValidationActions
@@ -682,9 +677,7 @@ func Validate_ValidatingAdmissionPolicySpec(ctx context.Context, op operation.Op
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
 			return a.Name == b.Name
 		}, SemanticEqual_MatchCondition, Validate_MatchCondition)...)
@@ -777,9 +770,7 @@ func Validate_ValidatingAdmissionPolicyStatus(ctx context.Context, op operation.
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
 			return a.Type == b.Type
 		}, validate.SemanticDeepEqual[*metav1.Condition], Validate_metav1_Condition)...)
@@ -898,9 +889,7 @@ func Validate_ValidatingWebhook(ctx context.Context, op operation.Operation, fld
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *MatchCondition) bool {
 			return a.Name == b.Name
 		}, SemanticEqual_MatchCondition, Validate_MatchCondition)...)
@@ -938,9 +927,7 @@ func Validate_ValidatingWebhookConfiguration(ctx context.Context, op operation.O
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *ValidatingWebhook) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *ValidatingWebhook) bool {
 			return a.Name == b.Name
 		}, SemanticEqual_ValidatingWebhook, Validate_ValidatingWebhook)...)
@@ -1046,7 +1033,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
 		return errs
 	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
@@ -1061,7 +1048,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus...)...)
 		return errs
 	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.ConditionStatus {
 		return &oldObj.Status
@@ -1075,7 +1062,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
 		return errs
 	}(fldPath.Child("observedGeneration"), &obj.ObservedGeneration, safe.Field(oldObj, func(oldObj *metav1.Condition) *int64 {
 		return &oldObj.ObservedGeneration
@@ -1086,7 +1073,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
 			return nil
 		}
-		if !validation.KeyPresent(ctx, fldPath, false) {
+		if !validation.KeyPresent(ctx, fldPath, !validation.IsZero(obj)) {
 			return append(errs, field.Required(fldPath, ""))
 		}
 		return errs
@@ -1102,8 +1089,8 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
 		return errs
 	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
@@ -1118,7 +1105,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
 		return errs
 	}(fldPath.Child("message"), &obj.Message, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
 		return &oldObj.Message

@@ -153,7 +153,7 @@ func Validate_CustomResourceDefinition(ctx context.Context, op operation.Operati
 		if op.Type == operation.Update && SemanticEqual_CustomResourceDefinitionStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_CustomResourceDefinitionStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -350,9 +350,7 @@ func Validate_CustomResourceDefinitionStatus(ctx context.Context, op operation.O
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *CustomResourceDefinitionCondition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *CustomResourceDefinitionCondition) bool {
 			return a.Type == b.Type
 		}, SemanticEqual_CustomResourceDefinitionCondition, Validate_CustomResourceDefinitionCondition)...)
@@ -366,7 +364,7 @@ func Validate_CustomResourceDefinitionStatus(ctx context.Context, op operation.O
 		if op.Type == operation.Update && SemanticEqual_CustomResourceDefinitionNames(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_CustomResourceDefinitionNames(ctx, op, fldPath, obj, oldObj)...)
@@ -750,7 +748,7 @@ func Validate_JSONSchemaProps(ctx context.Context, op operation.Operation, fldPa
 		if op.Type == operation.Update && SemanticEqual_ValidationRules(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, false) {
+		if !validation.KeyPresent(ctx, fldPath, !validation.IsZero(obj)) {
 			return // do not proceed: the optional value is absent
 		}
 		return errs

@@ -47,7 +47,7 @@ func Validate_APIService(ctx context.Context, op operation.Operation, fldPath *f
 		if op.Type == operation.Update && SemanticEqual_APIServiceSpec(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_APIServiceSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -67,7 +67,7 @@ func Validate_APIService(ctx context.Context, op operation.Operation, fldPath *f
 		if op.Type == operation.Update && SemanticEqual_APIServiceStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_APIServiceStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -175,9 +175,7 @@ func Validate_APIServiceStatus(ctx context.Context, op operation.Operation, fldP
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *APIServiceCondition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *APIServiceCondition) bool {
 			return a.Type == b.Type
 		}, SemanticEqual_APIServiceCondition, Validate_APIServiceCondition)...)

@@ -167,7 +167,7 @@ func Validate_LocalSubjectAccessReview(ctx context.Context, op operation.Operati
 		if op.Type == operation.Update && SemanticEqual_SubjectAccessReviewStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_SubjectAccessReviewStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -291,7 +291,7 @@ func Validate_SelfSubjectAccessReview(ctx context.Context, op operation.Operatio
 		if op.Type == operation.Update && SemanticEqual_SubjectAccessReviewStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_SubjectAccessReviewStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -356,7 +356,7 @@ func Validate_SelfSubjectRulesReview(ctx context.Context, op operation.Operation
 		if op.Type == operation.Update && SemanticEqual_SubjectRulesReviewStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_SubjectRulesReviewStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -399,7 +399,7 @@ func Validate_SubjectAccessReview(ctx context.Context, op operation.Operation, f
 		if op.Type == operation.Update && SemanticEqual_SubjectAccessReviewStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_SubjectAccessReviewStatus(ctx, op, fldPath, obj, oldObj)...)

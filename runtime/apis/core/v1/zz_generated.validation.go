@@ -13,7 +13,6 @@ import (
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -37,8 +36,8 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	return nil
 }
 
-// enumNamespaceStatusPhase holds the values +kubebuilder:validation:Enum allows for NamespaceStatus.Phase.
-var enumNamespaceStatusPhase = sets.New[NamespacePhase]("Active", "Terminating")
+// enumNamespaceStatusPhase holds the values +kubebuilder:validation:Enum allows for NamespaceStatus.Phase, in order.
+var enumNamespaceStatusPhase = []NamespacePhase{"Active", "Terminating"}
 
 // Validate_Namespace validates obj, a Namespace at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
@@ -58,7 +57,7 @@ func Validate_Namespace(ctx context.Context, op operation.Operation, fldPath *fi
 		if op.Type == operation.Update && SemanticEqual_NamespaceStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_NamespaceStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -119,7 +118,7 @@ func Validate_NamespaceStatus(ctx context.Context, op operation.Operation, fldPa
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumNamespaceStatusPhase, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumNamespaceStatusPhase...)...)
 		return errs
 	}(fldPath.Child("phase"), &obj.Phase, safe.Field(oldObj, func(oldObj *NamespaceStatus) *NamespacePhase {
 		return &oldObj.Phase
@@ -145,9 +144,7 @@ func Validate_NamespaceStatus(ctx context.Context, op operation.Operation, fldPa
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *NamespaceCondition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *NamespaceCondition) bool {
 			return a.Type == b.Type
 		}, SemanticEqual_NamespaceCondition, Validate_NamespaceCondition)...)

@@ -15,7 +15,6 @@ import (
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"slices"
 	"sync"
@@ -44,9 +43,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*ClusterRoleBinding)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_ClusterRoleBinding(ctx, op, nil, obj.(*ClusterRoleBinding), nil)
+			return cel.Gate(Validate_ClusterRoleBinding(ctx, op, nil, obj.(*ClusterRoleBinding), nil))
 		case operation.Update:
-			return Validate_ClusterRoleBinding(ctx, op, nil, obj.(*ClusterRoleBinding), safe.Cast[*ClusterRoleBinding](oldObj))
+			return cel.Gate(Validate_ClusterRoleBinding(ctx, op, nil, obj.(*ClusterRoleBinding), safe.Cast[*ClusterRoleBinding](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
@@ -62,9 +61,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*RoleBinding)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_RoleBinding(ctx, op, nil, obj.(*RoleBinding), nil)
+			return cel.Gate(Validate_RoleBinding(ctx, op, nil, obj.(*RoleBinding), nil))
 		case operation.Update:
-			return Validate_RoleBinding(ctx, op, nil, obj.(*RoleBinding), safe.Cast[*RoleBinding](oldObj))
+			return cel.Gate(Validate_RoleBinding(ctx, op, nil, obj.(*RoleBinding), safe.Cast[*RoleBinding](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
@@ -90,14 +89,14 @@ var compileRules = sync.OnceValue(func() error {
 	return nil
 })
 
-// enumRoleRefAPIGroup holds the values +kubebuilder:validation:Enum allows for RoleRef.APIGroup.
-var enumRoleRefAPIGroup = sets.New[string]("rbac.authorization.k8s.io")
+// enumRoleRefAPIGroup holds the values +kubebuilder:validation:Enum allows for RoleRef.APIGroup, in order.
+var enumRoleRefAPIGroup = []string{"rbac.authorization.k8s.io"}
 
-// enumRoleRefKind holds the values +kubebuilder:validation:Enum allows for RoleRef.Kind.
-var enumRoleRefKind = sets.New[string]("Role", "ClusterRole")
+// enumRoleRefKind holds the values +kubebuilder:validation:Enum allows for RoleRef.Kind, in order.
+var enumRoleRefKind = []string{"Role", "ClusterRole"}
 
-// enumSubjectKind holds the values +kubebuilder:validation:Enum allows for Subject.Kind.
-var enumSubjectKind = sets.New[string]("User", "Group", "ServiceAccount")
+// enumSubjectKind holds the values +kubebuilder:validation:Enum allows for Subject.Kind, in order.
+var enumSubjectKind = []string{"User", "Group", "ServiceAccount"}
 
 // Validate_AggregationRule validates obj, a AggregationRule at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
@@ -355,7 +354,7 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefAPIGroup, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefAPIGroup...)...)
 		return errs
 	}(fldPath.Child("apiGroup"), &obj.APIGroup, safe.Field(oldObj, func(oldObj *RoleRef) *string {
 		return &oldObj.APIGroup
@@ -369,7 +368,7 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefKind, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumRoleRefKind...)...)
 		return errs
 	}(fldPath.Child("kind"), &obj.Kind, safe.Field(oldObj, func(oldObj *RoleRef) *string {
 		return &oldObj.Kind
@@ -383,7 +382,7 @@ func Validate_RoleRef(ctx context.Context, op operation.Operation, fldPath *fiel
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
 		return errs
 	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *RoleRef) *string {
 		return &oldObj.Name
@@ -406,7 +405,7 @@ func Validate_Subject(ctx context.Context, op operation.Operation, fldPath *fiel
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumSubjectKind, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumSubjectKind...)...)
 		return errs
 	}(fldPath.Child("kind"), &obj.Kind, safe.Field(oldObj, func(oldObj *Subject) *string {
 		return &oldObj.Kind
@@ -420,7 +419,7 @@ func Validate_Subject(ctx context.Context, op operation.Operation, fldPath *fiel
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
 		return errs
 	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Subject) *string {
 		return &oldObj.Name

@@ -71,41 +71,60 @@ func TestCreateErrors(t *testing.T) {
 		Capacity: ptr(resource.MustParse("-1")),
 		Extras:   []*Product{nil, {Name: "x", Kind: "book", Price: 0}},
 	}
+	// The messages of the schema constraints are kube-apiserver's for a CRD schema.
 	want := []string{
 		"FieldValueDuplicate spec.mirrors[1]: ",
 		"FieldValueDuplicate spec.products[1]: ",
 		"FieldValueDuplicate spec.tags[1]: ",
-		"FieldValueForbidden spec.products[0].price: price 100000 is too high",
-		"FieldValueInvalid spec.capacity: capacity must not be negative",
-		"FieldValueInvalid spec.disk: must be of type quantity",
-		"FieldValueInvalid spec.discountPercent: free shops have no discount",
-		"FieldValueInvalid spec.discountPercent: must be less than 100",
-		"FieldValueInvalid spec.host: must be of type hostname",
-		"FieldValueInvalid spec.homepage: must be of type uri",
-		"FieldValueInvalid spec.id: must be of type uuid",
-		"FieldValueInvalid spec.ipv4: must be of type ipv4",
-		"FieldValueInvalid spec.ipv6: must be of type ipv6",
-		"FieldValueInvalid spec.name: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-		"FieldValueInvalid spec.opensAt: must be of type date-time",
-		"FieldValueInvalid spec.owner: must be of type email",
-		"FieldValueInvalid spec.extras[1].price: must be greater than or equal to 1",
-		"FieldValueInvalid spec.products[2].price: must be greater than or equal to 1",
-		"FieldValueInvalid spec.slots: must be a multiple of 2",
-		"FieldValueInvalid spec.slots: must be less than or equal to 10",
-		"FieldValueInvalid spec.stock[x].count: must be greater than or equal to 0",
-		"FieldValueInvalid spec.tags[2]: should match '^[a-z]+$'",
-		"FieldValueInvalid spec.timeout: must be of type duration",
+		// Blocking errors (NotSupported, Required, TooLong, TooMany, TypeInvalid) keep the
+		// CEL rules from running, as on a CRD: TestRules checks the rules' errors.
+		"FieldValueInvalid <nil>: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+		"FieldValueInvalid spec.billing.account: spec.billing.account in body should be at least 3 chars long",
+		"FieldValueInvalid spec.discountPercent: spec.discountPercent in body should be less than 100",
+		"FieldValueInvalid spec.extras[1].price: spec.extras[1].price in body should be greater than or equal to 1",
+		"FieldValueInvalid spec.products[2].price: spec.products[2].price in body should be greater than or equal to 1",
+		"FieldValueInvalid spec.slots: spec.slots in body should be a multiple of 2",
+		"FieldValueInvalid spec.slots: spec.slots in body should be less than or equal to 10",
+		"FieldValueInvalid spec.stock[x].count: spec.stock[x].count in body should be greater than or equal to 0",
+		"FieldValueInvalid spec.tags[2]: spec.tags[2] in body should match '^[a-z]+$'",
 		"FieldValueNotSupported spec.priority: supported values: \"1\", \"5\", \"10\"",
 		"FieldValueNotSupported spec.products[2].kind: supported values: \"book\", \"game\"",
 		"FieldValueRequired spec.billing.labels: ",
-		"FieldValueTooLong spec.tags[3]: may not be more than 16 characters",
-		"FieldValueTooShort spec.billing.account: must be at least 3 characters",
+		"FieldValueTooLong spec.tags[3]: may not be more than 16 bytes",
 		"FieldValueTooMany spec.stock: must have at most 2 items",
 		"FieldValueTooMany spec.tags: must have at most 3 items",
+		"FieldValueTypeInvalid spec.disk: spec.disk in body must be of type quantity: \"lots\"",
+		"FieldValueTypeInvalid spec.homepage: spec.homepage in body must be of type uri: \"::\"",
+		"FieldValueTypeInvalid spec.host: spec.host in body must be of type hostname: \"-bad-\"",
+		"FieldValueTypeInvalid spec.id: spec.id in body must be of type uuid: \"nope\"",
+		"FieldValueTypeInvalid spec.ipv4: spec.ipv4 in body must be of type ipv4: \"10.0.0\"",
+		"FieldValueTypeInvalid spec.ipv6: spec.ipv6 in body must be of type ipv6: \"fe80:::1\"",
+		"FieldValueTypeInvalid spec.name: spec.name in body must be of type k8s-short-name: \"Main\"",
+		"FieldValueTypeInvalid spec.opensAt: spec.opensAt in body must be of type date-time: \"yesterday\"",
+		"FieldValueTypeInvalid spec.owner: spec.owner in body must be of type email: \"not an email\"",
+		"FieldValueTypeInvalid spec.timeout: spec.timeout in body must be of type duration: \"forever\"",
 	}
 	sort.Strings(want)
 	got := causes(newScheme(t).Validate(context.Background(), nil, s))
 	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("errors differ (-want +got):\n%s", diff)
+	}
+}
+
+// TestRules checks the CEL rules' errors, which are reported when no schema error blocks them.
+func TestRules(t *testing.T) {
+	s := valid()
+	s.Spec.Tier, s.Spec.DiscountPercent = "free", ptr(10.0)
+	s.Spec.Products[0].Price = 100000
+	s.Spec.Capacity = ptr(resource.MustParse("-1"))
+	s.Spec.Slots = 3 // a non-blocking schema error: the rules run
+	want := []string{
+		"FieldValueForbidden spec.products[0].price: price 100000 is too high",
+		"FieldValueInvalid spec.capacity: capacity must not be negative",
+		"FieldValueInvalid spec.discountPercent: free shops have no discount",
+		"FieldValueInvalid spec.slots: spec.slots in body should be a multiple of 2",
+	}
+	if diff := cmp.Diff(want, causes(newScheme(t).Validate(context.Background(), nil, s))); diff != "" {
 		t.Errorf("errors differ (-want +got):\n%s", diff)
 	}
 }
@@ -115,6 +134,7 @@ func TestCreateErrors(t *testing.T) {
 // or one a stored object's JSON holds (no document: a non-omitempty field is written), is
 // present and validated; a nil list is absent (left out, or null).
 func TestRequired(t *testing.T) {
+	const gate = "FieldValueInvalid <nil>: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
 	scheme := newScheme(t)
 	gvks, _, err := scheme.ObjectKinds(&Shop{})
 	if err != nil {
@@ -135,23 +155,23 @@ func TestRequired(t *testing.T) {
 		name: "left out",
 		doc:  `{"spec": {"slots": 2}}`,
 		obj:  &Shop{Spec: ShopSpec{Slots: 2}},
-		want: []string{"FieldValueRequired spec.owner: ", "FieldValueRequired spec.products: ", "FieldValueRequired spec.tier: "},
+		want: []string{gate, "FieldValueRequired spec.owner: ", "FieldValueRequired spec.products: ", "FieldValueRequired spec.tier: "},
 	}, {
 		name: "sent empty",
 		doc:  `{"spec": {"slots": 2, "owner": "", "tier": "", "products": []}}`,
 		obj:  &Shop{Spec: ShopSpec{Slots: 2, Products: []Product{}}},
-		want: []string{"FieldValueInvalid spec.owner: must be of type email",
-			`FieldValueNotSupported spec.tier: supported values: "enterprise", "free", "pro"`},
+		want: []string{gate, `FieldValueNotSupported spec.tier: supported values: "free", "pro", "enterprise"`,
+			`FieldValueTypeInvalid spec.owner: spec.owner in body must be of type email: ""`},
 	}, {
 		name: "null is left out",
 		doc:  `{"spec": {"slots": 2, "owner": null, "tier": null, "products": null}}`,
 		obj:  &Shop{Spec: ShopSpec{Slots: 2}},
-		want: []string{"FieldValueRequired spec.owner: ", "FieldValueRequired spec.products: ", "FieldValueRequired spec.tier: "},
+		want: []string{gate, "FieldValueRequired spec.owner: ", "FieldValueRequired spec.products: ", "FieldValueRequired spec.tier: "},
 	}, {
 		name: "no document: the object's JSON",
 		obj:  &Shop{Spec: ShopSpec{Slots: 2}},
-		want: []string{"FieldValueInvalid spec.owner: must be of type email",
-			`FieldValueNotSupported spec.tier: supported values: "enterprise", "free", "pro"`, "FieldValueRequired spec.products: "},
+		want: []string{gate, `FieldValueNotSupported spec.tier: supported values: "free", "pro", "enterprise"`, "FieldValueRequired spec.products: ",
+			`FieldValueTypeInvalid spec.owner: spec.owner in body must be of type email: ""`},
 	}}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, validate(tt.doc, tt.obj)); diff != "" {
@@ -218,7 +238,8 @@ func TestSynonyms(t *testing.T) {
 	// value written (no request document here), +k8s:required (validation-gen's) is not.
 	s.Spec.Limits = &Limits{Burst: 0}
 	want := []string{
-		"FieldValueInvalid spec.limits.orders: must be greater than or equal to 1",
+		"FieldValueInvalid <nil>: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+		"FieldValueInvalid spec.limits.orders: spec.limits.orders in body should be greater than or equal to 1",
 		"FieldValueRequired spec.limits.region: ",
 	}
 	if diff := cmp.Diff(want, causes(scheme.Validate(context.Background(), nil, s))); diff != "" {
@@ -228,19 +249,20 @@ func TestSynonyms(t *testing.T) {
 	s.Spec.Limits = &Limits{Orders: -1, Region: "europe", Burst: 10, Zones: []string{"a", "a", "b"}, Quotas: map[string]Tag{"x": "Bad"}, Gateway: "10.0.0"}
 	want = []string{
 		"FieldValueDuplicate spec.limits.zones[1]: ",
-		"FieldValueInvalid spec.limits.burst: must be greater than 10",
-		"FieldValueInvalid spec.limits.gateway: must be of type ipv4",
-		"FieldValueInvalid spec.limits.orders: must be greater than or equal to 1",
-		"FieldValueInvalid spec.limits.quotas[x]: should match '^[a-z]+$'",
-		"FieldValueInvalid spec.limits.region: should match '^[A-Z]+$'",
-		"FieldValueTooLong spec.limits.region: may not be more than 5 characters",
+		"FieldValueInvalid <nil>: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+		"FieldValueInvalid spec.limits.burst: spec.limits.burst in body should be greater than 10",
+		"FieldValueInvalid spec.limits.orders: spec.limits.orders in body should be greater than or equal to 1",
+		"FieldValueInvalid spec.limits.quotas[x]: spec.limits.quotas[x] in body should match '^[a-z]+$'",
+		"FieldValueInvalid spec.limits.region: spec.limits.region in body should match '^[A-Z]+$'",
+		"FieldValueTooLong spec.limits.region: may not be more than 5 bytes",
 		"FieldValueTooMany spec.limits.zones: must have at most 2 items",
+		`FieldValueTypeInvalid spec.limits.gateway: spec.limits.gateway in body must be of type ipv4: "10.0.0"`,
 	}
 	if diff := cmp.Diff(want, causes(scheme.Validate(context.Background(), nil, s))); diff != "" {
 		t.Errorf("constraint synonyms (-want +got):\n%s", diff)
 	}
 	s.Spec.Limits = &Limits{Orders: 1, Region: "EU", Burst: 21}
-	want = []string{"FieldValueInvalid spec.limits.burst: must be less than or equal to 20"}
+	want = []string{"FieldValueInvalid spec.limits.burst: spec.limits.burst in body should be less than or equal to 20"}
 	if diff := cmp.Diff(want, causes(scheme.Validate(context.Background(), nil, s))); diff != "" {
 		t.Errorf("maximum synonym (-want +got):\n%s", diff)
 	}

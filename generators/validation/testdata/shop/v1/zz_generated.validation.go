@@ -15,7 +15,6 @@ import (
 	safe "k8s.io/apimachinery/pkg/api/safe"
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"maps"
 	reflect "reflect"
@@ -38,9 +37,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Shop)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_Shop(ctx, op, nil, obj.(*Shop), nil)
+			return cel.Gate(Validate_Shop(ctx, op, nil, obj.(*Shop), nil))
 		case operation.Update:
-			return Validate_Shop(ctx, op, nil, obj.(*Shop), safe.Cast[*Shop](oldObj))
+			return cel.Gate(Validate_Shop(ctx, op, nil, obj.(*Shop), safe.Cast[*Shop](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
@@ -77,14 +76,17 @@ var compileRules = sync.OnceValue(func() error {
 // patternLimitsRegion is the +kubebuilder:validation:Pattern of Limits.Region.
 var patternLimitsRegion = regexp.MustCompile("^[A-Z]+$")
 
-// enumProductKind holds the values +kubebuilder:validation:Enum allows for Product.Kind.
-var enumProductKind = sets.New[string]("book", "game")
+// enumProductKind holds the values +kubebuilder:validation:Enum allows for Product.Kind, in order.
+var enumProductKind = []string{"book", "game"}
+
+// enumShopSpecPriority holds the values +kubebuilder:validation:Enum allows for ShopSpec.Priority, in order.
+var enumShopSpecPriority = []int{1, 5, 10}
 
 // patternTag is the +kubebuilder:validation:Pattern of Tag.
 var patternTag = regexp.MustCompile("^[a-z]+$")
 
-// enumTier holds the values +kubebuilder:validation:Enum allows for Tier.
-var enumTier = sets.New[Tier]("free", "pro", "enterprise")
+// enumTier holds the values +kubebuilder:validation:Enum allows for Tier, in order.
+var enumTier = []Tier{"free", "pro", "enterprise"}
 
 // Validate_Billing validates obj, a Billing at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.
@@ -101,7 +103,7 @@ func Validate_Billing(ctx context.Context, op operation.Operation, fldPath *fiel
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 3)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 3)...)
 		return errs
 	}(fldPath.Child("account"), &obj.Account, safe.Field(oldObj, func(oldObj *Billing) *string {
 		return &oldObj.Account
@@ -137,7 +139,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
 		return errs
 	}(fldPath.Child("orders"), &obj.Orders, safe.Field(oldObj, func(oldObj *Limits) *int32 {
 		return &oldObj.Orders
@@ -152,7 +154,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 			errs = append(errs, e...)
 			return
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 5)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 5)...)
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternLimitsRegion)...)
 		return errs
 	}(fldPath.Child("region"), &obj.Region, safe.Field(oldObj, func(oldObj *Limits) *string {
@@ -168,7 +170,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 10.0, true)...)
-		errs = append(errs, validate.Maximum(ctx, op, fldPath, obj, oldObj, 20)...)
+		errs = append(errs, validation.Maximum(ctx, op, fldPath, obj, oldObj, 20.0, false)...)
 		return errs
 	}(fldPath.Child("burst"), &obj.Burst, safe.Field(oldObj, func(oldObj *Limits) *int64 {
 		return &oldObj.Burst
@@ -182,8 +184,8 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.MaxItems(ctx, op, fldPath, obj, oldObj, 2)...)
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
+		errs = append(errs, validation.MaxItems(ctx, op, fldPath, obj, oldObj, 2)...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("zones"), obj.Zones, safe.Field(oldObj, func(oldObj *Limits) []string {
 		return oldObj.Zones
@@ -197,7 +199,7 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.MinProperties(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MinProperties(ctx, op, fldPath, obj, oldObj, 1)...)
 		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, validate.SemanticDeepEqual[*Tag], Validate_Tag)...)
 		return errs
 	}(fldPath.Child("quotas"), obj.Quotas, safe.Field(oldObj, func(oldObj *Limits) map[string]Tag {
@@ -235,7 +237,7 @@ func Validate_Product(ctx context.Context, op operation.Operation, fldPath *fiel
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 8)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 8)...)
 		return errs
 	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Product) *string {
 		return &oldObj.Name
@@ -249,7 +251,7 @@ func Validate_Product(ctx context.Context, op operation.Operation, fldPath *fiel
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumProductKind, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumProductKind...)...)
 		return errs
 	}(fldPath.Child("kind"), &obj.Kind, safe.Field(oldObj, func(oldObj *Product) *string {
 		return &oldObj.Kind
@@ -263,7 +265,7 @@ func Validate_Product(ctx context.Context, op operation.Operation, fldPath *fiel
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
 		errs = append(errs, ruleProductPrice.Validate(ctx, op, fldPath, cel.Present(obj, false), cel.Present(oldObj, false))...)
 		return errs
 	}(fldPath.Child("price"), &obj.Price, safe.Field(oldObj, func(oldObj *Product) *int64 {
@@ -452,7 +454,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ShortName(ctx, op, fldPath, obj, oldObj)...)
+		errs = append(errs, validation.Format(ctx, op, fldPath, obj, oldObj, "k8s-short-name")...)
 		return errs
 	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *ShopSpec) *string {
 		return &oldObj.Name
@@ -466,8 +468,8 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.Maximum(ctx, op, fldPath, obj, oldObj, 10)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
+		errs = append(errs, validation.Maximum(ctx, op, fldPath, obj, oldObj, 10.0, false)...)
 		errs = append(errs, validation.MultipleOf(ctx, op, fldPath, obj, oldObj, 2.0)...)
 		return errs
 	}(fldPath.Child("slots"), &obj.Slots, safe.Field(oldObj, func(oldObj *ShopSpec) *int32 {
@@ -497,7 +499,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validation.EnumValue(ctx, op, fldPath, obj, oldObj, 1, 5, 10)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumShopSpecPriority...)...)
 		return errs
 	}(fldPath.Child("priority"), &obj.Priority, safe.Field(oldObj, func(oldObj *ShopSpec) *int {
 		return &oldObj.Priority
@@ -511,9 +513,9 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.MinItems(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.MaxItems(ctx, op, fldPath, obj, oldObj, 3)...)
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[Tag])...)
+		errs = append(errs, validation.MinItems(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MaxItems(ctx, op, fldPath, obj, oldObj, 3)...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_Tag)...)
 		return errs
 	}(fldPath.Child("tags"), obj.Tags, safe.Field(oldObj, func(oldObj *ShopSpec) []Tag {
@@ -528,7 +530,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("mirrors"), obj.Mirrors, safe.Field(oldObj, func(oldObj *ShopSpec) []string {
 		return oldObj.Mirrors
@@ -554,9 +556,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if obj == nil {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *Product) bool {
-			return a.Name == b.Name && a.Kind == b.Kind
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name", "kind")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *Product) bool {
 			return a.Name == b.Name && a.Kind == b.Kind
 		}, SemanticEqual_Product, Validate_Product)...)
@@ -589,7 +589,7 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.MaxProperties(ctx, op, fldPath, obj, oldObj, 2)...)
+		errs = append(errs, validation.MaxProperties(ctx, op, fldPath, obj, oldObj, 2)...)
 		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, SemanticEqual_Stock, Validate_Stock)...)
 		return errs
 	}(fldPath.Child("stock"), obj.Stock, safe.Field(oldObj, func(oldObj *ShopSpec) map[string]Stock {
@@ -681,7 +681,7 @@ func Validate_Stock(ctx context.Context, op operation.Operation, fldPath *field.
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
 		return errs
 	}(fldPath.Child("count"), &obj.Count, safe.Field(oldObj, func(oldObj *Stock) *int32 {
 		return &oldObj.Count
@@ -695,8 +695,8 @@ func Validate_Tag(ctx context.Context, op operation.Operation, fldPath *field.Pa
 	if obj == nil {
 		return nil
 	}
-	errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-	errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 16)...)
+	errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+	errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 16)...)
 	errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternTag)...)
 	return errs
 }
@@ -707,6 +707,6 @@ func Validate_Tier(ctx context.Context, op operation.Operation, fldPath *field.P
 	if obj == nil {
 		return nil
 	}
-	errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumTier, nil)...)
+	errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumTier...)...)
 	return errs
 }

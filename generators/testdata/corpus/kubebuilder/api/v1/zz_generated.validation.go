@@ -15,7 +15,6 @@ import (
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	reflect "reflect"
 	"regexp"
@@ -37,9 +36,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Factory)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_Factory(ctx, op, nil, obj.(*Factory), nil)
+			return cel.Gate(Validate_Factory(ctx, op, nil, obj.(*Factory), nil))
 		case operation.Update:
-			return Validate_Factory(ctx, op, nil, obj.(*Factory), safe.Cast[*Factory](oldObj))
+			return cel.Gate(Validate_Factory(ctx, op, nil, obj.(*Factory), safe.Cast[*Factory](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
@@ -70,8 +69,8 @@ var compileRules = sync.OnceValue(func() error {
 	return nil
 })
 
-// enumModel holds the values +kubebuilder:validation:Enum allows for Model.
-var enumModel = sets.New[Model]("Scout", "Loader", "Welder")
+// enumModel holds the values +kubebuilder:validation:Enum allows for Model, in order.
+var enumModel = []Model{"Scout", "Loader", "Welder"}
 
 // patternRobotSpecFirmware is the +kubebuilder:validation:Pattern of RobotSpec.Firmware.
 var patternRobotSpecFirmware = regexp.MustCompile("^[0-9]+\\.[0-9]+\\.[0-9]+$")
@@ -79,8 +78,8 @@ var patternRobotSpecFirmware = regexp.MustCompile("^[0-9]+\\.[0-9]+\\.[0-9]+$")
 // patternConditionType is the +kubebuilder:validation:Pattern of Condition.Type.
 var patternConditionType = regexp.MustCompile("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")
 
-// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status.
-var enumConditionStatus = sets.New[metav1.ConditionStatus]("True", "False", "Unknown")
+// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status, in order.
+var enumConditionStatus = []metav1.ConditionStatus{"True", "False", "Unknown"}
 
 // patternConditionReason is the +kubebuilder:validation:Pattern of Condition.Reason.
 var patternConditionReason = regexp.MustCompile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
@@ -100,7 +99,7 @@ func Validate_AssemblyLine(ctx context.Context, op operation.Operation, fldPath 
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[Model])...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, nil, Validate_Model)...)
 		return errs
 	}(fldPath.Child("models"), obj.Models, safe.Field(oldObj, func(oldObj *AssemblyLine) []Model {
@@ -115,7 +114,7 @@ func Validate_AssemblyLine(ctx context.Context, op operation.Operation, fldPath 
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
 		return errs
 	}(fldPath.Child("ratePerHour"), &obj.RatePerHour, safe.Field(oldObj, func(oldObj *AssemblyLine) *int32 {
 		return &oldObj.RatePerHour
@@ -135,7 +134,7 @@ func Validate_Factory(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && SemanticEqual_FactorySpec(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_FactorySpec(ctx, op, fldPath, obj, oldObj)...)
@@ -161,7 +160,7 @@ func Validate_FactorySpec(ctx context.Context, op operation.Operation, fldPath *
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
 		errs = append(errs, ruleFactorySpecLocation.Validate(ctx, op, fldPath, cel.Present(obj, false), cel.Present(oldObj, false))...)
 		return errs
 	}(fldPath.Child("location"), &obj.Location, safe.Field(oldObj, func(oldObj *FactorySpec) *string {
@@ -206,8 +205,8 @@ func Validate_FactorySpec(ctx context.Context, op operation.Operation, fldPath *
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.Maximum(ctx, op, fldPath, obj, oldObj, 3)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
+		errs = append(errs, validation.Maximum(ctx, op, fldPath, obj, oldObj, 3.0, false)...)
 		return errs
 	}(fldPath.Child("shifts"), &obj.Shifts, safe.Field(oldObj, func(oldObj *FactorySpec) *int32 {
 		return &oldObj.Shifts
@@ -227,7 +226,7 @@ func Validate_MaintenanceWindow(ctx context.Context, op operation.Operation, fld
 		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
 			return nil
 		}
-		if !validation.KeyPresent(ctx, fldPath, false) {
+		if !validation.KeyPresent(ctx, fldPath, !validation.IsZero(obj)) {
 			return append(errs, field.Required(fldPath, ""))
 		}
 		return errs
@@ -243,7 +242,7 @@ func Validate_MaintenanceWindow(ctx context.Context, op operation.Operation, fld
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
 		return errs
 	}(fldPath.Child("hours"), &obj.Hours, safe.Field(oldObj, func(oldObj *MaintenanceWindow) *int32 {
 		return &oldObj.Hours
@@ -257,7 +256,7 @@ func Validate_Model(ctx context.Context, op operation.Operation, fldPath *field.
 	if obj == nil {
 		return nil
 	}
-	errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumModel, nil)...)
+	errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumModel...)...)
 	return errs
 }
 
@@ -273,7 +272,7 @@ func Validate_Robot(ctx context.Context, op operation.Operation, fldPath *field.
 		if op.Type == operation.Update && SemanticEqual_RobotSpec(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_RobotSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -293,7 +292,7 @@ func Validate_Robot(ctx context.Context, op operation.Operation, fldPath *field.
 		if op.Type == operation.Update && SemanticEqual_RobotStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_RobotStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -347,8 +346,8 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.Maximum(ctx, op, fldPath, obj, oldObj, 8)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
+		errs = append(errs, validation.Maximum(ctx, op, fldPath, obj, oldObj, 8.0, false)...)
 		return errs
 	}(fldPath.Child("arms"), obj.Arms, safe.Field(oldObj, func(oldObj *RobotSpec) *int32 {
 		return oldObj.Arms
@@ -374,10 +373,8 @@ func Validate_RobotSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.MaxItems(ctx, op, fldPath, obj, oldObj, 16)...)
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *Tool) bool {
-			return a.Slot == b.Slot
-		})...)
+		errs = append(errs, validation.MaxItems(ctx, op, fldPath, obj, oldObj, 16)...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "slot")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *Tool) bool {
 			return a.Slot == b.Slot
 		}, SemanticEqual_Tool, Validate_Tool)...)
@@ -444,9 +441,7 @@ func Validate_RobotStatus(ctx context.Context, op operation.Operation, fldPath *
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
 			return a.Type == b.Type
 		}, validate.SemanticDeepEqual[*metav1.Condition], Validate_metav1_Condition)...)
@@ -472,7 +467,7 @@ func Validate_Tool(ctx context.Context, op operation.Operation, fldPath *field.P
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
 		return errs
 	}(fldPath.Child("slot"), &obj.Slot, safe.Field(oldObj, func(oldObj *Tool) *int32 {
 		return &oldObj.Slot
@@ -486,8 +481,8 @@ func Validate_Tool(ctx context.Context, op operation.Operation, fldPath *field.P
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 63)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 63)...)
 		return errs
 	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Tool) *string {
 		return &oldObj.Name
@@ -510,7 +505,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
 		return errs
 	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
@@ -525,7 +520,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus...)...)
 		return errs
 	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.ConditionStatus {
 		return &oldObj.Status
@@ -539,7 +534,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
 		return errs
 	}(fldPath.Child("observedGeneration"), &obj.ObservedGeneration, safe.Field(oldObj, func(oldObj *metav1.Condition) *int64 {
 		return &oldObj.ObservedGeneration
@@ -550,7 +545,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
 			return nil
 		}
-		if !validation.KeyPresent(ctx, fldPath, false) {
+		if !validation.KeyPresent(ctx, fldPath, !validation.IsZero(obj)) {
 			return append(errs, field.Required(fldPath, ""))
 		}
 		return errs
@@ -566,8 +561,8 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
 		return errs
 	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
@@ -582,7 +577,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
 		return errs
 	}(fldPath.Child("message"), &obj.Message, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
 		return &oldObj.Message

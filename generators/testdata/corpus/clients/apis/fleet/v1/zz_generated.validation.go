@@ -15,7 +15,6 @@ import (
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"maps"
 	"regexp"
@@ -46,18 +45,18 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Route)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_Route(ctx, op, nil, obj.(*Route), nil)
+			return cel.Gate(Validate_Route(ctx, op, nil, obj.(*Route), nil))
 		case operation.Update:
-			return Validate_Route(ctx, op, nil, obj.(*Route), safe.Cast[*Route](oldObj))
+			return cel.Gate(Validate_Route(ctx, op, nil, obj.(*Route), safe.Cast[*Route](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
 	scheme.AddValidationFunc((*Ship)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return Validate_Ship(ctx, op, nil, obj.(*Ship), nil)
+			return append(Validate_Ship(ctx, op, nil, obj.(*Ship), nil), validation.ScaleReplicas(".spec.crew", obj.(*Ship).Spec.Crew)...)
 		case operation.Update:
-			return Validate_Ship(ctx, op, nil, obj.(*Ship), safe.Cast[*Ship](oldObj))
+			return append(Validate_Ship(ctx, op, nil, obj.(*Ship), safe.Cast[*Ship](oldObj)), validation.ScaleReplicas(".spec.crew", obj.(*Ship).Spec.Crew)...)
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
@@ -85,14 +84,14 @@ var unionMembershipForRouteSpec = validate.NewDiscriminatedUnionMembership("mode
 // unionMembershipForRouteSpecassist are the members of the "assist" union of RouteSpec.
 var unionMembershipForRouteSpecassist = validate.NewUnionMembership(validate.NewUnionMember("tug"), validate.NewUnionMember("tow"))
 
-// enumWeather holds the values +kubebuilder:validation:Enum allows for Weather.
-var enumWeather = sets.New[Weather]("Fair", "Storm")
+// enumWeather holds the values +kubebuilder:validation:Enum allows for Weather, in order.
+var enumWeather = []Weather{"Fair", "Storm"}
 
 // patternConditionType is the +kubebuilder:validation:Pattern of Condition.Type.
 var patternConditionType = regexp.MustCompile("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")
 
-// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status.
-var enumConditionStatus = sets.New[metav1.ConditionStatus]("True", "False", "Unknown")
+// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status, in order.
+var enumConditionStatus = []metav1.ConditionStatus{"True", "False", "Unknown"}
 
 // patternConditionReason is the +kubebuilder:validation:Pattern of Condition.Reason.
 var patternConditionReason = regexp.MustCompile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
@@ -109,7 +108,7 @@ func Validate_Crew(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && SemanticEqual_CrewSpec(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_CrewSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -287,9 +286,9 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, nil, validate.DirectEqual[string], func(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
-			errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 4)...)
+			errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 4)...)
 			return errs
 		})...)
 		return errs
@@ -306,11 +305,11 @@ func Validate_RouteSpec(ctx context.Context, op operation.Operation, fldPath *fi
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, validate.EachMapVal(ctx, op, fldPath, obj, oldObj, validate.SemanticDeepEqual[*int32], func(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *int32) (errs field.ErrorList) {
-			errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 1)...)
+			errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)...)
 			return errs
 		})...)
 		errs = append(errs, validate.EachMapKey(ctx, op, fldPath, obj, oldObj, func(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
-			errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 6)...)
+			errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 6)...)
 			return errs
 		})...)
 		return errs
@@ -382,7 +381,7 @@ func Validate_Ship(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && SemanticEqual_ShipSpec(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_ShipSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -402,7 +401,7 @@ func Validate_Ship(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && SemanticEqual_ShipStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_ShipStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -440,9 +439,7 @@ func Validate_ShipSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *Hold) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *Hold) bool {
 			return a.Name == b.Name
 		}, SemanticEqual_Hold, Validate_Hold)...)
@@ -509,9 +506,7 @@ func Validate_ShipStatus(ctx context.Context, op operation.Operation, fldPath *f
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
 			return a.Type == b.Type
 		}, validate.SemanticDeepEqual[*metav1.Condition], Validate_metav1_Condition)...)
@@ -528,7 +523,7 @@ func Validate_Weather(ctx context.Context, op operation.Operation, fldPath *fiel
 	if obj == nil {
 		return nil
 	}
-	errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumWeather, nil)...)
+	errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumWeather...)...)
 	return errs
 }
 
@@ -547,7 +542,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
 		return errs
 	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
@@ -562,7 +557,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus...)...)
 		return errs
 	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.ConditionStatus {
 		return &oldObj.Status
@@ -576,7 +571,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
 		return errs
 	}(fldPath.Child("observedGeneration"), &obj.ObservedGeneration, safe.Field(oldObj, func(oldObj *metav1.Condition) *int64 {
 		return &oldObj.ObservedGeneration
@@ -587,7 +582,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
 			return nil
 		}
-		if !validation.KeyPresent(ctx, fldPath, false) {
+		if !validation.KeyPresent(ctx, fldPath, !validation.IsZero(obj)) {
 			return append(errs, field.Required(fldPath, ""))
 		}
 		return errs
@@ -603,8 +598,8 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
 		return errs
 	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
@@ -619,7 +614,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
 		return errs
 	}(fldPath.Child("message"), &obj.Message, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
 		return &oldObj.Message

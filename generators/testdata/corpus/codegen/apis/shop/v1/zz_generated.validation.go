@@ -14,7 +14,6 @@ import (
 	validate "k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	sets "k8s.io/apimachinery/pkg/util/sets"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"regexp"
 	"slices"
@@ -52,8 +51,8 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 // patternConditionType is the +kubebuilder:validation:Pattern of Condition.Type.
 var patternConditionType = regexp.MustCompile("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")
 
-// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status.
-var enumConditionStatus = sets.New[metav1.ConditionStatus]("True", "False", "Unknown")
+// enumConditionStatus holds the values +kubebuilder:validation:Enum allows for Condition.Status, in order.
+var enumConditionStatus = []metav1.ConditionStatus{"True", "False", "Unknown"}
 
 // patternConditionReason is the +kubebuilder:validation:Pattern of Condition.Reason.
 var patternConditionReason = regexp.MustCompile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
@@ -92,7 +91,7 @@ func Validate_Region(ctx context.Context, op operation.Operation, fldPath *field
 		if op.Type == operation.Update && SemanticEqual_RegionSpec(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_RegionSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -118,7 +117,7 @@ func Validate_RegionSpec(ctx context.Context, op operation.Operation, fldPath *f
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("zones"), obj.Zones, safe.Field(oldObj, func(oldObj *RegionSpec) []string {
 		return oldObj.Zones
@@ -168,7 +167,7 @@ func Validate_Shelf(ctx context.Context, op operation.Operation, fldPath *field.
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, validate.DirectEqual[string])...)
+		errs = append(errs, validation.UniqueSet(ctx, op, fldPath, obj, oldObj)...)
 		return errs
 	}(fldPath.Child("tags"), obj.Tags, safe.Field(oldObj, func(oldObj *Shelf) []string {
 		return oldObj.Tags
@@ -188,7 +187,7 @@ func Validate_Store(ctx context.Context, op operation.Operation, fldPath *field.
 		if op.Type == operation.Update && SemanticEqual_StoreSpec(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_StoreSpec(ctx, op, fldPath, obj, oldObj)...)
@@ -208,7 +207,7 @@ func Validate_Store(ctx context.Context, op operation.Operation, fldPath *field.
 		if op.Type == operation.Update && SemanticEqual_StoreStatus(obj, oldObj) {
 			return nil
 		}
-		if validation.IsZero(obj) && !validation.KeyPresent(ctx, fldPath, true) {
+		if !validation.KeyPresent(ctx, fldPath, true) {
 			return // do not proceed: the optional value is absent
 		}
 		errs = append(errs, Validate_StoreStatus(ctx, op, fldPath, obj, oldObj)...)
@@ -260,9 +259,7 @@ func Validate_StoreSpec(ctx context.Context, op operation.Operation, fldPath *fi
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *Shelf) bool {
-			return a.Name == b.Name
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "name")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *Shelf) bool {
 			return a.Name == b.Name
 		}, SemanticEqual_Shelf, Validate_Shelf)...)
@@ -315,9 +312,7 @@ func Validate_StoreStatus(ctx context.Context, op operation.Operation, fldPath *
 		if obj == nil {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.ValSliceUnique(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
-			return a.Type == b.Type
-		})...)
+		errs = append(errs, validation.UniqueMapKeys(ctx, op, fldPath, obj, oldObj, "type")...)
 		errs = append(errs, validate.EachValSliceVal(ctx, op, fldPath, obj, oldObj, func(a, b *metav1.Condition) bool {
 			return a.Type == b.Type
 		}, validate.SemanticDeepEqual[*metav1.Condition], Validate_metav1_Condition)...)
@@ -343,7 +338,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
 		return errs
 	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
@@ -358,7 +353,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus, nil)...)
+		errs = append(errs, validation.Enum(ctx, op, fldPath, obj, oldObj, enumConditionStatus...)...)
 		return errs
 	}(fldPath.Child("status"), &obj.Status, safe.Field(oldObj, func(oldObj *metav1.Condition) *metav1.ConditionStatus {
 		return &oldObj.Status
@@ -372,7 +367,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
 			return // do not proceed: the optional value is absent
 		}
-		errs = append(errs, validate.Minimum(ctx, op, fldPath, obj, oldObj, 0)...)
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
 		return errs
 	}(fldPath.Child("observedGeneration"), &obj.ObservedGeneration, safe.Field(oldObj, func(oldObj *metav1.Condition) *int64 {
 		return &oldObj.ObservedGeneration
@@ -383,7 +378,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if op.Type == operation.Update && equality.Semantic.DeepEqual(obj, oldObj) {
 			return nil
 		}
-		if !validation.KeyPresent(ctx, fldPath, false) {
+		if !validation.KeyPresent(ctx, fldPath, !validation.IsZero(obj)) {
 			return append(errs, field.Required(fldPath, ""))
 		}
 		return errs
@@ -399,8 +394,8 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
+		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
 		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
 		return errs
 	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
@@ -415,7 +410,7 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validate.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
+		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 32768)...)
 		return errs
 	}(fldPath.Child("message"), &obj.Message, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
 		return &oldObj.Message
