@@ -101,3 +101,40 @@ func testAPI() *model.API {
 	g.StorageVersion = g.Versions[0]
 	return &model.API{Groups: []*model.Group{g}, Packages: []*model.Package{hub, v1, alpha}}
 }
+
+// versionsAPI is a group without an internal package laid out as Gateway API: v1 declares
+// Widget (stored in v1), Grant and their specs; v1beta1 imports v1 and declares
+// `type Widget v1.Widget` and `type Grant v1.Grant` (stored in v1beta1) with their own lists,
+// aliasing everything else (its types' fields are v1's).
+func versionsAPI() *model.API {
+	const v1Path, betaPath = "example.com/gw/apis/v1", "example.com/gw/apis/v1beta1"
+	spec := local("WidgetSpec", model.Struct, field("Size", "size", basic("int32"), 5))
+	kind := func(name string, withSpec *model.Type) *model.Type {
+		fields := []*model.Field{embedded(typeMeta, ""), embedded(objectMeta, "metadata")}
+		if withSpec != nil {
+			fields = append(fields, field("Spec", "spec", named(withSpec), 10))
+		}
+		return local(name, model.Struct, fields...)
+	}
+	list := func(item *model.Type) *model.Type {
+		return local(item.Name.Name+"List", model.Struct, embedded(typeMeta, ""), embedded(listMeta, "metadata"),
+			field("Items", "items", slice(named(item)), 20))
+	}
+	v1Widget, v1Grant := kind("Widget", spec), kind("Grant", nil)
+	v1 := pkg(v1Path, "v1", v1Grant, list(v1Grant), v1Widget, list(v1Widget), spec)
+	betaWidget, betaGrant := kind("Widget", spec), kind("Grant", nil)
+	beta := pkg(betaPath, "v1beta1", betaGrant, list(betaGrant), betaWidget, list(betaWidget))
+	beta.Imports = []string{v1Path, metaPath}
+	kinds := func(p *model.Package, storedGrant bool) []*model.Kind {
+		return []*model.Kind{
+			{Name: "Grant", Type: p.Type("Grant"), List: p.Type("GrantList"), Storage: storedGrant},
+			{Name: "Widget", Type: p.Type("Widget"), List: p.Type("WidgetList"), Storage: !storedGrant},
+		}
+	}
+	g := &model.Group{Name: "gw.example.com", Hub: v1, HubIsVersion: true, Versions: []*model.Version{
+		{Name: "v1", Package: v1, Kinds: kinds(v1, false)},
+		{Name: "v1beta1", Package: beta, Kinds: kinds(beta, true)},
+	}}
+	g.StorageVersion = g.Versions[0]
+	return &model.API{Groups: []*model.Group{g}, Packages: []*model.Package{v1, beta}}
+}
