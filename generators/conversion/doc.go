@@ -17,7 +17,8 @@
 //   - autoConvert_<from>_<T>_To_<to>_<T>, always: fields matched by Go name, identical types
 //     assigned, peer local types converted through their Convert_ function, or cast when they
 //     are not structs and their underlying types are identical (pointers, slices and maps
-//     element by element), metav1.TypeMeta skipped;
+//     element by element; map keys of peer types such as `type LabelKey string` cast),
+//     metav1.TypeMeta skipped;
 //   - Convert_<from>_<T>_To_<to>_<T>, calling the autoConvert_ function, unless the version
 //     package declares a hand-written function of that name, which then replaces it;
 //   - RegisterConversions, registering every pair with the scheme (generated ones with

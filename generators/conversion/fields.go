@@ -148,7 +148,7 @@ func (c *converter) convertValue(in, out string, a, b *model.TypeRef) ([]jen.Cod
 		return c.convertPointer(in, out, a, b)
 	case a.Kind == model.Slice && b.Kind == model.Slice:
 		return c.convertSlice(in, out, a, b)
-	case a.Kind == model.Map && b.Kind == model.Map && identical(a.Key, b.Key):
+	case a.Kind == model.Map && b.Kind == model.Map:
 		return c.convertMap(in, out, a, b)
 	}
 	return nil, false
@@ -211,14 +211,24 @@ func (c *converter) convertSlice(in, out string, a, b *model.TypeRef) ([]jen.Cod
 	return nilGuard(in, out, body), true
 }
 
-// convertMap: nil stays nil, else a map with every value converted.
+// convertMap: nil stays nil, else a map with every value converted. Keys of identical types
+// are kept; keys of peer named types with identical underlying types (type LabelKey string in
+// both packages) are cast.
 func (c *converter) convertMap(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
+	key := jen.Id("key")
+	switch {
+	case identical(a.Key, b.Key):
+	case c.peers(a.Key, b.Key) && peerCast(a.Key.Named, b.Key.Named) != nil:
+		key = jen.Add(peerCast(a.Key.Named, b.Key.Named)).Call(jen.Id("key"))
+	default:
+		return nil, false
+	}
 	elem, ok := c.convertValue("val", "*newVal", a.Elem, b.Elem)
 	if !ok {
 		return nil, false
 	}
 	loop := append([]jen.Code{jen.Id("newVal").Op(":=").New(emit.TypeRef(b.Elem))}, elem...)
-	loop = append(loop, jen.Parens(jen.Op("*").Id("out")).Index(jen.Id("key")).Op("=").Op("*").Id("newVal"))
+	loop = append(loop, jen.Parens(jen.Op("*").Id("out")).Index(key).Op("=").Op("*").Id("newVal"))
 	body := []jen.Code{
 		jen.List(jen.Id("in"), jen.Id("out")).Op(":=").List(jen.Id(addr(in)), jen.Id(addr(out))),
 		jen.Op("*").Id("out").Op("=").Make(emit.TypeRef(b), jen.Len(jen.Op("*").Id("in"))),

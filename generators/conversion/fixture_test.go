@@ -59,6 +59,8 @@ func local(name string, kind model.TypeKind, fields ...*model.Field) *model.Type
 func dbPackage(path, name string, alpha bool) *model.Package {
 	engine := local("Engine", model.Basic)
 	engine.Underlying = basic("string")
+	labelKey, labelValue := local("LabelKey", model.Basic), local("LabelValue", model.Basic)
+	labelKey.Underlying, labelValue.Underlying = basic("string"), basic("string")
 	policy := local("BackupPolicy", model.Struct,
 		field("Schedule", "schedule", basic("string"), 10),
 		field("RetentionDays", "retentionDays", basic("int32"), 11))
@@ -73,7 +75,8 @@ func dbPackage(path, name string, alpha bool) *model.Package {
 		field("Parameters", "parameters", mapOf(basic("string"), basic("string")), 23),
 		field("Backup", "backup", ptr(named(policy)), 24),
 		field("Policies", "policies", mapOf(basic("string"), named(policy)), 25),
-		field("Engines", "engines", slice(named(engine)), 26))
+		field("Engines", "engines", slice(named(engine)), 26),
+		field("Labels", "labels", mapOf(named(labelKey), named(labelValue)), 27))
 	status := local("DatabaseStatus", model.Struct,
 		field("ReadyReplicas", "readyReplicas", basic("int32"), 30),
 		field("Conditions", "conditions", slice(named(condition)), 31))
@@ -83,7 +86,7 @@ func dbPackage(path, name string, alpha bool) *model.Package {
 	list := local("DatabaseList", model.Struct,
 		embedded(typeMeta, ""), embedded(listMeta, "metadata"),
 		field("Items", "items", slice(named(database)), 50))
-	return pkg(path, name, policy, database, list, spec, status, engine)
+	return pkg(path, name, policy, database, list, spec, status, engine, labelKey, labelValue)
 }
 
 // testAPI is a group with hub db and versions v1 and v1alpha1; v1alpha1 has hand-written
