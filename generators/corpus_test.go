@@ -31,6 +31,7 @@ var corpusTrees = []corpusTree{
 	{name: "codegen", pattern: "./generators/testdata/corpus/codegen/..."},
 	{name: "kubebuilder", pattern: "./generators/testdata/corpus/kubebuilder/..."},
 	{name: "clients", pattern: "./generators/testdata/corpus/clients/..."},
+	{name: "versions", pattern: "./generators/testdata/corpus/versions/..."},
 }
 
 // expectedCorpusWarnings are the warnings the corpus is written to draw: markers users of

@@ -75,7 +75,9 @@ func tryIn(dir string, timeout time.Duration, name string, args ...string) (stri
 type server struct {
 	cmd        *exec.Cmd
 	kubeconfig string
-	exited     chan error
+	// ready is the readiness line the server printed (where it serves, its etcd, its kubeconfig).
+	ready  string
+	exited chan error
 }
 
 // startServer starts the server binary bin on a free loopback port with dataDir, waits for
@@ -98,8 +100,8 @@ func startServer(tb testing.TB, bin, dataDir string) *server {
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			if _, path, ok := strings.Cut(sc.Text(), "KUBECONFIG="); ok {
-				ready <- path
+			if _, _, ok := strings.Cut(sc.Text(), "KUBECONFIG="); ok {
+				ready <- sc.Text()
 			}
 		}
 		io.Copy(io.Discard, stdout)
@@ -125,7 +127,8 @@ func startServer(tb testing.TB, bin, dataDir string) *server {
 	}
 	tb.Cleanup(stop)
 	select {
-	case s.kubeconfig = <-ready:
+	case s.ready = <-ready:
+		_, s.kubeconfig, _ = strings.Cut(s.ready, "KUBECONFIG=")
 	case err := <-s.exited:
 		stopped = true
 		tb.Fatalf("server exited before it was ready: %v\n%s", err, stderr.String())

@@ -20,9 +20,10 @@ const (
 const fileName = "zz_generated.conversion.go"
 
 // New returns the conversion generator. Generate returns one file per version package of every
-// group with a separate hub; groups whose hub is their only version get none. Errors: a
-// model.Diagnostics listing every field that cannot be converted without a hand-written
-// Convert_ function.
+// group with a separate hub, and, in a group of several versions without one, one file per
+// version package that conversions between two versions go in; a group whose hub is its only
+// version gets none. Errors: a model.Diagnostics listing every field that cannot be converted
+// without a hand-written Convert_ function.
 func New() emit.Generator { return generator{} }
 
 type generator struct{}
@@ -31,26 +32,54 @@ type generator struct{}
 func (generator) Name() string { return "conversion" }
 
 // Generate emits zz_generated.conversion.go for every version package of every group that has
-// a separate hub package.
+// a separate hub package, and for the version packages of a multi-version group without one
+// that hold conversions between versions (versionFiles).
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
 	var fs emit.Files
 	for _, g := range api.Groups {
-		if g.HubIsVersion || g.Hub == nil {
-			continue
+		var files []*file
+		switch {
+		case g.Hub == nil:
+		case !g.HubIsVersion:
+			for _, v := range g.Versions {
+				set := &peerSet{other: g.Hub, home: v.Package.Path, internal: true, pairs: peerPairs(g.Hub, v.Package)}
+				files = append(files, &file{home: v.Package, peers: []*peerSet{set}})
+			}
+		case len(g.Versions) > 1:
+			files = versionFiles(g)
 		}
-		for _, v := range g.Versions {
-			out, ds, err := generateVersion(g.Hub, v.Package)
+		for _, f := range files {
+			out, ds, err := f.generate()
 			fs.Fail(err)
 			fs.Report(ds...)
 			if out != nil {
-				fs.Put(filepath.Join(v.Package.Dir, fileName), out)
+				fs.Put(filepath.Join(f.home.Dir, fileName), out)
 			}
 		}
 	}
 	return fs.Result()
 }
 
-// pair is one version type and its same-named hub peer.
+// file is one zz_generated.conversion.go: the conversions between the types of package home
+// and those of each peer set's package, declared in home.
+type file struct {
+	home  *model.Package
+	peers []*peerSet
+}
+
+// peerSet is the pairs of home's types and another package's that a file converts.
+type peerSet struct {
+	other *model.Package
+	// home is the import path of the file's package.
+	home string
+	// internal is set when other is the group's internal (hub) package, named "hub" in
+	// messages.
+	internal bool
+	pairs    []pair
+}
+
+// pair is one type of the file's package (version) and its same-named peer in the other
+// package (hub).
 type pair struct {
 	version, hub *model.Type
 }
@@ -69,42 +98,52 @@ func (d direction) suffix() string {
 func (d direction) publicName() string { return "Convert_" + d.suffix() }
 func (d direction) autoName() string   { return "autoConvert_" + d.suffix() }
 
-// generateVersion renders the conversion file of version package ver against hub, or nil when
-// no type has a peer.
-func generateVersion(hub, ver *model.Package) ([]byte, model.Diagnostics, error) {
-	pairs := peerPairs(hub, ver)
-	if len(pairs) == 0 {
+// generate renders the file, or returns nil when no type has a peer.
+func (f *file) generate() ([]byte, model.Diagnostics, error) {
+	names := map[string]string{}
+	var dirs []direction
+	var bodies []jen.Code
+	var diags model.Diagnostics
+	for _, set := range f.peers {
+		c := &converter{hub: set.other, ver: f.home, internal: set.internal}
+		for _, p := range set.pairs {
+			for _, d := range []direction{
+				{from: p.version, to: p.hub, fromPkg: f.home, toPkg: set.other},
+				{from: p.hub, to: p.version, fromPkg: set.other, toPkg: f.home},
+			} {
+				dirs = append(dirs, d)
+				bodies = append(bodies, c.autoConvert(d))
+				if !f.home.HasFunc(d.publicName()) {
+					bodies = append(bodies, publicConvert(d))
+				}
+			}
+		}
+		if len(set.pairs) > 0 {
+			names[set.other.Path] = set.other.Name
+		}
+		diags = append(diags, c.diags...)
+	}
+	if len(dirs) == 0 {
 		return nil, nil, nil
 	}
-	c := &converter{hub: hub, ver: ver}
-	var dirs []direction
-	for _, p := range pairs {
-		dirs = append(dirs,
-			direction{from: p.version, to: p.hub, fromPkg: ver, toPkg: hub},
-			direction{from: p.hub, to: p.version, fromPkg: hub, toPkg: ver})
+	if len(diags) > 0 {
+		return nil, diags, nil
 	}
-	f := emit.NewFile(ver.Path, ver.Name, map[string]string{hub.Path: hub.Name})
-	f.Func().Id("init").Params().Block(
+	out := emit.NewFile(f.home.Path, f.home.Name, names)
+	out.Func().Id("init").Params().Block(
 		jen.Id("localSchemeBuilder").Dot("Register").Call(jen.Id("RegisterConversions")),
 	)
-	f.Line()
-	registerConversions(f, ver, dirs)
-	for _, d := range dirs {
-		f.Line()
-		f.Add(c.autoConvert(d))
-		if !ver.HasFunc(d.publicName()) {
-			f.Line()
-			f.Add(publicConvert(d))
-		}
+	out.Line()
+	registerConversions(out, f.home, dirs)
+	for _, b := range bodies {
+		out.Line()
+		out.Add(b)
 	}
-	if len(c.diags) > 0 {
-		return nil, c.diags, nil
-	}
-	out, err := emit.Render(f, "")
+	rendered, err := emit.Render(out, "")
 	if err != nil {
 		return nil, nil, err
 	}
-	return out, nil, nil
+	return rendered, nil, nil
 }
 
 // peerPairs returns the exported struct types of ver that have a same-named struct in hub,

@@ -103,3 +103,51 @@ func TestHubIsVersionGeneratesNothing(t *testing.T) {
 		t.Errorf("want no files for a group whose hub is its only version, got %d", len(files))
 	}
 }
+
+// TestGenerateVersions: a group without an internal package gets its conversions between
+// versions, generated field by field for each kind and its list, in the version package that
+// imports the other (v1beta1 imports v1: a file in v1 importing v1beta1 would be a cycle).
+// Widget's hub is v1 and Grant's v1beta1, its storage version; the types v1beta1 shares with v1
+// (WidgetSpec) are assigned.
+func TestGenerateVersions(t *testing.T) {
+	files, err := New().Generate(versionsAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := files["/src/example.com/gw/apis/v1/zz_generated.conversion.go"]; ok {
+		t.Error("a conversion file was generated in v1, which v1beta1 imports")
+	}
+	checkGolden(t, "versions", files)
+}
+
+// TestGenerateVersionsWithoutImports: when neither version imports the other, the
+// conversions go in the less preferred one.
+func TestGenerateVersionsWithoutImports(t *testing.T) {
+	api := versionsAPI()
+	api.Groups[0].Versions[1].Package.Imports = nil
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for p := range files {
+		paths = append(paths, p)
+	}
+	if want := []string{"/src/example.com/gw/apis/v1beta1/zz_generated.conversion.go"}; !cmp.Equal(want, paths) {
+		t.Errorf("files %v, want %v", paths, want)
+	}
+}
+
+// TestGenerateVersionsDiagnostics: a field one version lacks is reported at the field, naming
+// the version (not "hub") and the function to write in the package the file goes in.
+func TestGenerateVersionsDiagnostics(t *testing.T) {
+	api := versionsAPI()
+	w := api.Groups[0].Versions[1].Package.Type("Widget")
+	w.Fields = append(w.Fields, field("Color", "color", basic("string"), 12))
+	_, err := New().Generate(api)
+	want := "types.go:12:2: cannot convert v1beta1.Widget.Color (string) to v1.Widget: the v1 type has no field Color; " +
+		"write func Convert_v1beta1_Widget_To_v1_Widget(in *Widget, out *v1.Widget, s conversion.Scope) error in package v1beta1"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error = %v, want %q", err, want)
+	}
+}

@@ -1,12 +1,24 @@
 // Package conversion generates zz_generated.conversion.go in every version package of a group
 // that has a separate hub ("internal") package, as k8s.io/code-generator's conversion-gen.
 //
+// A group of several versions without a hub package (kubebuilder's and Gateway API's layout)
+// converts each kind between the versions that have it and its hub version
+// (model.Group.HubOf: the kind's storage version unless a root type has Hub), field by field,
+// as a CRD's None conversion between versions of the same schema: the root type, its list, and
+// every struct type their fields reach as same-named types of the two packages. The functions
+// between two versions go in the one whose hand-written files import the other, directly or
+// through the group's other versions (Gateway API's v1beta1, which declares
+// `type HTTPRoute v1.HTTPRoute` and aliases v1's other types: those are assigned as they are),
+// else in the less preferred one, so generated imports never close a cycle with hand-written ones.
+//
 // For every exported struct type T of the version package with a same-named struct in the hub
-// package it emits, in both directions:
+// package (or every pair found as above) it emits, in both directions:
 //
 //   - autoConvert_<from>_<T>_To_<to>_<T>, always: fields matched by Go name, identical types
-//     assigned, peer local types converted through their Convert_ function (pointers, slices
-//     and maps element by element), metav1.TypeMeta skipped;
+//     assigned, peer local types converted through their Convert_ function, or cast when they
+//     are not structs and their underlying types are identical (pointers, slices and maps
+//     element by element; map keys of peer types such as `type LabelKey string` cast),
+//     metav1.TypeMeta skipped;
 //   - Convert_<from>_<T>_To_<to>_<T>, calling the autoConvert_ function, unless the version
 //     package declares a hand-written function of that name, which then replaces it;
 //   - RegisterConversions, registering every pair with the scheme (generated ones with

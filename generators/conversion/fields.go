@@ -11,10 +11,13 @@ import (
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
-// converter emits autoConvert_ bodies for one version package and collects the diagnostics of
-// fields it cannot convert.
+// converter emits the autoConvert_ bodies between the types of package ver, which the file
+// is in, and those of package hub (the group's internal package, or, in a group without one,
+// another version package), and collects the diagnostics of fields it cannot convert.
 type converter struct {
 	hub, ver *model.Package
+	// internal is set when hub is the group's internal package: messages call it "hub".
+	internal bool
 	diags    model.Diagnostics
 }
 
@@ -32,7 +35,7 @@ func (c *converter) autoConvert(d direction) jen.Code {
 				fmt.Sprintf("the %s type has no field %s", c.side(d.toPkg), f.Name))...)
 			continue
 		}
-		stmts, ok := convertValue("in."+f.Name, "out."+f.Name, f.Type, peer.Type)
+		stmts, ok := c.convertValue("in."+f.Name, "out."+f.Name, f.Type, peer.Type)
 		if !ok {
 			body = append(body, c.unconvertible(d, f, fmt.Sprintf("has type %s in the peer type", shortType(peer.Type)),
 				fmt.Sprintf("the %s field has type %s", c.side(d.toPkg), shortType(peer.Type)))...)
@@ -44,9 +47,9 @@ func (c *converter) autoConvert(d direction) jen.Code {
 	return jen.Func().Id(d.autoName()).Add(convertParams(d)).Error().Block(body...)
 }
 
-// side names a package in messages: "hub" for the hub, else its name.
+// side names a package in messages: "hub" for the internal package, else its name.
 func (c *converter) side(p *model.Package) string {
-	if p == c.hub {
+	if p == c.hub && c.internal {
 		return "hub"
 	}
 	return p.Name
@@ -122,27 +125,31 @@ func identical(a, b *model.TypeRef) bool {
 	return false
 }
 
-// peers reports whether a and b name same-named local types of two different packages, the
-// pairs Convert_ functions exist for.
-func peers(a, b *model.TypeRef) bool {
-	return a.Kind == model.Named && b.Kind == model.Named && a.Named.Local && b.Named.Local &&
-		a.Named.Name.Name == b.Named.Name.Name && a.Named.Name.Package != b.Named.Name.Package
+// peers reports whether a and b name same-named local types, one of package ver and the other
+// of package hub: the pairs this file declares Convert_ functions for (or casts, for
+// non-struct types).
+func (c *converter) peers(a, b *model.TypeRef) bool {
+	if a.Kind != model.Named || b.Kind != model.Named || !a.Named.Local || !b.Named.Local || a.Named.Name.Name != b.Named.Name.Name {
+		return false
+	}
+	pa, pb := a.Named.Name.Package, b.Named.Name.Package
+	return pa != pb && (pa == c.ver.Path || pa == c.hub.Path) && (pb == c.ver.Path || pb == c.hub.Path)
 }
 
 // convertValue returns the statements converting the addressable expression in (of type a)
 // into out (of type b), or false when the types cannot be converted automatically.
-func convertValue(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
+func (c *converter) convertValue(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
 	switch {
 	case identical(a, b):
 		return []jen.Code{jen.Id(out).Op("=").Id(in)}, true
-	case peers(a, b):
+	case c.peers(a, b):
 		return convertPeer(in, out, a.Named, b.Named)
 	case a.Kind == model.Pointer && b.Kind == model.Pointer:
-		return convertPointer(in, out, a, b)
+		return c.convertPointer(in, out, a, b)
 	case a.Kind == model.Slice && b.Kind == model.Slice:
-		return convertSlice(in, out, a, b)
-	case a.Kind == model.Map && b.Kind == model.Map && identical(a.Key, b.Key):
-		return convertMap(in, out, a, b)
+		return c.convertSlice(in, out, a, b)
+	case a.Kind == model.Map && b.Kind == model.Map:
+		return c.convertMap(in, out, a, b)
 	}
 	return nil, false
 }
@@ -157,11 +164,20 @@ func convertPeer(in, out string, a, b *model.Type) ([]jen.Code, bool) {
 			jen.Err().Op("!=").Nil(),
 		).Block(jen.Return(jen.Err()))}, true
 	}
-	if a.Kind != model.Struct && b.Kind != model.Struct && a.Underlying != nil && b.Underlying != nil &&
-		identical(a.Underlying, b.Underlying) {
-		return []jen.Code{jen.Id(out).Op("=").Add(emit.Qual(b)).Call(jen.Id(in))}, true
+	if cast := peerCast(a, b); cast != nil {
+		return []jen.Code{jen.Id(out).Op("=").Add(cast).Call(jen.Id(in))}, true
 	}
 	return nil, false
+}
+
+// peerCast returns the conversion expression (the type name) turning a value of peer type a
+// into b when both are non-struct types with identical underlying types, else nil.
+func peerCast(a, b *model.Type) jen.Code {
+	if a.Kind != model.Struct && b.Kind != model.Struct && a.Underlying != nil && b.Underlying != nil &&
+		identical(a.Underlying, b.Underlying) {
+		return emit.Qual(b)
+	}
+	return nil
 }
 
 // pkgName is the package name conversion function names use for a local type: the last
@@ -169,8 +185,8 @@ func convertPeer(in, out string, a, b *model.Type) ([]jen.Code, bool) {
 func pkgName(t *model.Type) string { return path.Base(t.Name.Package) }
 
 // convertPointer: nil stays nil, else a new element converted from *in.
-func convertPointer(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
-	elem, ok := convertValue("**in", "**out", a.Elem, b.Elem)
+func (c *converter) convertPointer(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
+	elem, ok := c.convertValue("**in", "**out", a.Elem, b.Elem)
 	if !ok {
 		return nil, false
 	}
@@ -182,8 +198,8 @@ func convertPointer(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
 }
 
 // convertSlice: nil stays nil, else a slice of the same length converted element by element.
-func convertSlice(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
-	elem, ok := convertValue("(*in)[i]", "(*out)[i]", a.Elem, b.Elem)
+func (c *converter) convertSlice(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
+	elem, ok := c.convertValue("(*in)[i]", "(*out)[i]", a.Elem, b.Elem)
 	if !ok {
 		return nil, false
 	}
@@ -195,14 +211,24 @@ func convertSlice(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
 	return nilGuard(in, out, body), true
 }
 
-// convertMap: nil stays nil, else a map with every value converted.
-func convertMap(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
-	elem, ok := convertValue("val", "*newVal", a.Elem, b.Elem)
+// convertMap: nil stays nil, else a map with every value converted. Keys of identical types
+// are kept; keys of peer named types with identical underlying types (type LabelKey string in
+// both packages) are cast.
+func (c *converter) convertMap(in, out string, a, b *model.TypeRef) ([]jen.Code, bool) {
+	key := jen.Id("key")
+	switch {
+	case identical(a.Key, b.Key):
+	case c.peers(a.Key, b.Key) && peerCast(a.Key.Named, b.Key.Named) != nil:
+		key = jen.Add(peerCast(a.Key.Named, b.Key.Named)).Call(jen.Id("key"))
+	default:
+		return nil, false
+	}
+	elem, ok := c.convertValue("val", "*newVal", a.Elem, b.Elem)
 	if !ok {
 		return nil, false
 	}
 	loop := append([]jen.Code{jen.Id("newVal").Op(":=").New(emit.TypeRef(b.Elem))}, elem...)
-	loop = append(loop, jen.Parens(jen.Op("*").Id("out")).Index(jen.Id("key")).Op("=").Op("*").Id("newVal"))
+	loop = append(loop, jen.Parens(jen.Op("*").Id("out")).Index(key).Op("=").Op("*").Id("newVal"))
 	body := []jen.Code{
 		jen.List(jen.Id("in"), jen.Id("out")).Op(":=").List(jen.Id(addr(in)), jen.Id(addr(out))),
 		jen.Op("*").Id("out").Op("=").Make(emit.TypeRef(b), jen.Len(jen.Op("*").Id("in"))),

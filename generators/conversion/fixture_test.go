@@ -59,6 +59,8 @@ func local(name string, kind model.TypeKind, fields ...*model.Field) *model.Type
 func dbPackage(path, name string, alpha bool) *model.Package {
 	engine := local("Engine", model.Basic)
 	engine.Underlying = basic("string")
+	labelKey, labelValue := local("LabelKey", model.Basic), local("LabelValue", model.Basic)
+	labelKey.Underlying, labelValue.Underlying = basic("string"), basic("string")
 	policy := local("BackupPolicy", model.Struct,
 		field("Schedule", "schedule", basic("string"), 10),
 		field("RetentionDays", "retentionDays", basic("int32"), 11))
@@ -73,7 +75,8 @@ func dbPackage(path, name string, alpha bool) *model.Package {
 		field("Parameters", "parameters", mapOf(basic("string"), basic("string")), 23),
 		field("Backup", "backup", ptr(named(policy)), 24),
 		field("Policies", "policies", mapOf(basic("string"), named(policy)), 25),
-		field("Engines", "engines", slice(named(engine)), 26))
+		field("Engines", "engines", slice(named(engine)), 26),
+		field("Labels", "labels", mapOf(named(labelKey), named(labelValue)), 27))
 	status := local("DatabaseStatus", model.Struct,
 		field("ReadyReplicas", "readyReplicas", basic("int32"), 30),
 		field("Conditions", "conditions", slice(named(condition)), 31))
@@ -83,7 +86,7 @@ func dbPackage(path, name string, alpha bool) *model.Package {
 	list := local("DatabaseList", model.Struct,
 		embedded(typeMeta, ""), embedded(listMeta, "metadata"),
 		field("Items", "items", slice(named(database)), 50))
-	return pkg(path, name, policy, database, list, spec, status, engine)
+	return pkg(path, name, policy, database, list, spec, status, engine, labelKey, labelValue)
 }
 
 // testAPI is a group with hub db and versions v1 and v1alpha1; v1alpha1 has hand-written
@@ -100,4 +103,41 @@ func testAPI() *model.API {
 	}
 	g.StorageVersion = g.Versions[0]
 	return &model.API{Groups: []*model.Group{g}, Packages: []*model.Package{hub, v1, alpha}}
+}
+
+// versionsAPI is a group without an internal package laid out as Gateway API: v1 declares
+// Widget (stored in v1), Grant and their specs; v1beta1 imports v1 and declares
+// `type Widget v1.Widget` and `type Grant v1.Grant` (stored in v1beta1) with their own lists,
+// aliasing everything else (its types' fields are v1's).
+func versionsAPI() *model.API {
+	const v1Path, betaPath = "example.com/gw/apis/v1", "example.com/gw/apis/v1beta1"
+	spec := local("WidgetSpec", model.Struct, field("Size", "size", basic("int32"), 5))
+	kind := func(name string, withSpec *model.Type) *model.Type {
+		fields := []*model.Field{embedded(typeMeta, ""), embedded(objectMeta, "metadata")}
+		if withSpec != nil {
+			fields = append(fields, field("Spec", "spec", named(withSpec), 10))
+		}
+		return local(name, model.Struct, fields...)
+	}
+	list := func(item *model.Type) *model.Type {
+		return local(item.Name.Name+"List", model.Struct, embedded(typeMeta, ""), embedded(listMeta, "metadata"),
+			field("Items", "items", slice(named(item)), 20))
+	}
+	v1Widget, v1Grant := kind("Widget", spec), kind("Grant", nil)
+	v1 := pkg(v1Path, "v1", v1Grant, list(v1Grant), v1Widget, list(v1Widget), spec)
+	betaWidget, betaGrant := kind("Widget", spec), kind("Grant", nil)
+	beta := pkg(betaPath, "v1beta1", betaGrant, list(betaGrant), betaWidget, list(betaWidget))
+	beta.Imports = []string{v1Path, metaPath}
+	kinds := func(p *model.Package, storedGrant bool) []*model.Kind {
+		return []*model.Kind{
+			{Name: "Grant", Type: p.Type("Grant"), List: p.Type("GrantList"), Storage: storedGrant},
+			{Name: "Widget", Type: p.Type("Widget"), List: p.Type("WidgetList"), Storage: !storedGrant},
+		}
+	}
+	g := &model.Group{Name: "gw.example.com", Hub: v1, HubIsVersion: true, Versions: []*model.Version{
+		{Name: "v1", Package: v1, Kinds: kinds(v1, false)},
+		{Name: "v1beta1", Package: beta, Kinds: kinds(beta, true)},
+	}}
+	g.StorageVersion = g.Versions[0]
+	return &model.API{Groups: []*model.Group{g}, Packages: []*model.Package{v1, beta}}
 }

@@ -127,20 +127,14 @@ func (b *builder) crd(g *model.Group, r resource) *apiext.CustomResourceDefiniti
 	return crd
 }
 
-// storageVersion returns the index in r.versions of the version objects of r are stored in:
-// the group's storage version when r has it, else r's most preferred version (the group's
-// version order), which is the only one when r has one.
+// storageVersion returns the index in r.versions of the version objects of r are stored in,
+// the kind's own (model.Group.StorageVersionOf: +kubebuilder:storageversion, else the most
+// preferred version that has it), as each CRD names its own.
 func storageVersion(g *model.Group, r resource) int {
+	stored := g.StorageVersionOf(r.versions[0].kind.Name)
 	for i, vk := range r.versions {
-		if vk.version == g.StorageVersion {
+		if vk.version == stored {
 			return i
-		}
-	}
-	for _, v := range g.Versions {
-		for i, vk := range r.versions {
-			if vk.version == v {
-				return i
-			}
 		}
 	}
 	return 0

@@ -5,9 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/yaml"
 
-	"github.com/apigen-dev/apigen/generators/model"
 
 	// The Gateway API packages compared are loaded by import path; importing them here keeps
 	// their module a (test-only) requirement of go.mod.
@@ -36,11 +34,14 @@ var diffCases = []diffCase{
 	// testdata/markers holds every marker the generator maps, in kubebuilder's grammar.
 	{name: "markers", apigen: []string{"./generators/crd/testdata/markers/..."},
 		ref: []string{"./generators/crd/testdata/markers/v1", "./generators/crd/testdata/markers/v2"}},
+	// versions: two versions without a hub package, a storage version per kind.
+	{name: "versions", apigen: []string{"./generators/testdata/corpus/versions/..."},
+		ref: []string{"./generators/testdata/corpus/versions/..."}},
+	// Gateway API's standard channel: v1 and v1beta1, one load as controller-gen's.
+	{name: "gateway-api", apigen: gatewayVersions, ref: gatewayVersions},
 }
 
 // gatewayVersions are the Gateway API v1.6.3 packages of the standard channel compared.
-// apigen's loader does not yet load two versions of a group without a hub package, so each is
-// loaded alone and the CRDs merged (mergeVersions); controller-gen loads both at once.
 var gatewayVersions = []string{"sigs.k8s.io/gateway-api/apis/v1", "sigs.k8s.io/gateway-api/apis/v1beta1"}
 
 // exception is a documented divergence from controller-gen: every divergence in file (of
@@ -53,11 +54,11 @@ type exception struct {
 // package doc lists the same differences. Each must occur.
 var exceptions = []exception{
 	{corpus: "example-api", file: "db.example.com_databaseclasses.yaml", path: "spec.versions[v1].storage",
-		reason: "DatabaseClass has two versions and no +kubebuilder:storageversion: controller-gen reports an error and marks no version; apigen stores every kind in the group's storage version (v1, where Database is marked)"},
+		reason: "DatabaseClass has two versions and no +kubebuilder:storageversion: controller-gen reports an error and marks no version; apigen stores it in its most preferred version, v1"},
 	{corpus: "codegen", file: "shop.example.com_regions.yaml", path: "spec.versions[v1].storage",
-		reason: "no +kubebuilder:storageversion: controller-gen reports an error; apigen stores the group in its most preferred stable version"},
+		reason: "no +kubebuilder:storageversion: controller-gen reports an error; apigen stores the kind in its most preferred version"},
 	{corpus: "codegen", file: "shop.example.com_stores.yaml", path: "spec.versions[v1].storage",
-		reason: "no +kubebuilder:storageversion: controller-gen reports an error; apigen stores the group in its most preferred stable version"},
+		reason: "no +kubebuilder:storageversion: controller-gen reports an error; apigen stores the kind in its most preferred version"},
 	{corpus: "codegen", file: "shop.example.com_regions.yaml", path: "spec.scope",
 		reason: "+genclient:nonNamespaced makes the kind cluster-scoped in apigen (and client-gen); controller-gen reads only +kubebuilder:resource:scope"},
 	{corpus: "clients", file: "fleet.example.com_ports.yaml", path: "spec.scope",
@@ -99,88 +100,16 @@ func TestMatchesControllerGen(t *testing.T) {
 			checkDivergences(t, c.name, apigen, ref)
 		})
 	}
-	t.Run("gateway-api", func(t *testing.T) {
-		t.Parallel()
-		apigen := gatewayCRDs(t, root)
-		ref, errs := controllerGen(t, root, gatewayVersions...)
-		if len(errs) > 0 {
-			t.Errorf("controller-gen reports errors on Gateway API: %v", errs)
-		}
-		checkDivergences(t, "gateway-api", apigen, ref)
-	})
 }
 
-// gatewayCRDs returns apigen's CRDs of Gateway API's gatewayVersions, each loaded alone and
-// merged (mergeVersions), with the loads' diagnostics. A load error fails t.
+// gatewayCRDs returns apigen's CRDs of Gateway API's gatewayVersions, from one load.
 func gatewayCRDs(t *testing.T, root string) map[string][]byte {
 	t.Helper()
-	var perVersion []map[string][]byte
-	var apis []*model.API
-	for _, pkg := range gatewayVersions {
-		files, api, diags := apigenCRDs(t, root, pkg)
-		if diags.HasErrors() {
-			t.Fatalf("apigen cannot load %s:\n%v", pkg, diags)
-		}
-		if len(files) == 0 {
-			t.Fatalf("apigen writes no CRD for %s", pkg)
-		}
-		perVersion, apis = append(perVersion, files), append(apis, api)
+	files, _, diags := apigenCRDs(t, root, gatewayVersions...)
+	if diags.HasErrors() {
+		t.Fatalf("apigen cannot load %v:\n%v", gatewayVersions, diags)
 	}
-	return mergeVersions(t, perVersion, apis)
-}
-
-// mergeVersions merges CRDs of the same resource written by separate loads, one version each,
-// into one CRD per file: the versions sorted by name, as one load writes them, and the
-// storage version the one whose kind is marked +kubebuilder:storageversion (each load marks
-// its only version). One load of both versions would pick the same, were apigen's loader able
-// to load them without a hub package; its model has one storage version per group, though,
-// which Gateway API, storing ReferenceGrant in v1beta1 and every other kind in v1, does not
-// fit.
-func mergeVersions(t *testing.T, perVersion []map[string][]byte, apis []*model.API) map[string][]byte {
-	t.Helper()
-	marked := map[string]bool{} // "<kind>/<version>" marked +kubebuilder:storageversion
-	for _, api := range apis {
-		for _, g := range api.Groups {
-			for _, v := range g.Versions {
-				for _, k := range v.Kinds {
-					marked[k.Name+"/"+v.Name] = k.Type.Markers.StorageVersion
-				}
-			}
-		}
-	}
-	merged := map[string]map[string]any{}
-	for _, files := range perVersion {
-		for name, b := range files {
-			obj := parseCRD(t, name, b)
-			if prev, ok := merged[name]; ok {
-				spec, prevSpec := obj["spec"].(map[string]any), prev["spec"].(map[string]any)
-				prevSpec["versions"] = append(prevSpec["versions"].([]any), spec["versions"].([]any)...)
-				continue
-			}
-			merged[name] = obj
-		}
-	}
-	out := map[string][]byte{}
-	for name, obj := range merged {
-		spec := obj["spec"].(map[string]any)
-		kind := spec["names"].(map[string]any)["kind"].(string)
-		versions := spec["versions"].([]any)
-		if len(versions) > 1 {
-			for _, v := range versions {
-				v := v.(map[string]any)
-				v["storage"] = marked[kind+"/"+v["name"].(string)]
-			}
-		}
-		slices.SortFunc(versions, func(a, b any) int {
-			return strings.Compare(a.(map[string]any)["name"].(string), b.(map[string]any)["name"].(string))
-		})
-		b, err := yaml.Marshal(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[name] = append([]byte("---\n"), b...)
-	}
-	return out
+	return files
 }
 
 // checkDivergences compares apigen's CRDs with the reference's and fails t for every

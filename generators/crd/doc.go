@@ -36,8 +36,8 @@
 //     +genclient:nonNamespaced.
 //   - spec.versions, sorted by name as controller-gen sorts them, one per version serving the
 //     kind (+kubebuilder:skipversion drops it): served unless +kubebuilder:unservedversion;
-//     storage the group's storage version (model.Group.StorageVersion), else the kind's most
-//     preferred version; deprecated, with the marker's warning if it gives one, by
+//     storage the kind's storage version (model.Group.StorageVersionOf: +kubebuilder:storageversion
+//     on the kind, else its most preferred version); deprecated, with the marker's warning if it gives one, by
 //     +kubebuilder:deprecatedversion[:warning=...]; subresources status
 //     (+kubebuilder:subresource:status, or +genclient with a Status field) and scale
 //     (+kubebuilder:subresource:scale:specpath,statuspath,selectorpath), and an empty
@@ -113,9 +113,8 @@
 // Gateway API's standard channel and lists every difference with its reason; they are these,
 // each following from what apigen serves:
 //
-//   - storage: apigen stores a group in one version (+kubebuilder:storageversion, else the
-//     most preferred stable version), so a kind with several versions and no marker gets
-//     that one; controller-gen reports "CRD ... has no storage version".
+//   - storage: a kind with several versions and no +kubebuilder:storageversion is stored in its
+//     most preferred version; controller-gen reports "CRD ... has no storage version".
 //   - +genclient:nonNamespaced makes the resource cluster-scoped, and a +genclient kind with a
 //     Status field has the status subresource, as client-gen's clients expect; controller-gen
 //     reads only +kubebuilder:resource:scope and +kubebuilder:subresource:status.

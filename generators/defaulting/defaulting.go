@@ -32,9 +32,13 @@ func (generator) Name() string { return Name }
 // is not valid JSON for its field's type, or a rendering failure.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
 	var fs emit.Files
+	pkgs := make(map[string]*model.Package, len(api.Packages))
+	for _, p := range api.Packages {
+		pkgs[p.Path] = p
+	}
 	for _, g := range api.Groups {
 		for _, v := range g.Versions {
-			pg := newPkgGen(v)
+			pg := newPkgGen(v, pkgs)
 			pg.validate()
 			if len(pg.diags) > 0 {
 				fs.Report(pg.diags...)
@@ -49,6 +53,9 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 // pkgGen generates the defaulters of one version package.
 type pkgGen struct {
 	pkg *model.Package
+	// pkgs holds every API package of the load by import path: the types of another one that
+	// the package's types reach are defaulted as its own (with that package's hooks).
+	pkgs map[string]*model.Package
 	// roots are the package's root types, sorted by name; withDefaults those of them that get
 	// a SetObjectDefaults_ function.
 	roots        []*model.Type
@@ -60,8 +67,8 @@ type pkgGen struct {
 	decoded []decodedDefault
 }
 
-func newPkgGen(v *model.Version) *pkgGen {
-	g := &pkgGen{pkg: v.Package, withDefaults: map[*model.Type]bool{}, memo: map[*model.Type]bool{}}
+func newPkgGen(v *model.Version, pkgs map[string]*model.Package) *pkgGen {
+	g := &pkgGen{pkg: v.Package, pkgs: pkgs, withDefaults: map[*model.Type]bool{}, memo: map[*model.Type]bool{}}
 	seen := map[*model.Type]bool{}
 	add := func(t *model.Type) {
 		if t != nil && !seen[t] && t.Name.Package == g.pkg.Path && t.Kind == model.Struct {
@@ -102,11 +109,13 @@ func (g *pkgGen) validate() {
 	}
 }
 
-// hasDefaults reports whether defaulting a value of type t does anything: t is declared in
-// the package and has a SetDefaults_ hook, or a field with a default or with such a type, at
-// any depth. stack holds the types being walked, to break cycles.
+// hasDefaults reports whether defaulting a value of type t does anything: t is declared in an
+// API package (this one, or another, as the v1 types Gateway API's v1beta1 aliases) and has a
+// SetDefaults_ hook there, or a field with a default or with such a type, at any depth. Types
+// of other packages (apimachinery's, ...) are left alone. stack holds the types being walked,
+// to break cycles.
 func (g *pkgGen) hasDefaults(t *model.Type, stack map[*model.Type]bool) bool {
-	if t.Name.Package != g.pkg.Path || stack[t] {
+	if g.pkgs[t.Name.Package] == nil && t.Name.Package != g.pkg.Path || stack[t] {
 		return false
 	}
 	if g.memo[t] {
@@ -114,7 +123,7 @@ func (g *pkgGen) hasDefaults(t *model.Type, stack map[*model.Type]bool) bool {
 	}
 	stack[t] = true
 	defer delete(stack, t)
-	has := g.pkg.HasFunc(hookName(t))
+	has := g.hasHook(t)
 	if t.Kind != model.Struct && t.Underlying != nil {
 		has = has || g.refHasDefaults(t.Underlying, stack)
 	}
@@ -148,6 +157,15 @@ const handRegistration = "addDefaultingFuncs"
 
 // hookName is the name of t's hand-written defaulting function, as defaulter-gen looks for it.
 func hookName(t *model.Type) string { return "SetDefaults_" + t.Name.Name }
+
+// hasHook reports whether t's package declares t's hand-written defaulting function.
+func (g *pkgGen) hasHook(t *model.Type) bool {
+	p := g.pkgs[t.Name.Package]
+	if t.Name.Package == g.pkg.Path {
+		p = g.pkg
+	}
+	return p != nil && p.HasFunc(hookName(t))
+}
 
 // objectDefaultsName is the name of the generated defaulting function of root type t.
 func objectDefaultsName(t *model.Type) string { return "SetObjectDefaults_" + t.Name.Name }

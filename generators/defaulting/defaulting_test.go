@@ -231,3 +231,38 @@ func TestGenerateDiagnostics(t *testing.T) {
 }
 
 func ptrTo(s string) *string { return &s }
+
+// TestOtherPackageTypes: a version whose kind holds types of another API package (Gateway API's
+// v1beta1 `type Widget v1.Widget`, whose fields are v1's types) defaults them as that package
+// does, calling its hooks: the schema of that version has the same defaults.
+func TestOtherPackageTypes(t *testing.T) {
+	api := widgetsAPI(t)
+	g := api.Groups[0]
+	v1 := g.Versions[0].Package
+	const betaPath = "github.com/apigen-dev/apigen/generators/defaulting/testdata/widgets/v1beta1"
+	widget := &model.Type{Name: model.TypeName{Package: betaPath, Name: "Widget"}, Kind: model.Struct, Local: true,
+		Fields: v1.Type("Widget").Fields}
+	list := &model.Type{Name: model.TypeName{Package: betaPath, Name: "WidgetList"}, Kind: model.Struct, Local: true,
+		Fields: []*model.Field{field("Items", slice(named(widget)), 5, "")}}
+	beta := &model.Package{Path: betaPath, Dir: "/src/v1beta1", Name: "v1beta1", Types: []*model.Type{widget, list}}
+	g.Versions = append(g.Versions, &model.Version{Name: "v1beta1", Package: beta,
+		Kinds: []*model.Kind{{Name: "Widget", Type: widget, List: list}}})
+	api.Packages = append(api.Packages, beta)
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(files[filepath.Join(beta.Dir, FileName)])
+	for _, want := range []string{
+		"func SetObjectDefaults_Widget(in *Widget) {\n\tif in.Spec.Engine",
+		"\tif in.Spec.Engine == \"\" {\n\t\tin.Spec.Engine = \"postgres\"",
+		"\t\tv1.SetDefaults_Port(&in.Spec.Ports[i])\n\t\tif in.Spec.Ports[i].Protocol == \"\" {",
+		"\t\tv1.SetDefaults_Port(&in.Spec.Ports[i])",
+		"\t\tvar ptrVar1 v1.Count = 3",
+		"func SetObjectDefaults_WidgetList(in *WidgetList) {\n\tfor i := range in.Items {\n\t\tSetObjectDefaults_Widget(&in.Items[i])",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("v1beta1's defaults lack %q:\n%s", want, got)
+		}
+	}
+}

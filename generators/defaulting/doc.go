@@ -15,10 +15,14 @@
 // RegisterDefaults registers exactly those with the scheme, and is emitted, possibly empty,
 // in every version package so that the scheme wiring is uniform.
 //
-// Walking a root type, for each type on the path it first calls the package's hand-written
-// SetDefaults_<Type>(in) when one exists, then, field by field, applies the field's
+// Walking a root type, for each type on the path it first calls the hand-written
+// SetDefaults_<Type>(in) of the type's package when one exists, then, field by field, applies the field's
 // +default (or +kubebuilder:default) JSON value when the field is unset and recurses into
-// nested structs, non-nil pointers, slice and array elements and map values. A field holding
+// nested structs, non-nil pointers, slice and array elements and map values. The walk enters
+// the types of every API package of the load, not only the package's own: a version that
+// holds another version's types (Gateway API's v1beta1 `type Gateway v1.Gateway`, whose spec is
+// a v1.GatewaySpec) defaults them as their own package does, as the CRD schema of that version
+// carries their defaults; types of other packages (apimachinery's) are left alone. A field holding
 // another root type calls that type's SetObjectDefaults_ function instead, as a list calls its
 // item's. How a default is applied depends on the field's type:
 //

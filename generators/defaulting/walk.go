@@ -53,8 +53,8 @@ func (w *walker) typeStmts(t *model.Type, at target, stack map[*model.Type]bool)
 	stack[t] = true
 	defer delete(stack, t)
 	var stmts []jen.Code
-	if w.g.pkg.HasFunc(hookName(t)) {
-		stmts = append(stmts, jen.Id(hookName(t)).Call(jen.Id(at.addr())))
+	if w.g.hasHook(t) {
+		stmts = append(stmts, jen.Qual(t.Name.Package, hookName(t)).Call(jen.Id(at.addr())))
 	}
 	if t.Kind != model.Struct {
 		if t.Underlying != nil {

@@ -19,9 +19,11 @@
 //     package's hand-written Validate<Kind> / Validate<Kind>Update hooks when it declares them;
 //     a create-only kind's strategy is a registry.CreateStrategy (NamespaceScoped, Validate).
 //
-// Stores hold hub objects (the version's own when the group's hub is its only version). A
-// resource's storage version is the group's storage version when that version serves the
-// kind, else the most preferred version serving it; its printer columns come from the storage
+// Stores hold hub objects: the internal package's, or, in a group without one, those of the
+// kind's hub version (model.Group.ObjectPackage), whose package's hooks the strategy then
+// calls. A resource's storage version is the kind's own (model.Group.StorageVersionOf: the
+// version marked +kubebuilder:storageversion, else the most preferred version serving it), as
+// each CRD has one; its printer columns come from the storage
 // version's kind, else from the most preferred version that declares some. The OpenAPI
 // definitions handed to the server are those of generators/openapi's GetOpenAPIDefinitions in
 // the same package, merged with registry.ScaleOpenAPIDefinitions when a kind has /scale.

@@ -191,7 +191,7 @@ func versionStorage(v *model.Version, rs []*resource) []jen.Code {
 			items = append(items, jen.Lit(r.kind.Plural+"/status").Op(":").Qual(registryPkg, "NewStatusStore").Call(
 				jen.Id(r.storeVar()), jen.Id(r.statusStrategyName()).Values(jen.Id(r.strategyName()).Values(jen.Id("scheme").Op(":").Id("scheme")))))
 		}
-		if k := servedIn(v, r.kind.Name); k.Scale != nil {
+		if k := v.Kind(r.kind.Name); k.Scale != nil {
 			items = append(items, jen.Lit(r.kind.Plural+"/scale").Op(":").Id(r.scaleVar()))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators/internal/golden"
@@ -54,6 +55,30 @@ func TestHubIsVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "hubisversion", files)
+}
+
+// TestVersionsWithoutHub serves a two-version group without an internal package: each kind
+// is held in its hub version's types, its storage version unless a root type has Hub (here
+// DatabaseClass, marked stored in v1alpha1, is v1alpha1's and its hook v1alpha1's; Database
+// is v1's), and stored in its own storage version.
+func TestVersionsWithoutHub(t *testing.T) {
+	api := testAPI()
+	g := api.Groups[0]
+	g.Hub, g.HubIsVersion = g.Versions[0].Package, true
+	alpha := g.Versions[1]
+	alpha.Kind("DatabaseClass").Storage = true
+	alpha.Package.Funcs["ValidateDatabaseClass"] = model.Position{}
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "versions", files)
+	strategy := string(files["/src/"+hubPath+"/install/zz_generated.strategy.go"])
+	for _, want := range []string{"v1alpha1.ValidateDatabaseClass(obj.(*v1alpha1.DatabaseClass))", "obj.(*v1.Database)"} {
+		if !strings.Contains(strategy, want) {
+			t.Errorf("strategy file lacks %q", want)
+		}
+	}
 }
 
 // TestCreateOnly serves a create-only kind (+genclient:onlyVerbs=create) beside the others:

@@ -10,12 +10,14 @@ import (
 
 // resource is one kind as the server serves it, merged over every version that has it.
 type resource struct {
-	// kind carries the REST metadata: the storage version's kind, else the most preferred.
+	// kind carries the REST metadata: the storage version's kind.
 	kind *model.Kind
 	// obj and list are the types stored and handed to the strategy (hub types); list is nil
-	// for a create-only kind.
+	// for a create-only kind. hub is their package (model.Group.ObjectPackage), whose
+	// Validate<Kind> hooks the strategy calls.
 	obj, list *model.Type
-	// storage is the version objects are encoded in for etcd.
+	hub       *model.Package
+	// storage is the version objects are encoded in for etcd (model.Group.StorageVersionOf).
 	storage *model.Version
 	// scale is the /scale mapping: the storage version's, else the first version's that has
 	// one; nil when no version serves /scale.
@@ -55,16 +57,6 @@ func anyScale(rs []*resource) bool {
 	return false
 }
 
-// servedIn reports whether version v serves the resource.
-func servedIn(v *model.Version, name string) *model.Kind {
-	for _, k := range v.Kinds {
-		if k.Name == name {
-			return k
-		}
-	}
-	return nil
-}
-
 // resources merges the kinds of every version of g, sorted by kind name. A kind whose object
 // package (the hub) lacks the kind's type or list type is a diagnostic at the kind.
 func resources(g *model.Group) ([]*resource, model.Diagnostics) {
@@ -94,20 +86,11 @@ func resources(g *model.Group) ([]*resource, model.Diagnostics) {
 
 // newResource merges kind name over g's versions.
 func newResource(g *model.Group, name string) (*resource, *model.Diagnostic) {
-	r := &resource{ident: lowerFirst(name)}
-	if g.StorageVersion != nil {
-		if k := servedIn(g.StorageVersion, name); k != nil {
-			r.kind, r.storage = k, g.StorageVersion
-		}
-	}
-	for _, v := range g.Versions {
-		if k := servedIn(v, name); k != nil && r.kind == nil {
-			r.kind, r.storage = k, v
-		}
-	}
+	r := &resource{ident: lowerFirst(name), storage: g.StorageVersionOf(name), hub: g.ObjectPackage(name)}
+	r.kind = r.storage.Kind(name)
 	r.columns, r.scale, r.selectable = r.kind.PrinterColumns, r.kind.Scale, r.kind.SelectableFields
 	for _, v := range g.Versions {
-		k := servedIn(v, name)
+		k := v.Kind(name)
 		if k == nil {
 			continue
 		}
@@ -121,12 +104,12 @@ func newResource(g *model.Group, name string) (*resource, *model.Diagnostic) {
 			r.selectable = k.SelectableFields
 		}
 	}
-	r.obj = g.Hub.Type(name)
+	r.obj = r.hub.Type(name)
 	if r.kind.CreateOnly {
 		if r.obj == nil || r.obj.Kind != model.Struct {
 			return nil, &model.Diagnostic{Pos: r.kind.Pos, Message: fmt.Sprintf(
 				"cannot serve kind %s of group %s: the hub package %s (%s) must declare struct type %s",
-				name, g.Name, g.Hub.Name, g.Hub.Path, name)}
+				name, g.Name, r.hub.Name, r.hub.Path, name)}
 		}
 		return r, nil
 	}
@@ -134,11 +117,11 @@ func newResource(g *model.Group, name string) (*resource, *model.Diagnostic) {
 	if r.kind.List != nil {
 		listName = r.kind.List.Name.Name
 	}
-	r.list = g.Hub.Type(listName)
+	r.list = r.hub.Type(listName)
 	if r.obj == nil || r.list == nil || r.obj.Kind != model.Struct {
 		return nil, &model.Diagnostic{Pos: r.kind.Pos, Message: fmt.Sprintf(
 			"cannot serve kind %s of group %s: the hub package %s (%s) must declare struct types %s and %s",
-			name, g.Name, g.Hub.Name, g.Hub.Path, name, listName)}
+			name, g.Name, r.hub.Name, r.hub.Path, name, listName)}
 	}
 	return r, nil
 }

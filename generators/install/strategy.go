@@ -27,7 +27,7 @@ func strategyFileFor(g *model.Group, rs []*resource) *jen.File {
 }
 
 // objName is "db.Database" for comments.
-func objName(r *resource, g *model.Group) string { return g.Hub.Name + "." + r.obj.Name.Name }
+func objName(r *resource, g *model.Group) string { return r.hub.Name + "." + r.obj.Name.Name }
 
 // ctxObj and ctxObjOld are the parameter lists of the Strategy methods.
 func ctxObj() jen.Code {
@@ -144,10 +144,10 @@ func createStrategy(f *jen.File, g *model.Group, r *resource) {
 		jen.Id("errs").Op(":=").Qual(validationPkg, "Declarative").Call(jen.Id("ctx"), jen.Id("s").Dot("scheme"), jen.Id("obj"), jen.Nil()),
 		jen.Return(jen.Id("errs")),
 	}
-	doc := fmt.Sprintf("Validate runs the validation generated from the markers of the request's version; the package %s declares no %s hook.", g.Hub.Name, hookName)
-	if g.Hub.HasFunc(hookName) {
+	doc := fmt.Sprintf("Validate runs the validation generated from the markers of the request's version; the package %s declares no %s hook.", r.hub.Name, hookName)
+	if r.hub.HasFunc(hookName) {
 		body[1] = jen.Return(jen.Append(jen.Id("errs"), jen.Qual(r.obj.Name.Package, hookName).Call(jen.Id("obj").Assert(jen.Op("*").Add(emit.Qual(r.obj)))).Op("...")))
-		doc = fmt.Sprintf("Validate runs the validation generated from the markers of the request's version, then %s.%s.", g.Hub.Name, hookName)
+		doc = fmt.Sprintf("Validate runs the validation generated from the markers of the request's version, then %s.%s.", r.hub.Name, hookName)
 	}
 	f.Comment(doc)
 	f.Func().Params(jen.Id("s").Id(name)).Id("Validate").Add(ctxObj()).Qual(fieldPkg, "ErrorList").Block(body...)
@@ -170,17 +170,17 @@ func validate(f *jen.File, g *model.Group, r *resource, recv *jen.Statement) {
 	const lead = "runs the validation generated from the markers of the request's version"
 	createBody := []jen.Code{declarative(jen.Nil()), jen.Return(jen.Id("errs"))}
 	updateBody := []jen.Code{declarative(jen.Id("old")), jen.Return(jen.Id("errs"))}
-	createDoc := fmt.Sprintf("Validate %s; the package %s declares no %s hook.", lead, g.Hub.Name, create)
-	updateDoc := fmt.Sprintf("ValidateUpdate %s; the package %s declares neither %s nor %s.", lead, g.Hub.Name, update, create)
-	if g.Hub.HasFunc(create) {
+	createDoc := fmt.Sprintf("Validate %s; the package %s declares no %s hook.", lead, r.hub.Name, create)
+	updateDoc := fmt.Sprintf("ValidateUpdate %s; the package %s declares neither %s nor %s.", lead, r.hub.Name, update, create)
+	if r.hub.HasFunc(create) {
 		createBody[1] = hook(create, jen.Id("obj").Assert(ptr.Clone()))
 		updateBody[1] = createBody[1]
-		createDoc = fmt.Sprintf("Validate %s, then %s.%s.", lead, g.Hub.Name, create)
-		updateDoc = fmt.Sprintf("ValidateUpdate %s, then %s.%s (the package declares no %s).", lead, g.Hub.Name, create, update)
+		createDoc = fmt.Sprintf("Validate %s, then %s.%s.", lead, r.hub.Name, create)
+		updateDoc = fmt.Sprintf("ValidateUpdate %s, then %s.%s (the package declares no %s).", lead, r.hub.Name, create, update)
 	}
-	if g.Hub.HasFunc(update) {
+	if r.hub.HasFunc(update) {
 		updateBody[1] = hook(update, jen.Id("obj").Assert(ptr.Clone()), jen.Id("old").Assert(ptr.Clone()))
-		updateDoc = fmt.Sprintf("ValidateUpdate %s, then %s.%s.", lead, g.Hub.Name, update)
+		updateDoc = fmt.Sprintf("ValidateUpdate %s, then %s.%s.", lead, r.hub.Name, update)
 	}
 	errorList := jen.Qual(fieldPkg, "ErrorList")
 	recv = jen.Params(jen.Id("s").Id(r.strategyName()))
@@ -236,7 +236,7 @@ func resetFieldsFunc(f *jen.File, g *model.Group, r *resource, strategy string, 
 	var entries []jen.Code
 	for _, v := range g.Versions {
 		typ := v.Package.Type(r.kind.Name)
-		if servedIn(v, r.kind.Name) == nil || typ == nil {
+		if v.Kind(r.kind.Name) == nil || typ == nil {
 			continue
 		}
 		var paths []jen.Code

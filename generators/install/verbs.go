@@ -49,7 +49,7 @@ func serverVerbs(c *model.Client, sub string) []string {
 // servedKind returns the kind called name in v when v serves it (declared and not
 // +kubebuilder:unservedversion), else nil.
 func servedKind(v *model.Version, name string) *model.Kind {
-	if k := servedIn(v, name); k != nil && !k.Unserved {
+	if k := v.Kind(name); k != nil && !k.Unserved {
 		return k
 	}
 	return nil

@@ -67,6 +67,10 @@ func (b *builder) apiPackage(pkg *packages.Package) *apiPackage {
 		return nil
 	}
 	ap := &apiPackage{pkg: pkg, model: &model.Package{Path: pkg.PkgPath, Name: pkg.Name, Dir: packageDir(pkg)}}
+	for path := range pkg.Imports {
+		ap.model.Imports = append(ap.model.Imports, path)
+	}
+	sort.Strings(ap.model.Imports)
 	ap.model.Markers = b.parseMarkers(true, lines)
 	b.optionalByDefault[pkg.PkgPath] = markers.Has(lines, "kubebuilder:validation:Optional")
 	for _, l := range lines {
@@ -145,20 +149,19 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 		return nil
 	case len(hubs) == 1:
 		g.Hub = hubs[0].model
-	case len(g.Versions) == 1:
-		g.Hub, g.HubIsVersion = g.Versions[0].Package, true
-	default:
-		b.errorf(pkgs[0].pos, "group %s has %d versions and no internal (hub) package; add apis/<group>/doc.go with +groupName=%s", name, len(g.Versions), name)
-		return nil
-	}
-	if len(g.Versions) == 0 {
+	case len(g.Versions) == 0:
 		b.errorf(pkgs[0].pos, "group %s has no version package (a package named like v1, v1beta1, v1alpha1)", name)
 		return nil
+	default:
+		// No internal package: each kind is held in its hub version's types (model.Group.HubOf)
+		// and the install package goes below the most preferred version.
+		g.Hub, g.HubIsVersion = g.Versions[0].Package, true
 	}
 	g.InstallPath = g.Hub.Path + "/install"
 	g.InstallDir = filepath.Join(g.Hub.Dir, "install")
 	b.checkInstallDir(g)
-	g.StorageVersion = b.storageVersion(g)
+	g.StorageVersion = b.storageVersions(g)
+	b.checkHubs(g)
 	var modPath, modDir string
 	if mod := pkgs[0].pkg.Module; mod != nil {
 		modPath, modDir = mod.Path, mod.Dir
@@ -179,27 +182,42 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	return g
 }
 
-// storageVersion is the version with a +kubebuilder:storageversion kind, else the most
-// preferred one; two marked versions are an error.
-func (b *builder) storageVersion(g *model.Group) *model.Version {
-	var marked []*model.Version
+// storageVersions sets model.Kind.Storage on one kind of each name in g: the kind marked
+// +kubebuilder:storageversion, else the most preferred version's (each kind has its own
+// storage version, as each CRD controller-gen writes has). A kind marked in two versions is
+// an error at the second. It returns the most preferred version some kind is stored in.
+func (b *builder) storageVersions(g *model.Group) *model.Version {
+	marked := map[string]*model.Version{}
 	for _, v := range g.Versions {
 		for _, k := range v.Kinds {
-			if k.Type.Markers.StorageVersion {
-				marked = append(marked, v)
-				break
+			if !k.Type.Markers.StorageVersion {
+				continue
+			}
+			if first, ok := marked[k.Name]; ok {
+				b.errorf(k.Pos, "kind %s of group %s has two storage versions, %s and %s: mark one only with +kubebuilder:storageversion",
+					k.Name, g.Name, first.Name, v.Name)
+				continue
+			}
+			marked[k.Name] = v
+			k.Storage = true
+		}
+	}
+	var storage *model.Version
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			if _, ok := marked[k.Name]; !ok {
+				marked[k.Name] = v
+				k.Storage = true
+			}
+			if k.Storage && storage == nil {
+				storage = v
 			}
 		}
 	}
-	if len(marked) > 1 {
-		for _, v := range marked[1:] {
-			b.errorf(v.Kinds[0].Pos, "group %s has two storage versions, %s and %s: mark kinds of one version only with +kubebuilder:storageversion", g.Name, marked[0].Name, v.Name)
-		}
+	if storage == nil {
+		return g.Versions[0]
 	}
-	if len(marked) > 0 {
-		return marked[0]
-	}
-	return g.Versions[0]
+	return storage
 }
 
 // groupPos returns the +groupName position of p among pkgs.

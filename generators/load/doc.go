@@ -21,8 +21,15 @@
 //     any file, any comment before the package clause of doc.go, or a comment block
 //     detached from the package doc comment (gengo's "second closest" block);
 //   - a package named like v1, v1beta2 or v2alpha1 is a Version of its group; another
-//     package of the same group is its hub; a group whose only package is a version uses it
-//     as hub (HubIsVersion);
+//     package of the same group is its hub; a group whose packages are all versions has no
+//     hub package (HubIsVersion, as kubebuilder and Gateway API lay out their APIs): each
+//     kind is held in its hub version's types, the version whose root type of the kind has a
+//     Hub method, else the kind's storage version (model.Group.HubOf; two versions with
+//     Hub for one kind are an error), and the install package goes below the most preferred
+//     version;
+//   - each kind has its own storage version, as each CRD has: the version whose root type is
+//     marked +kubebuilder:storageversion (model.Kind.Storage; two are an error at the
+//     second), else the most preferred version that has the kind;
 //   - every named type declared in an API package is a Local model.Type; every named type
 //     they reach through fields is added too (Local=false), and, whenever
 //     k8s.io/apimachinery/pkg/apis/meta/v1 is reached, its Status, DeleteOptions,
@@ -49,8 +56,9 @@
 //   - a type declared as another named type (`type GRPCHeaderName HeaderName`) records it
 //     (DefinedFrom), read from the declaration's syntax;
 //   - a string type marked +enum or +k8s:enum enumerates its constants (EnumValues);
-//   - +k8s:conversion-gen on a version package must name the hub (an error); a
-//     Validate<Kind> hook in a version package and +k8s:conversion-gen=false without a
+//   - +k8s:conversion-gen on a version package must name the hub (an error; in a group
+//     without a hub package, another version package); a Validate<Kind> hook in a version
+//     package that does not hold the kind and +k8s:conversion-gen=false without a
 //     hand-written conversion are warnings.
 //
 // Markers are read from a declaration's doc comment and from the comment block right

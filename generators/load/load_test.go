@@ -87,8 +87,8 @@ func TestLoadKinds(t *testing.T) {
 		{Name: "Order", Plural: "orders", Singular: "order", ShortNames: []string{"ord", "o"}, Categories: []string{"all", "shop"},
 			Namespaced: true, StatusSubresource: true, Scale: &model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"},
 			PrinterColumns: []model.PrinterColumn{{Name: "Size", Type: "string", JSONPath: ".spec.size", Priority: 1}},
-			Client:         &model.Client{Verbs: all, HasStatus: true, PluralName: "Orders"}},
-		{Name: "Policy", Plural: "policies", Singular: "policy", StatusSubresource: true},
+			Client:         &model.Client{Verbs: all, HasStatus: true, PluralName: "Orders"}, Storage: true},
+		{Name: "Policy", Plural: "policies", Singular: "policy", StatusSubresource: true, Storage: true},
 		// v1beta1: +genclient with +genclient:noStatus has no status subresource and no
 		// UpdateStatus or ApplyStatus.
 		{Name: "Order", Plural: "orders", Singular: "order", Namespaced: true,
@@ -211,6 +211,48 @@ func TestLoadSingleVersionIsHub(t *testing.T) {
 	}
 }
 
+// TestLoadNoHub: a group of two versions without an internal package, laid out as Gateway
+// API's (v1beta1 declares `type Widget v1.Widget` and aliases v1's other types), is served
+// from its versions: Widget is held and stored in v1, Grant (marked +kubebuilder:storageversion
+// in v1beta1) in v1beta1, and the install package goes below the most preferred version.
+func TestLoadNoHub(t *testing.T) {
+	api, warnings := loadOK(t, filepath.Join(fixtures, "nohub"))
+	g := api.Groups[0]
+	const v1Path = "github.com/apigen-dev/apigen/generators/testdata/load/nohub/v1"
+	got := map[string]any{"hubIsVersion": g.HubIsVersion, "hub": g.Hub.Path, "installPath": g.InstallPath, "storage": g.StorageVersion.Name}
+	for _, kind := range []string{"Widget", "Grant"} {
+		got[kind] = g.StorageVersionOf(kind).Name + " " + g.HubOf(kind).Name + " " + g.ObjectPackage(kind).Name
+	}
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			got[v.Name+"/"+k.Name+" stored"] = k.Storage
+		}
+	}
+	want := map[string]any{
+		"hubIsVersion": true, "hub": v1Path, "installPath": v1Path + "/install", "storage": "v1",
+		"Widget": "v1 v1 v1", "Grant": "v1beta1 v1beta1 v1beta1",
+		"v1/Widget stored": true, "v1/Grant stored": false, "v1beta1/Widget stored": false, "v1beta1/Grant stored": true,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("group mismatch (-want +got):\n%s", diff)
+	}
+	// v1beta1.Widget is a struct with v1's fields; WidgetSpec is v1's (an alias declares no type).
+	w := g.Versions[1].Package.Type("Widget")
+	if w == nil || w.Kind != model.Struct || w.Field("Spec") == nil || w.Field("Spec").Type.Named.Name.Package != v1Path {
+		t.Errorf("v1beta1 Widget = %+v, want a struct whose Spec is v1's WidgetSpec", w)
+	}
+	if g.Versions[1].Package.Type("WidgetSpec") != nil {
+		t.Error("the alias v1beta1.WidgetSpec is a model type")
+	}
+	if !g.Versions[1].Package.Imported(v1Path) || g.Versions[0].Package.Imported(g.Versions[1].Package.Path) {
+		t.Errorf("imports: v1beta1 %v, v1 %v; want v1beta1 to import v1", g.Versions[1].Package.Imports, g.Versions[0].Package.Imports)
+	}
+	want1 := "nohub/v1/types.go:50:6: warning: ValidateGrant in package v1 is not called: validation hooks of Grant live in its hub version's package"
+	if len(warnings) != 1 || !strings.Contains(warnings.Error(), want1) {
+		t.Errorf("warnings = %v, want %s", warnings, want1)
+	}
+}
+
 // TestLoadCreateOnly: +genclient:onlyVerbs=create makes a create-only kind, which needs no
 // list type and has no status subresource though it has a Status field; any other onlyVerbs
 // limits the verbs the kind is served with and its client has, with no warning.
@@ -264,7 +306,10 @@ func TestLoadErrors(t *testing.T) {
 		dir       string
 		wantError []string
 	}{
-		{"nohub", []string{"nohub/v1/doc.go:1:1: group nohub.example.com has 2 versions and no internal (hub) package"}},
+		{"nohubconflict", []string{
+			"nohubconflict/v1/types.go:11:6: kind Thing of group conflict.example.com has two storage versions, v2 and v1: mark one only with +kubebuilder:storageversion",
+			"nohubconflict/v1/types.go:11:6: kind Thing of group conflict.example.com has a Hub method in v2 and in v1: one version is a kind's hub",
+			"nohubconflict/v1/types.go:3:1: +k8s:conversion-gen=example.com/elsewhere in package v1 names no other version package of group conflict.example.com, which has no internal (hub) package"}},
 		{"badmarker", []string{
 			"badmarker/v1/types.go:5:2: warning: unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)",
 			"badmarker/v1/types.go:7:2: +kubebuilder:validation:Minimum=abc: cannot parse abc as a number"}},

@@ -92,16 +92,45 @@ func (b *builder) checkPlurals(g *model.Group) {
 	}
 }
 
+// checkHubs reports, in a group without an internal package, a kind whose root type has a
+// Hub method (kubebuilder's conversion.Hub) in two versions: one version is the kind's hub.
+func (b *builder) checkHubs(g *model.Group) {
+	if !g.HubIsVersion {
+		return
+	}
+	first := map[string]*model.Version{}
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			if !k.Type.HasMethod("Hub") {
+				continue
+			}
+			if prev, ok := first[k.Name]; ok {
+				b.errorf(k.Pos, "kind %s of group %s has a Hub method in %s and in %s: one version is a kind's hub", k.Name, g.Name, prev.Name, v.Name)
+				continue
+			}
+			first[k.Name] = v
+		}
+	}
+}
+
 // checkHubReferences reports what in the version packages of g points at the hub but would
 // not be honoured: a package-level +k8s:conversion-gen naming another package than the hub
 // (an error: apigen converts every version to the group's hub, as conversion-gen converts to
-// the package it names), a type-level +k8s:conversion-gen=false without a hand-written
-// Convert_ function (a warning: apigen generates the conversion conversion-gen would leave
-// out), and a Validate<Kind> or Validate<Kind>Update function in a version package when the
-// hub is another package (a warning: the server validates hub objects and calls only the
-// hub's hooks).
+// the package it names; in a group without an internal package it must name another version
+// of the group), a type-level +k8s:conversion-gen=false without a hand-written Convert_
+// function (a warning: apigen generates the conversion conversion-gen would leave out; only
+// where the group has an internal package), and a Validate<Kind> or Validate<Kind>Update
+// function in a version package that is not the kind's hub (a warning: the server validates
+// hub objects and calls only the hub's hooks).
 func (b *builder) checkHubReferences(g *model.Group, pkgs []*apiPackage) {
 	for _, ap := range pkgs {
+		if g.HubIsVersion {
+			if len(g.Versions) > 1 {
+				b.checkVersionReference(g, ap)
+			}
+			b.versionedHooks(g, ap.model)
+			continue
+		}
 		if ap.model == g.Hub {
 			continue
 		}
@@ -118,6 +147,22 @@ func (b *builder) checkHubReferences(g *model.Group, pkgs []*apiPackage) {
 	}
 }
 
+// checkVersionReference reports a package-level +k8s:conversion-gen in a version package of a
+// group without an internal package that names no other version package of the group.
+func (b *builder) checkVersionReference(g *model.Group, ap *apiPackage) {
+	ref := ap.model.Markers.ConversionGen
+	if ref == "" {
+		return
+	}
+	for _, v := range g.Versions {
+		if v.Package.Path == ref && v.Package != ap.model {
+			return
+		}
+	}
+	b.errorf(ap.convPos, "+k8s:conversion-gen=%s in package %s names no other version package of group %s, which has no internal (hub) package: "+
+		"apigen converts each kind between its versions", ref, ap.model.Name, g.Name)
+}
+
 // hasHandConversion reports whether version package v declares a hand-written conversion of
 // type name to or from the hub.
 func hasHandConversion(v, hub *model.Package, name string) bool {
@@ -126,7 +171,7 @@ func hasHandConversion(v, hub *model.Package, name string) bool {
 }
 
 // versionedHooks warns about validation hooks of the group's kinds declared in version
-// package v, which is not the hub.
+// package v when v does not hold the kind (model.Group.ObjectPackage).
 func (b *builder) versionedHooks(g *model.Group, v *model.Package) {
 	kinds := map[string]bool{}
 	for _, ver := range g.Versions {
@@ -137,7 +182,14 @@ func (b *builder) versionedHooks(g *model.Group, v *model.Package) {
 	for name, pos := range v.Funcs {
 		kind, ok := strings.CutPrefix(name, "Validate")
 		kind = strings.TrimSuffix(kind, "Update")
-		if ok && kinds[kind] {
+		if !ok || !kinds[kind] {
+			continue
+		}
+		switch hub := g.ObjectPackage(kind); {
+		case hub == v:
+		case g.HubIsVersion:
+			b.warnf(pos, "%s in package %s is not called: validation hooks of %s live in its hub version's package (%s)", name, v.Name, kind, hub.Path)
+		default:
 			b.warnf(pos, "%s in package %s is not called: validation hooks live in the hub package (%s)", name, v.Name, g.Hub.Path)
 		}
 	}

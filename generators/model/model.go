@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 )
 
 // API is everything one `apigen generate` run sees: the API groups found under the
@@ -22,15 +23,18 @@ type API struct {
 type Group struct {
 	// Name is the group name from the +groupName marker, e.g. "db.example.com".
 	Name string
-	// Hub is the internal ("hub") package apis/<group>/. When a group has a single version and
-	// no internal package, Hub is that version's package and HubIsVersion is true.
+	// Hub is the internal ("hub") package apis/<group>/, which holds every kind of the group
+	// as the server keeps it. A group without an internal package has HubIsVersion set: its
+	// versions' types are served as they are, each kind held in the types of its hub version
+	// (HubOf), and Hub is the package of its most preferred version (Versions[0]), below
+	// which the install package goes.
 	Hub          *Package
 	HubIsVersion bool
 	// Versions are sorted by Kubernetes version priority, most preferred first
 	// (v1 > v1beta2 > v1beta1 > v1alpha1), as apimachinery's version.CompareKubeAwareVersionStrings.
 	Versions []*Version
-	// StorageVersion is the version objects are written to etcd in: the one marked
-	// +kubebuilder:storageversion, else the most preferred stable version, else Versions[0].
+	// StorageVersion is the most preferred version that some kind is stored in. Each kind has
+	// its own storage version, as each CRD has (StorageVersionOf): generators ask for that.
 	StorageVersion *Version
 	// InstallPath is the import path of the generated install package (<hub path>/install) and
 	// InstallDir its directory; generators/install writes there.
@@ -62,6 +66,63 @@ func (g *Group) DisplayName() string {
 	return g.Name
 }
 
+// StorageVersionOf returns the version objects of the kind called name are written to etcd
+// in: the version whose kind has Storage set (the loader sets it on exactly one: the version
+// marked +kubebuilder:storageversion, else the most preferred version that has the kind);
+// in a model where no version's kind has it, StorageVersion when it has the kind, else the
+// most preferred version that has it. It returns nil when no version has the kind.
+func (g *Group) StorageVersionOf(name string) *Version {
+	var first *Version
+	for _, v := range g.Versions {
+		k := v.Kind(name)
+		if k == nil {
+			continue
+		}
+		if k.Storage {
+			return v
+		}
+		if first == nil {
+			first = v
+		}
+	}
+	if g.StorageVersion != nil && g.StorageVersion.Kind(name) != nil {
+		return g.StorageVersion
+	}
+	return first
+}
+
+// HubOf returns, for a group without an internal package (HubIsVersion), the version whose
+// types of the kind called name the server holds: requests in other versions are converted
+// to it, and its package's Validate<Kind> hooks are called. It is the version whose root type
+// of the kind has a Hub method (kubebuilder's conversion.Hub marks the hub of a kind), else
+// the kind's storage version (StorageVersionOf), so that writes store without a conversion.
+// It returns nil for a group with an internal package, which holds every kind, and for a
+// kind no version has.
+func (g *Group) HubOf(name string) *Version {
+	if !g.HubIsVersion {
+		return nil
+	}
+	for _, v := range g.Versions {
+		if k := v.Kind(name); k != nil && k.Type != nil && k.Type.HasMethod("Hub") {
+			return v
+		}
+	}
+	return g.StorageVersionOf(name)
+}
+
+// ObjectPackage returns the package whose types of the kind called name the server holds:
+// Hub for a group with an internal package, else the package of HubOf(name) (nil when no
+// version has the kind).
+func (g *Group) ObjectPackage(name string) *Package {
+	if !g.HubIsVersion {
+		return g.Hub
+	}
+	if v := g.HubOf(name); v != nil {
+		return v.Package
+	}
+	return nil
+}
+
 // HasClients reports whether any kind of any version of g has a generated client.
 func (g *Group) HasClients() bool {
 	for _, v := range g.Versions {
@@ -82,6 +143,16 @@ type Version struct {
 	// Kinds are the root kinds (+kubebuilder:object:root or +genclient with a List type) of
 	// this version, sorted by Name.
 	Kinds []*Kind
+}
+
+// Kind returns the kind called name of v, or nil.
+func (v *Version) Kind(name string) *Kind {
+	for _, k := range v.Kinds {
+		if k.Name == name {
+			return k
+		}
+	}
+	return nil
 }
 
 // Package is one loaded Go package holding API types.
@@ -110,6 +181,15 @@ type Package struct {
 	SchemeBuilderField string
 	// Markers are the package-level markers (doc.go and detached comments).
 	Markers Markers
+	// Imports are the import paths the package's non-generated files import, sorted: a
+	// generated file of the package may import only packages that do not import it back.
+	Imports []string
+}
+
+// Imported reports whether the package's non-generated files import path.
+func (p *Package) Imported(path string) bool {
+	_, ok := slices.BinarySearch(p.Imports, path)
+	return ok
 }
 
 // HasFunc reports whether the package declares a top-level function called name.
@@ -190,6 +270,9 @@ type Kind struct {
 	// Client is set for a kind marked +genclient: apigen generates its typed client, lister,
 	// informer and apply configuration (client-gen's rule). Nil means no client.
 	Client *Client
+	// Storage is set on the kind of the one version the kind's objects are written to etcd in,
+	// as a CRD version's storage: true (see Group.StorageVersionOf).
+	Storage bool
 	// Unserved is set by +kubebuilder:unservedversion: the kind is registered in this version
 	// (objects convert to and from it) but no route serves it here, as a CRD version with
 	// served: false.

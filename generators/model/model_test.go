@@ -40,3 +40,44 @@ func TestDiagnosticsErr(t *testing.T) {
 		t.Errorf("Err() = %#v, want the two diagnostics sorted by position", err)
 	}
 }
+
+// TestStorageVersionOfAndHubOf: a kind's storage version is the version whose kind has
+// Storage, else StorageVersion when it has the kind, else the most preferred that has it; in a
+// group without an internal package its hub is the version whose root type has Hub, else its
+// storage version; with an internal package the hub package holds every kind.
+func TestStorageVersionOfAndHubOf(t *testing.T) {
+	kind := func(name string, storage bool, methods ...string) *Kind {
+		typ := &Type{Name: TypeName{Name: name}, Methods: map[string]bool{}}
+		for _, m := range methods {
+			typ.Methods[m] = true
+		}
+		return &Kind{Name: name, Type: typ, Storage: storage}
+	}
+	v1 := &Version{Name: "v1", Package: &Package{Name: "v1"}, Kinds: []*Kind{kind("A", false), kind("B", false), kind("C", false)}}
+	beta := &Version{Name: "v1beta1", Package: &Package{Name: "v1beta1"}, Kinds: []*Kind{kind("A", true), kind("B", false, "Hub"), kind("D", false)}}
+	g := &Group{Hub: v1.Package, HubIsVersion: true, Versions: []*Version{v1, beta}, StorageVersion: v1}
+	got := map[string]string{}
+	for _, n := range []string{"A", "B", "C", "D", "E"} {
+		name := func(v *Version) string {
+			if v == nil {
+				return "-"
+			}
+			return v.Name
+		}
+		got[n] = name(g.StorageVersionOf(n)) + " " + name(g.HubOf(n))
+	}
+	want := map[string]string{"A": "v1beta1 v1beta1", "B": "v1 v1beta1", "C": "v1 v1", "D": "v1beta1 v1beta1", "E": "- -"}
+	for n, w := range want {
+		if got[n] != w {
+			t.Errorf("kind %s: storage and hub %q, want %q", n, got[n], w)
+		}
+	}
+	if p := g.ObjectPackage("B"); p != beta.Package {
+		t.Errorf("ObjectPackage(B) = %v, want v1beta1's", p)
+	}
+	hub := &Package{Name: "internal"}
+	g.Hub, g.HubIsVersion = hub, false
+	if g.HubOf("A") != nil || g.ObjectPackage("A") != hub {
+		t.Error("with an internal package, HubOf must be nil and ObjectPackage the internal package")
+	}
+}

@@ -22,6 +22,9 @@ import (
 	shopv1beta1 "github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop/v1beta1"
 	robotsv1 "github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1"
 	robotsinstall "github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1/install"
+	craftsv1 "github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1"
+	craftsinstall "github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1/install"
+	craftsv1beta1 "github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1beta1"
 )
 
 // corpusGroup is one corpus tree's API group as its generated install package serves it.
@@ -29,10 +32,12 @@ type corpusGroup struct {
 	tree    string
 	install func(*runtime.Scheme)
 	// group, versions (most preferred first) and storage version, and the kinds every version
-	// serves.
+	// serves; stored names the kinds stored in another version than storage, each in its own
+	// as a CRD (in a group without an internal package, that version is also the kind's hub).
 	group    string
 	versions []string
 	storage  string
+	stored   map[string]string
 	kinds    []string
 	// fuzzerFuncs keep fuzzed objects within what every version can represent.
 	fuzzerFuncs fuzzer.FuzzerFuncs
@@ -49,6 +54,19 @@ var corpusGroups = []corpusGroup{
 		group: "robots.example.com", versions: []string{"v1"}, storage: "v1",
 		kinds: []string{"Factory", "Robot"}, fuzzerFuncs: robotsFuzzerFuncs,
 	},
+	{
+		tree: "versions", install: craftsinstall.Install,
+		group: "crafts.example.com", versions: []string{"v1", "v1beta1"}, storage: "v1", stored: map[string]string{"Dock": "v1beta1"},
+		kinds: []string{"Boat", "Dock"}, fuzzerFuncs: craftsFuzzerFuncs,
+	},
+}
+
+// storageOf is the version kind is stored in.
+func (g corpusGroup) storageOf(kind string) string {
+	if v, ok := g.stored[kind]; ok {
+		return v
+	}
+	return g.storage
 }
 
 func ptrTo[T any](v T) *T { return &v }
@@ -110,6 +128,16 @@ func robotsFuzzerFuncs(codecs serializer.CodecFactory) []any {
 	)
 }
 
+// craftsFuzzerFuncs set the fields +kubebuilder:default fills on decode, in both versions.
+func craftsFuzzerFuncs(codecs serializer.CodecFactory) []any {
+	return append(commonFuzzerFuncs(codecs),
+		func(s *craftsv1.BoatSpec, c randfill.Continue) { c.FillNoCustom(s); s.Crew = 1 + c.Int31n(9) },
+		func(s *craftsv1beta1.BoatSpec, c randfill.Continue) { c.FillNoCustom(s); s.Crew = 1 + c.Int31n(9) },
+		func(s *craftsv1.DockSpec, c randfill.Continue) { c.FillNoCustom(s); s.Capacity = 1 + c.Int31n(9) },
+		func(s *craftsv1beta1.DockSpec, c randfill.Continue) { c.FillNoCustom(s); s.Capacity = 1 + c.Int31n(9) },
+	)
+}
+
 // newFuzzer returns a randomly seeded filler for g's types over codecs.
 func (g corpusGroup) newFuzzer(codecs serializer.CodecFactory) *randfill.Filler {
 	return fuzzer.FuzzerFor(fuzzer.MergeFuzzerFuncs(metafuzzer.Funcs, g.fuzzerFuncs), rand.NewSource(rand.Int63()), codecs)
@@ -144,8 +172,9 @@ func TestCorpusRoundTrip(t *testing.T) {
 }
 
 // TestCorpusRoundTripThroughStorage writes fuzzed objects of every kind in every served
-// version the way the server does (version JSON -> internal -> storage-version JSON) and
-// reads them back through the same version: they must come back identical.
+// version the way the server does (version JSON -> internal -> the kind's storage-version
+// JSON; without an internal package the storage version's types are the hub) and reads them
+// back through the same version: they must come back identical.
 func TestCorpusRoundTripThroughStorage(t *testing.T) {
 	for _, g := range corpusGroups {
 		t.Run(g.tree, func(t *testing.T) {
@@ -154,15 +183,16 @@ func TestCorpusRoundTripThroughStorage(t *testing.T) {
 			codecs := serializer.NewCodecFactory(scheme)
 			f := g.newFuzzer(codecs)
 			info, _ := runtime.SerializerInfoForMediaType(codecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
-			hub := schema.GroupVersion{Group: g.group, Version: runtime.APIVersionInternal}
-			if !scheme.Recognizes(hub.WithKind(g.kinds[0])) { // a single-version group is its own hub
-				hub = schema.GroupVersion{Group: g.group, Version: g.storage}
-			}
-			storage := codecs.CodecForVersions(info.Serializer, info.Serializer, schema.GroupVersion{Group: g.group, Version: g.storage}, hub)
-			for _, v := range g.versions {
-				gv := schema.GroupVersion{Group: g.group, Version: v}
-				served := codecs.CodecForVersions(info.Serializer, info.Serializer, gv, hub)
-				for _, kind := range g.kinds {
+			for _, kind := range g.kinds {
+				stored := schema.GroupVersion{Group: g.group, Version: g.storageOf(kind)}
+				hub := schema.GroupVersion{Group: g.group, Version: runtime.APIVersionInternal}
+				if !scheme.Recognizes(hub.WithKind(kind)) { // no internal package: the storage version is the hub
+					hub = stored
+				}
+				storage := codecs.CodecForVersions(info.Serializer, info.Serializer, stored, hub)
+				for _, v := range g.versions {
+					gv := schema.GroupVersion{Group: g.group, Version: v}
+					served := codecs.CodecForVersions(info.Serializer, info.Serializer, gv, hub)
 					for i := 0; i < 100; i++ {
 						throughStorage(t, scheme, codecs, f, gv.WithKind(kind), served, storage)
 					}

@@ -19,6 +19,7 @@ import (
 
 	shopinstall "github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop/install"
 	robotsinstall "github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1/install"
+	craftsinstall "github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1/install"
 	"github.com/apigen-dev/apigen/runtime/app"
 	"github.com/apigen-dev/apigen/runtime/server"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
@@ -91,6 +92,24 @@ var serveGroups = []serveGroup{
 			defaults:   map[string]any{"spec.shifts": int64(1)},
 			shortNames: []string{"fac"},
 			columns:    []string{"Name", "Location", "Shifts", "Age"}, // runtime/tableconvertor always ends with Age
+		}},
+	},
+	{
+		// Two versions, no internal package: Boat is held and stored in v1, Dock in v1beta1.
+		tree: "versions", group: "crafts.example.com", versions: []string{"v1", "v1beta1"}, build: craftsinstall.NewAPIGroupInfo,
+		kinds: []serveKind{{
+			kind: "Boat", resource: "boats", namespaced: true,
+			spec: map[string]any{"hull": "Cat", "alternates": []any{"Mono"}, "labels": map[string]any{"fleet": "red"},
+				"berths": map[string]any{"leith": map[string]any{"pier": "west", "slot": int64(3)}},
+				"sails":  []any{map[string]any{"name": "jib", "area": "12"}}, "engine": map[string]any{"power": int64(40), "fuel": "diesel"}},
+			defaults: map[string]any{"spec.crew": int64(1)},
+			status:   map[string]any{"afloat": true},
+			columns:  []string{"Name", "Hull", "Age"},
+		}, {
+			kind: "Dock", resource: "docks",
+			spec:     map[string]any{"hulls": []any{"Mono", "Tri"}},
+			defaults: map[string]any{"spec.capacity": int64(4)},
+			columns:  []string{"Name", "Age"},
 		}},
 	},
 }

@@ -1,2 +1,0 @@
-// +groupName=nohub.example.com
-package v2
