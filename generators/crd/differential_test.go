@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-
-
 	// The Gateway API packages compared are loaded by import path; importing them here keeps
 	// their module a (test-only) requirement of go.mod.
 	_ "sigs.k8s.io/gateway-api/apis/v1"
