@@ -57,6 +57,7 @@ var defs = map[string]applyFunc{
 	"kubebuilder:metadata":                      crdMetadata,
 	"kubebuilder:selectablefield":               selectableField,
 	"kubebuilder:title":                         nil,
+	"kubebuilder:externalDocs":                  nil,
 	"kubebuilder:example":                       nil,
 	"kubebuilder:pruning:PreserveUnknownFields": nil,
 
@@ -144,7 +145,7 @@ func init() {
 	defs["kubebuilder:validation:Required"] = defs["required"]
 	defs["kubebuilder:validation:Optional"] = defs["optional"]
 	defs["kubebuilder:validation:XValidation"] = xValidation
-	for _, name := range []string{"Type", "XIntOrString", "EmbeddedResource", "Schemaless", "XEmbeddedResource"} {
+	for _, name := range []string{"Type", "XIntOrString", "EmbeddedResource", "Schemaless", "XEmbeddedResource", "XPreserveUnknownFields"} {
 		defs["kubebuilder:validation:"+name] = nil
 	}
 	for name, fn := range validation {

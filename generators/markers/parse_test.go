@@ -141,6 +141,8 @@ func TestParse(t *testing.T) {
 			"+operator-sdk:csv:customresourcedefinitions:displayName=\"Size\""}},
 		{name: "unknown kubebuilder marker far from any", lines: []string{"+kubebuilder:frobnicate=1"},
 			wantError: "types.go:10:1: warning: unknown marker +kubebuilder:frobnicate: apigen and controller-gen ignore it"},
+		{name: "externalDocs not written", lines: []string{`+kubebuilder:externalDocs:url="https://example.com",description="more"`},
+			wantError: "warning: +kubebuilder:externalDocs:url=\"https://example.com\",description=\"more\" does nothing in apigen: apigen writes no externalDocs"},
 		{name: "unknown namespaces ignored", lines: []string{"+protobuf=true", "+x-kubernetes-foo=bar", "+k8s:somethingNew=1"}},
 		{name: "unhonored", lines: []string{"+patchStrategy=merge"}, wantError: "types.go:10:1: warning: +patchStrategy=merge does nothing in apigen: apigen publishes no x-kubernetes-patch-strategy"},
 		{name: "switched off", lines: []string{"+k8s:deepcopy-gen=false"}, wantError: "warning: +k8s:deepcopy-gen=false does nothing in apigen: it generates deepcopy for every type anyway"},
