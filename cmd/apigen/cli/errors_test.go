@@ -332,7 +332,7 @@ func TestKubebuilderBookMarkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(validation), "Minimum(ctx, op, fldPath, obj, oldObj, 1)") {
+	if !strings.Contains(string(validation), "Minimum(ctx, op, fldPath, obj, oldObj, 1.0, false)") {
 		t.Errorf("+kubebuilder:validation:Minimum:=1 generated no minimum of 1:\n%s", validation)
 	}
 	defaults, err := os.ReadFile(filepath.Join(dir, "apis/widgets/v1/zz_generated.defaults.go"))
