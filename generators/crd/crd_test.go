@@ -13,6 +13,7 @@ import (
 
 	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/model/modeltest"
 )
 
 // TestGenerateGolden generates the fixture's CRDs (testAPI) and compares them with
@@ -155,9 +156,9 @@ func TestMergeInto(t *testing.T) {
 // to an empty schema (with the field's description), as controller-gen's flattener does; a
 // kind's own type is resolved once more before that.
 func TestRecursiveType(t *testing.T) {
-	node := structType("example.com/tree/v1", "Node", "Node is a tree node.")
-	node.Fields = []*model.Field{field("Children", "children", slice(named(node)), "Children are the subtrees.", model.Markers{Optional: true})}
-	tree := structType("example.com/tree/v1", "Tree", "Tree is a tree.", field("Root", "root", named(node), "", model.Markers{}))
+	node := modeltest.Struct("example.com/tree/v1", "Node", "Node is a tree node.")
+	node.Fields = []*model.Field{modeltest.Field("Children", "children", modeltest.Slice(modeltest.Named(node)), "Children are the subtrees.", model.Markers{Optional: true})}
+	tree := modeltest.Struct("example.com/tree/v1", "Tree", "Tree is a tree.", modeltest.Field("Root", "root", modeltest.Named(node), "", model.Markers{}))
 	for _, tc := range []struct {
 		kind  *model.Type
 		depth int // nodes resolved before the empty schema

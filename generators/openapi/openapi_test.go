@@ -9,6 +9,7 @@ import (
 
 	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/model/modeltest"
 )
 
 // checkGolden compares files with the golden files under testdata/<name>/.
@@ -50,7 +51,7 @@ func TestUnsupportedMapKey(t *testing.T) {
 	api := testAPI()
 	spec := api.Groups[0].Versions[0].Package.Type("DatabaseSpec")
 	f := spec.Field("Parameters")
-	f.Type = mapOf(basic("int32"), basic("string"))
+	f.Type = modeltest.Map(modeltest.Basic("int32"), modeltest.Basic("string"))
 	f.Pos = model.Position{File: "types.go", Line: 7, Col: 2}
 	_, err := New().Generate(api)
 	var diags model.Diagnostics
