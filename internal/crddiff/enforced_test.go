@@ -512,7 +512,7 @@ func TestPublishedSchemaEnforced(t *testing.T) {
 			for _, kind := range sortedKeys(tallies) {
 				t.Logf("%-13s %s", kind, tallies[kind])
 			}
-			t.Logf("%-13s %s", "all", total)
+			t.Logf("%-13s %s (%s)", "all", total, k.name())
 		})
 	}
 }

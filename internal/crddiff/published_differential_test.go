@@ -36,8 +36,8 @@ func TestPublishedDifferential(t *testing.T) {
 					failures = append(failures, in.describe()+"\n  unexplained:\n    "+strings.ReplaceAll(summary(bad), "\n", "\n    "))
 				}
 			}
-			t.Logf("%d samples and %d generated inputs; the published schema accepted %d and rejected %d of the generated; "+
-				"%d inputs came out the same on both sides", len(samples), len(generated), accepted, len(generated)-accepted, agree)
+			t.Logf("%s: %d samples and %d generated inputs; the published schema accepted %d and rejected %d of the generated; "+
+				"%d inputs came out the same on both sides", k.name(), len(samples), len(generated), accepted, len(generated)-accepted, agree)
 			for r, dv := range divergences {
 				if n := rows[r]; n > 0 {
 					t.Logf("%5d inputs differ as %q: %s", n, dv.category, short(dv.reason))
