@@ -15,7 +15,10 @@
 // controller-gen makes required (model.Field.Required: without omitempty or omitzero and not
 // +optional unless the package says +kubebuilder:validation:Optional, plus +required), which
 // is what the server enforces; pointers transparent; named structs as
-// references (with the default {} openapi-gen enforces on non-pointer structs); named basic
+// references; the defaults openapi-gen enforces (the zero value of a basic field without
+// omitempty, {} on a non-pointer struct) except on a required field (the server refuses a
+// request without it) and for a struct with required fields (a default {} would leave them
+// missing where the server accepts the struct left out); named basic
 // types inlined with their enum; validation markers (minimum/maximum and their exclusive forms,
 // multipleOf, min/maxLength, pattern, format, enum, min/maxItems, uniqueItems,
 // min/maxProperties), +default and +listType/+listMapKey mapped to the schema and its

@@ -143,7 +143,9 @@ func (b *builder) fieldSchema(owner *model.Type, f *model.Field) *schema {
 			b.errorf(f.Pos, "cannot use the default of %s.%s: %q is not JSON: %v", owner.Name.Name, f.Name, *f.Markers.Default, err)
 		}
 		s.def, s.hasDefault = v, true
-	default:
+	case !f.Required:
+		// A required key has no default: the server refuses a request without it (Required
+		// value) rather than giving it its zero value.
 		s.def, s.hasDefault = enforcedDefault(f.Type, f.OmitEmpty)
 	}
 	s.listType, s.listMapKeys = f.Markers.ListType, f.Markers.ListMapKey
@@ -249,15 +251,20 @@ func isString(r *model.TypeRef) bool {
 	return r.Kind == model.Basic && r.Basic == "string"
 }
 
-// enforcedDefault is the default openapi-gen sets on fields without +default: {} for a
+// enforcedDefault is the default openapi-gen sets on optional fields, list items and map values
+// without +default, the value the server's Go decoding gives a key left out or null: {} for a
 // non-pointer struct without custom JSON decoding, the zero value for a basic field without
-// omitempty, nothing otherwise (as kube-openapi's mustEnforceDefault).
+// omitempty, nothing otherwise (as kube-openapi's mustEnforceDefault). Unlike openapi-gen, a
+// struct with required fields gets no default {}: read as a CRD's, that default would make its
+// required keys missing (Required value), where the server lets the struct be left out without
+// reporting them (the generated validation checks the keys of a struct the request has), and
+// the CRD API refuses a default that does not validate.
 func enforcedDefault(r *model.TypeRef, omitEmpty bool) (interface{}, bool) {
 	switch r.Kind {
 	case model.Named:
 		t := r.Named
 		if t.Kind == model.Struct {
-			if special(t) != nil || t.HasMethod("UnmarshalJSON") {
+			if special(t) != nil || t.HasMethod("UnmarshalJSON") || hasRequired(t) {
 				return nil, false
 			}
 			return map[string]interface{}{}, true
@@ -271,6 +278,28 @@ func enforcedDefault(r *model.TypeRef, omitEmpty bool) (interface{}, bool) {
 		}
 	}
 	return nil, false
+}
+
+// hasRequired reports whether struct t has a required field, its inline and embedded untagged
+// structs' included (the properties addFields flattens into its schema).
+func hasRequired(t *model.Type) bool {
+	for _, f := range t.Fields {
+		if f.JSONName == "-" {
+			continue
+		}
+		if f.Inline || (f.Embedded && f.JSONName == "") {
+			if inner := structOf(f.Type); inner != nil {
+				if hasRequired(inner) {
+					return true
+				}
+				continue
+			}
+		}
+		if f.Required {
+			return true
+		}
+	}
+	return false
 }
 
 // decodeEnum decodes enum values written as JSON (`"postgres"`, `3`); a bare word is taken as

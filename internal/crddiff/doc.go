@@ -83,4 +83,36 @@
 // expected to remove, that note) or fails the test; the test logs how many inputs of each
 // kind each row explains. Another kind (Gateway API's, once apigen serves them) is one more
 // row of kinds: group, version, kind, Go package and generated group builder.
+//
+// # The published schema
+//
+// What the served OpenAPI states, the server enforces (published_test.go, constraints_test.go,
+// enforced_test.go, published_differential_test.go). A second oracle schema is the one the
+// subject publishes for each kind of publishedKinds (kinds, and example-api's db/v1alpha1
+// Database): the definition of its /openapi/v3/apis/<group>/<version> document, fetched from
+// the same in-process server, that names the kind in x-kubernetes-group-version-kind, with
+// every $ref inlined (a reference's siblings merged in; resource.Quantity's
+// `oneOf: [string, number]` written as x-kubernetes-int-or-string, with the grammar its
+// description states as controller-gen's pattern), metadata as `type: object` as in a CRD,
+// converted to apiextensions' JSONSchemaProps (a key it cannot hold fails the test) and set
+// into controller-gen's CRD of the kind (names, scope and subresources, checked against the
+// subject's discovery) in place of controller-gen's schema; newOracle validates that CRD as
+// the API server does.
+//
+// TestPublishedSchemaEnforced walks that schema and lists every constraint it states (types,
+// formats, enums, patterns, lengths, bounds, multiples, item and property counts, unique
+// items, list-type sets and maps with their keys, required keys, CEL rules, nullable). It
+// breaks each alone in a valid object (every optional field present, lists and maps not
+// empty, accepted by both sides) with a mutation of mutate_test.go's or of extraMutations,
+// and sends it: as a create; under status, when the kind has the status subresource, as a
+// status update of a stored object; for a transition rule (oldSelf), as an update changing
+// the value. The published schema read as a CRD's must refuse the input with a cause at the
+// place (else the input does not break what is published), and apigen must refuse it with a
+// cause at the place and the same message, unless a row of constraintRows explains otherwise
+// (a constraint only a typed decoding error reaches; a zero defaulted before validation).
+// Each kind logs, per kind of constraint, how many are stated, exercised and enforced.
+//
+// TestPublishedDifferential is TestDifferential with the published schema as the oracle's:
+// samples and generated inputs drawn from it, compared in full, the differences explained by
+// the rows of divergences.
 package crddiff

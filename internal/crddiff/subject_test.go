@@ -27,7 +27,8 @@ type subject struct {
 }
 
 // startSubject builds the groups on one server over one embedded etcd (etcdtest.Run, ended
-// in t.Cleanup), each group with a scheme of its own as app.Main gives them.
+// in t.Cleanup), each group with a scheme of its own as app.Main gives them, and prepares it
+// (PrepareRun), so that it serves its OpenAPI documents.
 func startSubject(t testing.TB, groups ...app.GroupBuilder) *subject {
 	t.Helper()
 	client, _ := etcdtest.Run(t)
@@ -40,6 +41,11 @@ func startSubject(t testing.TB, groups ...app.GroupBuilder) *subject {
 		if err := srv.InstallAPIGroups(info); err != nil {
 			t.Fatalf("cannot install the group %s: %v", info.Group, err)
 		}
+	}
+	// PrepareRun builds and serves the OpenAPI documents (/openapi/v2, /openapi/v3), which
+	// the published-schema tests read (published_test.go).
+	if _, err := srv.PrepareRun(); err != nil {
+		t.Fatalf("cannot prepare the server: %v", err)
 	}
 	return &subject{handler: srv.Handler()}
 }

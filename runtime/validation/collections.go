@@ -70,9 +70,11 @@ func UniqueSet[T any](_ context.Context, _ operation.Operation, fldPath *field.P
 // UniqueMapKeys verifies that the items of value, an x-kubernetes-list-type=map list, differ
 // in their key fields (JSON names), as apiextensions-apiserver's listtype validation: the
 // second occurrence of each repeated key is a field.Duplicate at its index whose value is
-// the key fields the item has, as JSON (`Duplicate value: {"slot":3}`); a key field the
-// item's JSON leaves out counts as unspecified.
-func UniqueMapKeys[T any](_ context.Context, _ operation.Operation, fldPath *field.Path, value, _ []T, keys ...string) field.ErrorList {
+// the key fields the item has, as JSON (`Duplicate value: {"slot":3}`). A key field the item
+// does not have counts as unspecified, not as its zero value: one the item's JSON leaves out,
+// or one whose zero value KeyPresent says the request left out (a tool without slot is not a
+// duplicate of one with slot 0, as in a custom resource).
+func UniqueMapKeys[T any](ctx context.Context, _ operation.Operation, fldPath *field.Path, value, _ []T, keys ...string) field.ErrorList {
 	if len(value) <= 1 {
 		return nil
 	}
@@ -83,7 +85,7 @@ func UniqueMapKeys[T any](_ context.Context, _ operation.Operation, fldPath *fie
 		obj, _ := item.(map[string]any)
 		key := map[string]any{}
 		for _, k := range keys {
-			if v, ok := obj[k]; ok {
+			if v, ok := obj[k]; ok && (!zeroJSON(v) || KeyPresent(ctx, fldPath.Index(i).Child(k), true)) {
 				key[k] = v
 			}
 		}
@@ -108,4 +110,22 @@ func asJSON(v any) (string, any) {
 		return string(data), nil
 	}
 	return string(data), out
+}
+
+// zeroJSON reports whether v, a value decoded from JSON, is null, "", 0 or false: a value the
+// Go object holds for a key the request may have left out.
+func zeroJSON(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case string:
+		return v == ""
+	case bool:
+		return !v
+	case int64:
+		return v == 0
+	case float64:
+		return v == 0
+	}
+	return false
 }

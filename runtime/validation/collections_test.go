@@ -4,7 +4,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // bodies renders errors as "path: ErrorBody", what a client reads in a Status cause.
@@ -46,6 +49,36 @@ func TestCollections(t *testing.T) {
 				t.Errorf("errors (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestUniqueMapKeysLeftOut checks that a key field the request left out is unspecified, as in
+// a custom resource, not the zero value the Go item holds: a tool without slot does not repeat
+// one with slot 0, and two without slot repeat each other (Duplicate value: {}).
+func TestUniqueMapKeysLeftOut(t *testing.T) {
+	gvk := schema.GroupVersionKind{Group: "robots.example.com", Version: "v1", Kind: "Robot"}
+	tools := []tool{{Name: "a"}, {Name: "b"}}
+	for _, tc := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"one left out", `{"spec": {"value": [{"name": "a"}, {"slot": 0, "name": "b"}]}}`, nil},
+		{"one null", `{"spec": {"value": [{"slot": null, "name": "a"}, {"slot": 0, "name": "b"}]}}`, nil},
+		{"both left out", `{"spec": {"value": [{"name": "a"}, {"name": "b"}]}}`, []string{`spec.value[1]: Duplicate value: {}`}},
+		{"both sent", `{"spec": {"value": [{"slot": 0, "name": "a"}, {"slot": 0, "name": "b"}]}}`,
+			[]string{`spec.value[1]: Duplicate value: {"slot":0}`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := withValidatedDocument(request.WithDocument(ctx, request.NewDocument(gvk, []byte(tc.doc))), gvk)
+			if diff := cmp.Diff(tc.want, bodies(UniqueMapKeys(c, create, path, tools, nil, "slot"))); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// Without the request's document (an apply, a write from inside the server) a zero key
+	// the encoding writes is there.
+	if diff := cmp.Diff([]string{`spec.value[1]: Duplicate value: {"slot":0}`}, bodies(UniqueMapKeys(ctx, create, path, tools, nil, "slot"))); diff != "" {
+		t.Errorf("without a document (-want +got):\n%s", diff)
 	}
 }
 

@@ -74,7 +74,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_Condition(ref common.ReferenceCa
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "type of condition in CamelCase or in foo.example.com/CamelCase.",
-							Default:     "",
 							MaxLength:   ptr.To[int64](316),
 							Pattern:     "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
 							Type:        []string{"string"},
@@ -84,7 +83,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_Condition(ref common.ReferenceCa
 					"status": {
 						SchemaProps: spec.SchemaProps{
 							Description: "status of the condition, one of True, False, Unknown.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"True", "False", "Unknown"},
@@ -108,7 +106,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_Condition(ref common.ReferenceCa
 					"reason": {
 						SchemaProps: spec.SchemaProps{
 							Description: "reason contains a programmatic identifier indicating the reason for the condition's last transition. Producers of specific condition types may define expected values and meanings for this field, and whether the values are considered a guaranteed API. The value should be a CamelCase string. This field may not be empty.",
-							Default:     "",
 							MaxLength:   ptr.To[int64](1024),
 							MinLength:   ptr.To[int64](1),
 							Pattern:     "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
@@ -119,7 +116,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_Condition(ref common.ReferenceCa
 					"message": {
 						SchemaProps: spec.SchemaProps{
 							Description: "message is a human readable message indicating details about the transition. This may be an empty string.",
-							Default:     "",
 							MaxLength:   ptr.To[int64](32768),
 							Type:        []string{"string"},
 							Format:      "",
@@ -280,8 +276,7 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_LabelSelector(ref common.Referen
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.LabelSelectorRequirement{}.OpenAPIModelName()),
+										Ref: ref(metav1.LabelSelectorRequirement{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -306,7 +301,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_LabelSelectorRequirement(ref com
 					"key": {
 						SchemaProps: spec.SchemaProps{
 							Description: "key is the label key that the selector applies to.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -314,7 +308,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_LabelSelectorRequirement(ref com
 					"operator": {
 						SchemaProps: spec.SchemaProps{
 							Description: "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -589,8 +582,7 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_ObjectMeta(ref common.ReferenceC
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.OwnerReference{}.OpenAPIModelName()),
+										Ref: ref(metav1.OwnerReference{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -660,7 +652,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_OwnerReference(ref common.Refere
 					"apiVersion": {
 						SchemaProps: spec.SchemaProps{
 							Description: "API version of the referent.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -668,7 +659,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_OwnerReference(ref common.Refere
 					"kind": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Kind of the referent. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -676,7 +666,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_OwnerReference(ref common.Refere
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -684,7 +673,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_OwnerReference(ref common.Refere
 					"uid": {
 						SchemaProps: spec.SchemaProps{
 							Description: "UID of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -758,7 +746,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_ShardInfo(ref common.ReferenceCa
 					"selector": {
 						SchemaProps: spec.SchemaProps{
 							Description: "selector is the shard selector string from the request, echoed back so clients can verify which shard they received and merge responses from multiple shards.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -994,9 +981,8 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_WatchEvent(ref common.ReferenceC
 				Properties: map[string]spec.Schema{
 					"type": {
 						SchemaProps: spec.SchemaProps{
-							Default: "",
-							Type:    []string{"string"},
-							Format:  "",
+							Type:   []string{"string"},
+							Format: "",
 						},
 					},
 					"object": {

@@ -72,8 +72,7 @@ func schema_db_v1_Backup(ref common.ReferenceCallback) common.OpenAPIDefinition 
 					},
 					"spec": {
 						SchemaProps: spec.SchemaProps{
-							Default: map[string]interface{}{},
-							Ref:     ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupSpec"),
+							Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupSpec"),
 						},
 					},
 					"status": {
@@ -127,8 +126,7 @@ func schema_db_v1_BackupList(ref common.ReferenceCallback) common.OpenAPIDefinit
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.Backup"),
+										Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.Backup"),
 									},
 								},
 							},
@@ -184,7 +182,6 @@ func schema_db_v1_BackupSpec(ref common.ReferenceCallback) common.OpenAPIDefinit
 					"databaseName": {
 						SchemaProps: spec.SchemaProps{
 							Description: "DatabaseName names the Database, in the Backup's namespace, to back up.",
-							Default:     "",
 							MaxLength:   ptr.To[int64](253),
 							MinLength:   ptr.To[int64](1),
 							Type:        []string{"string"},
@@ -256,8 +253,7 @@ func schema_db_v1_Database(ref common.ReferenceCallback) common.OpenAPIDefinitio
 					},
 					"spec": {
 						SchemaProps: spec.SchemaProps{
-							Default: map[string]interface{}{},
-							Ref:     ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseSpec"),
+							Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseSpec"),
 						},
 					},
 					"status": {
@@ -307,8 +303,7 @@ func schema_db_v1_DatabaseClass(ref common.ReferenceCallback) common.OpenAPIDefi
 					},
 					"spec": {
 						SchemaProps: spec.SchemaProps{
-							Default: map[string]interface{}{},
-							Ref:     ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseClassSpec"),
+							Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseClassSpec"),
 						},
 					},
 				},
@@ -355,8 +350,7 @@ func schema_db_v1_DatabaseClassList(ref common.ReferenceCallback) common.OpenAPI
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseClass"),
+										Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseClass"),
 									},
 								},
 							},
@@ -383,7 +377,6 @@ func schema_db_v1_DatabaseClassSpec(ref common.ReferenceCallback) common.OpenAPI
 					"engine": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Engine is the engine of Databases of this class.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"postgres", "mysql"},
@@ -445,8 +438,7 @@ func schema_db_v1_DatabaseList(ref common.ReferenceCallback) common.OpenAPIDefin
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.Database"),
+										Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.Database"),
 									},
 								},
 							},
@@ -480,7 +472,6 @@ func schema_db_v1_DatabaseSpec(ref common.ReferenceCallback) common.OpenAPIDefin
 						},
 						SchemaProps: spec.SchemaProps{
 							Description: "Engine is the database engine. It cannot be changed once the Database exists.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"postgres", "mysql"},
@@ -585,8 +576,7 @@ func schema_db_v1_DatabaseStatus(ref common.ReferenceCallback) common.OpenAPIDef
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.Condition{}.OpenAPIModelName()),
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -659,8 +649,7 @@ func schema_db_v1alpha1_Database(ref common.ReferenceCallback) common.OpenAPIDef
 					},
 					"spec": {
 						SchemaProps: spec.SchemaProps{
-							Default: map[string]interface{}{},
-							Ref:     ref("github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1.DatabaseSpec"),
+							Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1.DatabaseSpec"),
 						},
 					},
 					"status": {
@@ -710,8 +699,7 @@ func schema_db_v1alpha1_DatabaseClass(ref common.ReferenceCallback) common.OpenA
 					},
 					"spec": {
 						SchemaProps: spec.SchemaProps{
-							Default: map[string]interface{}{},
-							Ref:     ref("github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1.DatabaseClassSpec"),
+							Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1.DatabaseClassSpec"),
 						},
 					},
 				},
@@ -758,8 +746,7 @@ func schema_db_v1alpha1_DatabaseClassList(ref common.ReferenceCallback) common.O
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1.DatabaseClass"),
+										Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1.DatabaseClass"),
 									},
 								},
 							},
@@ -786,7 +773,6 @@ func schema_db_v1alpha1_DatabaseClassSpec(ref common.ReferenceCallback) common.O
 					"engine": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Engine is the engine of Databases of this class.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"postgres", "mysql"},
@@ -848,8 +834,7 @@ func schema_db_v1alpha1_DatabaseList(ref common.ReferenceCallback) common.OpenAP
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1.Database"),
+										Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1.Database"),
 									},
 								},
 							},
@@ -883,7 +868,6 @@ func schema_db_v1alpha1_DatabaseSpec(ref common.ReferenceCallback) common.OpenAP
 						},
 						SchemaProps: spec.SchemaProps{
 							Description: "Engine is the database engine. It cannot be changed once the Database exists.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"postgres", "mysql"},
@@ -989,8 +973,7 @@ func schema_db_v1alpha1_DatabaseStatus(ref common.ReferenceCallback) common.Open
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.Condition{}.OpenAPIModelName()),
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
 									},
 								},
 							},

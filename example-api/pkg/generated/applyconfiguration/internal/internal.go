@@ -63,7 +63,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: spec
       type:
         namedType: com.github.apigen-dev.apigen.example-api.apis.db.v1.BackupSpec
-      default: {}
     - name: status
       type:
         namedType: com.github.apigen-dev.apigen.example-api.apis.db.v1.BackupStatus
@@ -84,7 +83,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: databaseName
       type:
         scalar: untyped
-      default: ""
     - name: schedule
       type:
         scalar: string
@@ -110,7 +108,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: spec
       type:
         namedType: com.github.apigen-dev.apigen.example-api.apis.db.v1.DatabaseSpec
-      default: {}
     - name: status
       type:
         namedType: com.github.apigen-dev.apigen.example-api.apis.db.v1.DatabaseStatus
@@ -131,7 +128,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: spec
       type:
         namedType: com.github.apigen-dev.apigen.example-api.apis.db.v1.DatabaseClassSpec
-      default: {}
 - name: com.github.apigen-dev.apigen.example-api.apis.db.v1.DatabaseClassSpec
   map:
     fields:
@@ -141,7 +137,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: engine
       type:
         scalar: string
-      default: ""
     - name: maxStorage
       type:
         namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
@@ -154,7 +149,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: engine
       type:
         scalar: string
-      default: ""
     - name: parameters
       type:
         map:
@@ -217,7 +211,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: spec
       type:
         namedType: com.github.apigen-dev.apigen.example-api.apis.db.v1alpha1.DatabaseSpec
-      default: {}
     - name: status
       type:
         namedType: com.github.apigen-dev.apigen.example-api.apis.db.v1alpha1.DatabaseStatus
@@ -238,7 +231,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: spec
       type:
         namedType: com.github.apigen-dev.apigen.example-api.apis.db.v1alpha1.DatabaseClassSpec
-      default: {}
 - name: com.github.apigen-dev.apigen.example-api.apis.db.v1alpha1.DatabaseClassSpec
   map:
     fields:
@@ -248,7 +240,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: engine
       type:
         scalar: string
-      default: ""
     - name: maxStorage
       type:
         namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
@@ -261,7 +252,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: engine
       type:
         scalar: string
-      default: ""
     - name: parameters
       type:
         map:
@@ -309,22 +299,18 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: message
       type:
         scalar: string
-      default: ""
     - name: observedGeneration
       type:
         scalar: numeric
     - name: reason
       type:
         scalar: string
-      default: ""
     - name: status
       type:
         scalar: string
-      default: ""
     - name: type
       type:
         scalar: string
-      default: ""
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
   map:
     elementType:
@@ -422,7 +408,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: apiVersion
       type:
         scalar: string
-      default: ""
     - name: blockOwnerDeletion
       type:
         scalar: boolean
@@ -432,15 +417,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: kind
       type:
         scalar: string
-      default: ""
     - name: name
       type:
         scalar: string
-      default: ""
     - name: uid
       type:
         scalar: string
-      default: ""
     elementRelationship: atomic
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.Time
   scalar: untyped

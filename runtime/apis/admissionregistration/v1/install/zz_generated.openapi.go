@@ -58,7 +58,6 @@ func schema_admissionregistration_v1_AuditAnnotation(ref common.ReferenceCallbac
 					"key": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Key is combined with the policy's name into the annotation key \"<policy>/<key>\"; a qualified name's name part, unique in the policy. Required.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -66,7 +65,6 @@ func schema_admissionregistration_v1_AuditAnnotation(ref common.ReferenceCallbac
 					"valueExpression": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ValueExpression is a CEL expression yielding a string (or null, which adds nothing). Required.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -88,7 +86,6 @@ func schema_admissionregistration_v1_ExpressionWarning(ref common.ReferenceCallb
 					"fieldRef": {
 						SchemaProps: spec.SchemaProps{
 							Description: "FieldRef is the path of the expression, e.g. \"spec.validations[0].expression\".",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -96,7 +93,6 @@ func schema_admissionregistration_v1_ExpressionWarning(ref common.ReferenceCallb
 					"warning": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Warning is the warning.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -118,7 +114,6 @@ func schema_admissionregistration_v1_MatchCondition(ref common.ReferenceCallback
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name identifies the condition in errors: a qualified name (a DNS-1123 subdomain prefix and \"/\" optional), unique in its list. Required.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -126,7 +121,6 @@ func schema_admissionregistration_v1_MatchCondition(ref common.ReferenceCallback
 					"expression": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Expression is the CEL expression; it must evaluate to a bool. Required.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -228,7 +222,6 @@ func schema_admissionregistration_v1_MutatingWebhook(ref common.ReferenceCallbac
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is a fully qualified name (at least three DNS labels), unique in its configuration. Required.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -236,7 +229,6 @@ func schema_admissionregistration_v1_MutatingWebhook(ref common.ReferenceCallbac
 					"clientConfig": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ClientConfig says how to reach the webhook. Required.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.WebhookClientConfig"),
 						},
 					},
@@ -342,8 +334,7 @@ func schema_admissionregistration_v1_MutatingWebhook(ref common.ReferenceCallbac
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.MatchCondition"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.MatchCondition"),
 									},
 								},
 							},
@@ -402,8 +393,7 @@ func schema_admissionregistration_v1_MutatingWebhookConfiguration(ref common.Ref
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.MutatingWebhook"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.MutatingWebhook"),
 									},
 								},
 							},
@@ -859,7 +849,6 @@ func schema_admissionregistration_v1_ServiceReference(ref common.ReferenceCallba
 					"namespace": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Namespace is the Service's namespace. Required.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -867,7 +856,6 @@ func schema_admissionregistration_v1_ServiceReference(ref common.ReferenceCallba
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is the Service's name. Required.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -912,8 +900,7 @@ func schema_admissionregistration_v1_TypeChecking(ref common.ReferenceCallback) 
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.ExpressionWarning"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.ExpressionWarning"),
 									},
 								},
 							},
@@ -1213,8 +1200,7 @@ func schema_admissionregistration_v1_ValidatingAdmissionPolicySpec(ref common.Re
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.Validation"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.Validation"),
 									},
 								},
 							},
@@ -1240,8 +1226,7 @@ func schema_admissionregistration_v1_ValidatingAdmissionPolicySpec(ref common.Re
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.AuditAnnotation"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.AuditAnnotation"),
 									},
 								},
 							},
@@ -1260,8 +1245,7 @@ func schema_admissionregistration_v1_ValidatingAdmissionPolicySpec(ref common.Re
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.MatchCondition"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.MatchCondition"),
 									},
 								},
 							},
@@ -1279,8 +1263,7 @@ func schema_admissionregistration_v1_ValidatingAdmissionPolicySpec(ref common.Re
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.Variable"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.Variable"),
 									},
 								},
 							},
@@ -1333,8 +1316,7 @@ func schema_admissionregistration_v1_ValidatingAdmissionPolicyStatus(ref common.
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.Condition{}.OpenAPIModelName()),
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -1360,7 +1342,6 @@ func schema_admissionregistration_v1_ValidatingWebhook(ref common.ReferenceCallb
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is a fully qualified name (at least three DNS labels, e.g. \"deny.db.example.com\"), unique in its configuration. Required.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -1368,7 +1349,6 @@ func schema_admissionregistration_v1_ValidatingWebhook(ref common.ReferenceCallb
 					"clientConfig": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ClientConfig says how to reach the webhook. Required.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.WebhookClientConfig"),
 						},
 					},
@@ -1466,8 +1446,7 @@ func schema_admissionregistration_v1_ValidatingWebhook(ref common.ReferenceCallb
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.MatchCondition"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.MatchCondition"),
 									},
 								},
 							},
@@ -1526,8 +1505,7 @@ func schema_admissionregistration_v1_ValidatingWebhookConfiguration(ref common.R
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.ValidatingWebhook"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1.ValidatingWebhook"),
 									},
 								},
 							},
@@ -1604,7 +1582,6 @@ func schema_admissionregistration_v1_Validation(ref common.ReferenceCallback) co
 					"expression": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Expression must evaluate to a bool; false fails the validation. It sees object, oldObject, request, params, namespaceObject, variables and authorizer. Required.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -1652,7 +1629,6 @@ func schema_admissionregistration_v1_Variable(ref common.ReferenceCallback) comm
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is a CEL identifier, unique in the policy. Required.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -1660,7 +1636,6 @@ func schema_admissionregistration_v1_Variable(ref common.ReferenceCallback) comm
 					"expression": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Expression is the CEL expression. Required.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},

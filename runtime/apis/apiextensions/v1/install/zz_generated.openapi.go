@@ -56,7 +56,6 @@ func schema_apiextensions_v1_CustomResourceColumnDefinition(ref common.Reference
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is the column's human-readable name.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -64,7 +63,6 @@ func schema_apiextensions_v1_CustomResourceColumnDefinition(ref common.Reference
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type is the column's OpenAPI type: integer, number, string, boolean or date.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -93,7 +91,6 @@ func schema_apiextensions_v1_CustomResourceColumnDefinition(ref common.Reference
 					"jsonPath": {
 						SchemaProps: spec.SchemaProps{
 							Description: "JSONPath is a simple JSON path evaluated on each object to fill the column.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -115,7 +112,6 @@ func schema_apiextensions_v1_CustomResourceConversion(ref common.ReferenceCallba
 					"strategy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Strategy is None (only apiVersion changes) or Webhook (not supported by this server).",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -166,7 +162,6 @@ func schema_apiextensions_v1_CustomResourceDefinition(ref common.ReferenceCallba
 					"spec": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Spec describes how the resource is served.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.CustomResourceDefinitionSpec"),
 						},
 					},
@@ -199,7 +194,6 @@ func schema_apiextensions_v1_CustomResourceDefinitionCondition(ref common.Refere
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type is the condition's type (Established, NamesAccepted, Terminating...).",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -207,7 +201,6 @@ func schema_apiextensions_v1_CustomResourceDefinitionCondition(ref common.Refere
 					"status": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Status is True, False or Unknown.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -283,8 +276,7 @@ func schema_apiextensions_v1_CustomResourceDefinitionList(ref common.ReferenceCa
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.CustomResourceDefinition"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.CustomResourceDefinition"),
 									},
 								},
 							},
@@ -311,7 +303,6 @@ func schema_apiextensions_v1_CustomResourceDefinitionNames(ref common.ReferenceC
 					"plural": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Plural is the resource's plural name, in the URL path (/apis/<group>/<version>/<plural>); lowercase.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -345,7 +336,6 @@ func schema_apiextensions_v1_CustomResourceDefinitionNames(ref common.ReferenceC
 					"kind": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Kind is the objects' kind (\"CronTab\"), serialized as their kind.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -393,7 +383,6 @@ func schema_apiextensions_v1_CustomResourceDefinitionSpec(ref common.ReferenceCa
 					"group": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Group is the API group of the resource (\"stable.example.com\"): the resource is served under /apis/<group>/<version>/... It must be lowercase, contain a dot, and match the CustomResourceDefinition's name (<names.plural>.<group>).",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -401,14 +390,12 @@ func schema_apiextensions_v1_CustomResourceDefinitionSpec(ref common.ReferenceCa
 					"names": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Names are the resource and kind names of the custom resource.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.CustomResourceDefinitionNames"),
 						},
 					},
 					"scope": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Scope is Cluster or Namespaced.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -425,8 +412,7 @@ func schema_apiextensions_v1_CustomResourceDefinitionSpec(ref common.ReferenceCa
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.CustomResourceDefinitionVersion"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.CustomResourceDefinitionVersion"),
 									},
 								},
 							},
@@ -477,8 +463,7 @@ func schema_apiextensions_v1_CustomResourceDefinitionStatus(ref common.Reference
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.CustomResourceDefinitionCondition"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.CustomResourceDefinitionCondition"),
 									},
 								},
 							},
@@ -487,7 +472,6 @@ func schema_apiextensions_v1_CustomResourceDefinitionStatus(ref common.Reference
 					"acceptedNames": {
 						SchemaProps: spec.SchemaProps{
 							Description: "AcceptedNames are the names actually served; they may differ from spec.names while a name conflicts.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.CustomResourceDefinitionNames"),
 						},
 					},
@@ -537,7 +521,6 @@ func schema_apiextensions_v1_CustomResourceDefinitionVersion(ref common.Referenc
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is the version's name (\"v1\", \"v1beta1\"), served at /apis/<group>/<name>; a DNS label.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -545,7 +528,6 @@ func schema_apiextensions_v1_CustomResourceDefinitionVersion(ref common.Referenc
 					"served": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Served says whether the version is served by the REST API.",
-							Default:     false,
 							Type:        []string{"boolean"},
 							Format:      "",
 						},
@@ -553,7 +535,6 @@ func schema_apiextensions_v1_CustomResourceDefinitionVersion(ref common.Referenc
 					"storage": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Storage says whether objects are stored in this version; exactly one version is.",
-							Default:     false,
 							Type:        []string{"boolean"},
 							Format:      "",
 						},
@@ -596,8 +577,7 @@ func schema_apiextensions_v1_CustomResourceDefinitionVersion(ref common.Referenc
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.CustomResourceColumnDefinition"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.CustomResourceColumnDefinition"),
 									},
 								},
 							},
@@ -615,8 +595,7 @@ func schema_apiextensions_v1_CustomResourceDefinitionVersion(ref common.Referenc
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.SelectableField"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.SelectableField"),
 									},
 								},
 							},
@@ -645,7 +624,6 @@ func schema_apiextensions_v1_CustomResourceSubresourceScale(ref common.Reference
 					"specReplicasPath": {
 						SchemaProps: spec.SchemaProps{
 							Description: "SpecReplicasPath is the JSON path under .spec of Scale.spec.replicas (\".spec.replicas\").",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -653,7 +631,6 @@ func schema_apiextensions_v1_CustomResourceSubresourceScale(ref common.Reference
 					"statusReplicasPath": {
 						SchemaProps: spec.SchemaProps{
 							Description: "StatusReplicasPath is the JSON path under .status of Scale.status.replicas.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -1189,8 +1166,7 @@ func schema_apiextensions_v1_JSONSchemaProps(ref common.ReferenceCallback) commo
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.ValidationRule"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1.ValidationRule"),
 									},
 								},
 							},
@@ -1257,7 +1233,6 @@ func schema_apiextensions_v1_SelectableField(ref common.ReferenceCallback) commo
 					"jsonPath": {
 						SchemaProps: spec.SchemaProps{
 							Description: "JSONPath is a simple JSON path (\".spec.color\") to a string, integer or boolean field.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -1279,7 +1254,6 @@ func schema_apiextensions_v1_ServiceReference(ref common.ReferenceCallback) comm
 					"namespace": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Namespace is the service's namespace.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -1287,7 +1261,6 @@ func schema_apiextensions_v1_ServiceReference(ref common.ReferenceCallback) comm
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is the service's name.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -1323,7 +1296,6 @@ func schema_apiextensions_v1_ValidationRule(ref common.ReferenceCallback) common
 					"rule": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Rule is the CEL expression; self is the value, oldSelf the old value on update (a transition rule).",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},

@@ -57,7 +57,6 @@ func schema_apiregistration_v1_APIService(ref common.ReferenceCallback) common.O
 					"spec": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Spec describes the group version and where it is served.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1.APIServiceSpec"),
 						},
 					},
@@ -89,7 +88,6 @@ func schema_apiregistration_v1_APIServiceCondition(ref common.ReferenceCallback)
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type is the type of the condition: Available.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -97,7 +95,6 @@ func schema_apiregistration_v1_APIServiceCondition(ref common.ReferenceCallback)
 					"status": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Status is the status of the condition: True, False or Unknown.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -233,7 +230,6 @@ func schema_apiregistration_v1_APIServiceSpec(ref common.ReferenceCallback) comm
 					"groupPriorityMinimum": {
 						SchemaProps: spec.SchemaProps{
 							Description: "GroupPriorityMinimum is the priority this group should have at least (1-20000); the highest one of a group's APIServices orders the group in discovery, higher first.",
-							Default:     0,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -241,7 +237,6 @@ func schema_apiregistration_v1_APIServiceSpec(ref common.ReferenceCallback) comm
 					"versionPriority": {
 						SchemaProps: spec.SchemaProps{
 							Description: "VersionPriority orders this version within its group (1-1000), higher first; equal priorities are ordered as Kubernetes versions (\"v2\" before \"v1beta1\").",
-							Default:     0,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -276,8 +271,7 @@ func schema_apiregistration_v1_APIServiceStatus(ref common.ReferenceCallback) co
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1.APIServiceCondition"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1.APIServiceCondition"),
 									},
 								},
 							},

@@ -126,7 +126,6 @@ func schema_authentication_v1_TokenReview(ref common.ReferenceCallback) common.O
 					"spec": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Spec holds information about the request being evaluated.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/authentication/v1.TokenReviewSpec"),
 						},
 					},

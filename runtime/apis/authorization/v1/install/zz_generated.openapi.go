@@ -63,8 +63,7 @@ func schema_authorization_v1_FieldSelectorAttributes(ref common.ReferenceCallbac
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.FieldSelectorRequirement{}.OpenAPIModelName()),
+										Ref: ref(metav1.FieldSelectorRequirement{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -105,8 +104,7 @@ func schema_authorization_v1_LabelSelectorAttributes(ref common.ReferenceCallbac
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.LabelSelectorRequirement{}.OpenAPIModelName()),
+										Ref: ref(metav1.LabelSelectorRequirement{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -152,14 +150,12 @@ func schema_authorization_v1_LocalSubjectAccessReview(ref common.ReferenceCallba
 					"spec": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Spec holds information about the request being evaluated; spec.namespace must be equal to the namespace you made the request against. If empty, it is defaulted.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.SubjectAccessReviewSpec"),
 						},
 					},
 					"status": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Status is filled in by the server and indicates whether the request is allowed or not.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.SubjectAccessReviewStatus"),
 						},
 					},
@@ -453,14 +449,12 @@ func schema_authorization_v1_SelfSubjectAccessReview(ref common.ReferenceCallbac
 					"spec": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Spec holds information about the request being evaluated; user and groups must be empty.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.SelfSubjectAccessReviewSpec"),
 						},
 					},
 					"status": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Status is filled in by the server and indicates whether the request is allowed or not.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.SubjectAccessReviewStatus"),
 						},
 					},
@@ -536,14 +530,12 @@ func schema_authorization_v1_SelfSubjectRulesReview(ref common.ReferenceCallback
 					"spec": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Spec holds information about the request being evaluated.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.SelfSubjectRulesReviewSpec"),
 						},
 					},
 					"status": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Status is filled in by the server and indicates the set of actions a user can perform.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.SubjectRulesReviewStatus"),
 						},
 					},
@@ -610,14 +602,12 @@ func schema_authorization_v1_SubjectAccessReview(ref common.ReferenceCallback) c
 					"spec": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Spec holds information about the request being evaluated.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.SubjectAccessReviewSpec"),
 						},
 					},
 					"status": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Status is filled in by the server and indicates whether the request is allowed or not.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.SubjectAccessReviewStatus"),
 						},
 					},
@@ -727,7 +717,6 @@ func schema_authorization_v1_SubjectAccessReviewStatus(ref common.ReferenceCallb
 					"allowed": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Allowed is required. True if the action would be allowed, false otherwise.",
-							Default:     false,
 							Type:        []string{"boolean"},
 							Format:      "",
 						},
@@ -779,8 +768,7 @@ func schema_authorization_v1_SubjectRulesReviewStatus(ref common.ReferenceCallba
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.ResourceRule"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.ResourceRule"),
 									},
 								},
 							},
@@ -798,8 +786,7 @@ func schema_authorization_v1_SubjectRulesReviewStatus(ref common.ReferenceCallba
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.NonResourceRule"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/authorization/v1.NonResourceRule"),
 									},
 								},
 							},
@@ -808,7 +795,6 @@ func schema_authorization_v1_SubjectRulesReviewStatus(ref common.ReferenceCallba
 					"incomplete": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Incomplete is true when the rules returned by this call are incomplete.",
-							Default:     false,
 							Type:        []string{"boolean"},
 							Format:      "",
 						},
@@ -841,7 +827,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_FieldSelectorRequirement(ref com
 					"key": {
 						SchemaProps: spec.SchemaProps{
 							Description: "key is the field selector key that the requirement applies to.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -849,7 +834,6 @@ func schema_k8sio_apimachinery_pkg_apis_meta_v1_FieldSelectorRequirement(ref com
 					"operator": {
 						SchemaProps: spec.SchemaProps{
 							Description: "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist. The list of operators may grow in the future.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},

@@ -218,7 +218,6 @@ func schema_core_v1_NamespaceCondition(ref common.ReferenceCallback) common.Open
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type of namespace controller condition.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -226,7 +225,6 @@ func schema_core_v1_NamespaceCondition(ref common.ReferenceCallback) common.Open
 					"status": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Status of the condition, one of True, False, Unknown.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -374,8 +372,7 @@ func schema_core_v1_NamespaceStatus(ref common.ReferenceCallback) common.OpenAPI
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/core/v1.NamespaceCondition"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/core/v1.NamespaceCondition"),
 									},
 								},
 							},

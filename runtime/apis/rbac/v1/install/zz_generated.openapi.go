@@ -108,8 +108,7 @@ func schema_rbac_v1_ClusterRole(ref common.ReferenceCallback) common.OpenAPIDefi
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.PolicyRule"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.PolicyRule"),
 									},
 								},
 							},
@@ -171,8 +170,7 @@ func schema_rbac_v1_ClusterRoleBinding(ref common.ReferenceCallback) common.Open
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.Subject"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.Subject"),
 									},
 								},
 							},
@@ -188,7 +186,6 @@ func schema_rbac_v1_ClusterRoleBinding(ref common.ReferenceCallback) common.Open
 						},
 						SchemaProps: spec.SchemaProps{
 							Description: "RoleRef is the ClusterRole granted; it cannot change once the binding exists.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.RoleRef"),
 						},
 					},
@@ -237,8 +234,7 @@ func schema_rbac_v1_ClusterRoleBindingList(ref common.ReferenceCallback) common.
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.ClusterRoleBinding"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.ClusterRoleBinding"),
 									},
 								},
 							},
@@ -454,8 +450,7 @@ func schema_rbac_v1_Role(ref common.ReferenceCallback) common.OpenAPIDefinition 
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.PolicyRule"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.PolicyRule"),
 									},
 								},
 							},
@@ -510,8 +505,7 @@ func schema_rbac_v1_RoleBinding(ref common.ReferenceCallback) common.OpenAPIDefi
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.Subject"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.Subject"),
 									},
 								},
 							},
@@ -527,7 +521,6 @@ func schema_rbac_v1_RoleBinding(ref common.ReferenceCallback) common.OpenAPIDefi
 						},
 						SchemaProps: spec.SchemaProps{
 							Description: "RoleRef is the role granted; it cannot change once the binding exists.",
-							Default:     map[string]interface{}{},
 							Ref:         ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.RoleRef"),
 						},
 					},
@@ -576,8 +569,7 @@ func schema_rbac_v1_RoleBindingList(ref common.ReferenceCallback) common.OpenAPI
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.RoleBinding"),
+										Ref: ref("github.com/apigen-dev/apigen/runtime/apis/rbac/v1.RoleBinding"),
 									},
 								},
 							},
@@ -655,7 +647,6 @@ func schema_rbac_v1_RoleRef(ref common.ReferenceCallback) common.OpenAPIDefiniti
 					"apiGroup": {
 						SchemaProps: spec.SchemaProps{
 							Description: "APIGroup is rbac.authorization.k8s.io.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"rbac.authorization.k8s.io"},
@@ -664,7 +655,6 @@ func schema_rbac_v1_RoleRef(ref common.ReferenceCallback) common.OpenAPIDefiniti
 					"kind": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Kind is Role (in the binding's namespace) or ClusterRole.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Role", "ClusterRole"},
@@ -673,7 +663,6 @@ func schema_rbac_v1_RoleRef(ref common.ReferenceCallback) common.OpenAPIDefiniti
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is the role's name.",
-							Default:     "",
 							MinLength:   ptr.To[int64](1),
 							Type:        []string{"string"},
 							Format:      "",
@@ -696,7 +685,6 @@ func schema_rbac_v1_Subject(ref common.ReferenceCallback) common.OpenAPIDefiniti
 					"kind": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Kind is User, Group or ServiceAccount.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"User", "Group", "ServiceAccount"},
@@ -712,7 +700,6 @@ func schema_rbac_v1_Subject(ref common.ReferenceCallback) common.OpenAPIDefiniti
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is the user's, group's or service account's name.",
-							Default:     "",
 							MinLength:   ptr.To[int64](1),
 							Type:        []string{"string"},
 							Format:      "",

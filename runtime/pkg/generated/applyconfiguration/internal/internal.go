@@ -53,33 +53,27 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: key
       type:
         scalar: string
-      default: ""
     - name: valueExpression
       type:
         scalar: string
-      default: ""
 - name: com.github.apigen-dev.apigen.runtime.apis.admissionregistration.v1.ExpressionWarning
   map:
     fields:
     - name: fieldRef
       type:
         scalar: string
-      default: ""
     - name: warning
       type:
         scalar: string
-      default: ""
 - name: com.github.apigen-dev.apigen.runtime.apis.admissionregistration.v1.MatchCondition
   map:
     fields:
     - name: expression
       type:
         scalar: string
-      default: ""
     - name: name
       type:
         scalar: string
-      default: ""
 - name: com.github.apigen-dev.apigen.runtime.apis.admissionregistration.v1.MatchResources
   map:
     fields:
@@ -117,7 +111,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: clientConfig
       type:
         namedType: com.github.apigen-dev.apigen.runtime.apis.admissionregistration.v1.WebhookClientConfig
-      default: {}
     - name: failurePolicy
       type:
         scalar: string
@@ -135,7 +128,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: name
       type:
         scalar: string
-      default: ""
     - name: namespaceSelector
       type:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
@@ -277,11 +269,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: name
       type:
         scalar: string
-      default: ""
     - name: namespace
       type:
         scalar: string
-      default: ""
     - name: path
       type:
         scalar: string
@@ -420,7 +410,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: clientConfig
       type:
         namedType: com.github.apigen-dev.apigen.runtime.apis.admissionregistration.v1.WebhookClientConfig
-      default: {}
     - name: failurePolicy
       type:
         scalar: string
@@ -438,7 +427,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: name
       type:
         scalar: string
-      default: ""
     - name: namespaceSelector
       type:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
@@ -484,7 +472,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: expression
       type:
         scalar: string
-      default: ""
     - name: message
       type:
         scalar: string
@@ -500,11 +487,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: expression
       type:
         scalar: string
-      default: ""
     - name: name
       type:
         scalar: string
-      default: ""
     elementRelationship: atomic
 - name: com.github.apigen-dev.apigen.runtime.apis.admissionregistration.v1.WebhookClientConfig
   map:
@@ -534,7 +519,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: spec
       type:
         namedType: com.github.apigen-dev.apigen.runtime.apis.apiregistration.v1.APIServiceSpec
-      default: {}
     - name: status
       type:
         namedType: com.github.apigen-dev.apigen.runtime.apis.apiregistration.v1.APIServiceStatus
@@ -554,11 +538,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: status
       type:
         scalar: string
-      default: ""
     - name: type
       type:
         scalar: string
-      default: ""
 - name: com.github.apigen-dev.apigen.runtime.apis.apiregistration.v1.APIServiceSpec
   map:
     fields:
@@ -571,7 +553,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: groupPriorityMinimum
       type:
         scalar: numeric
-      default: 0
     - name: insecureSkipTLSVerify
       type:
         scalar: boolean
@@ -584,7 +565,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: versionPriority
       type:
         scalar: numeric
-      default: 0
 - name: com.github.apigen-dev.apigen.runtime.apis.apiregistration.v1.APIServiceStatus
   map:
     fields:
@@ -685,22 +665,18 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: message
       type:
         scalar: string
-      default: ""
     - name: observedGeneration
       type:
         scalar: numeric
     - name: reason
       type:
         scalar: string
-      default: ""
     - name: status
       type:
         scalar: string
-      default: ""
     - name: type
       type:
         scalar: string
-      default: ""
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
   map:
     elementType:
@@ -726,11 +702,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: key
       type:
         scalar: string
-      default: ""
     - name: operator
       type:
         scalar: string
-      default: ""
     - name: values
       type:
         list:
@@ -832,7 +806,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: apiVersion
       type:
         scalar: string
-      default: ""
     - name: blockOwnerDeletion
       type:
         scalar: boolean
@@ -842,15 +815,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: kind
       type:
         scalar: string
-      default: ""
     - name: name
       type:
         scalar: string
-      default: ""
     - name: uid
       type:
         scalar: string
-      default: ""
     elementRelationship: atomic
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.Time
   scalar: untyped

@@ -50,7 +50,6 @@ func schema_shop_v1_Contact(ref common.ReferenceCallback) common.OpenAPIDefiniti
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is the person's full name.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -248,7 +247,6 @@ func schema_shop_v1_Shelf(ref common.ReferenceCallback) common.OpenAPIDefinition
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name identifies the shelf within its store.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -439,8 +437,7 @@ func schema_shop_v1_StoreSpec(ref common.ReferenceCallback) common.OpenAPIDefini
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop/v1.Shelf"),
+										Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop/v1.Shelf"),
 									},
 								},
 							},
@@ -513,8 +510,7 @@ func schema_shop_v1_StoreStatus(ref common.ReferenceCallback) common.OpenAPIDefi
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.Condition{}.OpenAPIModelName()),
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -540,7 +536,6 @@ func schema_shop_v1beta1_Contact(ref common.ReferenceCallback) common.OpenAPIDef
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is the person's full name.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -738,7 +733,6 @@ func schema_shop_v1beta1_Shelf(ref common.ReferenceCallback) common.OpenAPIDefin
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name identifies the shelf within its store.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -929,8 +923,7 @@ func schema_shop_v1beta1_StoreSpec(ref common.ReferenceCallback) common.OpenAPID
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop/v1beta1.Shelf"),
+										Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop/v1beta1.Shelf"),
 									},
 								},
 							},
@@ -1003,8 +996,7 @@ func schema_shop_v1beta1_StoreStatus(ref common.ReferenceCallback) common.OpenAP
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.Condition{}.OpenAPIModelName()),
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
 									},
 								},
 							},

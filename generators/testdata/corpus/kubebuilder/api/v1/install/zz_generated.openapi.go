@@ -103,8 +103,7 @@ func schema_api_v1_Factory(ref common.ReferenceCallback) common.OpenAPIDefinitio
 					},
 					"spec": {
 						SchemaProps: spec.SchemaProps{
-							Default: map[string]interface{}{},
-							Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1.FactorySpec"),
+							Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1.FactorySpec"),
 						},
 					},
 				},
@@ -185,7 +184,6 @@ func schema_api_v1_FactorySpec(ref common.ReferenceCallback) common.OpenAPIDefin
 						},
 						SchemaProps: spec.SchemaProps{
 							Description: "Location is where the factory stands; it cannot change.",
-							Default:     "",
 							MinLength:   ptr.To[int64](1),
 							Type:        []string{"string"},
 							Format:      "",
@@ -301,8 +299,7 @@ func schema_api_v1_Robot(ref common.ReferenceCallback) common.OpenAPIDefinition 
 					},
 					"spec": {
 						SchemaProps: spec.SchemaProps{
-							Default: map[string]interface{}{},
-							Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1.RobotSpec"),
+							Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1.RobotSpec"),
 						},
 					},
 					"status": {
@@ -383,7 +380,6 @@ func schema_api_v1_RobotSpec(ref common.ReferenceCallback) common.OpenAPIDefinit
 					"model": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Model is the robot's model line.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Scout", "Loader", "Welder"},
@@ -429,8 +425,7 @@ func schema_api_v1_RobotSpec(ref common.ReferenceCallback) common.OpenAPIDefinit
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1.Tool"),
+										Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/kubebuilder/api/v1.Tool"),
 									},
 								},
 							},
@@ -502,8 +497,7 @@ func schema_api_v1_RobotStatus(ref common.ReferenceCallback) common.OpenAPIDefin
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.Condition{}.OpenAPIModelName()),
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -529,7 +523,6 @@ func schema_api_v1_Tool(ref common.ReferenceCallback) common.OpenAPIDefinition {
 					"slot": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Slot is the arm slot the tool sits in.",
-							Default:     0,
 							Minimum:     ptr.To[float64](0.0),
 							Type:        []string{"integer"},
 							Format:      "int32",
@@ -538,7 +531,6 @@ func schema_api_v1_Tool(ref common.ReferenceCallback) common.OpenAPIDefinition {
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name names the tool.",
-							Default:     "",
 							MaxLength:   ptr.To[int64](63),
 							MinLength:   ptr.To[int64](1),
 							Type:        []string{"string"},

@@ -160,8 +160,7 @@ func schema_fleet_v1_CrewSpec(ref common.ReferenceCallback) common.OpenAPIDefini
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Sailor"),
+										Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Sailor"),
 									},
 								},
 							},
@@ -206,7 +205,6 @@ func schema_fleet_v1_Hold(ref common.ReferenceCallback) common.OpenAPIDefinition
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name identifies the hold.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -595,8 +593,7 @@ func schema_fleet_v1_Route(ref common.ReferenceCallback) common.OpenAPIDefinitio
 					},
 					"spec": {
 						SchemaProps: spec.SchemaProps{
-							Default: map[string]interface{}{},
-							Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.RouteSpec"),
+							Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.RouteSpec"),
 						},
 					},
 				},
@@ -643,8 +640,7 @@ func schema_fleet_v1_RouteList(ref common.ReferenceCallback) common.OpenAPIDefin
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Route"),
+										Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Route"),
 									},
 								},
 							},
@@ -678,7 +674,6 @@ func schema_fleet_v1_RouteSpec(ref common.ReferenceCallback) common.OpenAPIDefin
 					"origin": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Origin is where the route starts; it cannot change.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -700,7 +695,6 @@ func schema_fleet_v1_RouteSpec(ref common.ReferenceCallback) common.OpenAPIDefin
 					"destination": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Destination is where the route goes; \"nowhere\" is not a place.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -827,7 +821,6 @@ func schema_fleet_v1_Sailor(ref common.ReferenceCallback) common.OpenAPIDefiniti
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name is the sailor's name.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -981,8 +974,7 @@ func schema_fleet_v1_ShipSpec(ref common.ReferenceCallback) common.OpenAPIDefini
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Hold"),
+										Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/clients/apis/fleet/v1.Hold"),
 									},
 								},
 							},
@@ -1053,8 +1045,7 @@ func schema_fleet_v1_ShipStatus(ref common.ReferenceCallback) common.OpenAPIDefi
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.Condition{}.OpenAPIModelName()),
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
 									},
 								},
 							},

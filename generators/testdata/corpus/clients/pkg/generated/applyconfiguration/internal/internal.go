@@ -89,7 +89,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: name
       type:
         scalar: string
-      default: ""
     - name: tons
       type:
         scalar: numeric
@@ -154,7 +153,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: spec
       type:
         namedType: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.RouteSpec
-      default: {}
 - name: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.RouteSpec
   map:
     fields:
@@ -167,7 +165,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: destination
       type:
         scalar: string
-      default: ""
     - name: engine
       type:
         namedType: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.Plan
@@ -186,7 +183,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: origin
       type:
         scalar: string
-      default: ""
     - name: pilot
       type:
         scalar: string
@@ -220,7 +216,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: name
       type:
         scalar: string
-      default: ""
 - name: com.github.apigen-dev.apigen.generators.testdata.corpus.clients.apis.fleet.v1.Ship
   map:
     fields:
@@ -296,22 +291,18 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: message
       type:
         scalar: string
-      default: ""
     - name: observedGeneration
       type:
         scalar: numeric
     - name: reason
       type:
         scalar: string
-      default: ""
     - name: status
       type:
         scalar: string
-      default: ""
     - name: type
       type:
         scalar: string
-      default: ""
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
   map:
     elementType:
@@ -409,7 +400,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: apiVersion
       type:
         scalar: string
-      default: ""
     - name: blockOwnerDeletion
       type:
         scalar: boolean
@@ -419,15 +409,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: kind
       type:
         scalar: string
-      default: ""
     - name: name
       type:
         scalar: string
-      default: ""
     - name: uid
       type:
         scalar: string
-      default: ""
     elementRelationship: atomic
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.Time
   scalar: untyped

@@ -56,7 +56,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: name
       type:
         scalar: string
-      default: ""
 - name: com.github.apigen-dev.apigen.generators.testdata.corpus.codegen.apis.shop.v1.Region
   map:
     fields:
@@ -104,7 +103,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: name
       type:
         scalar: string
-      default: ""
     - name: slots
       type:
         scalar: numeric
@@ -192,7 +190,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: name
       type:
         scalar: string
-      default: ""
 - name: com.github.apigen-dev.apigen.generators.testdata.corpus.codegen.apis.shop.v1beta1.Region
   map:
     fields:
@@ -240,7 +237,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: name
       type:
         scalar: string
-      default: ""
     - name: slots
       type:
         scalar: numeric
@@ -330,22 +326,18 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: message
       type:
         scalar: string
-      default: ""
     - name: observedGeneration
       type:
         scalar: numeric
     - name: reason
       type:
         scalar: string
-      default: ""
     - name: status
       type:
         scalar: string
-      default: ""
     - name: type
       type:
         scalar: string
-      default: ""
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
   map:
     elementType:
@@ -443,7 +435,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: apiVersion
       type:
         scalar: string
-      default: ""
     - name: blockOwnerDeletion
       type:
         scalar: boolean
@@ -453,15 +444,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: kind
       type:
         scalar: string
-      default: ""
     - name: name
       type:
         scalar: string
-      default: ""
     - name: uid
       type:
         scalar: string
-      default: ""
     elementRelationship: atomic
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.Time
   scalar: untyped

@@ -53,7 +53,6 @@ func schema_crafts_v1_Berth(ref common.ReferenceCallback) common.OpenAPIDefiniti
 					"pier": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Pier names the pier.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -101,8 +100,7 @@ func schema_crafts_v1_Boat(ref common.ReferenceCallback) common.OpenAPIDefinitio
 					},
 					"spec": {
 						SchemaProps: spec.SchemaProps{
-							Default: map[string]interface{}{},
-							Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1.BoatSpec"),
+							Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1.BoatSpec"),
 						},
 					},
 					"status": {
@@ -183,7 +181,6 @@ func schema_crafts_v1_BoatSpec(ref common.ReferenceCallback) common.OpenAPIDefin
 					"hull": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Hull is the boat's hull.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Mono", "Cat", "Tri"},
@@ -241,8 +238,7 @@ func schema_crafts_v1_BoatSpec(ref common.ReferenceCallback) common.OpenAPIDefin
 								Allows: true,
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1.Berth"),
+										Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1.Berth"),
 									},
 								},
 							},
@@ -261,8 +257,7 @@ func schema_crafts_v1_BoatSpec(ref common.ReferenceCallback) common.OpenAPIDefin
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1.Sail"),
+										Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1.Sail"),
 									},
 								},
 							},
@@ -313,8 +308,7 @@ func schema_crafts_v1_BoatStatus(ref common.ReferenceCallback) common.OpenAPIDef
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.Condition{}.OpenAPIModelName()),
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -475,7 +469,6 @@ func schema_crafts_v1_Engine(ref common.ReferenceCallback) common.OpenAPIDefinit
 					"power": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Power is in kilowatts.",
-							Default:     0,
 							Minimum:     ptr.To[float64](1.0),
 							Type:        []string{"integer"},
 							Format:      "int32",
@@ -505,7 +498,6 @@ func schema_crafts_v1_Sail(ref common.ReferenceCallback) common.OpenAPIDefinitio
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name names the sail.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -536,7 +528,6 @@ func schema_crafts_v1beta1_Berth(ref common.ReferenceCallback) common.OpenAPIDef
 					"pier": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Pier names the pier.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -584,8 +575,7 @@ func schema_crafts_v1beta1_Boat(ref common.ReferenceCallback) common.OpenAPIDefi
 					},
 					"spec": {
 						SchemaProps: spec.SchemaProps{
-							Default: map[string]interface{}{},
-							Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1beta1.BoatSpec"),
+							Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1beta1.BoatSpec"),
 						},
 					},
 					"status": {
@@ -666,7 +656,6 @@ func schema_crafts_v1beta1_BoatSpec(ref common.ReferenceCallback) common.OpenAPI
 					"hull": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Hull is the boat's hull.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Mono", "Cat", "Tri"},
@@ -724,8 +713,7 @@ func schema_crafts_v1beta1_BoatSpec(ref common.ReferenceCallback) common.OpenAPI
 								Allows: true,
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1beta1.Berth"),
+										Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1beta1.Berth"),
 									},
 								},
 							},
@@ -744,8 +732,7 @@ func schema_crafts_v1beta1_BoatSpec(ref common.ReferenceCallback) common.OpenAPI
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1beta1.Sail"),
+										Ref: ref("github.com/apigen-dev/apigen/generators/testdata/corpus/versions/apis/crafts/v1beta1.Sail"),
 									},
 								},
 							},
@@ -796,8 +783,7 @@ func schema_crafts_v1beta1_BoatStatus(ref common.ReferenceCallback) common.OpenA
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Default: map[string]interface{}{},
-										Ref:     ref(metav1.Condition{}.OpenAPIModelName()),
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -958,7 +944,6 @@ func schema_crafts_v1beta1_Engine(ref common.ReferenceCallback) common.OpenAPIDe
 					"power": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Power is in kilowatts.",
-							Default:     0,
 							Minimum:     ptr.To[float64](1.0),
 							Type:        []string{"integer"},
 							Format:      "int32",
@@ -988,7 +973,6 @@ func schema_crafts_v1beta1_Sail(ref common.ReferenceCallback) common.OpenAPIDefi
 					"name": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Name names the sail.",
-							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
 						},
