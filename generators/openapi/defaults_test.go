@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/model/modeltest"
 )
 
 // TestEnforcedDefaults checks the defaults published for fields without +default: the value the
@@ -13,29 +14,29 @@ import (
 // struct with required fields, as a field, a list item or a map value).
 func TestEnforcedDefaults(t *testing.T) {
 	const p = "example.com/shop/apis/db/v1"
-	free := structType(p, "Free", "Free has no required field.",
-		field("Note", "note", basic("string"), "", model.Markers{Optional: true}))
-	strict := structType(p, "Strict", "Strict has a required field.",
-		field("Name", "name", basic("string"), "", model.Markers{}))
-	embedsStrict := structType(p, "EmbedsStrict", "EmbedsStrict inlines Strict.", embedded(strict, ""))
+	free := modeltest.Struct(p, "Free", "Free has no required field.",
+		modeltest.Field("Note", "note", modeltest.Basic("string"), "", model.Markers{Optional: true}))
+	strict := modeltest.Struct(p, "Strict", "Strict has a required field.",
+		modeltest.Field("Name", "name", modeltest.Basic("string"), "", model.Markers{}))
+	embedsStrict := modeltest.Struct(p, "EmbedsStrict", "EmbedsStrict inlines Strict.", modeltest.Embedded(strict, ""))
 	none := struct{}{}
 	for _, c := range []struct {
 		name  string
 		field *model.Field
 		want  any // none: no default
 	}{
-		{"optional string without omitempty", &model.Field{Name: "A", JSONName: "a", Type: basic("string")}, ""},
-		{"optional int32 without omitempty", &model.Field{Name: "A", JSONName: "a", Type: basic("int32")}, 0},
-		{"optional string with omitempty", &model.Field{Name: "A", JSONName: "a", OmitEmpty: true, Type: basic("string")}, none},
-		{"required string", &model.Field{Name: "A", JSONName: "a", Required: true, Type: basic("string")}, none},
-		{"required int32", &model.Field{Name: "A", JSONName: "a", Required: true, Type: basic("int32")}, none},
-		{"required struct", &model.Field{Name: "A", JSONName: "a", Required: true, Type: named(free)}, none},
-		{"required string with +default", &model.Field{Name: "A", JSONName: "a", Required: true, Type: basic("string"),
+		{"optional string without omitempty", &model.Field{Name: "A", JSONName: "a", Type: modeltest.Basic("string")}, ""},
+		{"optional int32 without omitempty", &model.Field{Name: "A", JSONName: "a", Type: modeltest.Basic("int32")}, 0},
+		{"optional string with omitempty", &model.Field{Name: "A", JSONName: "a", OmitEmpty: true, Type: modeltest.Basic("string")}, none},
+		{"required string", &model.Field{Name: "A", JSONName: "a", Required: true, Type: modeltest.Basic("string")}, none},
+		{"required int32", &model.Field{Name: "A", JSONName: "a", Required: true, Type: modeltest.Basic("int32")}, none},
+		{"required struct", &model.Field{Name: "A", JSONName: "a", Required: true, Type: modeltest.Named(free)}, none},
+		{"required string with +default", &model.Field{Name: "A", JSONName: "a", Required: true, Type: modeltest.Basic("string"),
 			Markers: model.Markers{Default: str(`"x"`)}}, "x"},
-		{"optional struct", &model.Field{Name: "A", JSONName: "a", OmitEmpty: true, Type: named(free)}, map[string]any{}},
-		{"optional struct with a required field", &model.Field{Name: "A", JSONName: "a", OmitEmpty: true, Type: named(strict)}, none},
-		{"optional struct inlining a required field", &model.Field{Name: "A", JSONName: "a", OmitEmpty: true, Type: named(embedsStrict)}, none},
-		{"pointer to a struct", &model.Field{Name: "A", JSONName: "a", OmitEmpty: true, Type: ptr(named(free))}, none},
+		{"optional struct", &model.Field{Name: "A", JSONName: "a", OmitEmpty: true, Type: modeltest.Named(free)}, map[string]any{}},
+		{"optional struct with a required field", &model.Field{Name: "A", JSONName: "a", OmitEmpty: true, Type: modeltest.Named(strict)}, none},
+		{"optional struct inlining a required field", &model.Field{Name: "A", JSONName: "a", OmitEmpty: true, Type: modeltest.Named(embedsStrict)}, none},
+		{"pointer to a struct", &model.Field{Name: "A", JSONName: "a", OmitEmpty: true, Type: modeltest.Ptr(modeltest.Named(free))}, none},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b := &builder{deps: map[string]*model.Type{}}
@@ -48,14 +49,14 @@ func TestEnforcedDefaults(t *testing.T) {
 		elem *model.TypeRef
 		want any
 	}{
-		{"struct", named(free), map[string]any{}},
-		{"struct with a required field", named(strict), none},
-		{"string", basic("string"), none},
+		{"struct", modeltest.Named(free), map[string]any{}},
+		{"struct with a required field", modeltest.Named(strict), none},
+		{"string", modeltest.Basic("string"), none},
 	} {
 		t.Run("list item "+c.name, func(t *testing.T) {
 			b := &builder{deps: map[string]*model.Type{}}
-			checkDefault(t, b.refSchema(slice(c.elem), model.Position{}).items, c.want)
-			checkDefault(t, b.refSchema(mapOf(basic("string"), c.elem), model.Position{}).additional, c.want)
+			checkDefault(t, b.refSchema(modeltest.Slice(c.elem), model.Position{}).items, c.want)
+			checkDefault(t, b.refSchema(modeltest.Map(modeltest.Basic("string"), c.elem), model.Position{}).additional, c.want)
 		})
 	}
 }
