@@ -123,7 +123,10 @@ func (g *pkgGen) statusDroppedOnCreate(t *model.Type) bool {
 //     (validation.KeyPresent: "" sent is present, and validated; without a document, what
 //     encoding/json writes for the zero value); a struct (or a named list or map) whose key
 //     the request left out is absent whatever its value, as defaulting may have set some of
-//     its fields where the API server sets none under an absent object;
+//     its fields where the API server sets none under an absent object; an optional struct
+//     left out that encoding/json still writes (not omitzero) is validated as it will be
+//     stored, its fields' presence judged without the document, where the API server would
+//     store no key;
 //   - +k8s:required (NonZero) keeps validation-gen's meaning: a zero value is Required value;
 //   - +k8s:forbidden: a set value is an error.
 func (g *pkgGen) presence(f *model.Field) []jen.Code {
@@ -158,6 +161,15 @@ func (g *pkgGen) presence(f *model.Field) []jen.Code {
 	if f.Required {
 		return []jen.Code{jen.If(absent).Block(
 			jen.Return(jen.Append(jen.Id("errs"), jen.Qual(fieldPkg, "Required").Call(jen.Id("fldPath"), jen.Lit("")))))}
+	}
+	if kind == "Struct" && writtenWhenZero(f) {
+		// An optional struct the request left out is still stored (a Go object holds it, and
+		// encoding/json writes it): it is validated as stored, its fields' presence judged by
+		// what its JSON writes, so that nothing stored breaks the schema.
+		return []jen.Code{
+			jen.Id("ctx").Op(":=").Id("ctx"),
+			jen.If(absent).Block(jen.Id("ctx").Op("=").Qual(validationPkg, "WithoutDocument").Call(jen.Id("ctx"))),
+		}
 	}
 	return []jen.Code{jen.If(absent).Block(jen.Return().Comment("do not proceed: the optional value is absent"))}
 }

@@ -52,6 +52,14 @@ func KeyPresent(ctx context.Context, fldPath *field.Path, written bool) bool {
 	return present
 }
 
+// WithoutDocument returns ctx without the request's document: KeyPresent answers what the
+// object's JSON encoding writes. The generated validation uses it for an optional struct the
+// request left out, which a Go object still holds and stores (its zero value, and defaults),
+// so that it is validated as it will be stored.
+func WithoutDocument(ctx context.Context) context.Context {
+	return context.WithValue(ctx, validatedDocumentKey{}, []byte(nil))
+}
+
 // IsZero reports whether *v is its type's zero value, as encoding/json's omitzero sees it
 // (reflect.Value.IsZero): the test the generated validation makes before asking KeyPresent
 // about a struct value.

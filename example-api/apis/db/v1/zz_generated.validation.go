@@ -195,8 +195,9 @@ func Validate_Database(ctx context.Context, op operation.Operation, fldPath *fie
 		if op.Type == operation.Update && SemanticEqual_DatabaseStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_DatabaseStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs

@@ -479,8 +479,9 @@ func Validate_ValidatingAdmissionPolicy(ctx context.Context, op operation.Operat
 		if op.Type == operation.Update && SemanticEqual_ValidatingAdmissionPolicySpec(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_ValidatingAdmissionPolicySpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -499,8 +500,9 @@ func Validate_ValidatingAdmissionPolicy(ctx context.Context, op operation.Operat
 		if op.Type == operation.Update && SemanticEqual_ValidatingAdmissionPolicyStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_ValidatingAdmissionPolicyStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -522,8 +524,9 @@ func Validate_ValidatingAdmissionPolicyBinding(ctx context.Context, op operation
 		if op.Type == operation.Update && SemanticEqual_ValidatingAdmissionPolicyBindingSpec(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_ValidatingAdmissionPolicyBindingSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs

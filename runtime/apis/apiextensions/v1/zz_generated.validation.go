@@ -153,8 +153,9 @@ func Validate_CustomResourceDefinition(ctx context.Context, op operation.Operati
 		if op.Type == operation.Update && SemanticEqual_CustomResourceDefinitionStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_CustomResourceDefinitionStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -364,8 +365,9 @@ func Validate_CustomResourceDefinitionStatus(ctx context.Context, op operation.O
 		if op.Type == operation.Update && SemanticEqual_CustomResourceDefinitionNames(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_CustomResourceDefinitionNames(ctx, op, fldPath, obj, oldObj)...)
 		return errs

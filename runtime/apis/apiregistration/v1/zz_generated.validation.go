@@ -47,8 +47,9 @@ func Validate_APIService(ctx context.Context, op operation.Operation, fldPath *f
 		if op.Type == operation.Update && SemanticEqual_APIServiceSpec(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_APIServiceSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -67,8 +68,9 @@ func Validate_APIService(ctx context.Context, op operation.Operation, fldPath *f
 		if op.Type == operation.Update && SemanticEqual_APIServiceStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_APIServiceStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs

@@ -167,8 +167,9 @@ func Validate_LocalSubjectAccessReview(ctx context.Context, op operation.Operati
 		if op.Type == operation.Update && SemanticEqual_SubjectAccessReviewStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_SubjectAccessReviewStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -291,8 +292,9 @@ func Validate_SelfSubjectAccessReview(ctx context.Context, op operation.Operatio
 		if op.Type == operation.Update && SemanticEqual_SubjectAccessReviewStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_SubjectAccessReviewStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -356,8 +358,9 @@ func Validate_SelfSubjectRulesReview(ctx context.Context, op operation.Operation
 		if op.Type == operation.Update && SemanticEqual_SubjectRulesReviewStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_SubjectRulesReviewStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -399,8 +402,9 @@ func Validate_SubjectAccessReview(ctx context.Context, op operation.Operation, f
 		if op.Type == operation.Update && SemanticEqual_SubjectAccessReviewStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_SubjectAccessReviewStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs

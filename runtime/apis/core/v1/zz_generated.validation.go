@@ -57,8 +57,9 @@ func Validate_Namespace(ctx context.Context, op operation.Operation, fldPath *fi
 		if op.Type == operation.Update && SemanticEqual_NamespaceStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_NamespaceStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs

@@ -134,8 +134,9 @@ func Validate_Factory(ctx context.Context, op operation.Operation, fldPath *fiel
 		if op.Type == operation.Update && SemanticEqual_FactorySpec(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_FactorySpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -272,8 +273,9 @@ func Validate_Robot(ctx context.Context, op operation.Operation, fldPath *field.
 		if op.Type == operation.Update && SemanticEqual_RobotSpec(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_RobotSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -292,8 +294,9 @@ func Validate_Robot(ctx context.Context, op operation.Operation, fldPath *field.
 		if op.Type == operation.Update && SemanticEqual_RobotStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_RobotStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs

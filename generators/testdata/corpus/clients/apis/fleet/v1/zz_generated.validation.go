@@ -108,8 +108,9 @@ func Validate_Crew(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && SemanticEqual_CrewSpec(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_CrewSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -381,8 +382,9 @@ func Validate_Ship(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && SemanticEqual_ShipSpec(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_ShipSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -401,8 +403,9 @@ func Validate_Ship(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && SemanticEqual_ShipStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_ShipStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs

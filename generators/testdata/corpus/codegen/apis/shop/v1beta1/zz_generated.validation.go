@@ -91,8 +91,9 @@ func Validate_Region(ctx context.Context, op operation.Operation, fldPath *field
 		if op.Type == operation.Update && SemanticEqual_RegionSpec(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_RegionSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -187,8 +188,9 @@ func Validate_Store(ctx context.Context, op operation.Operation, fldPath *field.
 		if op.Type == operation.Update && SemanticEqual_StoreSpec(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_StoreSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -207,8 +209,9 @@ func Validate_Store(ctx context.Context, op operation.Operation, fldPath *field.
 		if op.Type == operation.Update && SemanticEqual_StoreStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_StoreStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs

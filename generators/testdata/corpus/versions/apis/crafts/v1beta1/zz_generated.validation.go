@@ -95,8 +95,9 @@ func Validate_Boat(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && SemanticEqual_BoatSpec(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_BoatSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -115,8 +116,9 @@ func Validate_Boat(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && SemanticEqual_BoatStatus(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_BoatStatus(ctx, op, fldPath, obj, oldObj)...)
 		return errs
@@ -316,8 +318,9 @@ func Validate_Dock(ctx context.Context, op operation.Operation, fldPath *field.P
 		if op.Type == operation.Update && SemanticEqual_DockSpec(obj, oldObj) {
 			return nil
 		}
+		ctx := ctx
 		if !validation.KeyPresent(ctx, fldPath, true) {
-			return // do not proceed: the optional value is absent
+			ctx = validation.WithoutDocument(ctx)
 		}
 		errs = append(errs, Validate_DockSpec(ctx, op, fldPath, obj, oldObj)...)
 		return errs
