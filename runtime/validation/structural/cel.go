@@ -113,14 +113,10 @@ func (s *Structural) validateRules(ctx context.Context, path *field.Path, x, old
 	}
 	var oldSelf any
 	if old != nil {
-		oldSelf = cel.JSON{Value: old}
+		oldSelf = cel.JSON{Value: old, Schema: s.celSchema}
 	}
 	for _, r := range s.rules {
-		for _, e := range r.Validate(ctx, op, path, cel.JSON{Value: x}, oldSelf) {
-			// upstream reports the schema type as the value of a failed rule ("spec: Invalid value: \"object\"").
-			e.BadValue = s.typ
-			errs = append(errs, e)
-		}
+		errs = append(errs, r.Validate(ctx, op, path, cel.JSON{Value: x, Schema: s.celSchema}, oldSelf)...)
 	}
 	switch x := x.(type) {
 	case map[string]any:

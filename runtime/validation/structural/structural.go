@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/kube-openapi/pkg/validation/validate"
 )
 
@@ -34,9 +35,11 @@ type Structural struct {
 	listMapKeys           []string // the keys of a list-type map
 
 	// rules are the compiled x-kubernetes-validations of this node; anyRules tells whether this node or one
-	// below it has rules.
-	rules    []*rule
-	anyRules bool
+	// below it has rules. celSchema is the schema the rules' self and oldSelf are bound with (attachCELSchemas);
+	// nil on nodes without rules.
+	rules     []*rule
+	anyRules  bool
+	celSchema common.Schema
 	// validator checks the value validations of the whole schema with kube-openapi, as kube-apiserver does;
 	// set at the root only.
 	validator *validate.SchemaValidator
@@ -56,10 +59,14 @@ func New(schema map[string]any, fldPath *field.Path) (*Structural, field.ErrorLi
 	p := &parser{}
 	s := p.node(schema, rootLevel, fldPath)
 	p.checkCompleteness(s, schema, fldPath)
+	celErr := attachCELSchemas(s, schema) // before checkDefaults, whose rules bind defaults as values
 	p.errs = append(p.errs, p.checkDefaults(s, schema, fldPath)...)
 	if len(p.errs) > 0 {
 		sortErrors(p.errs)
 		return nil, p.errs
+	}
+	if celErr != nil {
+		return nil, field.ErrorList{field.Invalid(fldPath, "", celErr.Error())}
 	}
 	v, err := newValidator(schema, "")
 	if err != nil {
@@ -80,7 +87,8 @@ func New(schema map[string]any, fldPath *field.Path) (*Structural, field.ErrorLi
 //   - x-kubernetes-embedded-resource values: apiVersion and kind are required and well-formed;
 //   - x-kubernetes-list-type set (unique items) and map (unique x-kubernetes-list-map-keys);
 //   - the x-kubernetes-validations CEL rules, with self the value and, for transition rules, oldSelf the value at
-//     the same place in old (object fields and additionalProperties by key, list-type map items by their keys).
+//     the same place in old (object fields and additionalProperties by key, list-type map items by their keys),
+//     bound as kube-apiserver binds them (see cel.JSON's Schema).
 //
 // old is the stored object on update, nil on create. Errors are field.ErrorList with full paths ("spec.replicas")
 // and kube's types (Invalid, Required, NotSupported, TooLong, TooMany, Duplicate ...), one per violation, worded as
