@@ -90,6 +90,33 @@ func TestRuleBinding(t *testing.T) {
 	}
 }
 
+// TestRulesGated checks that the rules do not run when a schema error is blocking (Required, NotSupported,
+// TooLong, TooMany, TypeInvalid), as apiextensions' customResourceStrategy: one notice at no field replaces them.
+func TestRulesGated(t *testing.T) {
+	s := mustNew(t, `{type: object, properties: {spec: {type: object, required: [name],
+		x-kubernetes-validations: [{rule: "has(self.size) && self.size > 1", message: too small}],
+		properties: {name: {type: string, maxLength: 3, pattern: "^[a-z]+$"}, size: {type: integer},
+		mode: {type: string, enum: [A, B]}}}}}`)
+	const notChecked = "<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
+	for _, tc := range []struct{ name, obj, want string }{
+		{"no blocking error", `{spec: {name: ab, size: 1}}`, "spec: Invalid value: too small"},
+		{"Invalid does not block", `{spec: {name: "A", size: 1}}`,
+			"spec.name: Invalid value: \"A\": spec.name in body should match '^[a-z]+$'\nspec: Invalid value: too small"},
+		{"Required blocks", `{spec: {size: 1}}`, "spec.name: Required value\n" + notChecked},
+		{"TooLong blocks", `{spec: {name: abcd, size: 1}}`, "spec.name: Too long: may not be more than 3 bytes\n" + notChecked},
+		{"NotSupported blocks", `{spec: {name: ab, size: 1, mode: C}}`,
+			"spec.mode: Unsupported value: \"C\": supported values: \"A\", \"B\"\n" + notChecked},
+		{"TypeInvalid blocks", `{spec: {name: ab, size: x}}`,
+			"spec.size: Invalid value: \"string\": spec.size in body must be of type integer: \"string\"\n" + notChecked},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := render(s.Validate(ctx, decode(t, tc.obj), nil)); got != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestTransitionRuleOnListMap checks that a list-type map compares equal to its old value whatever the order of its
 // items (common.UnstructuredToVal's map list equality), so the usual immutability rule accepts a reordering.
 func TestTransitionRuleOnListMap(t *testing.T) {

@@ -54,7 +54,9 @@
 // double even when integral, other integral numbers are ints, whether decoded as int64 or float64. A failed rule
 // reports no value for an object or array and the value itself otherwise; an evaluation error reports the node's
 // type ("spec: Invalid value: \"object\": no such key: ..."); a rule on the root is reported at "<nil>", as
-// upstream.
+// upstream. As apiextensions' customResourceStrategy, the rules run only when the other errors have none of the
+// blocking types (Required, NotSupported, TooLong, TooMany, TypeInvalid); otherwise they are replaced by
+// cel.NotCheckedMessage at no field.
 //
 // # Pruning and defaulting
 //

@@ -6,6 +6,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/kube-openapi/pkg/validation/validate"
+
+	"github.com/apigen-dev/apigen/runtime/validation/cel"
 )
 
 // Structural is a structural schema (as apiextensions-apiserver's schema.Structural): every node has a type
@@ -88,7 +90,9 @@ func New(schema map[string]any, fldPath *field.Path) (*Structural, field.ErrorLi
 //   - x-kubernetes-list-type set (unique items) and map (unique x-kubernetes-list-map-keys);
 //   - the x-kubernetes-validations CEL rules, with self the value and, for transition rules, oldSelf the value at
 //     the same place in old (object fields and additionalProperties by key, list-type map items by their keys),
-//     bound as kube-apiserver binds them (see cel.JSON's Schema).
+//     bound as kube-apiserver binds them (see cel.JSON's Schema). As apiextensions' customResourceStrategy, the
+//     rules run only when none of the errors above is blocking (NotSupported, Required, TooLong, TooMany or
+//     TypeInvalid); when one is, they are replaced by one field.Invalid(nil, nil, cel.NotCheckedMessage).
 //
 // old is the stored object on update, nil on create. Errors are field.ErrorList with full paths ("spec.replicas")
 // and kube's types (Invalid, Required, NotSupported, TooLong, TooMany, Duplicate ...), one per violation, worded as
@@ -100,14 +104,17 @@ func (s *Structural) Validate(ctx context.Context, obj, old map[string]any) fiel
 	errs := s.validateOpenAPI(obj)
 	errs = append(errs, validateEmbedded(nil, obj, s, true)...)
 	errs = append(errs, validateLists(nil, obj, s)...)
-	if s.hasRules() {
-		var oldValue any
-		if old != nil {
-			oldValue = typed(old, s)
-		}
-		errs = append(errs, s.validateRules(ctx, nil, typed(obj, s), oldValue, old != nil)...)
+	if !s.hasRules() {
+		return errs
 	}
-	return errs
+	if blocking(errs) {
+		return append(errs, field.Invalid(nil, nil, cel.NotCheckedMessage))
+	}
+	var oldValue any
+	if old != nil {
+		oldValue = typed(old, s)
+	}
+	return append(errs, s.validateRules(ctx, nil, typed(obj, s), oldValue, old != nil)...)
 }
 
 // Prune removes, in place, every field of obj the schema does not specify (keeping apiVersion, kind, metadata at the
