@@ -117,6 +117,42 @@ func TestRulesGated(t *testing.T) {
 	}
 }
 
+// TestListDuplicatesOnce checks that a repeated set item or list-map key is reported once, at its second
+// occurrence, and that scalars compare as Go values, as upstream's listtype validation.
+func TestListDuplicatesOnce(t *testing.T) {
+	s := mustNew(t, `{type: object, properties: {spec: {type: object, properties: {
+		set: {type: array, x-kubernetes-list-type: set, items: {x-kubernetes-int-or-string: true}},
+		objs: {type: array, x-kubernetes-list-type: set, items: {type: object, properties: {a: {type: integer}}}},
+		byName: {type: array, x-kubernetes-list-type: map, x-kubernetes-list-map-keys: [name],
+			items: {type: object, properties: {name: {type: string}, v: {type: integer}}}},
+		byTwo: {type: array, x-kubernetes-list-type: map, x-kubernetes-list-map-keys: [a, b],
+			items: {type: object, properties: {a: {type: string}, b: {type: string}}}}}}}}`)
+	for _, tc := range []struct {
+		name string
+		spec map[string]any
+		want string
+	}{
+		{"a set item thrice", map[string]any{"set": []any{"x", "x", "y", "x"}}, `spec.set[1]: Duplicate value: "x"`},
+		{"two repeated set items", map[string]any{"set": []any{"x", "y", "x", "y"}},
+			"spec.set[2]: Duplicate value: \"x\"\nspec.set[3]: Duplicate value: \"y\""},
+		{"1 and 1.0 differ in a set", map[string]any{"set": []any{int64(1), float64(1)}}, ""},
+		{"objects compare as JSON", map[string]any{"objs": []any{map[string]any{"a": int64(1)}, map[string]any{"a": float64(1)}}},
+			`spec.objs[1]: Duplicate value: {"a":1}`},
+		{"a key thrice", map[string]any{"byName": []any{map[string]any{"name": "a"}, map[string]any{"name": "a", "v": int64(1)},
+			map[string]any{"name": "a"}}}, `spec.byName[1]: Duplicate value: {"name":"a"}`},
+		{"absent keys repeat", map[string]any{"byName": []any{map[string]any{"v": int64(1)}, map[string]any{"v": int64(2)}}},
+			`spec.byName[1]: Duplicate value: {}`},
+		{"two keys thrice", map[string]any{"byTwo": []any{map[string]any{"a": "x", "b": "y"}, map[string]any{"a": "x", "b": "y"},
+			map[string]any{"a": "x", "b": "y"}}}, `spec.byTwo[1]: Duplicate value: {"a":"x","b":"y"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := render(s.Validate(ctx, map[string]any{"spec": tc.spec}, nil)); got != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestTransitionRuleOnListMap checks that a list-type map compares equal to its old value whatever the order of its
 // items (common.UnstructuredToVal's map list equality), so the usual immutability rule accepts a reordering.
 func TestTransitionRuleOnListMap(t *testing.T) {
