@@ -292,7 +292,8 @@ func short(reason string) string {
 
 // FuzzDifferential is TestDifferential's check for inputs the fuzzer chooses: a kind, the
 // seed of the generator and a number of mutations (0 to 3) draw one input, which must come
-// out the same on both sides up to the divergences table.
+// out the same on both sides up to the divergences table. Kinds past those of kinds are
+// TestExtensionsDifferential's (extensionsFuzz).
 func FuzzDifferential(f *testing.F) {
 	subj := startSubject(f, groupBuilders()...)
 	targets := make([]*target, len(kinds))
@@ -302,8 +303,14 @@ func FuzzDifferential(f *testing.F) {
 		f.Add(uint8(i), uint64(i+100), uint8(1))
 		f.Add(uint8(i), uint64(i+200), uint8(2))
 	}
+	ext := newExtensionsFuzz(f, len(targets)) // Gateway API's release CRDs on the extensions server
 	f.Fuzz(func(t *testing.T, kind uint8, seed uint64, mutations uint8) {
-		tg := targets[int(kind)%len(targets)]
+		i := int(kind) % (len(targets) + len(ext.targets))
+		if i >= len(targets) {
+			ext.check(t, i-len(targets), seed, mutations)
+			return
+		}
+		tg := targets[i]
 		in := tg.draw(newGenerator(seed), 0, int(mutations%4))
 		in.name = fmt.Sprintf("%s seed %d", tg.name(), seed)
 		tg.run(subj, &in)
