@@ -9,14 +9,15 @@ import (
 )
 
 // extensionsCase is a hand-written input of the extensions differential: a case a user
-// reported (issue 30), kept so that the differential covers it whatever the generator draws.
+// reported (issue 30), or one the generator cannot draw (it always names the object), kept so
+// that the differential covers it whatever the generator draws.
 type extensionsCase struct {
 	// kind is the target's name (kindUnderTest.name), name what the case is.
 	kind, name string
 	body       string
 }
 
-// extensionsCases are the reported cases, sent after the examples.
+// extensionsCases are the hand-written cases, sent after the examples.
 var extensionsCases = []extensionsCase{
 	{kind: "gateway.networking.k8s.io/v1/HTTPRoute", name: "two parentRefs differing only in namespace",
 		body: `{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"r"},
@@ -24,6 +25,9 @@ var extensionsCases = []extensionsCase{
 	{kind: "gateway.networking.k8s.io/v1/HTTPRoute", name: "two parentRefs to one parent without sectionName",
 		body: `{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"r"},
 			"spec":{"parentRefs":[{"name":"gw","namespace":"a"},{"name":"gw","namespace":"a"}]}}`},
+	{kind: "gateway.networking.k8s.io/v1/HTTPRoute", name: "no name, and a rule broken",
+		body: `{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{},
+			"spec":{"parentRefs":[{"name":"gw"},{"name":"gw"}]}}`},
 	{kind: "gateway.networking.k8s.io/v1/Gateway", name: "an IPAddress that is neither ipv4 nor ipv6",
 		body: `{"apiVersion":"gateway.networking.k8s.io/v1","kind":"Gateway","metadata":{"name":"g"},
 			"spec":{"gatewayClassName":"c","listeners":[{"name":"http","port":80,"protocol":"HTTP"}],

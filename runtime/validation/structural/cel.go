@@ -204,12 +204,9 @@ func typed(x any, s *Structural) any {
 	return x
 }
 
-// hasRules reports whether s or any node below it has x-kubernetes-validations, computed once by New.
-func (s *Structural) hasRules() bool { return s.anyRules }
-
-// blocking reports whether errs has an error that keeps the CEL rules from running, as apiextensions'
+// Blocking reports whether errs has an error that keeps the CEL rules from running, as apiextensions'
 // hasBlockingErr: NotSupported, Required, TooLong, TooMany or TypeInvalid.
-func blocking(errs field.ErrorList) bool {
+func Blocking(errs field.ErrorList) bool {
 	for _, e := range errs {
 		switch e.Type {
 		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:

@@ -16,7 +16,7 @@ import (
 // read into one kube-openapi spec.Schema tree, and only when s has rules. Errors: m does not encode as a
 // kube-openapi schema (New has checked it before, so only a schema New rejected can).
 func attachCELSchemas(s *Structural, m map[string]any) error {
-	if !s.hasRules() {
+	if !s.HasRules() {
 		return nil
 	}
 	raw, err := json.Marshal(m)
