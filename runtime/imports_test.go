@@ -31,6 +31,8 @@ var forbidden = []string{
 // that is the reference for a semantics is used, its framework is not).
 var allowed = map[string]bool{
 	"k8s.io/apiserver/pkg/cel":                           true,
+	"k8s.io/apiserver/pkg/cel/common":                    true, // how a custom resource's values bind to CEL
+	"k8s.io/apiserver/pkg/cel/openapi":                   true, // common.Schema over a kube-openapi schema
 	"k8s.io/apiserver/pkg/cel/library":                   true,
 	"k8s.io/apiserver/pkg/cel/lazy":                      true,
 	"k8s.io/apiserver/pkg/apis/cel":                      true,

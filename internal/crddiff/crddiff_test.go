@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"sigs.k8s.io/yaml"
 
@@ -25,6 +26,8 @@ type kindUnderTest struct {
 	build app.GroupBuilder
 	// samples are committed objects of the kind (YAML files, paths from the module root).
 	samples []string
+	// crd is the CRD the oracle serves the kind from; nil means controller-gen's CRD of pkg.
+	crd *apiextensionsv1.CustomResourceDefinition
 }
 
 // The Go packages of the kinds under test.
@@ -73,16 +76,19 @@ type target struct {
 	namespace string
 }
 
-// newTarget sets up k from controller-gen's CRD.
+// newTarget sets up k from its CRD: k.crd, or controller-gen's.
 func newTarget(t testing.TB, k kindUnderTest) *target {
 	t.Helper()
-	crds, err := generatedCRDs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	crd, ok := crds[k.group+"/"+k.kind]
-	if !ok {
-		t.Fatalf("controller-gen wrote no CRD for %s", k.name())
+	crd := k.crd
+	if crd == nil {
+		crds, err := generatedCRDs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ok bool
+		if crd, ok = crds[k.group+"/"+k.kind]; !ok {
+			t.Fatalf("controller-gen wrote no CRD for %s", k.name())
+		}
 	}
 	o, err := newOracle(crd, k.version)
 	if err != nil {
@@ -109,7 +115,7 @@ type input struct {
 	oracle, apigen outcome
 	diffs          []difference
 	// table is the divergences table unexplained classifies with (a field, so that a row
-	// may consult the others without an initialization cycle).
+	// may consult the others without an initialization cycle); divergences when nil.
 	table []divergence
 }
 
@@ -195,12 +201,15 @@ func (tg *target) run(subj *subject, in *input) {
 	in.diffs = compare(in.oracle, in.apigen)
 }
 
-// unexplained returns the differences of in that no row of divergences matches, and counts
-// the rows that match the others in rows (by row index; nil to skip counting).
+// unexplained returns the differences of in that no row of in.table (divergences when
+// unset) matches, and counts the rows that match the others in rows (by row index; nil to
+// skip counting).
 func (in *input) unexplained(rows map[int]int) []difference {
 	var out []difference
 	seen := map[int]bool{}
-	in.table = divergences
+	if in.table == nil {
+		in.table = divergences
+	}
 	for _, d := range in.diffs {
 		row := -1
 		for i, dv := range in.table {
@@ -283,7 +292,8 @@ func short(reason string) string {
 
 // FuzzDifferential is TestDifferential's check for inputs the fuzzer chooses: a kind, the
 // seed of the generator and a number of mutations (0 to 3) draw one input, which must come
-// out the same on both sides up to the divergences table.
+// out the same on both sides up to the divergences table. Kinds past those of kinds are
+// TestExtensionsDifferential's (extensionsFuzz).
 func FuzzDifferential(f *testing.F) {
 	subj := startSubject(f, groupBuilders()...)
 	targets := make([]*target, len(kinds))
@@ -293,8 +303,14 @@ func FuzzDifferential(f *testing.F) {
 		f.Add(uint8(i), uint64(i+100), uint8(1))
 		f.Add(uint8(i), uint64(i+200), uint8(2))
 	}
+	ext := newExtensionsFuzz(f, len(targets)) // Gateway API's release CRDs on the extensions server
 	f.Fuzz(func(t *testing.T, kind uint8, seed uint64, mutations uint8) {
-		tg := targets[int(kind)%len(targets)]
+		i := int(kind) % (len(targets) + len(ext.targets))
+		if i >= len(targets) {
+			ext.check(t, i-len(targets), seed, mutations)
+			return
+		}
+		tg := targets[i]
 		in := tg.draw(newGenerator(seed), 0, int(mutations%4))
 		in.name = fmt.Sprintf("%s seed %d", tg.name(), seed)
 		tg.run(subj, &in)

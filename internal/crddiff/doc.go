@@ -76,6 +76,21 @@
 // both objects; JSON numbers compare by value (1 and 1.0); the unknown fields a strict
 // decoding error lists compare in any order (pruning reports them in map order).
 //
+// # The extensions server
+//
+// TestExtensionsDifferential (extensions_test.go) compares a second subject with the same
+// oracle: apigen's extensions server (runtime/apiextensions behind a typed runtime/server,
+// on its own embedded etcd) with Gateway API v1.6.3's release CRDs (config/crd/standard of
+// the module go.mod requires; the ValidatingAdmissionPolicy file is skipped) created through
+// its handler as a user creates them, and its controllers' post-start hook run, which serves
+// them before it returns. The oracle serves the same CRD (kindUnderTest.crd) in each served
+// version. Inputs per served version: the release's examples of that kind and version (sent
+// to their own namespace), the cases users reported (extensionsCases), and generated inputs
+// (1,000 per CRD, shared by its served versions; a quarter add a changed copy of a list item,
+// a sibling, to reach the rules on lists). Requests, comparison and normalisations are
+// TestDifferential's; the differences must be rows of extensionsDivergences. FuzzDifferential
+// draws from these targets too (kinds past those of kinds).
+//
 // # Divergences
 //
 // A difference is either explained by a row of the divergences table (divergences_test.go:

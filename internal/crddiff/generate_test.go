@@ -21,8 +21,10 @@ import (
 // x-kubernetes-validations rules are not solved: values that break them are rejected inputs.
 type generator struct {
 	r *rand.Rand
-	// patterns caches a reggen generator and the compiled pattern per pattern.
+	// patterns caches a reggen generator and the compiled pattern per pattern; regexps the
+	// patterns the mutations compile (nil for one that does not compile).
 	patterns map[string]*patternGen
+	regexps  map[string]*regexp.Regexp
 }
 
 // patternGen draws strings for one pattern.
@@ -33,7 +35,8 @@ type patternGen struct {
 
 // newGenerator returns a generator drawing from seed.
 func newGenerator(seed uint64) *generator {
-	return &generator{r: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)), patterns: map[string]*patternGen{}}
+	return &generator{r: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)), patterns: map[string]*patternGen{},
+		regexps: map[string]*regexp.Regexp{}}
 }
 
 // chance returns true with probability p.
@@ -164,6 +167,16 @@ func (g *generator) str(s *structuralschema.Structural) string {
 		return ""
 	}
 	return g.text(max(lo, 1), min(hi, lo+12))
+}
+
+// regexp returns pattern compiled, nil when it does not compile; compiled once per generator.
+func (g *generator) regexp(pattern string) *regexp.Regexp {
+	re, ok := g.regexps[pattern]
+	if !ok {
+		re, _ = regexp.Compile(pattern)
+		g.regexps[pattern] = re
+	}
+	return re
 }
 
 // matching draws a string matching pattern with lo to hi characters; false when 20 draws

@@ -2,7 +2,6 @@ package crddiff
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -164,7 +163,7 @@ func (g *generator) stringMutations(v string, s *structuralschema.Structural, pa
 		add("enum", path, func(p, k any) { set(p, k, "notInTheEnum") })
 	}
 	if vv.Pattern != "" {
-		if re, err := regexp.Compile(vv.Pattern); err == nil {
+		if re := g.regexp(vv.Pattern); re != nil {
 			for _, bad := range []string{"!", "not valid!", "-x-", "x y", "."} {
 				if !re.MatchString(bad) {
 					add("pattern", path, func(p, k any) { set(p, k, bad) })
@@ -214,8 +213,9 @@ func (g *generator) listMutations(v []any, s *structuralschema.Structural, path 
 		add("listMapKey", path, func(p, k any) {
 			dup := g.value(s.Items, 1)
 			if m, ok := dup.(map[string]any); ok {
+				item, _ := v[i].(map[string]any) // an earlier mutation may have given the item another type
 				for _, key := range s.XListMapKeys {
-					if kv, ok := v[i].(map[string]any)[key]; ok {
+					if kv, ok := item[key]; ok {
 						m[key] = kv
 					}
 				}

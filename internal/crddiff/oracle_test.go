@@ -51,7 +51,7 @@ func newOracle(crd *apiextensionsv1.CustomResourceDefinition, version string) (*
 		return nil, fmt.Errorf("cannot convert the CRD %s: %w", crd.Name, err)
 	}
 	if errs := crdvalidation.ValidateCustomResourceDefinition(context.Background(), internal); len(errs) > 0 {
-		return nil, fmt.Errorf("controller-gen's CRD %s is invalid: %w", crd.Name, errs.ToAggregate())
+		return nil, fmt.Errorf("the CRD %s is invalid: %w", crd.Name, errs.ToAggregate())
 	}
 	// As getOrCreateServingInfoFor: the version's schema and subresources from the v1 CRD,
 	// converted to the internal types.

@@ -4,11 +4,14 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/apigen-dev/apigen/runtime/registry"
+	"github.com/apigen-dev/apigen/runtime/validation/cel"
+	crschema "github.com/apigen-dev/apigen/runtime/validation/structural"
 )
 
 // strategy is the registry.Strategy of one served version of a custom resource, as
@@ -94,26 +97,35 @@ func (s *strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) 
 	return s.validate(ctx, obj, old)
 }
 
-// validate runs the schema, and checks the scale subresource's replica fields are integers,
-// as kube's customResourceValidator.
+// validate runs the schema and checks the scale subresource's replica fields are integers, as
+// kube's customResourceValidator, then the schema's CEL rules as customResourceStrategy does:
+// only when none of those errors, nor of the object's metadata, is blocking
+// (crschema.Blocking); otherwise one field.Invalid(nil, nil, cel.NotCheckedMessage) stands
+// for them. The metadata's errors themselves are the Store's to report (ValidateObjectMetaAccessor
+// runs there too); upstream's strategy validates metadata itself, so they gate its rules.
 func (s *strategy) validate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
 		return nil
 	}
-	var errs field.ErrorList
-	if s.version.Schema != nil {
-		var oldContent map[string]any
-		if o, ok := old.(*unstructured.Unstructured); ok {
-			oldContent = o.Object
-		}
-		errs = append(errs, s.version.Schema.Validate(ctx, u.Object, oldContent)...)
-	}
+	schema := s.version.Schema
+	errs := schema.ValidateSchema(u.Object)
 	if sc := s.version.Scale; sc != nil {
 		errs = append(errs, validateReplicas(u, sc.SpecReplicasPath)...)
 		errs = append(errs, validateReplicas(u, sc.StatusReplicasPath)...)
 	}
-	return errs
+	if !schema.HasRules() {
+		return errs
+	}
+	meta := validation.ValidateObjectMetaAccessor(u, s.namespaced, validation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	if crschema.Blocking(errs) || crschema.Blocking(meta) {
+		return append(errs, field.Invalid(nil, nil, cel.NotCheckedMessage))
+	}
+	var oldContent map[string]any
+	if o, ok := old.(*unstructured.Unstructured); ok {
+		oldContent = o.Object
+	}
+	return append(errs, schema.ValidateRules(ctx, u.Object, oldContent)...)
 }
 
 // validateReplicas requires the value at path, when set, to be a non-negative int32, as

@@ -14,14 +14,26 @@ import (
 	"k8s.io/apimachinery/pkg/api/operation"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/cel/common"
 )
 
 // JSON wraps a subject (self or oldSelf) already in its JSON shape: map[string]any, []any, string, bool, int64 for
 // integers and float64 for numbers, as a custom resource's generic values are once typed by their schema.
-// Validate binds its Value as it is, without the conversion it applies to Go values; Value must not be nil.
+// Validate binds its Value without the conversion it applies to Go values; Value must not be nil.
 type JSON struct {
 	// Value is the JSON-shaped value.
 	Value any
+	// Schema is Value's OpenAPI schema, or nil. Without one, Value is bound as it is (objects are maps of their
+	// JSON keys). With one, Value is bound as kube-apiserver binds a custom resource's values to CEL
+	// (k8s.io/apiserver/pkg/cel/common.UnstructuredToVal, the reference, used as it is): an object with properties
+	// has its property names escaped where they are not CEL identifiers (self.__namespace__ for "namespace",
+	// self.a__dash__b for "a-b", as k8s.io/apiserver/pkg/cel.Escape) and a null property reads as absent; lists of
+	// x-kubernetes-list-type set or map compare equal whatever their order; strings of format date-time and date
+	// are timestamps, duration durations and byte bytes; an embedded resource (and the root, given
+	// Schema.WithTypeAndObjectMeta()) shows only apiVersion, kind and metadata's name and generateName. A failed
+	// rule then reports no value for an object or array (field.OmitValueType) and the value itself otherwise, and
+	// an evaluation error reports Schema.Type() ("" for x-kubernetes-int-or-string), as apiextensions' validator.
+	Schema common.Schema
 }
 
 // UsesOldSelf reports whether the rule is a transition rule: one that refers to oldSelf.
@@ -50,13 +62,18 @@ func (r *Rule) Validate(ctx context.Context, op operation.Operation, fldPath *fi
 	if r.usesOldSelf && oldSelf == nil && !r.spec.OptionalOldSelf {
 		return nil
 	}
+	typeName := r.self.String()
+	j, withSchema := self.(JSON)
+	if withSchema = withSchema && j.Schema != nil; withSchema {
+		typeName = j.Schema.Type()
+	}
 	vars, selfJSON, err := r.activation(self, oldSelf)
 	if err != nil {
-		return field.ErrorList{field.Invalid(fldPath, r.self.String(), fmt.Sprintf("%v evaluating rule: %s", err, r.errorString())).WithOrigin(Origin)}
+		return field.ErrorList{field.Invalid(fldPath, typeName, fmt.Sprintf("%v evaluating rule: %s", err, r.errorString())).WithOrigin(Origin)}
 	}
 	out, _, err := r.program.ContextEval(ctx, vars)
 	if err != nil {
-		return field.ErrorList{r.evalError(fldPath, err).WithOrigin(Origin)}
+		return field.ErrorList{r.evalError(fldPath, typeName, err).WithOrigin(Origin)}
 	}
 	if out == types.True {
 		return nil
@@ -66,26 +83,35 @@ func (r *Rule) Validate(ctx context.Context, op operation.Operation, fldPath *fi
 		path = path.Child(r.fieldPath)
 	}
 	var value any = selfJSON
-	if _, isList := selfJSON.([]any); isList || isMap(selfJSON) {
+	_, isList := selfJSON.([]any)
+	omit := isList || isMap(selfJSON)
+	if withSchema { // as apiextensions' validator: by the schema's type
+		omit = typeName == "object" || typeName == "array"
+	}
+	if omit {
 		value = field.OmitValueType{}
 	}
 	return field.ErrorList{errorForReason(path, value, r.detail(ctx, vars), r.spec.Reason).WithOrigin(Origin)}
 }
 
-// activation converts self and oldSelf to their JSON shapes and binds them.
+// activation converts self and oldSelf to their JSON shapes and binds them (see JSON for a subject with a schema);
+// it returns the bindings and self's JSON shape.
 func (r *Rule) activation(self, oldSelf any) (map[string]any, any, error) {
 	selfJSON, err := r.toJSON(self)
 	if err != nil {
 		return nil, nil, err
 	}
-	vars := map[string]any{selfVar: selfJSON}
+	vars := map[string]any{selfVar: r.bind(self, selfJSON)}
 	var old ref.Val
 	if oldSelf != nil {
 		oldJSON, err := r.toJSON(oldSelf)
 		if err != nil {
 			return nil, nil, err
 		}
-		old = types.DefaultTypeAdapter.NativeToValue(oldJSON)
+		var ok bool
+		if old, ok = r.bind(oldSelf, oldJSON).(ref.Val); !ok {
+			old = types.DefaultTypeAdapter.NativeToValue(oldJSON)
+		}
 	}
 	switch {
 	case r.spec.OptionalOldSelf && old == nil:
@@ -96,6 +122,15 @@ func (r *Rule) activation(self, oldSelf any) (map[string]any, any, error) {
 		vars[oldSelfVar] = old
 	}
 	return vars, selfJSON, nil
+}
+
+// bind returns what v, a subject whose JSON shape is j, is bound as: common.UnstructuredToVal's value when v is a
+// JSON with a schema, else j itself, which cel-go adapts as a native Go value.
+func (r *Rule) bind(v, j any) any {
+	if s, ok := v.(JSON); ok && s.Schema != nil {
+		return common.UnstructuredToVal(j, s.Schema)
+	}
+	return j
 }
 
 // toJSON converts a Go value to the values encoding/json would decode its JSON into, with
@@ -153,8 +188,8 @@ func (r *Rule) scalarJSON(v any) (out any, ok bool) {
 	return nil, false
 }
 
-// evalError turns an evaluation error into kube-apiserver's Invalid error.
-func (r *Rule) evalError(fldPath *field.Path, err error) *field.Error {
+// evalError turns an evaluation error into kube-apiserver's Invalid error, whose value is typeName.
+func (r *Rule) evalError(fldPath *field.Path, typeName string, err error) *field.Error {
 	msg := err.Error()
 	var detail string
 	switch {
@@ -165,7 +200,7 @@ func (r *Rule) evalError(fldPath *field.Path, err error) *field.Error {
 	default:
 		detail = fmt.Sprintf("%v evaluating rule: %s", err, r.errorString())
 	}
-	return field.Invalid(fldPath, r.self.String(), detail)
+	return field.Invalid(fldPath, typeName, detail)
 }
 
 // detail is the message of a failed rule: the message expression's result when it yields a

@@ -113,14 +113,10 @@ func (s *Structural) validateRules(ctx context.Context, path *field.Path, x, old
 	}
 	var oldSelf any
 	if old != nil {
-		oldSelf = cel.JSON{Value: old}
+		oldSelf = cel.JSON{Value: old, Schema: s.celSchema}
 	}
 	for _, r := range s.rules {
-		for _, e := range r.Validate(ctx, op, path, cel.JSON{Value: x}, oldSelf) {
-			// upstream reports the schema type as the value of a failed rule ("spec: Invalid value: \"object\"").
-			e.BadValue = s.typ
-			errs = append(errs, e)
-		}
+		errs = append(errs, r.Validate(ctx, op, path, cel.JSON{Value: x, Schema: s.celSchema}, oldSelf)...)
 	}
 	switch x := x.(type) {
 	case map[string]any:
@@ -208,5 +204,14 @@ func typed(x any, s *Structural) any {
 	return x
 }
 
-// hasRules reports whether s or any node below it has x-kubernetes-validations, computed once by New.
-func (s *Structural) hasRules() bool { return s.anyRules }
+// Blocking reports whether errs has an error that keeps the CEL rules from running, as apiextensions'
+// hasBlockingErr: NotSupported, Required, TooLong, TooMany or TypeInvalid.
+func Blocking(errs field.ErrorList) bool {
+	for _, e := range errs {
+		switch e.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+			return true
+		}
+	}
+	return false
+}

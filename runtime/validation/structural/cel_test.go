@@ -85,26 +85,26 @@ func TestValidateRules(t *testing.T) {
 		{"valid create", valid, "", ""},
 		{"valid update", valid, valid, ""},
 		{"self on an object with messageExpression", `{spec: {replicas: 1, minReplicas: 2}}`, "",
-			`spec: Invalid value: "object": minReplicas 2 exceeds replicas 1`},
+			`spec: Invalid value: minReplicas 2 exceeds replicas 1`},
 		{"root rule", `{spec: {replicas: 1, minReplicas: 1}, status: {ready: 2}}`, "",
-			`<nil>: Invalid value: "object": status.ready must not exceed spec.replicas`},
+			`<nil>: Invalid value: status.ready must not exceed spec.replicas`},
 		{"reason and fieldPath", `{spec: {replicas: 1, minReplicas: 1, owner: root}}`, "",
 			`spec.owner: Forbidden: root may not own this`},
 		{"int-or-string as int", `{spec: {replicas: 1, minReplicas: 1, port: 0}}`, "",
-			`spec.port: Invalid value: "": failed rule: type(self) == int ? self > 0 : self.startsWith('http')`},
+			`spec.port: Invalid value: 0: failed rule: type(self) == int ? self > 0 : self.startsWith('http')`},
 		{"int-or-string as string", `{spec: {replicas: 1, minReplicas: 1, port: ftp}}`, "",
-			`spec.port: Invalid value: "": failed rule: type(self) == int ? self > 0 : self.startsWith('http')`},
+			`spec.port: Invalid value: "ftp": failed rule: type(self) == int ? self > 0 : self.startsWith('http')`},
 		{"array items", `{spec: {replicas: 1, minReplicas: 1, tags: [a, abcd]}}`, "",
-			`spec.tags[1]: Invalid value: "string": failed rule: self.size() <= 3`},
+			`spec.tags[1]: Invalid value: "abcd": failed rule: self.size() <= 3`},
 		{"additionalProperties values", `{spec: {replicas: 1, minReplicas: 1, limits: {cpu: 1, mem: 0.25}}}`, "",
-			`spec.limits[mem]: Invalid value: "number": failed rule: self >= 0.5`},
+			`spec.limits[mem]: Invalid value: 0.25: failed rule: self >= 0.5`},
 		{"transition rule skipped on create", `{spec: {replicas: 1, minReplicas: 1, image: b}}`, "", ""},
 		{"transition rule on update", `{spec: {replicas: 1, minReplicas: 1, image: b}}`, `{spec: {replicas: 1, minReplicas: 1, image: a}}`,
-			`spec.image: Invalid value: "string": image is immutable`},
+			`spec.image: Invalid value: "b": image is immutable`},
 		{"transition rule without old value", `{spec: {replicas: 1, minReplicas: 1, image: b}}`, `{spec: {replicas: 1, minReplicas: 1}}`, ""},
 		{"list-type map items correlate by key", `{spec: {replicas: 1, minReplicas: 1, ports: [{name: https, number: 443}, {name: http, number: 81}]}}`,
 			`{spec: {replicas: 1, minReplicas: 1, ports: [{name: http, number: 80}]}}`,
-			`spec.ports[1].number: Invalid value: "integer": port numbers are immutable`},
+			`spec.ports[1].number: Invalid value: 81: port numbers are immutable`},
 		{"atomic list items do not correlate", `{spec: {replicas: 1, minReplicas: 1, hosts: [{name: b}]}}`,
 			`{spec: {replicas: 1, minReplicas: 1, hosts: [{name: a}]}}`, ""},
 		{"evaluation error", `{spec: {replicas: 1}}`, "",
@@ -138,7 +138,7 @@ func TestRuleNumbers(t *testing.T) {
 		}
 	}
 	bad := decode(t, `{spec: {cpu: 3, count: 3, limits: {}}}`)
-	want := `spec: Invalid value: "object": failed rule: self.cpu * 2.0 <= 4.0 && self.count + 1 == 4 && self.limits.all(k, self.limits[k] < 10.0)`
+	want := `spec: Invalid value: failed rule: self.cpu * 2.0 <= 4.0 && self.count + 1 == 4 && self.limits.all(k, self.limits[k] < 10.0)`
 	if got := render(s.Validate(ctx, bad, nil)); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
@@ -156,9 +156,9 @@ func TestRuleLibraries(t *testing.T) {
 	for _, tc := range []struct{ obj, want string }{
 		{`{spec: {memory: 16Gi, replicas: 3, zones: [a, b, c], endpoint: "https://db.example.com"}}`, ""},
 		{`{spec: {memory: 128Gi, zones: [b, a]}}`,
-			"spec.memory: Invalid value: \"string\": memory must be under 64Gi\nspec.zones: Invalid value: \"array\": zones must be sorted"},
+			"spec.memory: Invalid value: \"128Gi\": memory must be under 64Gi\nspec.zones: Invalid value: zones must be sorted"},
 		{`{spec: {endpoint: "https://10.0.0.1"}}`,
-			`spec.endpoint: Invalid value: "string": failed rule: url(self).getScheme() == 'https' && !isIP(url(self).getHostname())`},
+			`spec.endpoint: Invalid value: "https://10.0.0.1": failed rule: url(self).getScheme() == 'https' && !isIP(url(self).getHostname())`},
 	} {
 		if got := render(s.Validate(ctx, decode(t, tc.obj), nil)); got != tc.want {
 			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", tc.obj, got, tc.want)

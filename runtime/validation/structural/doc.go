@@ -31,9 +31,10 @@
 // Every property and items a junctor of the root speaks about must be specified in the structural schema
 // ("because it is defined in ..."), as upstream's validateStructuralCompleteness.
 //
-// Not checked (yet): CEL cost estimates (rules are limited per call at run time instead), the
-// x-kubernetes-validations fieldPath against the schema, list-type set items being scalars or atomic, and the
-// list-map keys being required or defaulted.
+// Not checked (yet): CEL cost estimates and the declared types of upstream's rule compilation (self is a map or a
+// list of dyn here, so a rule naming a property the schema lacks compiles; rules are limited per call at run time
+// instead, without upstream's cost budget per object), the x-kubernetes-validations fieldPath against the schema,
+// list-type set items being scalars or atomic, and the list-map keys being required or defaulted.
 //
 // # Validation
 //
@@ -45,9 +46,17 @@
 //
 // CEL rules use runtime/validation/cel with self declared from the node's type (string, int, double, bool,
 // list(dyn), map(string, dyn), or dyn for int-or-string and preserve-unknown-fields nodes), and cel.PerCallLimit.
-// A failed rule reports the node's type as its value, as upstream ("spec: Invalid value: \"object\": ..."); a
-// rule on the root is reported at "<nil>", as upstream. Values reach CEL typed by their schema, as upstream's: a
-// "number" is a double even when integral, other integral numbers are ints, whether decoded as int64 or float64.
+// Values are bound to CEL as upstream binds them, by k8s.io/apiserver/pkg/cel/common.UnstructuredToVal over the
+// node's schema (cel.JSON's Schema): property names that are not CEL identifiers are escaped (self.__namespace__),
+// a null property is absent, list-type set and map lists compare in any order, date-time, date, duration and byte
+// strings are timestamps, durations and bytes, and the root (as embedded resources) shows only apiVersion, kind
+// and metadata's name and generateName. Numbers are typed by their schema first, as upstream's: a "number" is a
+// double even when integral, other integral numbers are ints, whether decoded as int64 or float64. A failed rule
+// reports no value for an object or array and the value itself otherwise; an evaluation error reports the node's
+// type ("spec: Invalid value: \"object\": no such key: ..."); a rule on the root is reported at "<nil>", as
+// upstream. As apiextensions' customResourceStrategy, the rules run only when the other errors have none of the
+// blocking types (Required, NotSupported, TooLong, TooMany, TypeInvalid); otherwise they are replaced by
+// cel.NotCheckedMessage at no field.
 //
 // # Pruning and defaulting
 //

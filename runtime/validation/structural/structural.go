@@ -4,7 +4,10 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/kube-openapi/pkg/validation/validate"
+
+	"github.com/apigen-dev/apigen/runtime/validation/cel"
 )
 
 // Structural is a structural schema (as apiextensions-apiserver's schema.Structural): every node has a type
@@ -34,9 +37,11 @@ type Structural struct {
 	listMapKeys           []string // the keys of a list-type map
 
 	// rules are the compiled x-kubernetes-validations of this node; anyRules tells whether this node or one
-	// below it has rules.
-	rules    []*rule
-	anyRules bool
+	// below it has rules. celSchema is the schema the rules' self and oldSelf are bound with (attachCELSchemas);
+	// nil on nodes without rules.
+	rules     []*rule
+	anyRules  bool
+	celSchema common.Schema
 	// validator checks the value validations of the whole schema with kube-openapi, as kube-apiserver does;
 	// set at the root only.
 	validator *validate.SchemaValidator
@@ -56,10 +61,14 @@ func New(schema map[string]any, fldPath *field.Path) (*Structural, field.ErrorLi
 	p := &parser{}
 	s := p.node(schema, rootLevel, fldPath)
 	p.checkCompleteness(s, schema, fldPath)
+	celErr := attachCELSchemas(s, schema) // before checkDefaults, whose rules bind defaults as values
 	p.errs = append(p.errs, p.checkDefaults(s, schema, fldPath)...)
 	if len(p.errs) > 0 {
 		sortErrors(p.errs)
 		return nil, p.errs
+	}
+	if celErr != nil {
+		return nil, field.ErrorList{field.Invalid(fldPath, "", celErr.Error())}
 	}
 	v, err := newValidator(schema, "")
 	if err != nil {
@@ -70,17 +79,9 @@ func New(schema map[string]any, fldPath *field.Path) (*Structural, field.ErrorLi
 }
 
 // Validate validates a custom resource obj (the whole object: apiVersion, kind, metadata, spec, status...) against s,
-// as kube-apiserver's custom resource strategy does:
-//
-//   - the OpenAPI value validations with kube-openapi's validator, as upstream (type, nullable, format, enum,
-//     minimum/maximum and their exclusive forms, multipleOf, min/maxLength, pattern, min/maxItems, uniqueItems,
-//     min/maxProperties, required, additionalProperties, allOf/anyOf/oneOf/not; x-kubernetes-int-or-string
-//     accepts an integer or a string). metadata is validated only as far as the schema may restrict it: name and
-//     generateName;
-//   - x-kubernetes-embedded-resource values: apiVersion and kind are required and well-formed;
-//   - x-kubernetes-list-type set (unique items) and map (unique x-kubernetes-list-map-keys);
-//   - the x-kubernetes-validations CEL rules, with self the value and, for transition rules, oldSelf the value at
-//     the same place in old (object fields and additionalProperties by key, list-type map items by their keys).
+// as kube-apiserver's custom resource strategy does: ValidateSchema, then, when none of its errors is blocking
+// (Blocking), ValidateRules; when one is and s has rules, the rules are replaced by one
+// field.Invalid(nil, nil, cel.NotCheckedMessage), as apiextensions' customResourceStrategy reports them.
 //
 // old is the stored object on update, nil on create. Errors are field.ErrorList with full paths ("spec.replicas")
 // and kube's types (Invalid, Required, NotSupported, TooLong, TooMany, Duplicate ...), one per violation, worded as
@@ -89,18 +90,54 @@ func (s *Structural) Validate(ctx context.Context, obj, old map[string]any) fiel
 	if s == nil {
 		return nil
 	}
+	errs := s.ValidateSchema(obj)
+	if !s.HasRules() {
+		return errs
+	}
+	if Blocking(errs) {
+		return append(errs, field.Invalid(nil, nil, cel.NotCheckedMessage))
+	}
+	return append(errs, s.ValidateRules(ctx, obj, old)...)
+}
+
+// ValidateSchema validates obj, a custom resource, against everything of s but its CEL rules:
+//
+//   - the OpenAPI value validations with kube-openapi's validator, as upstream (type, nullable, format, enum,
+//     minimum/maximum and their exclusive forms, multipleOf, min/maxLength, pattern, min/maxItems, uniqueItems,
+//     min/maxProperties, required, additionalProperties, allOf/anyOf/oneOf/not; x-kubernetes-int-or-string
+//     accepts an integer or a string). metadata is validated only as far as the schema may restrict it: name and
+//     generateName;
+//   - x-kubernetes-embedded-resource values: apiVersion and kind are required and well-formed;
+//   - x-kubernetes-list-type set (unique items) and map (unique x-kubernetes-list-map-keys).
+//
+// Errors as Validate's; a nil s reports none.
+func (s *Structural) ValidateSchema(obj map[string]any) field.ErrorList {
+	if s == nil {
+		return nil
+	}
 	errs := s.validateOpenAPI(obj)
 	errs = append(errs, validateEmbedded(nil, obj, s, true)...)
-	errs = append(errs, validateLists(nil, obj, s)...)
-	if s.hasRules() {
-		var oldValue any
-		if old != nil {
-			oldValue = typed(old, s)
-		}
-		errs = append(errs, s.validateRules(ctx, nil, typed(obj, s), oldValue, old != nil)...)
-	}
-	return errs
+	return append(errs, validateLists(nil, obj, s)...)
 }
+
+// ValidateRules evaluates the x-kubernetes-validations CEL rules of s on obj, with self the value and, for
+// transition rules, oldSelf the value at the same place in old (object fields and additionalProperties by key,
+// list-type map items by their keys; old is nil on create), bound as kube-apiserver binds them (see cel.JSON's
+// Schema). It runs them whatever else is wrong with obj: callers gate it as Validate does. Errors are the rules'
+// (origin cel.Origin); a nil s or one without rules reports none.
+func (s *Structural) ValidateRules(ctx context.Context, obj, old map[string]any) field.ErrorList {
+	if s == nil || !s.HasRules() {
+		return nil
+	}
+	var oldValue any
+	if old != nil {
+		oldValue = typed(old, s)
+	}
+	return s.validateRules(ctx, nil, typed(obj, s), oldValue, old != nil)
+}
+
+// HasRules reports whether s has x-kubernetes-validations rules at any node.
+func (s *Structural) HasRules() bool { return s != nil && s.anyRules }
 
 // Prune removes, in place, every field of obj the schema does not specify (keeping apiVersion, kind, metadata at the
 // root and in embedded resources, and everything under x-kubernetes-preserve-unknown-fields), as upstream's

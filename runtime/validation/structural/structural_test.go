@@ -78,7 +78,7 @@ func TestNewViolations(t *testing.T) {
 		{"unknown map type", `{type: object, properties: {a: {type: object, x-kubernetes-map-type: sparse}}}`,
 			[]string{p + `.properties[a].x-kubernetes-map-type: Unsupported value: "sparse": supported values: "granular", "atomic"`}},
 		{"default failing a rule", `{type: object, properties: {spec: {type: object, properties: {a: {type: integer, default: 5, x-kubernetes-validations: [{rule: "self < 3", message: too big}]}}}}}`,
-			[]string{p + `.properties[spec].properties[a].default: Invalid value: "integer": too big`}},
+			[]string{p + `.properties[spec].properties[a].default: Invalid value: 5: too big`}},
 		{"root metadata beyond name", `{type: object, properties: {metadata: {type: object, properties: {labels: {type: object}}}}}`,
 			[]string{p + `.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified`}},
 		{"root metadata not an object", `{type: object, properties: {metadata: {type: string}}}`,
