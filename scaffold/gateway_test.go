@@ -82,6 +82,7 @@ func TestGatewayAPIServedUnchanged(t *testing.T) {
 	phase("start", func() { srv = startServer(t, bin, filepath.Join(tmp, "data")) })
 	c := newGatewayClients(t, srv)
 	phase("discovery", func() { checkDiscovery(t, c.disc, channel) })
+	phase("differential", func() { runTypedDifferential(t, srv) })
 	phase("apply examples", func() { applyExamples(t, srv, c, gw, channel) })
 	phase("versions", func() { checkVersions(t, c, channel) })
 	phase("explain", func() {
@@ -93,6 +94,31 @@ func TestGatewayAPIServedUnchanged(t *testing.T) {
 		}
 	})
 }
+
+// runTypedDifferential runs internal/crddiff's TestGatewayTypedDifferential against srv (its
+// kubeconfig in crddiff's gatewayKubeconfigEnv): every served kind and version compared with
+// kube-apiserver's CRD handling of controller-gen's CRD of the same types, on the release's
+// examples and 1,000 generated objects per kind. It fails t with the test's output when that
+// test fails or did not run, and logs each kind's counts and the divergence rows met.
+func runTypedDifferential(t *testing.T, srv *server) {
+	t.Helper()
+	out, err := runEnv(checkout(t), []string{crddiffKubeconfigEnv + "=" + srv.kubeconfig}, 10*time.Minute,
+		"go", "test", "-count=1", "-v", "-run", "^TestGatewayTypedDifferential$", "./internal/crddiff")
+	if err != nil || !strings.Contains(out, "--- PASS: TestGatewayTypedDifferential") {
+		t.Fatalf("internal/crddiff's TestGatewayTypedDifferential against the Gateway API server: %v\n%s", err, out)
+	}
+	var summary []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "inputs came out the same") || strings.Contains(line, "inputs differ as") {
+			summary = append(summary, strings.TrimSpace(line))
+		}
+	}
+	t.Logf("the typed differential:\n%s", strings.Join(summary, "\n"))
+}
+
+// crddiffKubeconfigEnv is internal/crddiff's gatewayKubeconfigEnv (a test-only identifier of
+// another package, so repeated here).
+const crddiffKubeconfigEnv = "CRDDIFF_GATEWAY_KUBECONFIG"
 
 // gatewayClients are the clients the test reads the server and its etcd with.
 type gatewayClients struct {

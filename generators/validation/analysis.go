@@ -64,7 +64,7 @@ func (g *pkgGen) needs(t *model.Type, stack map[*model.Type]bool) bool {
 	defer delete(stack, t)
 	has := len(t.Markers.Validation.Rules) > 0 || hasUnion(t)
 	if t.Kind == model.Basic {
-		has = has || hasConstraints(&t.Markers.Validation)
+		has = has || hasConstraints(&t.Markers.Validation) || g.inherits(t, stack)
 	}
 	for _, f := range t.Fields {
 		if has {
@@ -79,6 +79,14 @@ func (g *pkgGen) needs(t *model.Type, stack map[*model.Type]bool) bool {
 		g.memo[t] = true
 	}
 	return has
+}
+
+// inherits reports whether the named scalar t is defined from another named type whose
+// values need validating (HTTPHeaderName from HeaderName in `type HTTPHeaderName
+// HeaderName`): its schema inherits that type's constraints, as controller-gen's does, so
+// Validate_<t> calls that type's function.
+func (g *pkgGen) inherits(t *model.Type, stack map[*model.Type]bool) bool {
+	return t.Kind == model.Basic && t.DefinedFrom != nil && g.needs(t.DefinedFrom, stack)
 }
 
 // refNeeds reports whether a value of type ref needs validating because of the types it
@@ -211,11 +219,12 @@ func basicCELType(b string) cel.Type {
 	return cel.Dyn
 }
 
-// hasRules reports whether a value of the local type t holds a CEL rule anywhere: on t, on a
-// field, or on a local type a field reaches. Such a kind's errors go through cel.Gate, as a
-// CRD with x-kubernetes-validations is validated. seen breaks cycles.
+// hasRules reports whether a value of type t holds a CEL rule anywhere: on t, on a field, or
+// on a type a field reaches, of this package or another (Gateway API's v1beta1 kinds hold
+// v1's types, whose rules their validation runs). Such a kind's errors go through cel.Gate,
+// as a CRD with x-kubernetes-validations is validated. seen breaks cycles.
 func (g *pkgGen) hasRules(t *model.Type, seen map[*model.Type]bool) bool {
-	if t == nil || t.Name.Package != g.pkg.Path || seen[t] {
+	if t == nil || seen[t] {
 		return false
 	}
 	seen[t] = true
@@ -230,7 +239,7 @@ func (g *pkgGen) hasRules(t *model.Type, seen map[*model.Type]bool) bool {
 	return false
 }
 
-// refHasRules is hasRules of the local types ref reaches.
+// refHasRules is hasRules of the types ref reaches.
 func (g *pkgGen) refHasRules(ref *model.TypeRef, seen map[*model.Type]bool) bool {
 	switch ref.Kind {
 	case model.Named:

@@ -53,16 +53,31 @@ func (g *pkgGen) scalarChecks(v *model.Validation, ref *model.TypeRef, owner str
 		}
 	}
 	if isString(ref) {
-		if v.MinLength != nil {
-			add(jen.Qual(validationPkg, "MinLength").Call(ctxArgs(jen.Lit(int(*v.MinLength)))...))
-		}
+		// kube-openapi's string validator: maxLength, minLength, then pattern, the first
+		// failure ending the checks (validation.FirstFailure).
+		var checks []jen.Code
 		if v.MaxLength != nil {
-			add(jen.Qual(validationPkg, "MaxLength").Call(ctxArgs(jen.Lit(int(*v.MaxLength)))...))
+			checks = append(checks, jen.Qual(validationPkg, "MaxLength").Call(ctxArgs(jen.Lit(int(*v.MaxLength)))...))
+		}
+		if v.MinLength != nil {
+			checks = append(checks, jen.Qual(validationPkg, "MinLength").Call(ctxArgs(jen.Lit(int(*v.MinLength)))...))
 		}
 		if v.Pattern != "" {
 			if re := g.patternVar(v.Pattern, owner, pos); re != "" {
-				add(jen.Qual(validationPkg, "Pattern").Call(ctxArgs(jen.Id(re))...))
+				checks = append(checks, jen.Qual(validationPkg, "Pattern").Call(ctxArgs(jen.Id(re))...))
 			}
+		}
+		switch len(checks) {
+		case 0:
+		case 1:
+			add(checks[0])
+		default:
+			add(jen.Qual(validationPkg, "FirstFailure").CallFunc(func(g *jen.Group) {
+				for _, c := range checks {
+					g.Line().Add(c)
+				}
+				g.Line()
+			}))
 		}
 		if fn, ok := k8sFormats[v.Format]; ok {
 			add(jen.Qual(validatePkg, fn).Call(ctxArgs()...))

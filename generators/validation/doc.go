@@ -29,7 +29,11 @@
 //	Minimum, Maximum (Exclusive*)                 validation.Minimum, validation.Maximum
 //	MultipleOf                                    validation.MultipleOf
 //	MinLength, MaxLength                          validation.MinLength, validation.MaxLength
-//	Pattern                                       validation.Pattern (regexp compiled once)
+//	Pattern                                       validation.Pattern (regexp compiled once); with
+//	                                                the lengths in validation.FirstFailure, as
+//	                                                kube-openapi checks maxLength, minLength, pattern
+//	the markers of the type a named type is       Validate_<Type> calls the function of the type
+//	  defined from (type HTTPHeaderName HeaderName)  it is defined from, as controller-gen inherits them
 //	Format (date-time, uri, email, hostname,      validation.Format; k8s-* formats a CRD does
 //	  ipv4, ipv6, uuid, duration, quantity,         not support use validate.LabelKey, validate.UUID, ...
 //	  k8s-short-name, k8s-long-name, ...)

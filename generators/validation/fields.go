@@ -26,6 +26,12 @@ func (g *pkgGen) typeFunc(t *model.Type) jen.Code {
 	if t.Kind == model.Basic {
 		ref := &model.TypeRef{Kind: model.Named, Named: t}
 		body = append(body, g.scalarChecks(&t.Markers.Validation, ref, name, t.Pos)...)
+		if df := t.DefinedFrom; g.inherits(t, map[*model.Type]bool{}) {
+			// The constraints of the type t is defined from (a pointer conversion: the
+			// underlying types are identical).
+			conv := func(v string) jen.Code { return jen.Parens(jen.Op("*").Add(emit.Qual(df))).Call(jen.Id(v)) }
+			body = append(body, appendErrs(jen.Id(g.funcName(df)).Call(jen.Id("ctx"), jen.Id("op"), jen.Id("fldPath"), conv("obj"), conv("oldObj"))))
+		}
 	}
 	for i := range t.Markers.Validation.Rules {
 		rule := g.addRule(&t.Markers.Validation.Rules[i], &model.TypeRef{Kind: model.Named, Named: t}, name)

@@ -68,6 +68,8 @@ func TestEveryMarker(t *testing.T) {
 		{"Enum (strings)", "Product.Kind", "validation.Enum" + args + ", enumProductKind...)"},
 		{"Enum (numbers)", "ShopSpec.Priority", "validation.Enum" + args + ", enumShopSpecPriority...)"},
 		{"Enum (on the field's type)", "ShopSpec.Tier", "Validate_Tier" + args + ")"},
+		{"Enum (on the type the field's type is defined from)", "ShopSpec.Premium", "Validate_PremiumTier" + args + ")"},
+		{"MaxLength, Pattern: the first failure only", "Limits.Region", "validation.FirstFailure(\nvalidation.MaxLength" + args + ", 5),\nvalidation.Pattern"},
 		{"Format=email", "ShopSpec.Owner", `validation.Format` + args + `, "email")`},
 		{"Format=uri", "ShopSpec.Homepage", `validation.Format` + args + `, "uri")`},
 		{"Format=hostname", "ShopSpec.Host", `validation.Format` + args + `, "hostname")`},

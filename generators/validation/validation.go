@@ -236,7 +236,7 @@ func (g *pkgGen) registerFunc(f *jen.File) {
 		// checked as a CRD's (validation.ScaleReplicas).
 		gate := func(call jen.Code) jen.Code { return call }
 		if g.hasRules(t, map[*model.Type]bool{}) {
-			gate = func(call jen.Code) jen.Code { return jen.Qual(celPkg, "Gate").Call(call) }
+			gate = func(call jen.Code) jen.Code { return jen.Qual(celPkg, "Gate").Call(jen.Id("ctx"), call) }
 		}
 		if !g.hasFunc(t) {
 			gate = func(jen.Code) jen.Code { return jen.Qual(fieldPkg, "ErrorList").Call(jen.Nil()) } // only the scale check

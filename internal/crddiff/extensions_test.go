@@ -108,24 +108,35 @@ func TestExtensionsDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	subj := startExtensionsSubject(t, r)
-	versions := map[string]int{}
-	for _, k := range r.servedKinds() {
-		versions[k.kind]++
-	}
 	if missed := r.unservedExamples(); len(missed) > 0 {
 		t.Errorf("examples of Gateway API kinds no served version takes: %v", missed)
 	}
-	for i, k := range r.servedKinds() {
+	releaseDifferential(t, subj, r, r.servedKinds(), extensionsDivergences, 1000)
+}
+
+// releaseDifferential runs, for each of kinds (served versions of r's CRDs) in a parallel
+// subtest, the release's inputs (extensionsInputs: examples, cases, then extensionsPerKind
+// generated inputs per kind shared by its versions, from seed+i for the i-th) through subj
+// and the kind's oracle, and fails on a difference no row of table explains, on an example
+// the oracle rejects and on a degenerate mix (the oracle accepting or rejecting fewer than
+// 10% of the generated inputs). Each subtest logs its counts and the rows that explained
+// differences.
+func releaseDifferential(t *testing.T, subj *subject, r *release, kinds []kindUnderTest, table []divergence, seed uint64) {
+	versions := map[string]int{}
+	for _, k := range kinds {
+		versions[k.kind]++
+	}
+	for i, k := range kinds {
 		t.Run(k.name(), func(t *testing.T) {
 			t.Parallel()
 			tg := newTarget(t, k)
 			n := (extensionsPerKind + versions[k.kind] - 1) / versions[k.kind]
-			fixed, namespaces, generated := extensionsInputs(r, tg, uint64(1000+i), n)
+			fixed, namespaces, generated := extensionsInputs(r, tg, seed+uint64(i), n)
 			rows := map[int]int{}
 			var failures []string
 			accepted, agree := 0, 0
 			for j, in := range append(fixed, generated...) {
-				in.table = extensionsDivergences
+				in.table = table
 				if j < len(fixed) {
 					tg.inNamespace(namespaces[j]).run(subj, &in)
 					t.Logf("%s: oracle %s; apigen %s; %d differences", in.name, in.oracle, in.apigen, len(in.diffs))
@@ -148,7 +159,7 @@ func TestExtensionsDifferential(t *testing.T) {
 			t.Logf("%s: %d examples and cases and %d generated inputs; the oracle accepted %d and rejected %d of the "+
 				"generated; %d inputs came out the same on both sides", k.name(), len(fixed), len(generated), accepted,
 				len(generated)-accepted, agree)
-			for row, dv := range extensionsDivergences {
+			for row, dv := range table {
 				if n := rows[row]; n > 0 {
 					t.Logf("%5d inputs differ as %q: %s", n, dv.category, short(dv.reason))
 				}

@@ -73,3 +73,14 @@ func (o outcome) String() string {
 	}
 	return fmt.Sprintf("rejected %d %s: [%s]", o.code, o.reason, strings.Join(parts, "; "))
 }
+
+// notChecked reports whether o is a rejection with the notice that blocking errors kept the
+// CEL rules from running.
+func (o outcome) notChecked() bool {
+	for _, c := range o.causes {
+		if strings.Contains(c.Message, notChecked) {
+			return true
+		}
+	}
+	return false
+}

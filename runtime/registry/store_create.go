@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/apigen-dev/apigen/runtime/validation/cel"
+
 	"github.com/apigen-dev/apigen/runtime/admission"
 )
 
@@ -96,7 +98,7 @@ func (e *Store) beforeCreate(ctx context.Context, obj runtime.Object) (metav1.Ob
 // finalizers) and the kind's rules; 422 Invalid when any fails.
 func (e *Store) validateCreate(ctx context.Context, obj runtime.Object, m metav1.Object) error {
 	errs := validation.ValidateObjectMetaAccessor(m, e.NamespaceScoped(), e.nameValidation(), field.NewPath("metadata"))
-	errs = append(errs, e.Strategy.Validate(ctx, obj)...)
+	errs = append(errs, e.Strategy.Validate(cel.WithPriorErrors(ctx, errs), obj)...)
 	if len(errs) > 0 {
 		return apierrors.NewInvalid(e.kind(obj), m.GetName(), errs)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/admission"
 	"github.com/apigen-dev/apigen/runtime/rest"
 	"github.com/apigen-dev/apigen/runtime/storage"
+	"github.com/apigen-dev/apigen/runtime/validation/cel"
 )
 
 // Update writes the object objInfo computes from the stored one, as kube-apiserver's
@@ -152,7 +153,7 @@ func (e *Store) updateExisting(ctx context.Context, strategy Strategy, name stri
 	strategy.PrepareForUpdate(ctx, obj, existing)
 	errs := validation.ValidateObjectMetaAccessor(m, e.NamespaceScoped(), e.nameValidation(), field.NewPath("metadata"))
 	errs = append(errs, validateMetaUpdate(m, old)...)
-	errs = append(errs, strategy.ValidateUpdate(ctx, obj, existing)...)
+	errs = append(errs, strategy.ValidateUpdate(cel.WithPriorErrors(ctx, errs), obj, existing)...)
 	if len(errs) > 0 {
 		return nil, apierrors.NewInvalid(e.kind(obj), name, errs)
 	}

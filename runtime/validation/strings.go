@@ -83,3 +83,16 @@ func FormatError(name, s string) error {
 	}
 	return nil
 }
+
+// FirstFailure returns the first non-empty list of results, nil when every check passed:
+// the string checks of one schema as kube-openapi's string validator makes them (maxLength,
+// then minLength, then pattern), where the first failure ends the checks, so that "" under
+// minLength 1 and a pattern reports the length alone, as kube-apiserver does for a CRD.
+func FirstFailure(results ...field.ErrorList) field.ErrorList {
+	for _, errs := range results {
+		if len(errs) > 0 {
+			return errs
+		}
+	}
+	return nil
+}

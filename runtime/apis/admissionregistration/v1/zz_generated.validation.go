@@ -1036,8 +1036,10 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
-		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
+		errs = append(errs, validation.FirstFailure(
+			validation.MaxLength(ctx, op, fldPath, obj, oldObj, 316),
+			validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType),
+		)...)
 		return errs
 	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
 		return &oldObj.Type
@@ -1092,9 +1094,11 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
-		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
+		errs = append(errs, validation.FirstFailure(
+			validation.MaxLength(ctx, op, fldPath, obj, oldObj, 1024),
+			validation.MinLength(ctx, op, fldPath, obj, oldObj, 1),
+			validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason),
+		)...)
 		return errs
 	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
 		return &oldObj.Reason

@@ -43,9 +43,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*ClusterRoleBinding)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return cel.Gate(Validate_ClusterRoleBinding(ctx, op, nil, obj.(*ClusterRoleBinding), nil))
+			return cel.Gate(ctx, Validate_ClusterRoleBinding(ctx, op, nil, obj.(*ClusterRoleBinding), nil))
 		case operation.Update:
-			return cel.Gate(Validate_ClusterRoleBinding(ctx, op, nil, obj.(*ClusterRoleBinding), safe.Cast[*ClusterRoleBinding](oldObj)))
+			return cel.Gate(ctx, Validate_ClusterRoleBinding(ctx, op, nil, obj.(*ClusterRoleBinding), safe.Cast[*ClusterRoleBinding](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
@@ -61,9 +61,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*RoleBinding)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return cel.Gate(Validate_RoleBinding(ctx, op, nil, obj.(*RoleBinding), nil))
+			return cel.Gate(ctx, Validate_RoleBinding(ctx, op, nil, obj.(*RoleBinding), nil))
 		case operation.Update:
-			return cel.Gate(Validate_RoleBinding(ctx, op, nil, obj.(*RoleBinding), safe.Cast[*RoleBinding](oldObj)))
+			return cel.Gate(ctx, Validate_RoleBinding(ctx, op, nil, obj.(*RoleBinding), safe.Cast[*RoleBinding](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})

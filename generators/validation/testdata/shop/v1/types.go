@@ -9,6 +9,10 @@ import (
 // +kubebuilder:validation:Enum=free;pro;enterprise
 type Tier string
 
+// PremiumTier is the tier of a premium shop. It is defined from Tier, whose enum it keeps,
+// as controller-gen's schema of it does.
+type PremiumTier Tier
+
 // Tag is a label on a shop; the constraints on the type apply to every item of a []Tag.
 // +kubebuilder:validation:MinLength=1
 // +kubebuilder:validation:MaxLength=16
@@ -31,6 +35,9 @@ type ShopSpec struct {
 	// +required
 	// +kubebuilder:validation:XValidation:rule="!oldSelf.hasValue() || oldSelf.value() == self",message="tier is immutable",optionalOldSelf=true
 	Tier Tier `json:"tier"`
+	// Premium is the tier of the shop's premium plan.
+	// +optional
+	Premium PremiumTier `json:"premium,omitempty"`
 	// Owner is an email address.
 	// +required
 	// +kubebuilder:validation:Format=email

@@ -168,6 +168,9 @@ func SemanticEqual_ShopSpec(a, b *ShopSpec) bool {
 	if a.Tier != b.Tier {
 		return false
 	}
+	if a.Premium != b.Premium {
+		return false
+	}
 	if a.Owner != b.Owner {
 		return false
 	}

@@ -37,9 +37,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Shop)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return cel.Gate(Validate_Shop(ctx, op, nil, obj.(*Shop), nil))
+			return cel.Gate(ctx, Validate_Shop(ctx, op, nil, obj.(*Shop), nil))
 		case operation.Update:
-			return cel.Gate(Validate_Shop(ctx, op, nil, obj.(*Shop), safe.Cast[*Shop](oldObj)))
+			return cel.Gate(ctx, Validate_Shop(ctx, op, nil, obj.(*Shop), safe.Cast[*Shop](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
@@ -154,8 +154,10 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 			errs = append(errs, e...)
 			return
 		}
-		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 5)...)
-		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternLimitsRegion)...)
+		errs = append(errs, validation.FirstFailure(
+			validation.MaxLength(ctx, op, fldPath, obj, oldObj, 5),
+			validation.Pattern(ctx, op, fldPath, obj, oldObj, patternLimitsRegion),
+		)...)
 		return errs
 	}(fldPath.Child("region"), &obj.Region, safe.Field(oldObj, func(oldObj *Limits) *string {
 		return &oldObj.Region
@@ -219,6 +221,16 @@ func Validate_Limits(ctx context.Context, op operation.Operation, fldPath *field
 	}(fldPath.Child("gateway"), &obj.Gateway, safe.Field(oldObj, func(oldObj *Limits) *string {
 		return &oldObj.Gateway
 	}))...)
+	return errs
+}
+
+// Validate_PremiumTier validates obj, a PremiumTier at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_PremiumTier(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *PremiumTier) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	errs = append(errs, Validate_Tier(ctx, op, fldPath, (*Tier)(obj), (*Tier)(oldObj))...)
 	return errs
 }
 
@@ -318,6 +330,20 @@ func Validate_ShopSpec(ctx context.Context, op operation.Operation, fldPath *fie
 		return errs
 	}(fldPath.Child("tier"), &obj.Tier, safe.Field(oldObj, func(oldObj *ShopSpec) *Tier {
 		return &oldObj.Tier
+	}))...)
+	// field ShopSpec.Premium
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *PremiumTier) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_PremiumTier(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("premium"), &obj.Premium, safe.Field(oldObj, func(oldObj *ShopSpec) *PremiumTier {
+		return &oldObj.Premium
 	}))...)
 	// field ShopSpec.Owner
 	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
@@ -695,9 +721,11 @@ func Validate_Tag(ctx context.Context, op operation.Operation, fldPath *field.Pa
 	if obj == nil {
 		return nil
 	}
-	errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-	errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 16)...)
-	errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternTag)...)
+	errs = append(errs, validation.FirstFailure(
+		validation.MaxLength(ctx, op, fldPath, obj, oldObj, 16),
+		validation.MinLength(ctx, op, fldPath, obj, oldObj, 1),
+		validation.Pattern(ctx, op, fldPath, obj, oldObj, patternTag),
+	)...)
 	return errs
 }
 

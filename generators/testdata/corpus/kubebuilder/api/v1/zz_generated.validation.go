@@ -36,9 +36,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Factory)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return cel.Gate(Validate_Factory(ctx, op, nil, obj.(*Factory), nil))
+			return cel.Gate(ctx, Validate_Factory(ctx, op, nil, obj.(*Factory), nil))
 		case operation.Update:
-			return cel.Gate(Validate_Factory(ctx, op, nil, obj.(*Factory), safe.Cast[*Factory](oldObj)))
+			return cel.Gate(ctx, Validate_Factory(ctx, op, nil, obj.(*Factory), safe.Cast[*Factory](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
@@ -484,8 +484,10 @@ func Validate_Tool(ctx context.Context, op operation.Operation, fldPath *field.P
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 63)...)
+		errs = append(errs, validation.FirstFailure(
+			validation.MaxLength(ctx, op, fldPath, obj, oldObj, 63),
+			validation.MinLength(ctx, op, fldPath, obj, oldObj, 1),
+		)...)
 		return errs
 	}(fldPath.Child("name"), &obj.Name, safe.Field(oldObj, func(oldObj *Tool) *string {
 		return &oldObj.Name
@@ -508,8 +510,10 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
-		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
+		errs = append(errs, validation.FirstFailure(
+			validation.MaxLength(ctx, op, fldPath, obj, oldObj, 316),
+			validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType),
+		)...)
 		return errs
 	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
 		return &oldObj.Type
@@ -564,9 +568,11 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
-		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
+		errs = append(errs, validation.FirstFailure(
+			validation.MaxLength(ctx, op, fldPath, obj, oldObj, 1024),
+			validation.MinLength(ctx, op, fldPath, obj, oldObj, 1),
+			validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason),
+		)...)
 		return errs
 	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
 		return &oldObj.Reason

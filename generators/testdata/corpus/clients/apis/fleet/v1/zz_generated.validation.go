@@ -45,9 +45,9 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Route)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
-			return cel.Gate(Validate_Route(ctx, op, nil, obj.(*Route), nil))
+			return cel.Gate(ctx, Validate_Route(ctx, op, nil, obj.(*Route), nil))
 		case operation.Update:
-			return cel.Gate(Validate_Route(ctx, op, nil, obj.(*Route), safe.Cast[*Route](oldObj)))
+			return cel.Gate(ctx, Validate_Route(ctx, op, nil, obj.(*Route), safe.Cast[*Route](oldObj)))
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
@@ -545,8 +545,10 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 316)...)
-		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType)...)
+		errs = append(errs, validation.FirstFailure(
+			validation.MaxLength(ctx, op, fldPath, obj, oldObj, 316),
+			validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionType),
+		)...)
 		return errs
 	}(fldPath.Child("type"), &obj.Type, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
 		return &oldObj.Type
@@ -601,9 +603,11 @@ func Validate_metav1_Condition(ctx context.Context, op operation.Operation, fldP
 		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
 			return append(errs, field.Required(fldPath, ""))
 		}
-		errs = append(errs, validation.MinLength(ctx, op, fldPath, obj, oldObj, 1)...)
-		errs = append(errs, validation.MaxLength(ctx, op, fldPath, obj, oldObj, 1024)...)
-		errs = append(errs, validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason)...)
+		errs = append(errs, validation.FirstFailure(
+			validation.MaxLength(ctx, op, fldPath, obj, oldObj, 1024),
+			validation.MinLength(ctx, op, fldPath, obj, oldObj, 1),
+			validation.Pattern(ctx, op, fldPath, obj, oldObj, patternConditionReason),
+		)...)
 		return errs
 	}(fldPath.Child("reason"), &obj.Reason, safe.Field(oldObj, func(oldObj *metav1.Condition) *string {
 		return &oldObj.Reason
