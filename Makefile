@@ -47,27 +47,38 @@ vet:
 	$(GO) vet ./...
 	GOFLAGS= $(GO) vet ./...
 
-## test: unit, golden and end-to-end tests (real etcd, real HTTP, /usr/bin/kubectl), then the
-## runtime again under the race detector
+## test: unit, golden and end-to-end tests (real etcd, real HTTP, /usr/bin/kubectl), each
+## package's time printed as it ends (gotestsum, through the Go module proxy) and the five
+## slowest tests after; then the runtime's packages with concurrency of their own (RACE_PKGS)
+## again under the race detector; then the fuzz targets
+GOTESTSUM := $(GO) run gotest.tools/gotestsum@v1.13.0
+TEST_JSON ?= $(BIN)/test.json
+RACE_PKGS := ./runtime/app/... ./runtime/storage/... ./runtime/endpoints/... ./runtime/garbagecollector/... \
+             ./runtime/aggregator/... ./runtime/server/... ./runtime/admission/... ./runtime/audit/... \
+             ./runtime/apiextensions/... ./runtime/namespace/... ./runtime/filters/... ./runtime/registry/... \
+             ./runtime/metrics/... ./runtime/gcpacer/... ./runtime/warning/... ./runtime/auth/... \
+             ./runtime/validation/cel/... ./runtime/discovery/... ./runtime/openapi/...
 test: vet verify
-	$(GO) test $(TEST_FLAGS) ./...
-	$(GO) test -race $(TEST_FLAGS) ./runtime/...
+	@mkdir -p $(BIN)
+	$(GOTESTSUM) --format pkgname --jsonfile $(TEST_JSON) -- $(TEST_FLAGS) ./...
+	@echo "the five slowest tests:"; $(GOTESTSUM) tool slowest --jsonfile $(TEST_JSON) --threshold 1s | head -5
+	$(GO) test -race $(TEST_FLAGS) $(RACE_PKGS)
 	$(MAKE) fuzz
 
 ## fuzz: each fuzz target from its committed corpus (testdata/fuzz) for a number of inputs
-## that takes about 20s here (a count, not -fuzztime=20s: a time limit that ends during input
+## that takes about 10s here (a count, not -fuzztime=20s: a time limit that ends during input
 ## minimization makes go test fail with "context deadline exceeded"); a failure writes the
 ## failing input to testdata/fuzz
-FUZZ_TARGETS := ./runtime/request:FuzzParseRequestInfo:300000x \
-                ./runtime/endpoints:FuzzDecodeBody:40000x \
-                ./runtime/serializer/json:FuzzInterpret:200000x \
-                ./runtime/request:FuzzQueryParam:100000x \
-                ./runtime/jsoncodec:FuzzReaderString:100000x \
-                ./runtime/jsoncodec:FuzzReaderNumber:50000x \
-                ./runtime/jsoncodec:FuzzWriterString:100000x \
-                ./runtime/jsoncodec:FuzzValid:150000x \
-                ./example-api/apis/db/install:FuzzJSONCodec:20000x \
-                ./internal/crddiff:FuzzDifferential:1000x
+FUZZ_TARGETS := ./runtime/request:FuzzParseRequestInfo:150000x \
+                ./runtime/endpoints:FuzzDecodeBody:20000x \
+                ./runtime/serializer/json:FuzzInterpret:100000x \
+                ./runtime/request:FuzzQueryParam:50000x \
+                ./runtime/jsoncodec:FuzzReaderString:50000x \
+                ./runtime/jsoncodec:FuzzReaderNumber:25000x \
+                ./runtime/jsoncodec:FuzzWriterString:50000x \
+                ./runtime/jsoncodec:FuzzValid:75000x \
+                ./example-api/apis/db/install:FuzzJSONCodec:10000x \
+                ./internal/crddiff:FuzzDifferential:500x
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; count=$${rest#*:}; \
