@@ -91,6 +91,18 @@
 // TestDifferential's; the differences must be rows of extensionsDivergences. FuzzDifferential
 // draws from these targets too (kinds past those of kinds).
 //
+// # Gateway API's types
+//
+// TestGatewayTypedDifferential (gatewaytyped_test.go) compares a third subject: the typed
+// server apigen generates from Gateway API's own Go types (apis/v1 and apis/v1beta1 of the
+// module go.mod requires), which scaffold's TestGatewayAPIServedUnchanged builds and starts,
+// then runs this test against, naming its kubeconfig in CRDDIFF_GATEWAY_KUBECONFIG (the test
+// is skipped without it). Requests go over HTTPS with the kubeconfig's client certificate
+// (remoteSubject); the namespaces the examples name are created first. The oracle serves
+// controller-gen's CRD of the same packages (with the release's api-approved annotation); the
+// inputs are TestExtensionsDifferential's; differences must be rows of divergences, the
+// typed server's table.
+//
 // # Divergences
 //
 // A difference is either explained by a row of the divergences table (divergences_test.go:
