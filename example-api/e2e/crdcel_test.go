@@ -61,9 +61,9 @@ func TestCRDLibraryRules(t *testing.T) {
 		t.Errorf("stored limit = %q", got)
 	}
 	for _, tc := range []struct{ name, request, limit, tiers, want string }{
-		{"greedy", "2Gi", "1Gi", "[gold]", `The Quota "greedy" is invalid: spec: Invalid value: "object": request must not exceed limit`},
-		{"unsorted", `"1"`, `"2"`, "[silver, gold]", `The Quota "unsorted" is invalid: spec.tiers: Invalid value: "array": tiers must be sorted`},
-		{"nonsense", "lots", `"2"`, "[]", `spec.request: Invalid value: "string": request lots is not a quantity`},
+		{"greedy", "2Gi", "1Gi", "[gold]", `The Quota "greedy" is invalid: spec: Invalid value: request must not exceed limit`},
+		{"unsorted", `"1"`, `"2"`, "[silver, gold]", `The Quota "unsorted" is invalid: spec.tiers: Invalid value: tiers must be sorted`},
+		{"nonsense", "lots", `"2"`, "[]", `spec.request: Invalid value: "lots": request lots is not a quantity`},
 	} {
 		out, err := s.kubectl(t, "apply", "-f", quota(tc.name, tc.request, tc.limit, tc.tiers))
 		if err == nil || !strings.Contains(out, tc.want) {
