@@ -60,8 +60,9 @@ RACE_PKGS := ./runtime/app/... ./runtime/storage/... ./runtime/endpoints/... ./r
              ./runtime/validation/cel/... ./runtime/discovery/... ./runtime/openapi/...
 test: vet verify
 	@mkdir -p $(BIN)
-	$(GOTESTSUM) --format pkgname --jsonfile $(TEST_JSON) -- $(TEST_FLAGS) ./...
-	@echo "the five slowest tests:"; $(GOTESTSUM) tool slowest --jsonfile $(TEST_JSON) --threshold 1s | head -5
+	@status=0; $(GOTESTSUM) --format pkgname --jsonfile $(TEST_JSON) -- $(TEST_FLAGS) ./... || status=$$?; \
+		echo "the five slowest tests:"; $(GOTESTSUM) tool slowest --jsonfile $(TEST_JSON) --threshold 1s 2>/dev/null | head -5; \
+		exit $$status
 	$(GO) test -race $(TEST_FLAGS) $(RACE_PKGS)
 	$(MAKE) fuzz
 
