@@ -4,14 +4,12 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/validation/cel"
-	crschema "github.com/apigen-dev/apigen/runtime/validation/structural"
 )
 
 // strategy is the registry.Strategy of one served version of a custom resource, as
@@ -99,10 +97,9 @@ func (s *strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) 
 
 // validate runs the schema and checks the scale subresource's replica fields are integers, as
 // kube's customResourceValidator, then the schema's CEL rules as customResourceStrategy does:
-// only when none of those errors, nor of the object's metadata, is blocking
-// (crschema.Blocking); otherwise one field.Invalid(nil, nil, cel.NotCheckedMessage) stands
-// for them. The metadata's errors themselves are the Store's to report (ValidateObjectMetaAccessor
-// runs there too); upstream's strategy validates metadata itself, so they gate its rules.
+// only when none of those errors, nor of the object's metadata (which the Store validates
+// first and notes in ctx, cel.WithPriorErrors), is blocking; otherwise one
+// field.Invalid(nil, nil, cel.NotCheckedMessage) stands for them.
 func (s *strategy) validate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
@@ -117,8 +114,7 @@ func (s *strategy) validate(ctx context.Context, obj, old runtime.Object) field.
 	if !schema.HasRules() {
 		return errs
 	}
-	meta := validation.ValidateObjectMetaAccessor(u, s.namespaced, validation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	if crschema.Blocking(errs) || crschema.Blocking(meta) {
+	if cel.Blocking(errs) || cel.PriorBlocking(ctx) {
 		return append(errs, field.Invalid(nil, nil, cel.NotCheckedMessage))
 	}
 	var oldContent map[string]any

@@ -5,9 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/apigen-dev/apigen/runtime/validation/cel"
 	crschema "github.com/apigen-dev/apigen/runtime/validation/structural"
 )
 
@@ -45,8 +47,10 @@ func TestStrategyGatesRules(t *testing.T) {
 			tc.metadata["namespace"] = "default" // as the Store sets it before validating
 			obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "stable.example.com/v1", "kind": "CronTab",
 				"metadata": tc.metadata, "spec": tc.spec}}
+			// The Store validates the metadata first and notes its errors for the strategy.
+			meta := validation.ValidateObjectMetaAccessor(obj, true, validation.NameIsDNSSubdomain, field.NewPath("metadata"))
 			var lines []string
-			for _, e := range st.Validate(context.Background(), obj) {
+			for _, e := range st.Validate(cel.WithPriorErrors(context.Background(), meta), obj) {
 				lines = append(lines, e.Error())
 			}
 			if got := strings.Join(lines, "\n"); got != tc.want {

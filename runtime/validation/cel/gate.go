@@ -22,7 +22,7 @@ type priorBlockingKey struct{}
 // hold a blocking one, which Gate then counts as well: apiextensions-apiserver's
 // customResourceStrategy validates the metadata first, in the same error list.
 func WithPriorErrors(ctx context.Context, errs field.ErrorList) context.Context {
-	if !blocking(errs) {
+	if !Blocking(errs) {
 		return ctx
 	}
 	return context.WithValue(ctx, priorBlockingKey{}, true)
@@ -35,7 +35,7 @@ func WithPriorErrors(ctx context.Context, errs field.ErrorList) context.Context 
 // the rules' errors (those of origin Origin) are dropped and field.Invalid(nil, nil,
 // NotCheckedMessage) is added. errs is not modified.
 func Gate(ctx context.Context, errs field.ErrorList) field.ErrorList {
-	if prior, _ := ctx.Value(priorBlockingKey{}).(bool); !prior && !blocking(errs) {
+	if !PriorBlocking(ctx) && !Blocking(errs) {
 		return errs
 	}
 	out := make(field.ErrorList, 0, len(errs)+1)
@@ -47,9 +47,16 @@ func Gate(ctx context.Context, errs field.ErrorList) field.ErrorList {
 	return append(out, field.Invalid(nil, nil, NotCheckedMessage))
 }
 
-// blocking reports whether errs hold an error, other than a rule's, of a type that keeps
-// kube-apiserver from evaluating a custom resource's rules.
-func blocking(errs field.ErrorList) bool {
+// PriorBlocking reports whether ctx notes a blocking error found before the kind's own
+// validation (WithPriorErrors).
+func PriorBlocking(ctx context.Context) bool {
+	prior, _ := ctx.Value(priorBlockingKey{}).(bool)
+	return prior
+}
+
+// Blocking reports whether errs hold an error, other than a rule's, of a type that keeps
+// kube-apiserver from evaluating a custom resource's rules (apiextensions' hasBlockingErr).
+func Blocking(errs field.ErrorList) bool {
 	for _, e := range errs {
 		if e.Origin == Origin {
 			continue

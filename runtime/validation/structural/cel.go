@@ -203,15 +203,3 @@ func typed(x any, s *Structural) any {
 	}
 	return x
 }
-
-// Blocking reports whether errs has an error that keeps the CEL rules from running, as apiextensions'
-// hasBlockingErr: NotSupported, Required, TooLong, TooMany or TypeInvalid.
-func Blocking(errs field.ErrorList) bool {
-	for _, e := range errs {
-		switch e.Type {
-		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
-			return true
-		}
-	}
-	return false
-}

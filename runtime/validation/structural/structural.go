@@ -80,7 +80,7 @@ func New(schema map[string]any, fldPath *field.Path) (*Structural, field.ErrorLi
 
 // Validate validates a custom resource obj (the whole object: apiVersion, kind, metadata, spec, status...) against s,
 // as kube-apiserver's custom resource strategy does: ValidateSchema, then, when none of its errors is blocking
-// (Blocking), ValidateRules; when one is and s has rules, the rules are replaced by one
+// (cel.Blocking), nor one noted in ctx (cel.WithPriorErrors), ValidateRules; when one is and s has rules, the rules are replaced by one
 // field.Invalid(nil, nil, cel.NotCheckedMessage), as apiextensions' customResourceStrategy reports them.
 //
 // old is the stored object on update, nil on create. Errors are field.ErrorList with full paths ("spec.replicas")
@@ -94,7 +94,7 @@ func (s *Structural) Validate(ctx context.Context, obj, old map[string]any) fiel
 	if !s.HasRules() {
 		return errs
 	}
-	if Blocking(errs) {
+	if cel.Blocking(errs) || cel.PriorBlocking(ctx) {
 		return append(errs, field.Invalid(nil, nil, cel.NotCheckedMessage))
 	}
 	return append(errs, s.ValidateRules(ctx, obj, old)...)
