@@ -243,42 +243,63 @@ func TestDifferential(t *testing.T) {
 		t.Run(k.name(), func(t *testing.T) {
 			t.Parallel()
 			tg := newTarget(t, k)
-			samples := tg.samples(t)
-			generated := tg.generate(uint64(i+1), generatedPerKind)
-			rows := map[int]int{}
-			var failures []string
-			accepted, agree := 0, 0
-			for j, in := range append(samples, generated...) {
-				tg.run(subj, &in)
-				if j < len(samples) {
-					t.Logf("sample %s: oracle %s; apigen %s; %d differences", in.name, in.oracle, in.apigen, len(in.diffs))
-				} else if in.oracle.accepted {
-					accepted++
-				}
-				if len(in.diffs) == 0 {
-					agree++
-				}
-				if bad := in.unexplained(rows); len(bad) > 0 {
-					failures = append(failures, in.describe()+"\n  unexplained:\n    "+strings.ReplaceAll(summary(bad), "\n", "\n    "))
-				}
-			}
-			t.Logf("%d samples and %d generated inputs; the oracle accepted %d and rejected %d of the generated; "+
-				"%d inputs came out the same on both sides", len(samples), len(generated), accepted, len(generated)-accepted, agree)
-			for r, dv := range divergences {
-				if n := rows[r]; n > 0 {
-					t.Logf("%5d inputs differ as %q: %s", n, dv.category, short(dv.reason))
-				}
-			}
-			if accepted < len(generated)/10 || len(generated)-accepted < len(generated)/10 {
-				t.Errorf("a degenerate mix: the oracle accepted %d of %d generated inputs; each side must be at least 10%%", accepted, len(generated))
-			}
-			for _, f := range failures[:min(len(failures), 10)] {
-				t.Errorf("an unexplained divergence:\n%s", f)
-			}
-			if len(failures) > 10 {
-				t.Errorf("... and %d more inputs with unexplained divergences", len(failures)-10)
-			}
+			diffKind(t, subj, tg, "the oracle", tg.samples(t), nil, tg.generate(uint64(i+1), generatedPerKind), divergences)
 		})
+	}
+}
+
+// diffKind runs the inputs of tg through subj and tg's oracle (oracleName in messages): first
+// fixed, the committed samples or examples (each sent to namespaces[j] when namespaces is not
+// nil), which the oracle must accept unless the input's name starts with "case: " (a
+// hand-written case), each logged; then generated. It fails t on a difference no row of table
+// explains (the first ten in full) and on a degenerate mix (the oracle accepting or rejecting
+// fewer than 10% of the generated inputs), and logs the counts and the rows that explained
+// differences.
+func diffKind(t *testing.T, subj *subject, tg *target, oracleName string, fixed []input, namespaces []string, generated []input, table []divergence) {
+	rows := map[int]int{}
+	var failures []string
+	accepted, agree := 0, 0
+	for j, in := range append(fixed, generated...) {
+		in.table = table
+		if j < len(fixed) {
+			at := tg
+			if namespaces != nil {
+				at = tg.inNamespace(namespaces[j])
+			}
+			at.run(subj, &in)
+			t.Logf("%s: oracle %s; apigen %s; %d differences", in.name, in.oracle, in.apigen, len(in.diffs))
+			if !in.oracle.accepted && !strings.HasPrefix(in.name, "case: ") {
+				t.Errorf("%s rejects %s: %s", oracleName, in.name, in.oracle)
+			}
+		} else {
+			tg.run(subj, &in)
+			if in.oracle.accepted {
+				accepted++
+			}
+		}
+		if len(in.diffs) == 0 {
+			agree++
+		}
+		if bad := in.unexplained(rows); len(bad) > 0 {
+			failures = append(failures, in.describe()+"\n  unexplained:\n    "+strings.ReplaceAll(summary(bad), "\n", "\n    "))
+		}
+	}
+	t.Logf("%s: %d samples, examples and cases and %d generated inputs; %s accepted %d and rejected %d of the "+
+		"generated; %d inputs came out the same on both sides", tg.name(), len(fixed), len(generated), oracleName, accepted,
+		len(generated)-accepted, agree)
+	for row, dv := range table {
+		if n := rows[row]; n > 0 {
+			t.Logf("%5d inputs differ as %q: %s", n, dv.category, short(dv.reason))
+		}
+	}
+	if accepted < len(generated)/10 || len(generated)-accepted < len(generated)/10 {
+		t.Errorf("a degenerate mix: %s accepted %d of %d generated inputs; each side must be at least 10%%", oracleName, accepted, len(generated))
+	}
+	for _, f := range failures[:min(len(failures), 10)] {
+		t.Errorf("an unexplained divergence:\n%s", f)
+	}
+	if len(failures) > 10 {
+		t.Errorf("... and %d more inputs with unexplained divergences", len(failures)-10)
 	}
 }
 

@@ -117,10 +117,7 @@ func TestExtensionsDifferential(t *testing.T) {
 // releaseDifferential runs, for each of kinds (served versions of r's CRDs) in a parallel
 // subtest, the release's inputs (extensionsInputs: examples, cases, then extensionsPerKind
 // generated inputs per kind shared by its versions, from seed+i for the i-th) through subj
-// and the kind's oracle, and fails on a difference no row of table explains, on an example
-// the oracle rejects and on a degenerate mix (the oracle accepting or rejecting fewer than
-// 10% of the generated inputs). Each subtest logs its counts and the rows that explained
-// differences.
+// and the kind's oracle (diffKind, with table).
 func releaseDifferential(t *testing.T, subj *subject, r *release, kinds []kindUnderTest, table []divergence, seed uint64) {
 	versions := map[string]int{}
 	for _, k := range kinds {
@@ -132,47 +129,7 @@ func releaseDifferential(t *testing.T, subj *subject, r *release, kinds []kindUn
 			tg := newTarget(t, k)
 			n := (extensionsPerKind + versions[k.kind] - 1) / versions[k.kind]
 			fixed, namespaces, generated := extensionsInputs(r, tg, seed+uint64(i), n)
-			rows := map[int]int{}
-			var failures []string
-			accepted, agree := 0, 0
-			for j, in := range append(fixed, generated...) {
-				in.table = table
-				if j < len(fixed) {
-					tg.inNamespace(namespaces[j]).run(subj, &in)
-					t.Logf("%s: oracle %s; apigen %s; %d differences", in.name, in.oracle, in.apigen, len(in.diffs))
-					if !in.oracle.accepted && !strings.HasPrefix(in.name, "case: ") {
-						t.Errorf("the oracle rejects the example %s: %s", in.name, in.oracle)
-					}
-				} else {
-					tg.run(subj, &in)
-					if in.oracle.accepted {
-						accepted++
-					}
-				}
-				if len(in.diffs) == 0 {
-					agree++
-				}
-				if bad := in.unexplained(rows); len(bad) > 0 {
-					failures = append(failures, in.describe()+"\n  unexplained:\n    "+strings.ReplaceAll(summary(bad), "\n", "\n    "))
-				}
-			}
-			t.Logf("%s: %d examples and cases and %d generated inputs; the oracle accepted %d and rejected %d of the "+
-				"generated; %d inputs came out the same on both sides", k.name(), len(fixed), len(generated), accepted,
-				len(generated)-accepted, agree)
-			for row, dv := range table {
-				if n := rows[row]; n > 0 {
-					t.Logf("%5d inputs differ as %q: %s", n, dv.category, short(dv.reason))
-				}
-			}
-			if accepted < len(generated)/10 || len(generated)-accepted < len(generated)/10 {
-				t.Errorf("a degenerate mix: the oracle accepted %d of %d generated inputs; each side must be at least 10%%", accepted, len(generated))
-			}
-			for _, f := range failures[:min(len(failures), 10)] {
-				t.Errorf("an unexplained divergence:\n%s", f)
-			}
-			if len(failures) > 10 {
-				t.Errorf("... and %d more inputs with unexplained divergences", len(failures)-10)
-			}
+			diffKind(t, subj, tg, "the oracle", fixed, namespaces, generated, table)
 		})
 	}
 }

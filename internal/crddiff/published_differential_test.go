@@ -1,7 +1,6 @@
 package crddiff
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -19,39 +18,7 @@ func TestPublishedDifferential(t *testing.T) {
 		t.Run(k.name(), func(t *testing.T) {
 			t.Parallel()
 			tg, _ := newPublishedTarget(t, subj, k)
-			samples := tg.samples(t)
-			generated := tg.generate(uint64(1000+i), publishedPerKind)
-			rows := map[int]int{}
-			var failures []string
-			accepted, agree := 0, 0
-			for j, in := range append(samples, generated...) {
-				tg.run(subj, &in)
-				if j >= len(samples) && in.oracle.accepted {
-					accepted++
-				}
-				if len(in.diffs) == 0 {
-					agree++
-				}
-				if bad := in.unexplained(rows); len(bad) > 0 {
-					failures = append(failures, in.describe()+"\n  unexplained:\n    "+strings.ReplaceAll(summary(bad), "\n", "\n    "))
-				}
-			}
-			t.Logf("%s: %d samples and %d generated inputs; the published schema accepted %d and rejected %d of the generated; "+
-				"%d inputs came out the same on both sides", k.name(), len(samples), len(generated), accepted, len(generated)-accepted, agree)
-			for r, dv := range divergences {
-				if n := rows[r]; n > 0 {
-					t.Logf("%5d inputs differ as %q: %s", n, dv.category, short(dv.reason))
-				}
-			}
-			if accepted < len(generated)/10 || len(generated)-accepted < len(generated)/10 {
-				t.Errorf("a degenerate mix: the published schema accepted %d of %d generated inputs; each side must be at least 10%%", accepted, len(generated))
-			}
-			for _, f := range failures[:min(len(failures), 10)] {
-				t.Errorf("an unexplained divergence:\n%s", f)
-			}
-			if len(failures) > 10 {
-				t.Errorf("... and %d more inputs with unexplained divergences", len(failures)-10)
-			}
+			diffKind(t, subj, tg, "the published schema", tg.samples(t), nil, tg.generate(uint64(1000+i), publishedPerKind), divergences)
 		})
 	}
 }
