@@ -5,6 +5,7 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -85,13 +86,13 @@ func TestInitWritesGofmtCleanRepo(t *testing.T) {
 	for file, wants := range map[string][]string{
 		"go.mod":                    {"module example.com/shop\n", "\ngo 1.26\n", "tool github.com/apigen-dev/apigen/cmd/apigen", "replace github.com/apigen-dev/apigen => " + checkout},
 		"apis/doc.go":               {"//go:generate go tool apigen generate ./..."},
-		"Makefile":                  {"generate:", "verify:", "build:", "run:", "test:", "./cmd/$(SERVER)", "SERVER   := shop-apiserver", "export GOFLAGS := -tags=$(TAGS)"},
+		"Makefile":                  {"generate:", "verify:", "build:", "run:", "test:", "./cmd/$(SERVER)", "SERVER   := shop-apiserver"},
 		".github/workflows/ci.yaml": {"go tool apigen verify ./...", "go test ./..."},
 		".gitignore":                {"/apiserver-data/"},
 		"README.md": {"go generate ./...\nmake run\n", "## Deploy to a cluster", "docker build -t $IMG -f config/deploy/Dockerfile .",
 			"kustomize edit set image shop-apiserver=$IMG) && kubectl apply -k config/deploy", "kubectl get apiservices",
 			"kubectl -n shop-system create secret tls shop-apiserver-tls"},
-		"config/deploy/Dockerfile":         {"RUN CGO_ENABLED=0 go build -tags=fieldsv1string -trimpath -ldflags=-s -o /out/shop-apiserver ./cmd/shop-apiserver\n"},
+		"config/deploy/Dockerfile":         {"RUN CGO_ENABLED=0 go build -trimpath -ldflags=-s -o /out/shop-apiserver ./cmd/shop-apiserver\n"},
 		"config/deploy/kustomization.yaml": {"  - name: shop-apiserver\n"},
 	} {
 		for _, w := range wants {
@@ -393,5 +394,39 @@ func TestCreateAPIFindsGroupElsewhere(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(groupsGo); string(got) != moved {
 		t.Errorf("groups.go rewired away from pkg/apis:\n%s", got)
+	}
+}
+
+// TestOneBuildConfiguration fails when an entry point builds with build tags: this checkout's
+// Makefile, CI script and image, and every template apigen init writes. A plain go build or
+// go test, an editor and these then compile the same packages the same way, so nothing is
+// compiled twice (issue 31).
+func TestOneBuildConfiguration(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"Makefile", ".ci/run", "example-api/config/deploy/Dockerfile"}
+	err = filepath.WalkDir(filepath.Join(root, "templates"), func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(root, path)
+			paths = append(paths, rel)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := regexp.MustCompile(`(^|\s|")-tags[= ]`)
+	for _, p := range paths {
+		data, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if tags.MatchString(line) {
+				t.Errorf("%s:%d builds with build tags, which a plain go build and go test do not: %s", p, i+1, strings.TrimSpace(line))
+			}
+		}
 	}
 }
