@@ -13,6 +13,7 @@ import (
 // a fourth Database in a namespace with kube-apiserver's 403 wording, while other namespaces
 // are unaffected.
 func TestKubectlAdmission(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t, "--enable-admission-plugins=DatabaseQuota,DatabaseEngineLabel")
 	dir := t.TempDir()
 	create := func(ns, name, engine string) (string, error) {

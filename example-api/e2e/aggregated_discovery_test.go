@@ -36,6 +36,7 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // discovery, and kubectl explain works on the proxied resource, whose OpenAPI v3 document the
 // front serves from the backend.
 func TestAggregatedDiscoveryAndProxiedOpenAPI(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}

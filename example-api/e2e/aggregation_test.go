@@ -19,6 +19,7 @@ import (
 // first stops, the APIService turns Available=False (FailedDiscoveryCheck), its group version
 // answers 503, and the second's own groups are unaffected.
 func TestAggregationAPIService(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}

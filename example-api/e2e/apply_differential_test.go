@@ -108,6 +108,7 @@ type diffStep struct {
 // be equal, and an apply the oracle refuses with a conflict must be a 409 naming the same
 // fields.
 func TestServerSideApplyDifferential(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	o := newOracle(t, s)
 	seed := time.Now().UnixNano()

@@ -72,6 +72,7 @@ func (s *apiServer) kubectlManaged(t *testing.T, args ...string) map[string]any 
 // shows both managers' fields as kube-apiserver records them; a client-side applied object
 // moves to server-side apply without conflicts, and an apply through v1alpha1 converts.
 func TestServerSideApplyKubectl(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	out := s.mustKubectl(t, "apply", "--server-side", "-f", samplesDir)
 	for _, name := range []string{"database.db.example.com/orders", "database.db.example.com/inventory",
@@ -154,6 +155,7 @@ func TestServerSideApplyKubectl(t *testing.T) {
 // the typed clientset's Apply of built-in kinds (a Namespace, a Role) round-trips with
 // applyconfigurations.
 func TestServerSideApplyClientGo(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -280,6 +282,7 @@ func TestServerSideApplyClientGo(t *testing.T) {
 // kubectl explain prints its schema's descriptions (from the published OpenAPI), and an apply
 // of a CronTab merges by the CRD's schema; the scale subresource maps replicas ownership.
 func TestServerSideApplyCustomResources(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	manifest, err := os.ReadFile(filepath.Join(crdsDir, "crontab.yaml"))
 	if err != nil {

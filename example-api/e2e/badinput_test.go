@@ -55,6 +55,7 @@ func database(name, extraSpec string) string {
 // the status code kube-apiserver gives it, as a metav1.Status; the server stays up; and every
 // object stored before the suite is unchanged after it.
 func TestBadInput(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	client, err := rest.HTTPClientFor(s.config)
 	if err != nil {

@@ -46,6 +46,7 @@ func wantStatus(t *testing.T, what string, err error, code int32, reason metav1.
 // TestDynamicClientErrors shows the error contract with client-go's dynamic client:
 // 409 AlreadyExists, 409 Conflict on a stale resourceVersion, 404 NotFound, each a metav1.Status.
 func TestDynamicClientErrors(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -98,6 +99,7 @@ func TestDynamicClientErrors(t *testing.T) {
 // TestDynamicClientVersionsAndWatch writes through v1alpha1, reads through both versions,
 // and watches through client-go.
 func TestDynamicClientVersionsAndWatch(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

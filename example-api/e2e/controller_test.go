@@ -69,6 +69,7 @@ func TestDatabaseController(t *testing.T) {
 // the informer's lister then serves every Database, by namespace and name, and a Database
 // created afterwards reaches the lister through the watch.
 func TestTypedInformerWatchList(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	ctx := context.Background()
 	client := versioned.NewForConfigOrDie(unthrottledConfig(s.config))

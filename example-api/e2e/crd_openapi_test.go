@@ -79,6 +79,7 @@ func within(t *testing.T, limit time.Duration, what string, cond func() bool) {
 // schema's fields and the kind's group-version-kind), changed when the CRD's schema changes
 // (the v2 ETag and the v3 hash with it), and gone within a second of the CRD's deletion.
 func TestCustomResourceOpenAPI(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	c := newOpenAPIClient(t, s)
 	const key = "apis/stable.example.com/v1"

@@ -29,6 +29,7 @@ var crdsDir = filepath.Join("..", "config", "crds")
 // validation and pruning, schema defaults, the status and scale subresources, and the CRD's
 // deletion removing its objects and routes.
 func TestCustomResourceDefinitionKubectl(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	crd := filepath.Join(crdsDir, "crontab.yaml")
 	s.mustKubectl(t, "apply", "-f", crd)
@@ -212,6 +213,7 @@ spec:
 // printer columns and no status subresource, and refuses a CRD whose kind another CRD of the
 // group already serves (NamesAccepted=False).
 func TestClusterScopedCustomResourceDefinition(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	s.mustKubectl(t, "apply", "-f", writeCRDManifest(t, "colors.yaml", clusterCRD("colors", "Color")))
 	s.mustKubectl(t, "wait", "--for=condition=Established", "--timeout=10s", "crd/colors.paint.example.com")

@@ -48,6 +48,7 @@ spec:
 // quantity() and isSorted() (Kubernetes' CEL libraries): the CRD is accepted and its objects
 // are validated by those rules, with kube-apiserver's 422 wording.
 func TestCRDLibraryRules(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	s.mustKubectl(t, "apply", "-f", writeCRDManifest(t, "quota-crd.yaml", quotaCRD))
 	s.mustKubectl(t, "wait", "--for=condition=Established", "--timeout=10s", "crd/quotas.cel.example.com")

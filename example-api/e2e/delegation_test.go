@@ -23,6 +23,7 @@ import (
 // certificate, the request-header CA verifies the front proxy's client certificate, and the
 // header and allowed names are the server's --requestheader-* flags.
 func TestDelegatingAuthenticationConfig(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}

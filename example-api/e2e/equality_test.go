@@ -14,6 +14,7 @@ import (
 // sees it (through the generated SemanticEqual_DatabaseSpec): not for a label, a quantity
 // written in another unit or a nil map made empty; once for each real spec change.
 func TestGenerationBump(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -64,6 +64,7 @@ func (o *forestObject) String() string {
 // owner was deleted, no ownerReference names a missing owner, and no finalizer or
 // deletionTimestamp is left. APIGEN_GC_SEED=<n> replays a run; each round logs its seed.
 func TestGarbageCollectionRandomForests(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	s.mustKubectl(t, "apply", "-f", crdsDir+"/crontab.yaml", "-f", writeCRDManifest(t, "colors.yaml", clusterCRD("colors", "Color")))
 	s.mustKubectl(t, "wait", "--for=condition=Established", "--timeout=30s", "crd/crontabs.stable.example.com", "crd/colors.paint.example.com")

@@ -109,6 +109,7 @@ func (s *apiServer) releaseHold(t *testing.T, object string) {
 // gone, then deletes it (and kubectl, waiting, returns only then); `--cascade=orphan` leaves the
 // Backup without the ownerReference.
 func TestKubectlGarbageCollection(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	ownedBy := func(uid string) []owner {
 		return []owner{{apiVersion: "db.example.com/v1", kind: "Database", name: "orders", uid: uid, block: true}}

@@ -18,6 +18,7 @@ const samplesDir = "../config/samples"
 // sample, defaults, an update by re-applying an edited sample, conversion to v1alpha1, a watch
 // seeing a change made elsewhere, and delete.
 func TestKubectlSession(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 
 	out := s.mustKubectl(t, "version")

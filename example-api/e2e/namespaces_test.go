@@ -41,6 +41,7 @@ func writeNamespacedManifest(t *testing.T, content string) string {
 // refused (NamespaceLifecycle), deleting a namespace deletes its content (waiting for
 // finalizers) and then the namespace, and default may not be deleted.
 func TestNamespaces(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 
 	s.mustKubectl(t, "create", "namespace", "team-a")
@@ -94,6 +95,7 @@ func TestNamespaces(t *testing.T) {
 // TestNamespacesClientGo reads namespaces with client-go's typed clientset, which asks for
 // protobuf first and accepts the JSON the server answers.
 func TestNamespacesClientGo(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	cs, err := kubernetes.NewForConfig(s.config)
 	if err != nil {

@@ -34,6 +34,7 @@ func writeManifest(t *testing.T, name string) string {
 // TestKubectlExplain shows kubectl explain reading the published OpenAPI v3 documents: the
 // doc comment and type of a field of the preferred version, and a kind of another version.
 func TestKubectlExplain(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 
 	out := s.mustKubectl(t, "explain", "databases.spec.replicas")
@@ -72,6 +73,7 @@ func TestKubectlExplain(t *testing.T) {
 // rejects an unknown field naming it, warn creates the object and prints the warning, and a
 // server-side dry run validates without creating.
 func TestKubectlFieldValidation(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 
 	out, err := s.kubectl(t, "apply", "--validate=strict", "-f", writeManifest(t, "strict"))
@@ -118,6 +120,7 @@ func TestKubectlFieldValidation(t *testing.T) {
 // example-api/apis/db/v1/types.go: descriptions, defaults, constraints, list extensions, CEL
 // rules, the group-version-kind extension, and Quantity and Time as openapi-gen describes them.
 func TestOpenAPIDocuments(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 
 	var v3 struct {

@@ -80,6 +80,7 @@ spec:
 // kube's messages through kubectl and client-go: a plain rule, a rule over the binding's
 // DatabaseClass parameter, and a Warn binding.
 func TestValidatingAdmissionPolicy(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	s.mustKubectl(t, "apply", "-f", "../config/samples/db_v1_databaseclass.yaml")
 	s.mustKubectl(t, "apply", "-f", writeCRDManifest(t, "policies.yaml", admissionPolicies))

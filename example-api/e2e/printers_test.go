@@ -10,6 +10,7 @@ import (
 // Storage) shows only with `-o wide`, as kube-apiserver's Table priority; `kubectl get all`
 // includes databases, whose resource is in the "all" category.
 func TestKubectlPrinterColumnsAndCategories(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	s.mustKubectl(t, "apply", "-f", samplesDir)
 

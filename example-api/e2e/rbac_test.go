@@ -89,6 +89,7 @@ const escalationMessage = `user "alice" (groups=["system:authenticated"]) is att
 // and ClusterRoles cannot grant through them what she does not hold (403 with kube's
 // message), through create and patch alike, until she holds the bind or escalate verb.
 func TestKubectlRBACEscalation(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startWithUsers(t)
 	s.mustKubectl(t, "create", "namespace", "team-a")
 	s.mustKubectl(t, "create", "role", "rbac-writer", "-n", "team-a", "--verb=get,list,create,update,patch",
@@ -134,6 +135,7 @@ func TestKubectlRBACEscalation(t *testing.T) {
 // TestKubectlClusterRBACEscalation is TestKubectlRBACEscalation through ClusterRoles and
 // ClusterRoleBindings: checked cluster-wide; aggregationRule needs every right.
 func TestKubectlClusterRBACEscalation(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startWithUsers(t)
 	s.mustKubectl(t, "create", "clusterrole", "cluster-rbac-writer", "--verb=get,list,create,update,patch",
 		"--resource=clusterrolebindings.rbac.authorization.k8s.io,clusterroles.rbac.authorization.k8s.io")
@@ -166,6 +168,7 @@ func TestKubectlClusterRBACEscalation(t *testing.T) {
 // (generated aggregate-to-view roles), so a user bound to it may list databases and not
 // change them; a ClusterRole labelled aggregate-to-view extends view at once.
 func TestKubectlAggregatedClusterRoles(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startWithUsers(t)
 	s.mustKubectl(t, "create", "namespace", "team-a")
 	db := filepath.Join(t.TempDir(), "db.yaml")
@@ -208,6 +211,7 @@ func TestKubectlAggregatedClusterRoles(t *testing.T) {
 // `kubectl auth can-i --list` (SelfSubjectRulesReview) and `kubectl auth whoami`
 // (SelfSubjectReview) answer as RBAC says; impersonation without the impersonate verb is 403.
 func TestKubectlAuth(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startWithUsers(t)
 	s.mustKubectl(t, "create", "namespace", "team-a")
 	s.mustKubectl(t, "create", "role", "db-writer", "-n", "team-a", "--verb=get,list,create", "--resource=databases.db.example.com")

@@ -24,6 +24,7 @@ import (
 //     resource's when the status subresource is on: status markers do not reject a create;
 //   - the markers of metav1.Condition, a type of another module, are enforced on status.
 func TestRequiredAsACustomResource(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	// notChecked is the cause a CRD's validation adds when errors kept its CEL rules from
 	// running (Database has rules).
 	const notChecked = "FieldValueInvalid <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"

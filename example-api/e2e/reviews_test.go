@@ -37,6 +37,7 @@ func (s *apiServer) clientsetAs(t *testing.T, user string) *kubernetes.Clientset
 // LocalSubjectAccessReview answer with RBAC, with kube's 422 for a malformed review; only a
 // user bound to system:auth-delegator (or an admin) may create them.
 func TestReviewsClientGo(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startWithUsers(t)
 	s.mustKubectl(t, "create", "namespace", "team-a")
 	s.mustKubectl(t, "create", "role", "db-writer", "-n", "team-a", "--verb=get,list,create", "--resource=databases.db.example.com")

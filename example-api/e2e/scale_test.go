@@ -17,6 +17,7 @@ import (
 // a raw GET, checks discovery lists databases/scale as autoscaling/v1 Scale, and that a stale
 // resourceVersion on a Scale is a 409.
 func TestKubectlScale(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	s.mustKubectl(t, "apply", "-f", samplesDir)
 
@@ -127,6 +128,7 @@ func TestKubectlScale(t *testing.T) {
 // TestKubectlFieldSelectorSelectableField lists databases by spec.engine, declared with
 // +kubebuilder:selectablefield, in both versions; a field that is not selectable is a 400.
 func TestKubectlFieldSelectorSelectableField(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	s.mustKubectl(t, "apply", "-f", samplesDir)
 	for _, tc := range []struct{ resource, selector, want string }{

@@ -94,6 +94,7 @@ func invalidCauses(t *testing.T, what string, err error) []string {
 // which kubectl prints; changing spec.engine is refused by its CEL rule; a valid Database
 // is accepted; v1alpha1 is validated with its own markers.
 func TestKubectlValidation(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -220,6 +221,7 @@ spec:
 
 // TestBackupNameFormat checks a string format marker (k8s-long-name) through the server.
 func TestBackupNameFormat(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -160,6 +160,7 @@ func untilRefused(t *testing.T, create func() (string, error), want string) {
 // Ignore and Fail with the webhook down, and a dry run reaching a NoneOnDryRun webhook while
 // a webhook with side effects cannot be configured.
 func TestAdmissionWebhooks(t *testing.T) {
+	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
 	hook := newDBWebhook(t)
 	s.mustKubectl(t, "apply", "-f", writeCRDManifest(t, "validate.yaml",
