@@ -50,6 +50,7 @@ func (b *builder) build(pkgs []*packages.Package) *model.API {
 	b.addGeneratedMethods()
 	sort.Slice(api.Packages, func(i, j int) bool { return api.Packages[i].Path < api.Packages[j].Path })
 	api.Groups = b.groups(apiPkgs)
+	b.clientsForAll(api.Groups)
 	return api
 }
 
@@ -169,6 +170,7 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	rootPath, rootDir := apiRoot(g.Hub, modPath, modDir)
 	g.ClientPath, g.ClientDir = path.Join(rootPath, "pkg", "generated"), filepath.Join(rootDir, "pkg", "generated")
 	g.CRDDir = filepath.Join(rootDir, "config", "crd")
+	g.SamplesDir = filepath.Join(rootDir, "config", "samples", "generated")
 	groupGoName := g.Hub.Markers.GroupGoName
 	for _, v := range g.Versions {
 		if n := v.Package.Markers.GroupGoName; n != "" {

@@ -287,6 +287,9 @@ func Owned(api *model.API) []string {
 		if g.Name != "" && g.CRDDir != "" {
 			dirs = append(dirs, Matching(filepath.Join(g.CRDDir, g.Name+"_*.yaml")))
 		}
+		if g.Name != "" && g.SamplesDir != "" {
+			dirs = append(dirs, Matching(filepath.Join(g.SamplesDir, g.Name+"_*.yaml")))
+		}
 		if g.HasClients() && !seen[g.ClientDir] {
 			seen[g.ClientDir] = true
 			dirs = append(dirs, Tree(g.ClientDir))
