@@ -73,6 +73,7 @@ func (b *builder) apiPackage(pkg *packages.Package) *apiPackage {
 	}
 	sort.Strings(ap.model.Imports)
 	ap.model.Markers = b.parseMarkers(true, lines)
+	ap.model.DeepCopyBy = deepCopyBy(ap.model.Dir)
 	b.optionalByDefault[pkg.PkgPath] = markers.Has(lines, "kubebuilder:validation:Optional")
 	for _, l := range lines {
 		text := strings.TrimSpace(l.Text)

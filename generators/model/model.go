@@ -185,6 +185,10 @@ type Package struct {
 	SchemeBuilderField string
 	// Markers are the package-level markers (doc.go and detached comments).
 	Markers Markers
+	// DeepCopyBy names the tool whose zz_generated.deepcopy.go the package keeps:
+	// "controller-gen" in a kubebuilder project, whose `make generate` writes that file, so
+	// apigen neither writes nor owns it; "" when apigen generates it.
+	DeepCopyBy string
 	// Imports are the import paths the package's non-generated files import, sorted: a
 	// generated file of the package may import only packages that do not import it back.
 	Imports []string
