@@ -190,7 +190,8 @@ func widgetCRD(clientConfig, reviewVersions string) string {
 // reverse, a list (one review for the page), a watch event, update, merge patch and apply
 // through v2; then a webhook answering a renamed object or another uid, and one that is down,
 // give 500 with kube's message; a service reference resolved by the ServiceResolver, with
-// ConversionReview v1beta1 listed first, converts again.
+// ConversionReview v1beta1 listed first, converts again; with v2 the storage version, an
+// object stored in v1 reads back and a write stores v2.
 func TestConversionWebhook(t *testing.T) {
 	hook := newConvertServer(t)
 	client, _ := etcdtest.Run(t)
@@ -311,6 +312,29 @@ func TestConversionWebhook(t *testing.T) {
 	if review, _, _ := hook.last(); review != "apiextensions.k8s.io/v1beta1" {
 		t.Errorf("review sent as %s, want apiextensions.k8s.io/v1beta1 (listed first)", review)
 	}
+
+	// v2 becomes the storage version: objects stored in v1 convert on read, writes store v2.
+	versions := `{"spec":{"versions":[
+{"name":"v1","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"size":{"type":"integer"}}}}}}},
+{"name":"v2","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"length":{"type":"integer"}}}}}}}]}}`
+	if code, out := do(t, http.MethodPatch, base+crdsPath+"/widgets.conv.example.com", versions); code != http.StatusOK {
+		t.Fatalf("make v2 the storage version: %d %s", code, out)
+	}
+	eventually(t, 5*time.Second, func() string {
+		code, out := do(t, http.MethodPatch, v1+"/a", `{"spec":{"size":11}}`)
+		if code != http.StatusOK || !strings.Contains(out, `"spec":{"size":11}`) {
+			return fmt.Sprintf("patch a through v1: %d %s", code, out)
+		}
+		resp, err := client.Get(context.Background(), "/registry/conv.example.com/widgets/default/a")
+		if err != nil || len(resp.Kvs) != 1 {
+			return fmt.Sprintf("read a from etcd: %v", err)
+		}
+		if stored := string(resp.Kvs[0].Value); !strings.Contains(stored, `"apiVersion":"conv.example.com/v2"`) || !strings.Contains(stored, `"length":11`) {
+			return "a stored as " + stored
+		}
+		return ""
+	})
+	expect(t, "c (stored in v1) in v1", v1+"/c", `"spec":{"size":4}`)
 }
 
 // expect GETs u and fails the test unless it is 200 with every want; it returns the body.
