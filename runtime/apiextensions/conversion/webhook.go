@@ -85,14 +85,18 @@ type response struct {
 func (w *Webhook) Convert(in runtime.Object, to schema.GroupVersion) (runtime.Object, error) {
 	inGVK := in.GetObjectKind().GroupVersionKind()
 	desired := to.String()
+	if u, ok := in.(*unstructured.Unstructured); ok && isEmpty(u) {
+		out := u.DeepCopy()
+		out.SetAPIVersion(desired)
+		return out, nil
+	}
+	version := w.reviewVersion()
+	if version == "" {
+		return nil, failed("no supported conversion review versions")
+	}
 	var sent []*unstructured.Unstructured
 	switch o := in.(type) {
 	case *unstructured.Unstructured:
-		if isEmpty(o) {
-			out := o.DeepCopy()
-			out.SetAPIVersion(desired)
-			return out, nil
-		}
 		if o.GetAPIVersion() == desired {
 			return o, nil
 		}
@@ -109,7 +113,7 @@ func (w *Webhook) Convert(in runtime.Object, to schema.GroupVersion) (runtime.Ob
 	default:
 		return nil, fmt.Errorf("cannot convert %T: not unstructured", in)
 	}
-	converted, err := w.call(sent, desired)
+	converted, err := w.call(sent, version, desired)
 	if err != nil {
 		return nil, failed(fmt.Sprintf("conversion webhook for %v failed: %v", inGVK, err))
 	}
@@ -154,19 +158,21 @@ func relabelled(list *unstructured.UnstructuredList, desired string, converted [
 	return out
 }
 
-// call sends objects to the webhook for conversion to desired and returns the converted
-// objects of a successful answer. Errors are kube's: the call's, a malformed or failed answer.
-func (w *Webhook) call(objects []*unstructured.Unstructured, desired string) ([]json.RawMessage, error) {
-	version := ""
+// reviewVersion is the ConversionReview version sent: the first of v1 and v1beta1 in the
+// CRD's list, "" for none.
+func (w *Webhook) reviewVersion() string {
 	for _, v := range w.cfg.ReviewVersions {
 		if v == "v1" || v == "v1beta1" {
-			version = v
-			break
+			return v
 		}
 	}
-	if version == "" {
-		return nil, errors.New("no supported conversion review versions")
-	}
+	return ""
+}
+
+// call sends objects to the webhook in a ConversionReview of version for conversion to
+// desired and returns the converted objects of a successful answer. Errors are kube's: the
+// call's, a malformed or failed answer.
+func (w *Webhook) call(objects []*unstructured.Unstructured, version, desired string) ([]json.RawMessage, error) {
 	uid := uuid.NewUUID()
 	req := review{APIVersion: reviewGroup + "/" + version, Kind: "ConversionReview",
 		Request: &request{UID: uid, DesiredAPIVersion: desired, Objects: make([]json.RawMessage, len(objects))}}
