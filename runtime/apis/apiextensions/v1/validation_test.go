@@ -168,3 +168,40 @@ func TestValidateCustomResourceDefinitionUpdate(t *testing.T) {
 		t.Errorf("group change: %v", errs)
 	}
 }
+
+// TestValidateConversionUpdate checks upstream's update leniency: an invalid caBundle passes
+// while the old CRD is not Established or its caBundle was invalid too, and review versions
+// without v1 or v1beta1 pass when the old list had none either.
+func TestValidateConversionUpdate(t *testing.T) {
+	badCA := webhook(func(w *WebhookConversion) { w.ClientConfig.CABundle = []byte("not PEM") })
+	established := func(edit func(*CustomResourceDefinition)) *CustomResourceDefinition {
+		c := crdFrom(t, edit)
+		SetCondition(c, CustomResourceDefinitionCondition{Type: Established, Status: ConditionTrue})
+		return c
+	}
+	caErr := func(errs field.ErrorList) bool {
+		for _, e := range errs {
+			if e.Field == "spec.conversion.webhookClientConfig.caBundle" {
+				return true
+			}
+		}
+		return false
+	}
+	if errs := ValidateCustomResourceDefinitionUpdate(crdFrom(t, badCA), crdFrom(t, webhook(func(*WebhookConversion) {}))); caErr(errs) {
+		t.Errorf("invalid caBundle, old not Established: %v", errs)
+	}
+	if errs := ValidateCustomResourceDefinitionUpdate(crdFrom(t, badCA), established(badCA)); caErr(errs) {
+		t.Errorf("invalid caBundle, old's invalid too: %v", errs)
+	}
+	if errs := ValidateCustomResourceDefinitionUpdate(crdFrom(t, badCA), established(webhook(func(*WebhookConversion) {}))); !caErr(errs) {
+		t.Errorf("invalid caBundle, old Established without one: %v, want a caBundle error", errs)
+	}
+	v9 := webhook(func(w *WebhookConversion) { w.ConversionReviewVersions = []string{"v9"} })
+	if errs := ValidateCustomResourceDefinitionUpdate(crdFrom(t, v9), crdFrom(t, v9)); len(errs) > 0 {
+		t.Errorf("review versions v9, old's v9 too: %v", errs)
+	}
+	if errs := ValidateCustomResourceDefinitionUpdate(crdFrom(t, v9), crdFrom(t, webhook(func(*WebhookConversion) {}))); len(errs) != 1 ||
+		errs[0].Field != "spec.conversion.conversionReviewVersions" {
+		t.Errorf("review versions v9, old's v1: %v, want one error", errs)
+	}
+}
