@@ -182,12 +182,13 @@ func widgetCRD(clientConfig, reviewVersions string) string {
 "conversion":{"strategy":"Webhook","webhook":{"clientConfig":` + clientConfig + `,"conversionReviewVersions":` + reviewVersions + `}},
 "versions":[
 {"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"size":{"type":"integer"}}}}}}},
-{"name":"v2","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"length":{"type":"integer"}}}}}}}]}}`
+{"name":"v2","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"length":{"type":"integer","maximum":100}}}}}}}]}}`
 }
 
 // TestConversionWebhook serves a two-version CRD converting through a controller-runtime
 // conversion webhook and checks every path converts: create in v1 read in v2 and the
-// reverse, a list (one review for the page), a watch event, update, merge patch and apply
+// reverse, a list (one review for the page), a watch event, validation with the request
+// version's schema, update, merge patch and apply
 // through v2; then a webhook answering a renamed object or another uid, and one that is down,
 // give 500 with kube's message; a service reference resolved by the ServiceResolver, with
 // ConversionReview v1beta1 listed first, converts again; with v2 the storage version, an
@@ -255,6 +256,15 @@ func TestConversionWebhook(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Error("no watch event in 5s")
+	}
+
+	// Each version's schema validates the object in that version.
+	if code, out := do(t, http.MethodPost, v2, `{"apiVersion":"conv.example.com/v2","kind":"Widget","metadata":{"name":"big"},"spec":{"length":200}}`); code != http.StatusUnprocessableEntity ||
+		!strings.Contains(out, `"field":"spec.length"`) {
+		t.Errorf("create length 200 in v2 (maximum 100): %d %s, want 422 at spec.length", code, out)
+	}
+	if code, out := do(t, http.MethodPost, v1, `{"apiVersion":"conv.example.com/v1","kind":"Widget","metadata":{"name":"big"},"spec":{"size":200}}`); code != http.StatusCreated {
+		t.Errorf("create size 200 in v1 (no maximum): %d %s", code, out)
 	}
 
 	b := expect(t, "b in v2", v2+"/b", `"length":5`)

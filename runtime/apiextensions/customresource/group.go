@@ -79,6 +79,7 @@ func (h *Handler) newResource(def Definition) (*resource, error) {
 	r.removed, r.remove = context.WithCancel(context.Background())
 	for i := range def.Versions {
 		v := &def.Versions[i]
+		gv := schema.GroupVersion{Group: def.Group, Version: v.Name}
 		tc, err := tableconvertor.New(v.PrinterColumns)
 		if err != nil {
 			return nil, fmt.Errorf("cannot serve %s/%s: %w", gr, v.Name, err)
@@ -87,7 +88,7 @@ func (h *Handler) newResource(def Definition) (*resource, error) {
 			NewFunc: newObj, NewListFunc: newList,
 			DefaultQualifiedResource:  gr,
 			SingularQualifiedResource: schema.GroupResource{Group: def.Group, Resource: singular},
-			Strategy:                  &strategy{namespaced: def.Namespaced, version: v},
+			Strategy:                  &strategy{namespaced: def.Namespaced, version: v, converter: converter, gv: gv},
 			Storage:                   st,
 			ShortNameList:             def.Names.ShortNames,
 			CategoryList:              def.Names.Categories,
@@ -97,7 +98,7 @@ func (h *Handler) newResource(def Definition) (*resource, error) {
 		}
 		r.stores[v.Name] = store
 		if v.Status {
-			r.statuses[v.Name] = registry.NewStatusStore(store, &strategy{namespaced: def.Namespaced, version: v, statusOnly: true})
+			r.statuses[v.Name] = registry.NewStatusStore(store, &strategy{namespaced: def.Namespaced, version: v, statusOnly: true, converter: converter, gv: gv})
 		}
 		if v.Scale != nil {
 			r.scales[v.Name] = registry.NewScaleStoreFor(store, scaleFields{spec: *v.Scale})
