@@ -201,7 +201,7 @@ func TestUnservedVersion(t *testing.T) {
 // file declares none and NewAPIGroupInfo calls the user's, then checks every served version
 // is registered (and registers autoscaling/v1 for /scale, which the hand-written Install does
 // not); the strategies call the group's validation package after the hub's hooks: Database's
-// create and update hooks, Backup's create hook on update too (it has no update hook);
+// create and update hooks (the update hook with the request's context), Backup's create hook on update too (it has no update hook);
 // DatabaseClass, which has no hook, runs the declarative validation only.
 func TestCodeGeneratorLayout(t *testing.T) {
 	api := testAPI()
@@ -210,6 +210,7 @@ func TestCodeGeneratorLayout(t *testing.T) {
 		Funcs: map[string]model.Position{"Install": {File: "install.go", Line: 12}}}
 	g.Validation = &model.Package{Path: hubPath + "/validation", Dir: "/src/" + hubPath + "/validation", Name: "validation",
 		Funcs: map[string]model.Position{"ValidateDatabase": {}, "ValidateDatabaseUpdate": {}, "ValidateBackup": {}}}
+	g.ValidationTakesContext = map[string]bool{"ValidateDatabaseUpdate": true}
 	files, err := New().Generate(api)
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +222,7 @@ func TestCodeGeneratorLayout(t *testing.T) {
 	}
 	strategy := string(files[filepath.Join(g.InstallDir, strategyFile)])
 	for _, want := range []string{
-		"return append(errs, dbvalidation.ValidateDatabaseUpdate(obj.(*db.Database), old.(*db.Database))...)",
+		"return append(errs, dbvalidation.ValidateDatabaseUpdate(ctx, obj.(*db.Database), old.(*db.Database))...)",
 		"errs = append(errs, db.ValidateBackupUpdate(obj.(*db.Backup), old.(*db.Backup))...)\n\treturn append(errs, dbvalidation.ValidateBackup(obj.(*db.Backup))...)",
 	} {
 		if !strings.Contains(strategy, want) {

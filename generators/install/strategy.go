@@ -163,13 +163,19 @@ type hookCall struct {
 	name   string
 	obj    *model.Type
 	update bool
+	ctx    bool // the function takes the request's context first
 	note   string
 }
 
-// render is `pkg.name(obj.(*T))...` or `pkg.name(obj.(*T), old.(*T))...`.
+// render is `pkg.name(obj.(*T))...` or `pkg.name(obj.(*T), old.(*T))...`, with ctx first
+// when the function takes it.
 func (c hookCall) render() jen.Code {
 	ptr := jen.Op("*").Add(emit.Qual(c.obj))
-	args := []jen.Code{jen.Id("obj").Assert(ptr.Clone())}
+	var args []jen.Code
+	if c.ctx {
+		args = append(args, jen.Id("ctx"))
+	}
+	args = append(args, jen.Id("obj").Assert(ptr.Clone()))
 	if c.update {
 		args = append(args, jen.Id("old").Assert(ptr.Clone()))
 	}
@@ -190,17 +196,19 @@ func hooks(g *model.Group, r *resource) (create, update []hookCall) {
 	}
 	for _, p := range pkgs {
 		local := p.Name // the name generated files import p by
+		takesCtx := func(string) bool { return false }
 		if p == g.Validation {
 			local = g.Hub.Name + p.Name
+			takesCtx = func(name string) bool { return g.ValidationTakesContext[name] }
 		}
 		if p.HasFunc(c) {
-			create = append(create, hookCall{pkg: p, local: local, name: c, obj: r.obj})
+			create = append(create, hookCall{pkg: p, local: local, name: c, obj: r.obj, ctx: takesCtx(c)})
 		}
 		switch {
 		case p.HasFunc(u):
-			update = append(update, hookCall{pkg: p, local: local, name: u, obj: r.obj, update: true})
+			update = append(update, hookCall{pkg: p, local: local, name: u, obj: r.obj, update: true, ctx: takesCtx(u)})
 		case p.HasFunc(c):
-			update = append(update, hookCall{pkg: p, local: local, name: c, obj: r.obj, note: fmt.Sprintf(" (the package declares no %s)", u)})
+			update = append(update, hookCall{pkg: p, local: local, name: c, obj: r.obj, ctx: takesCtx(c), note: fmt.Sprintf(" (the package declares no %s)", u)})
 		}
 	}
 	return create, update

@@ -102,7 +102,9 @@ func (b *builder) handInstall(g *model.Group) {
 // validationPackage records in g.Validation the functions of the group's validation package
 // (<hub dir>/validation, as Kubernetes' and sample-apiserver's pkg/apis/<group>/validation)
 // that the generated strategies call: Validate<Kind>(obj *<hub>.<Kind>) field.ErrorList and
-// Validate<Kind>Update(obj, old *<hub>.<Kind>) field.ErrorList. A function named for a kind
+// Validate<Kind>Update(obj, old *<hub>.<Kind>) field.ErrorList, each possibly with a leading
+// ctx context.Context (g.ValidationTakesContext), as apiextensions-apiserver's
+// ValidateCustomResourceDefinition(ctx, obj). A function named for a kind
 // of the group (Validate<Kind>, Validate<Kind>Update, Validate<Kind>Create) with another
 // signature is a warning at it saying what to write: it is not called. Groups without an
 // internal package have no such package (the functions take internal types).
@@ -143,8 +145,19 @@ func (b *builder) validationPackage(g *model.Group) {
 			if suffix == "Update" {
 				n = 2
 			}
-			if suffix != "Create" && fd.Type.TypeParams == nil && paramsAre(fd.Type.Params, imports, g.Hub.Path, kind, n) && resultIs(fd.Type.Results, imports, fieldPath, "ErrorList") {
+			params := flatParams(fd.Type.Params)
+			withCtx := len(params) > 0 && isQualified(params[0], imports, "context", "Context")
+			if withCtx {
+				params = params[1:]
+			}
+			if suffix != "Create" && fd.Type.TypeParams == nil && typesAre(params, imports, g.Hub.Path, kind, n) && resultIs(fd.Type.Results, imports, fieldPath, "ErrorList") {
 				p.Funcs[fd.Name.Name] = b.position(fd.Name.Pos())
+				if withCtx {
+					if g.ValidationTakesContext == nil {
+						g.ValidationTakesContext = map[string]bool{}
+					}
+					g.ValidationTakesContext[fd.Name.Name] = true
+				}
 				continue
 			}
 			hub, field := imports[g.Hub.Path], imports[fieldPath]
@@ -160,7 +173,8 @@ func (b *builder) validationPackage(g *model.Group) {
 			if suffix == "Update" {
 				want = update + " (on update)"
 			}
-			fix := "write that signature (a function taking options can be called from one that has it)"
+			fix := "write that signature, with a leading ctx context.Context if you need the request's " +
+				"(a function taking options can be called from one that has it)"
 			if suffix == "Create" {
 				fix = "name it so, with that signature"
 			}
@@ -209,18 +223,37 @@ func importNames(f *ast.File) map[string]string {
 	return out
 }
 
+// flatParams returns the type of each parameter of params, one per name
+// (`(a, b *T)` is two).
+func flatParams(params *ast.FieldList) []ast.Expr {
+	var out []ast.Expr
+	for _, fld := range params.List {
+		for range max(len(fld.Names), 1) {
+			out = append(out, fld.Type)
+		}
+	}
+	return out
+}
+
 // paramsAre reports whether params are exactly n parameters, each *<pkg>.<name> with pkg
 // imported from pkgPath.
 func paramsAre(params *ast.FieldList, imports map[string]string, pkgPath, name string, n int) bool {
-	var got int
-	for _, fld := range params.List {
-		star, ok := fld.Type.(*ast.StarExpr)
+	return typesAre(flatParams(params), imports, pkgPath, name, n)
+}
+
+// typesAre reports whether types are exactly n, each *<pkg>.<name> with pkg imported from
+// pkgPath.
+func typesAre(types []ast.Expr, imports map[string]string, pkgPath, name string, n int) bool {
+	if len(types) != n {
+		return false
+	}
+	for _, t := range types {
+		star, ok := t.(*ast.StarExpr)
 		if !ok || !isQualified(star.X, imports, pkgPath, name) {
 			return false
 		}
-		got += max(len(fld.Names), 1)
 	}
-	return got == n
+	return true
 }
 
 // resultIs reports whether results are exactly one <pkg>.<name>, pkg imported from pkgPath.

@@ -37,16 +37,19 @@ func TestLoadCodeGeneratorLayout(t *testing.T) {
 	if want := []string{"ValidateFlunder", "ValidateFlunderUpdate"}; !slices.Equal(hooks, want) {
 		t.Errorf("validation hooks = %v, want %v", hooks, want)
 	}
+	if !g.ValidationTakesContext["ValidateFlunderUpdate"] || g.ValidationTakesContext["ValidateFlunder"] {
+		t.Errorf("ValidationTakesContext = %v, want ValidateFlunderUpdate only", g.ValidationTakesContext)
+	}
 	if g.Validation.Path != g.Hub.Path+"/validation" || g.Validation.Name != "validation" {
 		t.Errorf("Validation = %s (package %s), want %s/validation", g.Validation.Path, g.Validation.Name, g.Hub.Path)
 	}
 	file := "codegenlayout/apis/wardle/validation/validation.go"
 	want := []string{
-		file + ":25:6: warning: func ValidateFischer(f wardle.Fischer) field.ErrorList is not called: the generated strategy of Fischer calls " +
+		file + ":30:6: warning: func ValidateFischer(f wardle.Fischer) field.ErrorList is not called: the generated strategy of Fischer calls " +
 			"func ValidateFischer(obj *wardle.Fischer) field.ErrorList (on create, and on update when there is no ValidateFischerUpdate) from package validation; write that signature",
-		file + ":28:6: warning: func ValidateFischerUpdate(newFischer, oldFischer *wardle.Fischer, opts Options) field.ErrorList is not called: " +
+		file + ":33:6: warning: func ValidateFischerUpdate(newFischer, oldFischer *wardle.Fischer, opts Options) field.ErrorList is not called: " +
 			"the generated strategy of Fischer calls func ValidateFischerUpdate(obj, old *wardle.Fischer) field.ErrorList (on update) from package validation; write that signature",
-		file + ":33:6: warning: func ValidateFlunderCreate(f *wardle.Flunder) field.ErrorList is not called: the generated strategy of Flunder calls " +
+		file + ":38:6: warning: func ValidateFlunderCreate(f *wardle.Flunder) field.ErrorList is not called: the generated strategy of Flunder calls " +
 			"func ValidateFlunder(obj *wardle.Flunder) field.ErrorList (on create, and on update when there is no ValidateFlunderUpdate) from package validation; name it so",
 	}
 	if len(warnings) != len(want) {

@@ -53,9 +53,14 @@ type Group struct {
 	// internal package (the functions take its types). Its Funcs hold only the functions the
 	// generated strategies call, their signatures checked by the loader:
 	// Validate<Kind>(obj *<hub>.<Kind>) field.ErrorList and
-	// Validate<Kind>Update(obj, old *<hub>.<Kind>) field.ErrorList for the group's kinds.
+	// Validate<Kind>Update(obj, old *<hub>.<Kind>) field.ErrorList for the group's kinds, each
+	// possibly with a leading ctx context.Context (ValidationTakesContext).
 	// Nil when the group has no such package or it declares none of them.
 	Validation *Package
+	// ValidationTakesContext names the functions of Validation whose first parameter is a
+	// context.Context, as apiextensions-apiserver's ValidateCustomResourceDefinition(ctx, obj):
+	// the strategies pass them the request's context.
+	ValidationTakesContext map[string]bool
 	// ClientPath is the import path of the tree generated clients go to (<root>/pkg/generated,
 	// root being the parent of the apis directory: example-api/pkg/generated) and ClientDir its
 	// directory; the clientset, listers, informers and applyconfiguration generators write

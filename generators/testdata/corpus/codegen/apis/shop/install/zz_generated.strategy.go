@@ -48,13 +48,13 @@ func (regionStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Obj
 // Validate runs the validation generated from the markers of the request's version, then shopvalidation.ValidateRegion.
 func (s regionStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
 	errs := validation.Declarative(ctx, s.scheme, obj, nil)
-	return append(errs, shopvalidation.ValidateRegion(obj.(*shop.Region))...)
+	return append(errs, shopvalidation.ValidateRegion(ctx, obj.(*shop.Region))...)
 }
 
 // ValidateUpdate runs the validation generated from the markers of the request's version, then shopvalidation.ValidateRegion (the package declares no ValidateRegionUpdate).
 func (s regionStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	errs := validation.Declarative(ctx, s.scheme, obj, old)
-	return append(errs, shopvalidation.ValidateRegion(obj.(*shop.Region))...)
+	return append(errs, shopvalidation.ValidateRegion(ctx, obj.(*shop.Region))...)
 }
 
 // storeStrategy implements registry.Strategy for shop.Store.

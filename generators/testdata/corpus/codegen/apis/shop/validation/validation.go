@@ -1,10 +1,12 @@
 // Package validation holds the hand-written validation of the shop.example.com group's
 // internal types, laid out as Kubernetes' pkg/apis/<group>/validation packages are: the
-// strategies apigen generates call ValidateStore, ValidateStoreUpdate and ValidateRegion after
+// strategies apigen generates call ValidateStore, ValidateStoreUpdate and ValidateRegion (with the request's context) after
 // the validation generated from the versions' markers.
 package validation
 
 import (
+	"context"
+
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -36,8 +38,9 @@ func ValidateStoreUpdate(newStore, oldStore *shop.Store) field.ErrorList {
 	return append(errs, apivalidation.ValidateImmutableField(newStore.Spec.Tier, oldStore.Spec.Tier, field.NewPath("spec", "tier"))...)
 }
 
-// ValidateRegion validates a Region: its zones are DNS-1123 labels.
-func ValidateRegion(region *shop.Region) field.ErrorList {
+// ValidateRegion validates a Region: its zones are DNS-1123 labels. It takes the request's
+// context, as apiextensions-apiserver's ValidateCustomResourceDefinition does.
+func ValidateRegion(ctx context.Context, region *shop.Region) field.ErrorList {
 	var errs field.ErrorList
 	for i, zone := range region.Spec.Zones {
 		for _, msg := range utilvalidation.IsDNS1123Label(zone) {

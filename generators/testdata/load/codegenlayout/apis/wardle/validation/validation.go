@@ -2,6 +2,8 @@
 package validation
 
 import (
+	"context"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/apigen-dev/apigen/generators/testdata/load/codegenlayout/apis/wardle"
@@ -15,8 +17,11 @@ func ValidateFlunder(f *wardle.Flunder) field.ErrorList {
 // ValidateFlunderSpec is a helper: no kind is called FlunderSpec.
 func ValidateFlunderSpec(f *wardle.Flunder, fldPath *field.Path) field.ErrorList { return nil }
 
-// ValidateFlunderUpdate is called on update.
-func ValidateFlunderUpdate(newFlunder, oldFlunder *wardle.Flunder) field.ErrorList { return nil }
+// ValidateFlunderUpdate is called on update with the request's context, as
+// apiextensions-apiserver's ValidateCustomResourceDefinitionUpdate.
+func ValidateFlunderUpdate(ctx context.Context, newFlunder, oldFlunder *wardle.Flunder) field.ErrorList {
+	return nil
+}
 
 // Options are validation options, as Kubernetes' PodValidationOptions.
 type Options struct{ Strict bool }
