@@ -20,7 +20,7 @@ func newInitCommand() *cobra.Command {
 	var opts scaffold.InitOptions
 	var noTidy bool
 	cmd := &cobra.Command{
-		Use:   "init <module-path>",
+		Use:   "init [<module-path>]",
 		Short: "Write a new API repository that builds, generates, serves and tests out of the box",
 		Long: `init writes a new API repository in --dir (default: the module path's last element):
 go.mod (Go 1.26, apigen as a tool so "go tool apigen" works), apis/doc.go with the
@@ -36,15 +36,30 @@ github.com/apigen-dev/apigen/cmd/apigen@<version>), with no replace. When apigen
 its source checkout (go build / go run in the checkout), go.mod replaces apigen with that
 checkout instead, so the repository builds offline; init says which it wrote.
 
+Without a module path, in a kubebuilder project (a PROJECT file of a go.kubebuilder.io
+layout, or --dir), init adds the API server beside the project and keeps every file it has:
+cmd/<projectName>-apiserver (main.go, main_test.go, groups.go, and generate.go whose
+go:generate line runs "apigen generate ../../api/..."), config/apiserver (the deploy
+manifests), .github/workflows/apiserver.yaml, and, appended to the project's own files,
+apiserver-* targets to the Makefile, /apiserver-data/ to .gitignore and apigen to go.mod.
+controller-gen keeps writing zz_generated.deepcopy.go; apigen writes the rest. Run it again
+after "kubebuilder create api" to list the new group in groups.go and config/apiserver/apis.yaml.
+
 Nothing is written if any file exists with other content.`,
 		Example: `  apigen init example.com/shop
   cd shop
   go tool apigen create api --group shop.example.com --version v1 --kind Order
   go generate ./...
-  make run`,
-		Args: cobra.ExactArgs(1),
+  make run
+
+  cd my-kubebuilder-project
+  apigen init
+  make apiserver-generate apiserver-test`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Module = args[0]
+			if len(args) == 1 {
+				opts.Module = args[0]
+			}
 			if opts.Replace == "" {
 				opts.Replace = scaffold.SourceCheckout()
 			}
@@ -94,8 +109,12 @@ func runInit(ctx context.Context, opts scaffold.InitOptions, tidy bool, stdout, 
 	} else {
 		fmt.Fprintf(stdout, "go.mod requires %s %s (this apigen's version), with no replace\n", scaffold.ApigenModule, scaffold.ApigenVersion(""))
 	}
-	fmt.Fprintf(stdout, "apigen init: %d files written to %s in %dms; next: cd %s && go tool apigen create api --group <group> --version v1 --kind <Kind>\n",
-		len(plan.Changes), relPath(plan.Root), time.Since(start).Milliseconds(), relPath(plan.Root))
+	next := "go tool apigen create api --group <group> --version v1 --kind <Kind>"
+	if opts.Module == "" {
+		next = "make apiserver-generate apiserver-run"
+	}
+	fmt.Fprintf(stdout, "apigen init: %d files written to %s in %dms; next: cd %s && %s\n",
+		len(plan.Changes), relPath(plan.Root), time.Since(start).Milliseconds(), relPath(plan.Root), next)
 	return nil
 }
 

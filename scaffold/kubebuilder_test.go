@@ -1,0 +1,114 @@
+package scaffold_test
+
+import (
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestKubebuilderProjectServed runs `apigen init` in a kubebuilder v4 project
+// (testdata/kubebuilder: PROJECT, a Makefile, cmd/main.go running a controller-runtime
+// manager, api/v1 with groupversion_info.go and controller-gen's zz_generated.deepcopy.go,
+// kubebuilder's config/samples), as a user would, and checks that:
+//   - every file the project had is kept byte for byte; the Makefile, .gitignore and go.mod
+//     only gain lines at their end;
+//   - make apiserver-generate leaves controller-gen's deepcopy alone and make apiserver-test
+//     passes (the server's end-to-end test creates the project's own sample);
+//   - go build ./... builds the manager and the server;
+//   - the server serves the project's sample to kubectl, and the project's unchanged manager
+//     reconciles it through the server (status.observedGeneration written through /status).
+//
+// It prints the time from apigen init to the first kubectl get of the kind.
+func TestKubebuilderProjectServed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test skipped in -short mode")
+	}
+	t.Parallel()
+	tmp := t.TempDir()
+	apigen := buildApigen(t, tmp)
+	repo := filepath.Join(tmp, "cronjob")
+	if err := os.CopyFS(repo, os.DirFS(filepath.Join(checkout(t), "scaffold", "testdata", "kubebuilder"))); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, repo)
+	const long = 10 * time.Minute
+
+	start := time.Now()
+	runIn(t, repo, long, apigen, "init")
+	after := snapshot(t, repo)
+	appended := []string{"Makefile", ".gitignore", "go.mod"}
+	for _, f := range slices.Sorted(maps.Keys(before)) {
+		switch {
+		case f == "go.sum":
+		case slices.Contains(appended, f):
+			if !strings.HasPrefix(after[f], before[f]) || after[f] == before[f] {
+				t.Errorf("init did not append to %s, keeping its content:\n%s", f, after[f])
+			}
+		case after[f] != before[f]:
+			t.Errorf("init changed the project's %s", f)
+		}
+	}
+	for _, f := range []string{"cmd/cronjob-apiserver/main.go", "cmd/cronjob-apiserver/main_test.go", "cmd/cronjob-apiserver/generate.go",
+		"cmd/cronjob-apiserver/groups.go", "config/apiserver/apis.yaml", ".github/workflows/apiserver.yaml"} {
+		if _, ok := after[f]; !ok {
+			t.Errorf("init wrote no %s", f)
+		}
+	}
+	if groups := after["cmd/cronjob-apiserver/groups.go"]; !strings.Contains(groups, `"example.com/cronjob/api/v1/install"`) {
+		t.Errorf("groups.go does not list api/v1's install package:\n%s", groups)
+	}
+	if again := runIn(t, repo, long, apigen, "init"); !strings.Contains(again, "apigen init: 0 files written") {
+		t.Errorf("a second init changed files:\n%s", again)
+	}
+
+	runIn(t, repo, long, "make", "apiserver-generate")
+	generated := snapshot(t, repo)
+	if generated["api/v1/zz_generated.deepcopy.go"] != before["api/v1/zz_generated.deepcopy.go"] {
+		t.Error("apigen rewrote controller-gen's zz_generated.deepcopy.go")
+	}
+	for _, f := range []string{"api/v1/install/zz_generated.install.go", "config/crd/batch.tutorial.kubebuilder.io_cronjobs.yaml",
+		"config/samples/generated/batch.tutorial.kubebuilder.io_v1_cronjob.yaml"} {
+		if _, ok := generated[f]; !ok {
+			t.Errorf("make apiserver-generate wrote no %s", f)
+		}
+	}
+	if out := runIn(t, repo, long, "make", "apiserver-test"); !strings.Contains(out, "ok  \texample.com/cronjob/cmd/cronjob-apiserver") {
+		t.Errorf("make apiserver-test did not run the server's test:\n%s", out)
+	}
+	runIn(t, repo, long, "go", "build", "./...")
+	runIn(t, repo, long, "make", "apiserver-build")
+	srv := startServer(t, filepath.Join(repo, "bin", "cronjob-apiserver"), filepath.Join(tmp, "data"))
+	srv.kubectl(t, "apply", "-f", filepath.Join(repo, "config/samples/batch_v1_cronjob.yaml"))
+	if out := srv.kubectl(t, "get", "cronjobs"); !strings.Contains(out, "cronjob-sample") {
+		t.Fatalf("kubectl get cronjobs:\n%s", out)
+	}
+	t.Logf("apigen init to the first kubectl get cronjobs: %s (init, generate, make apiserver-test, go build ./..., server start)",
+		time.Since(start).Round(time.Second))
+
+	// The project's own manager, unchanged, against the server.
+	runIn(t, repo, long, "go", "build", "-o", "bin/manager", "./cmd")
+	manager := exec.Command(filepath.Join(repo, "bin", "manager"), "--health-probe-bind-address=0", "--metrics-bind-address=0")
+	manager.Env = append(os.Environ(), "KUBECONFIG="+srv.kubeconfig)
+	var logs strings.Builder
+	manager.Stdout, manager.Stderr = &logs, &logs
+	if err := manager.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = manager.Process.Kill(); _ = manager.Wait() })
+	deadline := time.Now().Add(time.Minute)
+	for {
+		out, _ := tryIn(repo, time.Minute, kubectlPath, "--kubeconfig", srv.kubeconfig, "get", "cronjob", "cronjob-sample", "-o", "jsonpath={.status.observedGeneration}")
+		if out == "1" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the manager did not reconcile cronjob-sample within 1m (status.observedGeneration %q); its log:\n%s", out, logs.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
