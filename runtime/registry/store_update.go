@@ -56,7 +56,7 @@ func (e *Store) update(ctx context.Context, strategy Strategy, name string, objI
 	if isDryRun(opts.DryRun) {
 		out, err = e.dryRunUpdate(ctx, key, tryUpdate)
 	} else {
-		err = e.Storage.GuaranteedUpdate(ctx, key, out, true, nil, tryUpdate)
+		err = e.Storage.GuaranteedUpdate(e.withTTL(ctx), key, out, true, nil, tryUpdate)
 	}
 	if err != nil {
 		return nil, false, interpretError(err, e.DefaultQualifiedResource, name)
