@@ -22,7 +22,7 @@ import (
 
 // TestEvents serves Events as kube-apiserver does, on one server: client-go's tools/record
 // recorder (core/v1) and tools/events recorder (events.k8s.io/v1) record Events on a
-// Database, and each is read back through both APIs with kube's field mapping (message is
+// Database (the first recorded twice: its count PATCHed to 2), and each is read back through both APIs with kube's field mapping (message is
 // note, involvedObject regarding, source deprecatedSource); `kubectl get events -A` prints
 // kube's columns, `kubectl describe database` lists them in its Events section (field
 // selectors on involvedObject's name, namespace, kind and uid) and `kubectl events --for`
@@ -48,14 +48,15 @@ func TestEvents(t *testing.T) {
 	legacy := record.NewBroadcaster()
 	defer legacy.Shutdown()
 	legacy.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kube.CoreV1().Events("")})
-	legacy.NewRecorder(scheme, corev1.EventSource{Component: "e2e-record"}).Eventf(db, corev1.EventTypeNormal, "Recorded", "recorded through %s", "core/v1")
+	recorder := legacy.NewRecorder(scheme, corev1.EventSource{Component: "e2e-record"})
+	recorder.Eventf(db, corev1.EventTypeNormal, "Recorded", "recorded through %s", "core/v1")
 	// tools/events: POST /apis/events.k8s.io/v1/namespaces/default/events.
 	modern := events.NewBroadcaster(&events.EventSinkImpl{Interface: kube.EventsV1()})
 	modern.StartRecordingToSink(ctx.Done())
 	defer modern.Shutdown()
 	modern.NewRecorder(scheme, "example.com/e2e-events").Eventf(db, nil, corev1.EventTypeWarning, "Checked", "Check", "checked through %s", "events.k8s.io/v1")
 
-	byReason := func(reason string) (corev1.Event, eventsv1.Event) {
+	byReason := func(reason string, count int32) (corev1.Event, eventsv1.Event) {
 		var core corev1.Event
 		waitUntil(t, 20*time.Second, "the "+reason+" Event", func() bool {
 			list, err := kube.CoreV1().Events("default").List(ctx, metav1.ListOptions{FieldSelector: "reason=" + reason + ",involvedObject.name=orders"})
@@ -65,7 +66,7 @@ func TestEvents(t *testing.T) {
 			if len(list.Items) == 1 {
 				core = list.Items[0]
 			}
-			return len(list.Items) == 1
+			return len(list.Items) == 1 && (count == 0 || core.Count == count)
 		})
 		modern, err := kube.EventsV1().Events("default").Get(ctx, core.Name, metav1.GetOptions{})
 		if err != nil {
@@ -73,12 +74,15 @@ func TestEvents(t *testing.T) {
 		}
 		return core, *modern
 	}
-	core, ev := byReason("Recorded")
+	core, ev := byReason("Recorded", 1)
+	// The same Event again: the recorder's correlator PATCHes its count (strategic merge).
+	recorder.Eventf(db, corev1.EventTypeNormal, "Recorded", "recorded through %s", "core/v1")
+	core, ev = byReason("Recorded", 2)
 	if core.Message != "recorded through core/v1" || ev.Note != core.Message || ev.Regarding.UID != db.UID ||
-		ev.DeprecatedSource.Component != "e2e-record" || ev.DeprecatedCount != 1 || ev.ResourceVersion != core.ResourceVersion {
+		ev.DeprecatedSource.Component != "e2e-record" || ev.DeprecatedCount != 2 || ev.ResourceVersion != core.ResourceVersion {
 		t.Errorf("the recorded Event: core/v1 %+v, events.k8s.io/v1 %+v; want the same object, note = message", core, ev)
 	}
-	core, ev = byReason("Checked")
+	core, ev = byReason("Checked", 0)
 	if ev.Note != "checked through events.k8s.io/v1" || core.Message != ev.Note || core.InvolvedObject.UID != db.UID ||
 		core.ReportingController != "example.com/e2e-events" || core.Action != "Check" || core.Type != corev1.EventTypeWarning {
 		t.Errorf("the events.k8s.io Event: core/v1 %+v, events.k8s.io/v1 %+v; want the same object, message = note", core, ev)

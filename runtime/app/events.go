@@ -109,6 +109,11 @@ func toCoreEvent(obj runtime.Object) *corev1.Event {
 	return out
 }
 
+// cohabiting maps a resource stored as another one's objects to that resource, as
+// kube-apiserver's storage factory's cohabitating resources: events.k8s.io events are the
+// core group's events (etcd prefix "events").
+var cohabiting = map[schema.GroupResource]schema.GroupResource{eventsv1.Resource("events"): corev1.Resource("events")}
+
 // cohabitingEvents is the storage factory of events.k8s.io/v1: its only resource, events,
 // is the core group's storage of Events, converted (storage.NewConverted), as
 // kube-apiserver's storage factory makes events.k8s.io events cohabit with core events.
