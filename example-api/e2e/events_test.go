@@ -119,6 +119,12 @@ func TestEvents(t *testing.T) {
 	if _, err := kube.CoreV1().Events("default").Create(ctx, old, metav1.CreateOptions{}); err != nil {
 		t.Errorf("core/v1 create of an old client's Event: %v", err)
 	}
+	// A PUT creates a missing Event, as kube's event strategy allows.
+	put := old.DeepCopy()
+	put.Name = "put"
+	if _, err := kube.CoreV1().Events("default").Update(ctx, put, metav1.UpdateOptions{}); err != nil {
+		t.Errorf("core/v1 PUT of a missing Event: %v; want it created", err)
+	}
 	old.Name, old.InvolvedObject.Namespace = "elsewhere", "other"
 	if _, err := kube.CoreV1().Events("default").Create(ctx, old, metav1.CreateOptions{}); !apierrors.IsInvalid(err) ||
 		!strings.Contains(err.Error(), "involvedObject.namespace: Invalid value: \"other\": does not match event.namespace") {

@@ -95,11 +95,12 @@ func serveEvents(o *Options, scheme *runtime.Scheme, factory registry.StorageFac
 }
 
 // finishEventStore gives an Events store kube's strategy (validation by the version of the
-// request, version), table and TTL; core returns the core/v1 form of the store's objects.
+// request, version; a PUT may create), table and TTL; core returns the core/v1 form of the store's objects.
 func finishEventStore(store *registry.Store, ttl time.Duration, version schema.GroupVersion, core func(runtime.Object) *corev1.Event) {
 	store.Strategy = eventStrategy{Strategy: store.Strategy, version: version, core: core}
 	store.TableConvertor = eventTable{core: core}
 	store.TTL = ttl
+	store.AllowCreateOnUpdate = true // as kube's eventStrategy
 }
 
 // toCoreEvent returns the core/v1 form of an events.k8s.io/v1 Event.

@@ -53,6 +53,10 @@ type Store struct {
 	// selector may name; others are 400 "field label not supported". When set,
 	// SelectableFields is not used.
 	FieldsFunc func(obj runtime.Object) fields.Set
+	// AllowCreateOnUpdate lets an update (PUT) of a missing object create it, as
+	// kube-apiserver's UpdateStrategy.AllowCreateOnUpdate (true for Events); otherwise only
+	// a caller's forceAllowCreate (server-side apply) does.
+	AllowCreateOnUpdate bool
 	// TTL, when positive, is how long every object the Store writes (create, update, and the
 	// updates of a graceful delete) lives in storage after the write, as kube-apiserver's
 	// Events Store's TTLFunc returns --event-ttl for every write: storage removes it then

@@ -79,7 +79,7 @@ type OldObjectPreserver interface {
 
 // updateCreate computes the object an update creates, or 404 when it may not.
 func (e *Store) updateCreate(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, forceAllowCreate, dryRun bool) (runtime.Object, error) {
-	if !forceAllowCreate {
+	if !forceAllowCreate && !e.AllowCreateOnUpdate {
 		return nil, apierrors.NewNotFound(e.DefaultQualifiedResource, name)
 	}
 	obj, err := objInfo.UpdatedObject(ctx, nil)
