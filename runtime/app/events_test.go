@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
@@ -114,5 +115,26 @@ func TestCohabitingEvents(t *testing.T) {
 	}
 	if want := []string{string(watch.Added) + " hello", string(watch.Modified) + " changed", string(watch.Deleted) + " changed"}; notes[0] != want[0] || notes[1] != want[1] || notes[2] != want[2] {
 		t.Errorf("watch: %q, want %q", notes, want)
+	}
+}
+
+// TestEventsRuntimeConfig checks --runtime-config for Events: events.k8s.io/v1=false leaves
+// the core group's Events alone; api/v1=false leaves events.k8s.io/v1 over the same storage.
+func TestEventsRuntimeConfig(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		config       string
+		core, events int // the status of a list through each API
+	}{
+		{"events.k8s.io/v1=false", http.StatusOK, http.StatusNotFound},
+		{"api/v1=false", http.StatusNotFound, http.StatusOK},
+	} {
+		url, _ := startArgs(t, []string{"--plain-http", "--runtime-config=" + tc.config}, testGroup)
+		if code, body := httpGet(t, url+"/api/v1/events"); code != tc.core {
+			t.Errorf("%s: GET /api/v1/events: %d %s, want %d", tc.config, code, body, tc.core)
+		}
+		if code, body := httpGet(t, url+"/apis/events.k8s.io/v1/events"); code != tc.events {
+			t.Errorf("%s: GET /apis/events.k8s.io/v1/events: %d %s, want %d", tc.config, code, body, tc.events)
+		}
 	}
 }
