@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators/load"
@@ -65,6 +66,41 @@ func TestAllBuildExample(t *testing.T) {
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go %s of the generated example: %v\n%s", verb, err, out)
+		}
+	}
+}
+
+// TestHandWrittenInstallClashes runs every generator on a group whose hand-written install.go
+// declares an Install NewAPIGroupInfo cannot call (a load error) and a NewAPIGroupInfo of its
+// own: the clash with the generated one is an error at the hand-written declaration, as for
+// the API packages, not a compile error later.
+func TestHandWrittenInstallClashes(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass, err := Run(root, []string{"./generators/testdata/load/badinstall/..."}, All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join("testdata", "load", "badinstall", "apis", "wardle", "install", "install.go")
+	var got []string
+	for _, d := range pass.Diagnostics {
+		if !d.Warning {
+			got = append(got, d.String())
+		}
+	}
+	want := []string{
+		"func Install(scheme *runtime.Scheme) error: the generated NewAPIGroupInfo calls the install package's Install",
+		"NewAPIGroupInfo is also declared by the generated zz_generated.install.go (install generator); rename this declaration",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("errors = %q, want %d", got, len(want))
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i], w) || !strings.Contains(got[i], file) {
+			t.Errorf("error %d = %q, want %q at %s", i, got[i], w, file)
 		}
 	}
 }

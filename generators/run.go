@@ -88,15 +88,21 @@ func (p *Pass) generate(gens []emit.Generator) model.Diagnostics {
 	return append(diags, p.clashes()...)
 }
 
-// clashes reports every package-level name a generated Go file declares that its package
-// also declares by hand (a function, variable, constant or type): an error at the hand-written
-// declaration naming the generated file, instead of a compile error in code the user did not
-// write. The generators leave the names they can do without to the package (register's Kind
-// and Resource); any other clash is one of these.
+// clashes reports every package-level name a generated Go file declares that its package (an
+// API package, or a group's install package with hand-written files) also declares by hand (a
+// function, variable, constant or type): an error at the hand-written declaration naming the
+// generated file, instead of a compile error in code the user did not write. The generators
+// leave the names they can do without to the package (register's Kind and Resource, install's
+// Install); any other clash is one of these.
 func (p *Pass) clashes() model.Diagnostics {
 	byDir := map[string]*model.Package{}
 	for _, pkg := range p.API.Packages {
 		byDir[pkg.Dir] = pkg
+	}
+	for _, g := range p.API.Groups {
+		if g.HandInstall != nil {
+			byDir[g.InstallDir] = g.HandInstall // install/install.go, as sample-apiserver's
+		}
 	}
 	var diags model.Diagnostics
 	for path, content := range p.Files {

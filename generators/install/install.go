@@ -1,6 +1,7 @@
 package install
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/dave/jennifer/jen"
@@ -68,14 +69,19 @@ func newFile(g *model.Group) *jen.File {
 	for _, v := range g.Versions {
 		names[v.Package.Path] = v.Package.Name
 	}
+	if g.Validation != nil {
+		names[g.Validation.Path] = g.Hub.Name + g.Validation.Name
+	}
 	return emit.NewFile(g.InstallPath, "install", names)
 }
 
 // installFileFor renders Install, NewAPIGroupInfo and one store builder per resource.
 func installFileFor(g *model.Group, rs []*resource) *jen.File {
 	f := newFile(g)
-	installFunc(f, g, rs)
-	f.Line()
+	if !g.AdoptsInstall() {
+		installFunc(f, g, rs)
+		f.Line()
+	}
 	apiGroupInfoFunc(f, g, rs)
 	for _, r := range rs {
 		f.Line()
@@ -121,6 +127,9 @@ func installFunc(f *jen.File, g *model.Group, rs []*resource) {
 // apiGroupInfoFunc emits NewAPIGroupInfo.
 func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 	body := []jen.Code{jen.Id("Install").Call(jen.Id("scheme"))}
+	if g.AdoptsInstall() {
+		body = append(body, adoptedInstallChecks(g, rs)...)
+	}
 	for _, r := range rs {
 		if r.kind.CreateOnly {
 			body = append(body, jen.Id(r.storeVar()).Op(":=").Id(r.storeFunc()).Call(jen.Id("scheme")))
@@ -162,18 +171,46 @@ func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 		}
 	}
 	body = append(body, jen.Return(jen.Op("&").Qual(registryPkg, "APIGroupInfo").Custom(multi, fields...), jen.Nil()))
-	f.Comment("NewAPIGroupInfo installs the group into scheme and builds one registry.Store per resource over storage,")
+	if g.AdoptsInstall() {
+		f.Comment("NewAPIGroupInfo installs the group into scheme with the hand-written Install of this package, then")
+		f.Comment("checks that it registered every served version, and builds one registry.Store per resource over storage,")
+	} else {
+		f.Comment("NewAPIGroupInfo installs the group into scheme and builds one registry.Store per resource over storage,")
+	}
 	f.Comment("serving each resource (and its status and scale subresources) in every version that declares its kind")
 	f.Comment("and does not mark it +kubebuilder:unservedversion, with the verbs its +genclient tags allow and the")
 	f.Comment("deprecation warning of +kubebuilder:deprecatedversion.")
 	if anyCreateOnly(rs) {
 		f.Comment("A create-only kind (+genclient:onlyVerbs=create) gets a registry.CreateOnlyStore, never stored, whose Respond the server sets.")
 	}
-	f.Comment("Errors: the first resource whose storage, table convertor or scale subresource cannot be created.")
+	if g.AdoptsInstall() {
+		f.Comment("Errors: a served version the hand-written Install did not register; the first resource whose storage,")
+		f.Comment("table convertor or scale subresource cannot be created.")
+	} else {
+		f.Comment("Errors: the first resource whose storage, table convertor or scale subresource cannot be created.")
+	}
 	f.Func().Id("NewAPIGroupInfo").Params(
 		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
 		jen.Id("storage").Qual(registryPkg, "StorageFactory"),
 	).Params(jen.Op("*").Qual(registryPkg, "APIGroupInfo"), jen.Error()).Block(body...)
+}
+
+// adoptedInstallChecks follows a call of the hand-written Install (model.Group.AdoptsInstall,
+// as sample-apiserver's install.go): autoscaling/v1 registered when a kind has /scale (a
+// generated Install registers it itself), then an error for each served version Install did
+// not register, naming the AddToScheme call to add to it.
+func adoptedInstallChecks(g *model.Group, rs []*resource) []jen.Code {
+	var body []jen.Code
+	if anyScale(rs) {
+		body = append(body, jen.Qual(utilruntimePkg, "Must").Call(jen.Qual(autoscalingPkg, "AddToScheme").Call(jen.Id("scheme"))))
+	}
+	for _, v := range servedVersions(g) {
+		msg := fmt.Sprintf("the hand-written Install of %s does not register %s/%s: add utilruntime.Must(%s.AddToScheme(scheme)) to it",
+			g.InstallPath, g.Name, v.Name, v.Package.Name)
+		body = append(body, jen.If(jen.Op("!").Id("scheme").Dot("IsVersionRegistered").Call(groupVersion(v))).Block(
+			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(msg)))))
+	}
+	return body
 }
 
 // multi renders a composite literal one element per line.

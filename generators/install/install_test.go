@@ -195,3 +195,38 @@ func TestUnservedVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeGeneratorLayout generates the install package of a group laid out as
+// k8s.io/sample-apiserver's: the hand-written install.go declares Install, so the generated
+// file declares none and NewAPIGroupInfo calls the user's, then checks every served version
+// is registered (and registers autoscaling/v1 for /scale, which the hand-written Install does
+// not); the strategies call the group's validation package after the hub's hooks: Database's
+// create and update hooks (the update hook with the request's context), Backup's create hook on update too (it has no update hook);
+// DatabaseClass, which has no hook, runs the declarative validation only.
+func TestCodeGeneratorLayout(t *testing.T) {
+	api := testAPI()
+	g := api.Groups[0]
+	g.HandInstall = &model.Package{Path: g.InstallPath, Dir: g.InstallDir, Name: "install",
+		Funcs: map[string]model.Position{"Install": {File: "install.go", Line: 12}}}
+	g.Validation = &model.Package{Path: hubPath + "/validation", Dir: "/src/" + hubPath + "/validation", Name: "validation",
+		Funcs: map[string]model.Position{"ValidateDatabase": {}, "ValidateDatabaseUpdate": {}, "ValidateBackup": {}}}
+	g.ValidationTakesContext = map[string]bool{"ValidateDatabaseUpdate": true}
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "codegenlayout", files)
+	install := string(files[filepath.Join(g.InstallDir, installFile)])
+	if strings.Contains(install, "func Install(") || !strings.Contains(install, "\tInstall(scheme)\n") {
+		t.Errorf("%s declares Install or does not call the hand-written one:\n%s", installFile, install)
+	}
+	strategy := string(files[filepath.Join(g.InstallDir, strategyFile)])
+	for _, want := range []string{
+		"return append(errs, dbvalidation.ValidateDatabaseUpdate(ctx, obj.(*db.Database), old.(*db.Database))...)",
+		"errs = append(errs, db.ValidateBackupUpdate(obj.(*db.Backup), old.(*db.Backup))...)\n\treturn append(errs, dbvalidation.ValidateBackup(obj.(*db.Backup))...)",
+	} {
+		if !strings.Contains(strategy, want) {
+			t.Errorf("%s lacks %q:\n%s", strategyFile, want, strategy)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package install
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -140,47 +141,140 @@ func createStrategy(f *jen.File, g *model.Group, r *resource) {
 	strategyHead(f, r, "CreateStrategy", fmt.Sprintf("%s implements registry.CreateStrategy for %s, a create-only kind.", name, objName(r, g)))
 	kind := r.obj.Name.Name
 	hookName := "Validate" + kind
-	body := []jen.Code{
-		jen.Id("errs").Op(":=").Qual(validationPkg, "Declarative").Call(jen.Id("ctx"), jen.Id("s").Dot("scheme"), jen.Id("obj"), jen.Nil()),
-		jen.Return(jen.Id("errs")),
-	}
+	create, _ := hooks(g, r)
+	body := hookBody(declarative(jen.Nil()), create)
 	doc := fmt.Sprintf("Validate runs the validation generated from the markers of the request's version; the package %s declares no %s hook.", r.hub.Name, hookName)
-	if r.hub.HasFunc(hookName) {
-		body[1] = jen.Return(jen.Append(jen.Id("errs"), jen.Qual(r.obj.Name.Package, hookName).Call(jen.Id("obj").Assert(jen.Op("*").Add(emit.Qual(r.obj)))).Op("...")))
+	switch {
+	case g.Validation != nil:
+		doc = hooksDoc("Validate", "runs the validation generated from the markers of the request's version", create)
+	case len(create) > 0:
 		doc = fmt.Sprintf("Validate runs the validation generated from the markers of the request's version, then %s.%s.", r.hub.Name, hookName)
 	}
 	f.Comment(doc)
 	f.Func().Params(jen.Id("s").Id(name)).Id("Validate").Add(ctxObj()).Qual(fieldPkg, "ErrorList").Block(body...)
 }
 
+// hookCall is one hand-written validation function a strategy calls after the declarative
+// validation: pkg.name(obj) or pkg.name(obj, old), the objects asserted to the hub type; local
+// is the name the generated file imports pkg by, note says why an update calls a create hook.
+type hookCall struct {
+	pkg    *model.Package
+	local  string
+	name   string
+	obj    *model.Type
+	update bool
+	ctx    bool // the function takes the request's context first
+	note   string
+}
+
+// render is `pkg.name(obj.(*T))...` or `pkg.name(obj.(*T), old.(*T))...`, with ctx first
+// when the function takes it.
+func (c hookCall) render() jen.Code {
+	ptr := jen.Op("*").Add(emit.Qual(c.obj))
+	var args []jen.Code
+	if c.ctx {
+		args = append(args, jen.Id("ctx"))
+	}
+	args = append(args, jen.Id("obj").Assert(ptr.Clone()))
+	if c.update {
+		args = append(args, jen.Id("old").Assert(ptr.Clone()))
+	}
+	return jen.Qual(c.pkg.Path, c.name).Call(args...).Op("...")
+}
+
+// hooks returns the hand-written validation the strategy of r calls on create and on update,
+// in order: the hooks of the package holding the kind's objects (r.hub), then those of the
+// group's validation package (model.Group.Validation, as code-generator projects and
+// sample-apiserver place them, called as Kubernetes' strategies call theirs). For each
+// package, an update calls Validate<Kind>Update, else Validate<Kind>.
+func hooks(g *model.Group, r *resource) (create, update []hookCall) {
+	kind := r.obj.Name.Name
+	c, u := "Validate"+kind, "Validate"+kind+"Update"
+	pkgs := []*model.Package{r.hub}
+	if g.Validation != nil {
+		pkgs = append(pkgs, g.Validation)
+	}
+	for _, p := range pkgs {
+		local := p.Name // the name generated files import p by
+		takesCtx := func(string) bool { return false }
+		if p == g.Validation {
+			local = g.Hub.Name + p.Name
+			takesCtx = func(name string) bool { return g.ValidationTakesContext[name] }
+		}
+		if p.HasFunc(c) {
+			create = append(create, hookCall{pkg: p, local: local, name: c, obj: r.obj, ctx: takesCtx(c)})
+		}
+		switch {
+		case p.HasFunc(u):
+			update = append(update, hookCall{pkg: p, local: local, name: u, obj: r.obj, update: true, ctx: takesCtx(u)})
+		case p.HasFunc(c):
+			update = append(update, hookCall{pkg: p, local: local, name: c, obj: r.obj, ctx: takesCtx(c), note: fmt.Sprintf(" (the package declares no %s)", u)})
+		}
+	}
+	return create, update
+}
+
+// declarative is `errs := validation.Declarative(ctx, s.scheme, obj, old)`.
+func declarative(old jen.Code) jen.Code {
+	return jen.Id("errs").Op(":=").Qual(validationPkg, "Declarative").Call(jen.Id("ctx"), jen.Id("s").Dot("scheme"), jen.Id("obj"), old)
+}
+
+// hookBody is first (the declarative validation into errs), then each call appended to errs,
+// then errs returned.
+func hookBody(first jen.Code, calls []hookCall) []jen.Code {
+	body := []jen.Code{first}
+	if len(calls) == 0 {
+		return append(body, jen.Return(jen.Id("errs")))
+	}
+	for i, c := range calls {
+		call := c.render()
+		if i == len(calls)-1 {
+			body = append(body, jen.Return(jen.Append(jen.Id("errs"), call)))
+		} else {
+			body = append(body, jen.Id("errs").Op("=").Append(jen.Id("errs"), call))
+		}
+	}
+	return body
+}
+
+// hooksDoc documents a Validate or ValidateUpdate method that runs lead, then calls.
+func hooksDoc(method, lead string, calls []hookCall) string {
+	if len(calls) == 0 {
+		return fmt.Sprintf("%s %s; no hand-written validation is declared for the kind.", method, lead)
+	}
+	names := make([]string, len(calls))
+	for i, c := range calls {
+		names[i] = c.local + "." + c.name + c.note
+	}
+	return fmt.Sprintf("%s %s, then %s.", method, lead, strings.Join(names, ", then "))
+}
+
 // validate emits Validate and ValidateUpdate: the declarative validation generated from the
 // versioned types' markers (runtime/validation.Declarative, in the request's version), then
-// the hub package's Validate<Kind> and Validate<Kind>Update hooks when it declares them, as
-// Kubernetes' strategies run declarative and hand-written validation together.
+// the hand-written hooks (hooks): the hub package's Validate<Kind> and Validate<Kind>Update
+// when it declares them, then the group's validation package's, as Kubernetes' strategies
+// run declarative and hand-written validation together.
 func validate(f *jen.File, g *model.Group, r *resource, recv *jen.Statement) {
 	kind := r.obj.Name.Name
-	ptr := jen.Op("*").Add(emit.Qual(r.obj))
 	create, update := "Validate"+kind, "Validate"+kind+"Update"
-	declarative := func(old jen.Code) jen.Code {
-		return jen.Id("errs").Op(":=").Qual(validationPkg, "Declarative").Call(jen.Id("ctx"), jen.Id("s").Dot("scheme"), jen.Id("obj"), old)
-	}
-	hook := func(name string, args ...jen.Code) jen.Code {
-		return jen.Return(jen.Append(jen.Id("errs"), jen.Qual(r.obj.Name.Package, name).Call(args...).Op("...")))
-	}
 	const lead = "runs the validation generated from the markers of the request's version"
-	createBody := []jen.Code{declarative(jen.Nil()), jen.Return(jen.Id("errs"))}
-	updateBody := []jen.Code{declarative(jen.Id("old")), jen.Return(jen.Id("errs"))}
-	createDoc := fmt.Sprintf("Validate %s; the package %s declares no %s hook.", lead, r.hub.Name, create)
-	updateDoc := fmt.Sprintf("ValidateUpdate %s; the package %s declares neither %s nor %s.", lead, r.hub.Name, update, create)
-	if r.hub.HasFunc(create) {
-		createBody[1] = hook(create, jen.Id("obj").Assert(ptr.Clone()))
-		updateBody[1] = createBody[1]
-		createDoc = fmt.Sprintf("Validate %s, then %s.%s.", lead, r.hub.Name, create)
-		updateDoc = fmt.Sprintf("ValidateUpdate %s, then %s.%s (the package declares no %s).", lead, r.hub.Name, create, update)
-	}
-	if r.hub.HasFunc(update) {
-		updateBody[1] = hook(update, jen.Id("obj").Assert(ptr.Clone()), jen.Id("old").Assert(ptr.Clone()))
-		updateDoc = fmt.Sprintf("ValidateUpdate %s, then %s.%s.", lead, r.hub.Name, update)
+	createHooks, updateHooks := hooks(g, r)
+	createBody := hookBody(declarative(jen.Nil()), createHooks)
+	updateBody := hookBody(declarative(jen.Id("old")), updateHooks)
+	var createDoc, updateDoc string
+	switch {
+	case g.Validation != nil:
+		createDoc, updateDoc = hooksDoc("Validate", lead, createHooks), hooksDoc("ValidateUpdate", lead, updateHooks)
+	default:
+		createDoc = fmt.Sprintf("Validate %s; the package %s declares no %s hook.", lead, r.hub.Name, create)
+		updateDoc = fmt.Sprintf("ValidateUpdate %s; the package %s declares neither %s nor %s.", lead, r.hub.Name, update, create)
+		if r.hub.HasFunc(create) {
+			createDoc = fmt.Sprintf("Validate %s, then %s.%s.", lead, r.hub.Name, create)
+			updateDoc = fmt.Sprintf("ValidateUpdate %s, then %s.%s (the package declares no %s).", lead, r.hub.Name, create, update)
+		}
+		if r.hub.HasFunc(update) {
+			updateDoc = fmt.Sprintf("ValidateUpdate %s, then %s.%s.", lead, r.hub.Name, update)
+		}
 	}
 	errorList := jen.Qual(fieldPkg, "ErrorList")
 	recv = jen.Params(jen.Id("s").Id(r.strategyName()))

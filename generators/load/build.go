@@ -161,7 +161,8 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	}
 	g.InstallPath = g.Hub.Path + "/install"
 	g.InstallDir = filepath.Join(g.Hub.Dir, "install")
-	b.checkInstallDir(g)
+	b.handInstall(g)
+	b.validationPackage(g)
 	g.StorageVersion = b.storageVersions(g)
 	b.checkHubs(g)
 	var modPath, modDir string

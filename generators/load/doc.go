@@ -56,6 +56,13 @@
 //   - a type declared as another named type (`type GRPCHeaderName HeaderName`) records it
 //     (DefinedFrom), read from the declaration's syntax;
 //   - a string type marked +enum or +k8s:enum enumerates its constants (EnumValues);
+//   - the hand-written files of a group's install directory (sample-apiserver's
+//     install/install.go) are parsed and their declarations recorded (model.Group.HandInstall):
+//     apigen generates beside them, adopting a func Install(scheme *runtime.Scheme) and
+//     reporting an Install of another signature as an error; the group's validation package
+//     (<hub>/validation) is parsed for Validate<Kind>(obj *<hub>.<Kind>) field.ErrorList and
+//     Validate<Kind>Update(obj, old *<hub>.<Kind>) field.ErrorList (model.Group.Validation),
+//     a function named so with another signature being a warning saying what to write;
 //   - +k8s:conversion-gen on a version package must name the hub (an error; in a group
 //     without a hub package, another version package); a Validate<Kind> hook in a version
 //     package that does not hold the kind and +k8s:conversion-gen=false without a

@@ -40,6 +40,27 @@ type Group struct {
 	// InstallDir its directory; generators/install writes there.
 	InstallPath string
 	InstallDir  string
+	// HandInstall is the hand-written part of the install package, as Kubernetes' and
+	// k8s.io/sample-apiserver's pkg/apis/<group>/install/install.go: the non-test Go files of
+	// InstallDir that are not zz_generated.*, with Path, Dir and Name set and the names they
+	// declare in Funcs, Vars and TypeNames (no Types, Markers or Imports). The generated files
+	// of the package declare none of those names again: a hand-written
+	// `func Install(scheme *runtime.Scheme)` is adopted (AdoptsInstall) and any other clash is an
+	// error at the hand-written declaration. Nil when there is no such file.
+	HandInstall *Package
+	// Validation is the group's hand-written validation package, <hub path>/validation, as
+	// Kubernetes' and sample-apiserver's pkg/apis/<group>/validation, for a group with an
+	// internal package (the functions take its types). Its Funcs hold only the functions the
+	// generated strategies call, their signatures checked by the loader:
+	// Validate<Kind>(obj *<hub>.<Kind>) field.ErrorList and
+	// Validate<Kind>Update(obj, old *<hub>.<Kind>) field.ErrorList for the group's kinds, each
+	// possibly with a leading ctx context.Context (ValidationTakesContext).
+	// Nil when the group has no such package or it declares none of them.
+	Validation *Package
+	// ValidationTakesContext names the functions of Validation whose first parameter is a
+	// context.Context, as apiextensions-apiserver's ValidateCustomResourceDefinition(ctx, obj):
+	// the strategies pass them the request's context.
+	ValidationTakesContext map[string]bool
 	// ClientPath is the import path of the tree generated clients go to (<root>/pkg/generated,
 	// root being the parent of the apis directory: example-api/pkg/generated) and ClientDir its
 	// directory; the clientset, listers, informers and applyconfiguration generators write
@@ -125,6 +146,14 @@ func (g *Group) ObjectPackage(name string) *Package {
 		return v.Package
 	}
 	return nil
+}
+
+// AdoptsInstall reports whether the hand-written part of the install package declares
+// Install: the generated NewAPIGroupInfo then calls it instead of a generated Install. The
+// loader reports an Install without the signature of Kubernetes' install packages,
+// func Install(scheme *runtime.Scheme), as an error.
+func (g *Group) AdoptsInstall() bool {
+	return g.HandInstall != nil && g.HandInstall.HasFunc("Install")
 }
 
 // HasClients reports whether any kind of any version of g has a generated client.

@@ -52,6 +52,8 @@ type serveGroup struct {
 	kinds    []serveKind
 	// across, when set, checks what the group serves across versions.
 	across func(t *testing.T, dyn dynamic.Interface)
+	// handValidation, when set, checks the group's hand-written validation package.
+	handValidation func(t *testing.T, dyn dynamic.Interface)
 }
 
 var serveGroups = []serveGroup{
@@ -73,7 +75,7 @@ var serveGroups = []serveGroup{
 			defaults: map[string]any{"spec.default": false}, // +default=false
 			columns:  []string{"Name", "Age"},
 		}},
-		across: storeAcrossVersions,
+		across: storeAcrossVersions, handValidation: shopHandValidation,
 	},
 	{
 		tree: "kubebuilder", group: "robots.example.com", versions: []string{"v1"}, build: robotsinstall.NewAPIGroupInfo,
@@ -174,6 +176,9 @@ func TestCorpusServes(t *testing.T) {
 			}
 			if g.across != nil {
 				t.Run("across-versions", func(t *testing.T) { g.across(t, dyn) })
+			}
+			if g.handValidation != nil {
+				t.Run("hand-written-validation", func(t *testing.T) { g.handValidation(t, dyn) })
 			}
 		})
 	}

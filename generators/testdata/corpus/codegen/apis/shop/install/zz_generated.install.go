@@ -5,6 +5,7 @@
 package install
 
 import (
+	"errors"
 	"fmt"
 	shop "github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop"
 	v1 "github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop/v1"
@@ -13,25 +14,23 @@ import (
 	rest "github.com/apigen-dev/apigen/runtime/rest"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 )
 
-// Install registers the shop.example.com group's internal and versioned types, conversions and defaulters with scheme, preferring v1.
-// It panics only on a programming error in the generated registration code, as Kubernetes' install packages do.
-func Install(scheme *runtime.Scheme) {
-	utilruntime.Must(shop.AddToScheme(scheme))
-	utilruntime.Must(v1.AddToScheme(scheme))
-	utilruntime.Must(v1beta1.AddToScheme(scheme))
-	utilruntime.Must(scheme.SetVersionPriority(v1.SchemeGroupVersion, v1beta1.SchemeGroupVersion))
-}
-
-// NewAPIGroupInfo installs the group into scheme and builds one registry.Store per resource over storage,
+// NewAPIGroupInfo installs the group into scheme with the hand-written Install of this package, then
+// checks that it registered every served version, and builds one registry.Store per resource over storage,
 // serving each resource (and its status and scale subresources) in every version that declares its kind
 // and does not mark it +kubebuilder:unservedversion, with the verbs its +genclient tags allow and the
 // deprecation warning of +kubebuilder:deprecatedversion.
-// Errors: the first resource whose storage, table convertor or scale subresource cannot be created.
+// Errors: a served version the hand-written Install did not register; the first resource whose storage,
+// table convertor or scale subresource cannot be created.
 func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.APIGroupInfo, error) {
 	Install(scheme)
+	if !scheme.IsVersionRegistered(v1.SchemeGroupVersion) {
+		return nil, errors.New("the hand-written Install of github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop/install does not register shop.example.com/v1: add utilruntime.Must(v1.AddToScheme(scheme)) to it")
+	}
+	if !scheme.IsVersionRegistered(v1beta1.SchemeGroupVersion) {
+		return nil, errors.New("the hand-written Install of github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop/install does not register shop.example.com/v1beta1: add utilruntime.Must(v1beta1.AddToScheme(scheme)) to it")
+	}
 	regionStore, err := newRegionStore(scheme, storage)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ package install
 import (
 	context "context"
 	shop "github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop"
+	shopvalidation "github.com/apigen-dev/apigen/generators/testdata/corpus/codegen/apis/shop/validation"
 	fieldmanager "github.com/apigen-dev/apigen/runtime/fieldmanager"
 	registry "github.com/apigen-dev/apigen/runtime/registry"
 	validation "github.com/apigen-dev/apigen/runtime/validation"
@@ -44,16 +45,16 @@ func (regionStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Obj
 	}
 }
 
-// Validate runs the validation generated from the markers of the request's version; the package shop declares no ValidateRegion hook.
+// Validate runs the validation generated from the markers of the request's version, then shopvalidation.ValidateRegion.
 func (s regionStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
 	errs := validation.Declarative(ctx, s.scheme, obj, nil)
-	return errs
+	return append(errs, shopvalidation.ValidateRegion(ctx, obj.(*shop.Region))...)
 }
 
-// ValidateUpdate runs the validation generated from the markers of the request's version; the package shop declares neither ValidateRegionUpdate nor ValidateRegion.
+// ValidateUpdate runs the validation generated from the markers of the request's version, then shopvalidation.ValidateRegion (the package declares no ValidateRegionUpdate).
 func (s regionStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	errs := validation.Declarative(ctx, s.scheme, obj, old)
-	return errs
+	return append(errs, shopvalidation.ValidateRegion(ctx, obj.(*shop.Region))...)
 }
 
 // storeStrategy implements registry.Strategy for shop.Store.
@@ -86,16 +87,16 @@ func (storeStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Obje
 	}
 }
 
-// Validate runs the validation generated from the markers of the request's version; the package shop declares no ValidateStore hook.
+// Validate runs the validation generated from the markers of the request's version, then shopvalidation.ValidateStore.
 func (s storeStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
 	errs := validation.Declarative(ctx, s.scheme, obj, nil)
-	return errs
+	return append(errs, shopvalidation.ValidateStore(obj.(*shop.Store))...)
 }
 
-// ValidateUpdate runs the validation generated from the markers of the request's version; the package shop declares neither ValidateStoreUpdate nor ValidateStore.
+// ValidateUpdate runs the validation generated from the markers of the request's version, then shopvalidation.ValidateStoreUpdate.
 func (s storeStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	errs := validation.Declarative(ctx, s.scheme, obj, old)
-	return errs
+	return append(errs, shopvalidation.ValidateStoreUpdate(obj.(*shop.Store), old.(*shop.Store))...)
 }
 
 var _ fieldmanager.ResetFieldsStrategy = storeStrategy{}

@@ -1,0 +1,79 @@
+package load
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// TestLoadCodeGeneratorLayout loads a group laid out as k8s.io/sample-apiserver's: a
+// hand-written install/install.go is recorded and its Install adopted (not refused), and the
+// validation package's Validate<Kind> and Validate<Kind>Update with the signatures the
+// strategies call are found; near misses are warnings at the function saying what to write.
+func TestLoadCodeGeneratorLayout(t *testing.T) {
+	api, warnings := loadOK(t, filepath.Join(fixtures, "codegenlayout"))
+	g := api.Groups[0]
+	if g.HandInstall == nil || !g.AdoptsInstall() {
+		t.Fatalf("HandInstall = %+v, want the hand-written install.go with Install adopted", g.HandInstall)
+	}
+	if !g.HandInstall.Declares("GroupName") || g.HandInstall.Path != g.InstallPath || g.HandInstall.Name != "install" {
+		t.Errorf("HandInstall = %+v, want package install at %s declaring GroupName", g.HandInstall, g.InstallPath)
+	}
+	if pos := g.HandInstall.Funcs["Install"]; !strings.HasSuffix(pos.File, filepath.Join("install", "install.go")) || pos.Line != 16 {
+		t.Errorf("Install at %v, want install/install.go:16", pos)
+	}
+	if g.Validation == nil {
+		t.Fatal("Validation = nil, want the validation package")
+	}
+	var hooks []string
+	for name := range g.Validation.Funcs {
+		hooks = append(hooks, name)
+	}
+	slices.Sort(hooks)
+	if want := []string{"ValidateFlunder", "ValidateFlunderUpdate"}; !slices.Equal(hooks, want) {
+		t.Errorf("validation hooks = %v, want %v", hooks, want)
+	}
+	if !g.ValidationTakesContext["ValidateFlunderUpdate"] || g.ValidationTakesContext["ValidateFlunder"] {
+		t.Errorf("ValidationTakesContext = %v, want ValidateFlunderUpdate only", g.ValidationTakesContext)
+	}
+	if g.Validation.Path != g.Hub.Path+"/validation" || g.Validation.Name != "validation" {
+		t.Errorf("Validation = %s (package %s), want %s/validation", g.Validation.Path, g.Validation.Name, g.Hub.Path)
+	}
+	file := "codegenlayout/apis/wardle/validation/validation.go"
+	want := []string{
+		file + ":30:6: warning: func ValidateFischer(f wardle.Fischer) field.ErrorList is not called: the generated strategy of Fischer calls " +
+			"func ValidateFischer(obj *wardle.Fischer) field.ErrorList (on create, and on update when there is no ValidateFischerUpdate) from package validation; write that signature",
+		file + ":33:6: warning: func ValidateFischerUpdate(newFischer, oldFischer *wardle.Fischer, opts Options) field.ErrorList is not called: " +
+			"the generated strategy of Fischer calls func ValidateFischerUpdate(obj, old *wardle.Fischer) field.ErrorList (on update) from package validation; write that signature",
+		file + ":38:6: warning: func ValidateFlunderCreate(f *wardle.Flunder) field.ErrorList is not called: the generated strategy of Flunder calls " +
+			"func ValidateFlunder(obj *wardle.Flunder) field.ErrorList (on create, and on update when there is no ValidateFlunderUpdate) from package validation; name it so",
+	}
+	if len(warnings) != len(want) {
+		t.Errorf("warnings = %v, want %d", warnings, len(want))
+	}
+	for _, w := range want {
+		if !strings.Contains(warnings.Error(), w) {
+			t.Errorf("warnings =\n%v\nwant substring %q", warnings, w)
+		}
+	}
+}
+
+// TestLoadHandWrittenInstallSignature: a hand-written Install that NewAPIGroupInfo cannot
+// call is an error at it naming the signature to write, where any hand-written file used to
+// be refused.
+func TestLoadHandWrittenInstallSignature(t *testing.T) {
+	_, err := Load(filepath.Join(fixtures, "badinstall"), "./...")
+	var diags model.Diagnostics
+	if !errors.As(err, &diags) || !diags.HasErrors() {
+		t.Fatalf("Load() error = %v, want error diagnostics", err)
+	}
+	want := "badinstall/apis/wardle/install/install.go:6:6: func Install(scheme *runtime.Scheme) error: the generated NewAPIGroupInfo calls " +
+		"the install package's Install, as Kubernetes' install packages declare it: write func Install(scheme *runtime.Scheme) (k8s.io/apimachinery/pkg/runtime), or rename this function"
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("Load() error =\n%v\nwant substring %q", err, want)
+	}
+}
