@@ -17,6 +17,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 
@@ -36,7 +37,7 @@ const phaseWithin = 2 * time.Second
 // TestDatabaseController runs example-apiserver and the example controller
 // (example-api/cmd/database-controller, built on the generated typed informer, lister and
 // clientset) as processes. A Database created through the generated clientset gets
-// status.phase Ready within 2 s. The server is then stopped and started again on the same
+// status.phase Ready within 2 s, and the controller's Ready Event. The server is then stopped and started again on the same
 // port and data directory; once the controller has caught up (a first Database created after
 // the restart becomes Ready), a second new Database again gets its phase within 2 s.
 func TestDatabaseController(t *testing.T) {
@@ -51,6 +52,13 @@ func TestDatabaseController(t *testing.T) {
 
 	ctx := context.Background()
 	createAndWaitReady(ctx, t, client, "before-restart", phaseWithin, ctrl)
+	// The controller records a Ready Event (client-go's tools/record) on the Database.
+	kube := kubernetes.NewForConfigOrDie(unthrottledConfig(proc.Config))
+	waitUntil(t, 20*time.Second, "the controller's Ready Event", func() bool {
+		list, err := kube.CoreV1().Events("default").List(ctx, metav1.ListOptions{
+			FieldSelector: "involvedObject.name=before-restart,reason=Ready,source=database-controller"})
+		return err == nil && len(list.Items) == 1 && strings.HasPrefix(list.Items[0].Message, "Database is Ready")
+	})
 
 	if err := proc.Stop(20 * time.Second); err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	applymetav1 "k8s.io/client-go/applyconfigurations/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -109,6 +110,22 @@ func TestControllerRuntimeManager(t *testing.T) {
 	if lease.Spec.HolderIdentity == nil || *lease.Spec.HolderIdentity == "" {
 		t.Errorf("leader election's Lease has no holder: %+v", lease.Spec)
 	}
+	// Leader election reports "<identity> became leader" as an Event on the Lease, as
+	// against kube-apiserver; without Events its POST is a 404.
+	kube := kubernetes.NewForConfigOrDie(cfg)
+	waitUntil(t, 30*time.Second, "leader election's LeaderElection Event on its Lease", func() bool {
+		list, err := kube.CoreV1().Events("kube-system").List(waitCtx, metav1.ListOptions{
+			FieldSelector: "reason=LeaderElection,involvedObject.kind=Lease,involvedObject.name=apigen-e2e-database"})
+		if err != nil {
+			t.Fatalf("list events: %v", err)
+		}
+		for _, ev := range list.Items {
+			if strings.HasSuffix(ev.Message, " became leader") && strings.HasPrefix(ev.Message, *lease.Spec.HolderIdentity) {
+				return true
+			}
+		}
+		return false
+	})
 
 	db := &dbv1.Database{ObjectMeta: metav1.ObjectMeta{Name: "operated", Namespace: "default"}, Spec: dbv1.DatabaseSpec{Engine: dbv1.EnginePostgres}}
 	if err := direct.Create(waitCtx, db, client.FieldOwner("e2e-creator")); err != nil {

@@ -1,5 +1,6 @@
 // Package apis holds the runtime's own API types, served by every generated server that
-// enables them: the core group's v1 (core/v1: namespaces and configmaps, served at /api/v1),
+// enables them: the core group's v1 (core/v1: namespaces, configmaps and events, served at
+// /api/v1), events.k8s.io/v1 (events/v1: the same Events through the newer API),
 // rbac.authorization.k8s.io/v1 (rbac/v1), authorization.k8s.io/v1 and authentication.k8s.io/v1
 // (authorization/v1, authentication/v1: the create-only review kinds), apiextensions.k8s.io/v1
 // (apiextensions/v1: CustomResourceDefinitions), apiregistration.k8s.io/v1 (apiregistration/v1:

@@ -173,7 +173,8 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	built := make(chan struct{})
 	defer close(built)
 	factory, err := newStorageFactory(&opts.WatchCacheOptions, etcd,
-		&etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix, Metrics: m}, log, built)
+		&etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix, Metrics: m,
+			Leases: etcd3.LeaseConfig{ReuseDurationSeconds: opts.LeaseReuseDurationSeconds}}, log, built)
 	if err != nil {
 		return nil, err
 	}
@@ -202,6 +203,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	singles := newSingletons(opts.LeaderElectionOptions, opts.LeaderElect && len(opts.EtcdServers) > 0, log, lb.clients)
 	namespaces, err := serveNamespaces(opts, log, scheme, factory, &infos)
 	if err != nil {
+		return nil, err
+	}
+	if err := serveEvents(opts, scheme, factory, namespaces.Info(), &infos); err != nil {
 		return nil, err
 	}
 	admissionChain, err := buildAdmission(&opts.AdmissionOptions, infos)

@@ -115,6 +115,15 @@ func (n *coreNamespaces) Controller() *namespace.Controller {
 	return n.controller
 }
 
+// Info returns the core group (nil with the core group off), whose events serveEvents
+// finishes.
+func (n *coreNamespaces) Info() *registry.APIGroupInfo {
+	if n == nil {
+		return nil
+	}
+	return n.info
+}
+
 // ConfigMaps returns the configmaps store (nil with the core group off), for the server's own
 // writers (publishClusterAuthentication).
 func (n *coreNamespaces) ConfigMaps() configMapStore {

@@ -32,7 +32,11 @@ func countObjects(ctx context.Context, client *clientv3.Client, prefix string, i
 						continue // subresources share their resource's objects; reviews are never stored
 					}
 					seen[name] = true
-					key := path.Join("/", prefix, info.Group, name) + "/"
+					stored := schema.GroupResource{Group: info.Group, Resource: name}
+					if gr, ok := cohabiting[stored]; ok {
+						stored = gr // events.k8s.io events are the core group's
+					}
+					key := path.Join("/", prefix, stored.Group, stored.Resource) + "/"
 					cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 					resp, err := client.Get(cctx, key, clientv3.WithPrefix(), clientv3.WithCountOnly())
 					cancel()

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/apigen-dev/apigen/runtime/filters"
+	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 )
 
 // Options are the server's flags, named as kube-apiserver's where one exists.
@@ -71,6 +72,8 @@ type Options struct {
 	LeaderElectionOptions
 	// WatchCacheOptions turn the watch cache on or off.
 	WatchCacheOptions
+	// EventOptions keep Events for --event-ttl.
+	EventOptions
 	// FeatureGates turn features off (--feature-gates).
 	FeatureGates
 	// RuntimeConfig turns the runtime's built-in API group versions on or off, as
@@ -108,6 +111,7 @@ func NewOptions() *Options {
 		LeaderElectionOptions: LeaderElectionOptions{LeaderElect: true, LeaseDuration: 15 * time.Second,
 			RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second, ResourceNamespace: "kube-system"},
 		WatchCacheOptions: newWatchCacheOptions(),
+		EventOptions:      EventOptions{EventTTL: time.Hour, LeaseReuseDurationSeconds: etcd3.DefaultLeaseReuseDurationSeconds},
 	}
 }
 
@@ -136,6 +140,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.GarbageCollectorOptions.AddFlags(fs)
 	o.LeaderElectionOptions.AddFlags(fs)
 	o.WatchCacheOptions.addFlags(fs)
+	o.EventOptions.AddFlags(fs)
 	o.FeatureGates.AddFlags(fs)
 	fs.StringToStringVar(&o.RuntimeConfig, "runtime-config", o.RuntimeConfig, "built-in API group versions to turn on or off, <group>/<version>=true|false or api/all=true|false, comma-separated (e.g. apiextensions.k8s.io/v1=false); all are on by default")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
@@ -195,6 +200,7 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.AggregatorOptions.validate(o.PlainHTTP)...)
 	errs = append(errs, o.WatchCacheOptions.validate()...)
 	errs = append(errs, o.LeaderElectionOptions.validate()...)
+	errs = append(errs, o.EventOptions.validate()...)
 	if o.LeaderElect && len(o.EtcdServers) > 0 && !o.RuntimeConfigEnabled(coordinationV1) {
 		errs = append(errs, "--leader-elect with --etcd-servers needs "+coordinationV1+", turned off by --runtime-config (or --leader-elect=false when only one replica runs)")
 	}

@@ -63,9 +63,17 @@ type SourceFunc func() []Resource
 // Resources calls f.
 func (f SourceFunc) Resources() []Resource { return f() }
 
+// ignoredResources are the resources the collector never watches, as kube-controller-manager's
+// garbagecollector.DefaultIgnoredResources: Events, in both of the groups that serve them
+// (many, short-lived, and never owners).
+var ignoredResources = map[schema.GroupResource]bool{
+	{Group: "", Resource: "events"}:              true,
+	{Group: "events.k8s.io", Resource: "events"}: true,
+}
+
 // APIGroupResources returns the resources of typed API groups: each resource (not a
 // subresource) whose storage is a Storage, once per group, in the first of the group's
-// PrioritizedVersions serving it. Its Kind is the one the group's Scheme knows for its
+// PrioritizedVersions serving it, but ignoredResources. Its Kind is the one the group's Scheme knows for its
 // storage's New() (the Go type name when the Scheme does not know it).
 func APIGroupResources(infos ...*registry.APIGroupInfo) []Resource {
 	var out []Resource
@@ -76,7 +84,7 @@ func APIGroupResources(infos ...*registry.APIGroupInfo) []Resource {
 			storages := info.VersionedResourcesStorageMap[gv.Version]
 			for _, name := range slices.Sorted(maps.Keys(storages)) {
 				st, ok := storages[name].(Storage)
-				if !ok || strings.Contains(name, "/") {
+				if !ok || strings.Contains(name, "/") || ignoredResources[schema.GroupResource{Group: info.Group, Resource: name}] {
 					continue
 				}
 				if r := byName[name]; r != nil {

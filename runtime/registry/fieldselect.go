@@ -42,6 +42,9 @@ func (e *Store) fieldSelection(sel fields.Selector) (storage.AttrFunc, error) {
 	if sel == nil || sel.Empty() {
 		return GetAttrs, nil
 	}
+	if e.FieldsFunc != nil {
+		return e.builtinAttrs(sel)
+	}
 	var extra []string
 	for _, r := range sel.Requirements() {
 		switch {
@@ -76,6 +79,28 @@ func (e *Store) fieldSelection(sel fields.Selector) (storage.AttrFunc, error) {
 			if v, ok := fp.get(obj, false); ok {
 				set[f] = scalarString(v)
 			}
+		}
+		return l, set, nil
+	}, nil
+}
+
+// builtinAttrs is the fieldSelection of a Store with a FieldsFunc: sel may name
+// metadata.name, metadata.namespace and the fields FieldsFunc returns for an empty object;
+// the attribute function adds FieldsFunc's fields to GetAttrs's. Errors: as fieldSelection.
+func (e *Store) builtinAttrs(sel fields.Selector) (storage.AttrFunc, error) {
+	known := e.FieldsFunc(e.NewFunc())
+	for _, r := range sel.Requirements() {
+		if _, ok := known[r.Field]; !ok && r.Field != fieldName && r.Field != fieldNamespace {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("field label not supported: %s", r.Field))
+		}
+	}
+	return func(obj runtime.Object) (labels.Set, fields.Set, error) {
+		l, set, err := GetAttrs(obj)
+		if err != nil {
+			return nil, nil, err
+		}
+		for k, v := range e.FieldsFunc(obj) {
+			set[k] = v
 		}
 		return l, set, nil
 	}, nil

@@ -1,8 +1,12 @@
 package registry
 
 import (
+	"context"
+	"time"
+
 	"k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/api/validation/path"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -42,6 +46,22 @@ type Store struct {
 	// +kubebuilder:selectablefield:JSONPath=`.spec.engine`); each must be a string, boolean
 	// or integer field of NewFunc's type (see ValidateSelectableFields).
 	SelectableFields []string
+	// FieldsFunc, when not nil, returns the fields of obj (a NewFunc object) a field selector
+	// may name beyond metadata.name and metadata.namespace, with their values, as
+	// kube-apiserver's built-in kinds' ToSelectableFields (Events: "involvedObject.kind",
+	// "reason", "source", ...). The fields it returns for an empty object are the ones a
+	// selector may name; others are 400 "field label not supported". When set,
+	// SelectableFields is not used.
+	FieldsFunc func(obj runtime.Object) fields.Set
+	// AllowCreateOnUpdate lets an update (PUT) of a missing object create it, as
+	// kube-apiserver's UpdateStrategy.AllowCreateOnUpdate (true for Events); otherwise only
+	// a caller's forceAllowCreate (server-side apply) does.
+	AllowCreateOnUpdate bool
+	// TTL, when positive, is how long every object the Store writes (create, update, and the
+	// updates of a graceful delete) lives in storage after the write, as kube-apiserver's
+	// Events Store's TTLFunc returns --event-ttl for every write: storage removes it then
+	// (storage.WithTTL), and watchers see it deleted. Zero keeps objects until deleted.
+	TTL time.Duration
 	// NameValidation validates metadata.name; nil means validation.NameIsDNSSubdomain, as for
 	// most kinds (NameIsDNSLabel and NameIsPathSegment are the others Kubernetes uses).
 	NameValidation validation.ValidateNameFunc
@@ -72,4 +92,12 @@ func (e *Store) nameValidation() validation.ValidateNameFunc {
 		return e.NameValidation
 	}
 	return validation.NameIsDNSSubdomain
+}
+
+// withTTL returns ctx carrying e.TTL for storage (storage.WithTTL), or ctx when e has none.
+func (e *Store) withTTL(ctx context.Context) context.Context {
+	if e.TTL <= 0 {
+		return ctx
+	}
+	return storage.WithTTL(ctx, e.TTL)
 }

@@ -112,7 +112,7 @@ func (e *Store) store(ctx context.Context, obj runtime.Object, name string) (run
 		return nil, err
 	}
 	out := e.NewFunc()
-	if err := e.Storage.Create(ctx, key, obj, out); err != nil {
+	if err := e.Storage.Create(e.withTTL(ctx), key, obj, out); err != nil {
 		return nil, interpretError(err, e.DefaultQualifiedResource, name)
 	}
 	return out, nil

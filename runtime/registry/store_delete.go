@@ -212,7 +212,7 @@ func (e *Store) writeDeletion(ctx context.Context, key string, existing runtime.
 	dryRun bool, tryUpdate storage.UpdateFunc) (runtime.Object, error) {
 	if !dryRun {
 		out := e.NewFunc()
-		err := e.Storage.GuaranteedUpdate(ctx, key, out, false, preconditions, tryUpdate)
+		err := e.Storage.GuaranteedUpdate(e.withTTL(ctx), key, out, false, preconditions, tryUpdate)
 		return out, err
 	}
 	out, err := tryUpdate(existing)

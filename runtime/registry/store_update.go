@@ -56,7 +56,7 @@ func (e *Store) update(ctx context.Context, strategy Strategy, name string, objI
 	if isDryRun(opts.DryRun) {
 		out, err = e.dryRunUpdate(ctx, key, tryUpdate)
 	} else {
-		err = e.Storage.GuaranteedUpdate(ctx, key, out, true, nil, tryUpdate)
+		err = e.Storage.GuaranteedUpdate(e.withTTL(ctx), key, out, true, nil, tryUpdate)
 	}
 	if err != nil {
 		return nil, false, interpretError(err, e.DefaultQualifiedResource, name)
@@ -79,7 +79,7 @@ type OldObjectPreserver interface {
 
 // updateCreate computes the object an update creates, or 404 when it may not.
 func (e *Store) updateCreate(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, forceAllowCreate, dryRun bool) (runtime.Object, error) {
-	if !forceAllowCreate {
+	if !forceAllowCreate && !e.AllowCreateOnUpdate {
 		return nil, apierrors.NewNotFound(e.DefaultQualifiedResource, name)
 	}
 	obj, err := objInfo.UpdatedObject(ctx, nil)

@@ -111,6 +111,11 @@ func TestUpdateMissing(t *testing.T) {
 	if err != nil || !created || out.(*testapi.Widget).Name != "made" || out.(*testapi.Widget).UID == "" {
 		t.Errorf("forceAllowCreate update: %v, created=%v, %+v", err, created, out)
 	}
+	s.AllowCreateOnUpdate = true // as Events' strategy allows
+	out, created, err = s.Update(ctx, "put", replace{widget("", 1)}, false, nil)
+	if err != nil || !created || out.(*testapi.Widget).Name != "put" {
+		t.Errorf("update of a missing object with AllowCreateOnUpdate: %v, created=%v, %+v", err, created, out)
+	}
 }
 
 func TestStatusSubresource(t *testing.T) {

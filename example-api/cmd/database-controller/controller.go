@@ -7,9 +7,11 @@ import (
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 
 	dbv1 "github.com/apigen-dev/apigen/example-api/apis/db/v1"
@@ -27,13 +29,17 @@ type controller struct {
 	lister   dbv1listers.DatabaseLister
 	queue    workqueue.TypedRateLimitingInterface[string]
 	status   statusWriter
-	out      io.Writer
-	outMu    sync.Mutex
+	// events records an Event on each Database whose status the controller writes.
+	events record.EventRecorder
+	out    io.Writer
+	outMu  sync.Mutex
 }
 
-// newController wires a controller to the factory's typed Database informer; out receives one
-// line per status written and per failure.
-func newController(client versioned.Interface, factory externalversions.SharedInformerFactory, status statusWriter, out io.Writer) *controller {
+// newController wires a controller to the factory's typed Database informer; events records
+// an Event on each Database made Ready; out receives one line per status written and per
+// failure.
+func newController(client versioned.Interface, factory externalversions.SharedInformerFactory, status statusWriter,
+	events record.EventRecorder, out io.Writer) *controller {
 	databases := factory.Db().V1().Databases()
 	c := &controller{
 		client:   client,
@@ -43,6 +49,7 @@ func newController(client versioned.Interface, factory externalversions.SharedIn
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "databases"}),
 		status: status,
+		events: events,
 		out:    out,
 	}
 	enqueue := func(obj any) {
@@ -122,6 +129,9 @@ func (c *controller) reconcile(ctx context.Context, key string) error {
 		return err
 	}
 	c.logf("database %s: phase %s, %d ready replicas, generation %d", key, want.Phase, want.ReadyReplicas, want.ObservedGeneration)
+	// As a kube controller reports what it did: `kubectl describe database` lists it.
+	c.events.Eventf(db, corev1.EventTypeNormal, readyReason, "Database is %s with %d ready replicas (generation %d)",
+		want.Phase, want.ReadyReplicas, want.ObservedGeneration)
 	return nil
 }
 
@@ -146,6 +156,9 @@ func (c *controller) logf(format string, args ...any) {
 	defer c.outMu.Unlock()
 	fmt.Fprintf(c.out, "%s %s\n", time.Now().UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
 }
+
+// readyReason is the reason of the Event recorded when a Database's status becomes Ready.
+const readyReason = "Ready"
 
 // fieldManager is the controller's field manager on the server.
 const fieldManager = "database-controller"

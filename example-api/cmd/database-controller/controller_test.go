@@ -9,6 +9,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/record"
 
 	dbv1 "github.com/apigen-dev/apigen/example-api/apis/db/v1"
 	"github.com/apigen-dev/apigen/example-api/pkg/generated/clientset/versioned/fake"
@@ -49,10 +50,11 @@ func TestControllerWritesStatus(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := &syncBuffer{}
+			events := record.NewFakeRecorder(10)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() {
-				done <- newController(client, externalversions.NewSharedInformerFactory(client, 0), w, out).run(ctx, 2)
+				done <- newController(client, externalversions.NewSharedInformerFactory(client, 0), w, events, out).run(ctx, 2)
 			}()
 			t.Cleanup(func() {
 				cancel()
@@ -67,6 +69,16 @@ func TestControllerWritesStatus(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitReady(t, client, "created", 1, 1, out)
+			for _, want := range []string{"existing", "created"} {
+				select {
+				case ev := <-events.Events:
+					if !strings.HasPrefix(ev, "Normal Ready Database is Ready") {
+						t.Errorf("event %q; want Normal Ready Database is Ready ... (for %s)", ev, want)
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatalf("no Event recorded for %s", want)
+				}
+			}
 			if !strings.Contains(out.String(), "writing status with "+writer) {
 				t.Errorf("the controller's output does not name the %s writer:\n%s", writer, out)
 			}

@@ -3,7 +3,8 @@
 // code-generator's: a typed shared informer and lister watch Databases, and the typed
 // clientset writes each Database's status through its /status subresource, setting
 // status.phase to Ready, status.readyReplicas to spec.replicas and status.observedGeneration
-// to metadata.generation.
+// to metadata.generation, and records a Normal "Ready" Event on the Database (client-go's
+// tools/record recorder, core/v1 Events) for `kubectl describe database` and `kubectl events`.
 //
 //	go run ./example-api/cmd/database-controller --kubeconfig apiserver-data/kubeconfig
 //
@@ -21,7 +22,15 @@ import (
 	"syscall"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/record"
+
+	dbv1 "github.com/apigen-dev/apigen/example-api/apis/db/v1"
 
 	"github.com/apigen-dev/apigen/example-api/pkg/generated/clientset/versioned"
 	"github.com/apigen-dev/apigen/example-api/pkg/generated/informers/externalversions"
@@ -65,11 +74,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "database-controller: cannot create the clientset: %v\n", err)
 		return 1
 	}
+	recorder, stopEvents, err := newRecorder(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "database-controller: %v\n", err)
+		return 1
+	}
+	defer stopEvents()
 	factory := externalversions.NewSharedInformerFactoryWithOptions(client, *resync, externalversions.WithNamespace(*namespace))
-	c := newController(client, factory, writer, stdout)
+	c := newController(client, factory, writer, recorder, stdout)
 	if err := c.run(ctx, *workers); err != nil {
 		fmt.Fprintf(stderr, "database-controller: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// newRecorder returns a client-go event recorder writing core/v1 Events through cfg's server
+// as "database-controller", as kube's controllers record theirs, and the function that
+// flushes and stops it.
+func newRecorder(cfg *rest.Config) (record.EventRecorder, func(), error) {
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot create the events client: %w", err)
+	}
+	scheme := runtime.NewScheme()
+	if err := dbv1.AddToScheme(scheme); err != nil {
+		return nil, nil, err
+	}
+	broadcaster := record.NewBroadcaster()
+	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kube.CoreV1().Events("")})
+	recorder := broadcaster.NewRecorder(scheme, corev1.EventSource{Component: fieldManager})
+	return recorder, broadcaster.Shutdown, nil
 }

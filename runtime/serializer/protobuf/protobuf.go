@@ -2,7 +2,8 @@
 // (application/vnd.kubernetes.protobuf) for the built-in groups the runtime serves, as
 // kubectl's typed clients send them (`kubectl create role`, `kubectl create namespace`,
 // `kubectl create configmap`), client-go's typed clientset (k8s.io/client-go/kubernetes) sends
-// its ConfigMaps and client-go's leader election its Leases: a
+// its ConfigMaps, client-go's leader election its Leases and client-go's event recorders their
+// Events (core/v1 and events.k8s.io/v1): a
 // body decodes into the k8s.io/api type of its kind, which is re-encoded as JSON for the
 // endpoints to decode into apigen's own, wire-compatible type. Responses stay JSON, which
 // those clients accept. Kinds outside the built-in groups have no protobuf form here.
@@ -18,6 +19,7 @@ import (
 	authzv1 "k8s.io/api/authorization/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -36,12 +38,13 @@ type Transcoder struct {
 // NewTranscoder returns a transcoder for the built-in groups apigen serves:
 // rbac.authorization.k8s.io/v1, authorization.k8s.io/v1 and authentication.k8s.io/v1 (the
 // reviews `kubectl auth` sends), coordination.k8s.io/v1 (the Leases of client-go's
-// leaderelection) and the core group's v1 (namespaces and configmaps).
+// leaderelection), events.k8s.io/v1 (client-go's tools/events recorder) and the core group's
+// v1 (namespaces, configmaps and events).
 func NewTranscoder() *Transcoder {
 	scheme := runtime.NewScheme()
 	for name, add := range map[string]func(*runtime.Scheme) error{"core/v1": corev1.AddToScheme, "rbac/v1": rbacv1.AddToScheme,
 		"authorization/v1": authzv1.AddToScheme, "authentication/v1": authnv1.AddToScheme,
-		"coordination/v1": coordinationv1.AddToScheme} {
+		"coordination/v1": coordinationv1.AddToScheme, "events/v1": eventsv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(fmt.Sprintf("cannot register k8s.io/api/%s: %v", name, err)) // a static registration: cannot fail
 		}

@@ -25,6 +25,10 @@ type StorageFactory struct {
 	// Metrics, when not nil, receives every storage's etcd request latencies
 	// (etcd_request_duration_seconds).
 	Metrics *metrics.Metrics
+	// Leases tunes the sharing of etcd leases by objects written with a TTL (Events), as
+	// kube-apiserver's --lease-reuse-duration-seconds; the zero value is kube's defaults.
+	// Each storage has its own lease manager, as each of kube's etcd3 stores has.
+	Leases LeaseConfig
 }
 
 // NewStorage returns storage for resource under <Prefix>/<group>/<resource>. Objects are
@@ -42,5 +46,6 @@ func (f *StorageFactory) NewStorage(resource schema.GroupResource, storageVersio
 	prefix := path.Join("/", f.Prefix, resource.Group, resource.Resource)
 	st := New(f.Client, codec, newFunc, prefix, resource)
 	st.(*store).metrics = f.Metrics
+	st.(*store).leases = newLeaseManager(f.Client, f.Leases)
 	return st, nil
 }

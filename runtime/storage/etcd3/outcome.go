@@ -59,9 +59,19 @@ func (s *store) disconnected() bool {
 // key at a newer revision holding exactly data (the first applied: data carries the object's
 // uid, so it is this write's), the write succeeded; a different state found is returned as a
 // failed compare.
+//
+// A ctx with a TTL (storage.WithTTL) attaches the key to a lease of the store's leaseManager.
 func (s *store) put(ctx context.Context, key, k string, data []byte, expectedRev int64) (kubernetes.PutResponse, error) {
+	opts := kubernetes.PutOptions{GetOnFailure: true}
+	if ttl := storage.TTLFrom(ctx); ttl > 0 {
+		id, err := s.leases.lease(ctx, ttl)
+		if err != nil {
+			return kubernetes.PutResponse{}, interpretError(err, key, listExpiredMessage, 0)
+		}
+		opts.LeaseID = id
+	}
 	resp, second, err := sendWrite(s, ctx, key, func(ctx context.Context) (kubernetes.PutResponse, error) {
-		return s.kv.OptimisticPut(ctx, k, data, expectedRev, kubernetes.PutOptions{GetOnFailure: true})
+		return s.kv.OptimisticPut(ctx, k, data, expectedRev, opts)
 	})
 	if err == nil && second && !resp.Succeeded && resp.KV != nil && resp.KV.ModRevision > expectedRev && bytes.Equal(resp.KV.Value, data) {
 		return kubernetes.PutResponse{Succeeded: true, Revision: resp.KV.ModRevision}, nil

@@ -42,6 +42,8 @@ type store struct {
 	reads *readBatcher
 	// metrics, when not nil, receives the latency of every etcd request.
 	metrics *metrics.Metrics
+	// leases grants the leases of objects written with a TTL (storage.WithTTL).
+	leases *leaseManager
 }
 
 // observe records an etcd request of operation op that started at start, as
@@ -72,6 +74,7 @@ func New(client *clientv3.Client, codec runtime.Codec, newFunc func() runtime.Ob
 		decoded: newDecodeCache(decodeCacheSize),
 		states:  newStateCache(stateCacheSize),
 		reads:   newReadBatcher(client),
+		leases:  newLeaseManager(client, LeaseConfig{}),
 	}
 }
 

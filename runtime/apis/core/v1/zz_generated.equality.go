@@ -98,6 +98,130 @@ func SemanticEqual_ConfigMapList(a, b *ConfigMapList) bool {
 	return true
 }
 
+// SemanticEqual_Event reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_Event(a, b *Event) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.TypeMeta != b.TypeMeta {
+		return false
+	}
+	if !equality.Semantic.DeepEqual(&a.ObjectMeta, &b.ObjectMeta) {
+		return false
+	}
+	if !SemanticEqual_ObjectReference(&a.InvolvedObject, &b.InvolvedObject) {
+		return false
+	}
+	if a.Reason != b.Reason {
+		return false
+	}
+	if a.Message != b.Message {
+		return false
+	}
+	if !SemanticEqual_EventSource(&a.Source, &b.Source) {
+		return false
+	}
+	if a.FirstTimestamp.UTC() != b.FirstTimestamp.UTC() {
+		return false
+	}
+	if a.LastTimestamp.UTC() != b.LastTimestamp.UTC() {
+		return false
+	}
+	if a.Count != b.Count {
+		return false
+	}
+	if a.Type != b.Type {
+		return false
+	}
+	if a.EventTime.UTC() != b.EventTime.UTC() {
+		return false
+	}
+	if !SemanticEqual_EventSeries(a.Series, b.Series) {
+		return false
+	}
+	if a.Action != b.Action {
+		return false
+	}
+	if !SemanticEqual_ObjectReference(a.Related, b.Related) {
+		return false
+	}
+	if a.ReportingController != b.ReportingController {
+		return false
+	}
+	if a.ReportingInstance != b.ReportingInstance {
+		return false
+	}
+	return true
+}
+
+// SemanticEqual_EventList reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_EventList(a, b *EventList) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.TypeMeta != b.TypeMeta {
+		return false
+	}
+	if !equality.Semantic.DeepEqual(&a.ListMeta, &b.ListMeta) {
+		return false
+	}
+	if len(a.Items) != len(b.Items) {
+		return false
+	}
+	if len(a.Items) != 0 && &a.Items[0] != &b.Items[0] {
+		for i := range a.Items {
+			if !SemanticEqual_Event(&a.Items[i], &b.Items[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// SemanticEqual_EventSeries reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_EventSeries(a, b *EventSeries) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.Count != b.Count {
+		return false
+	}
+	if a.LastObservedTime.UTC() != b.LastObservedTime.UTC() {
+		return false
+	}
+	return true
+}
+
+// SemanticEqual_EventSource reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_EventSource(a, b *EventSource) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.Component != b.Component {
+		return false
+	}
+	if a.Host != b.Host {
+		return false
+	}
+	return true
+}
+
 // SemanticEqual_Namespace reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
 // nil and empty slices and maps are equal, quantities compare by value, times by instant.
 func SemanticEqual_Namespace(a, b *Namespace) bool {
@@ -220,6 +344,39 @@ func SemanticEqual_NamespaceStatus(a, b *NamespaceStatus) bool {
 				return false
 			}
 		}
+	}
+	return true
+}
+
+// SemanticEqual_ObjectReference reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_ObjectReference(a, b *ObjectReference) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.Kind != b.Kind {
+		return false
+	}
+	if a.Namespace != b.Namespace {
+		return false
+	}
+	if a.Name != b.Name {
+		return false
+	}
+	if a.UID != b.UID {
+		return false
+	}
+	if a.APIVersion != b.APIVersion {
+		return false
+	}
+	if a.ResourceVersion != b.ResourceVersion {
+		return false
+	}
+	if a.FieldPath != b.FieldPath {
+		return false
 	}
 	return true
 }

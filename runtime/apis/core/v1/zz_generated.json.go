@@ -8,6 +8,7 @@ import (
 	jsoncodec "github.com/apigen-dev/apigen/runtime/jsoncodec"
 	apimachineryjson "github.com/apigen-dev/apigen/runtime/jsoncodec/apimachinery"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	types "k8s.io/apimachinery/pkg/types"
 )
 
 // jsonEncodeConfigMap writes in as encoding/json.Marshal(in) does.
@@ -222,6 +223,400 @@ func jsonDecodeConfigMapList(r *jsoncodec.Reader, out *ConfigMapList) {
 				if out.Items == nil {
 					out.Items = []ConfigMap{}
 				}
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeEvent writes in as encoding/json.Marshal(in) does.
+func jsonEncodeEvent(w *jsoncodec.Writer, in *Event) {
+	more := false
+	w.Byte('{')
+	if in.TypeMeta.Kind != "" {
+		w.Field(&more, "\"kind\":")
+		w.String(in.TypeMeta.Kind)
+	}
+	if in.TypeMeta.APIVersion != "" {
+		w.Field(&more, "\"apiVersion\":")
+		w.String(in.TypeMeta.APIVersion)
+	}
+	w.Field(&more, "\"metadata\":")
+	apimachineryjson.EncodeObjectMeta(w, &in.ObjectMeta)
+	w.Raw(",\"involvedObject\":")
+	jsonEncodeObjectReference(w, &in.InvolvedObject)
+	if in.Reason != "" {
+		w.Raw(",\"reason\":")
+		w.String(in.Reason)
+	}
+	if in.Message != "" {
+		w.Raw(",\"message\":")
+		w.String(in.Message)
+	}
+	w.Raw(",\"source\":")
+	jsonEncodeEventSource(w, &in.Source)
+	w.Raw(",\"firstTimestamp\":")
+	w.Marshaler(&in.FirstTimestamp)
+	w.Raw(",\"lastTimestamp\":")
+	w.Marshaler(&in.LastTimestamp)
+	if in.Count != 0 {
+		w.Raw(",\"count\":")
+		w.Int(int64(in.Count))
+	}
+	if in.Type != "" {
+		w.Raw(",\"type\":")
+		w.String(in.Type)
+	}
+	w.Raw(",\"eventTime\":")
+	w.Marshaler(&in.EventTime)
+	if in.Series != nil {
+		w.Raw(",\"series\":")
+		jsonEncodeEventSeries(w, in.Series)
+	}
+	if in.Action != "" {
+		w.Raw(",\"action\":")
+		w.String(in.Action)
+	}
+	if in.Related != nil {
+		w.Raw(",\"related\":")
+		jsonEncodeObjectReference(w, in.Related)
+	}
+	w.Raw(",\"reportingComponent\":")
+	w.String(in.ReportingController)
+	w.Raw(",\"reportingInstance\":")
+	w.String(in.ReportingInstance)
+	w.Byte('}')
+}
+
+// jsonDecodeEvent reads into out, a zero Event, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeEvent(r *jsoncodec.Reader, out *Event) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [17]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "kind":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.TypeMeta.Kind = r.Str()
+			}
+		case "apiVersion":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.TypeMeta.APIVersion = r.Str()
+			}
+		case "metadata":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			apimachineryjson.DecodeObjectMeta(r, &out.ObjectMeta)
+		case "involvedObject":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			jsonDecodeObjectReference(r, &out.InvolvedObject)
+		case "reason":
+			if seen[4] {
+				r.Fail()
+				return
+			}
+			seen[4] = true
+			if !r.Null() {
+				out.Reason = r.Str()
+			}
+		case "message":
+			if seen[5] {
+				r.Fail()
+				return
+			}
+			seen[5] = true
+			if !r.Null() {
+				out.Message = r.Str()
+			}
+		case "source":
+			if seen[6] {
+				r.Fail()
+				return
+			}
+			seen[6] = true
+			jsonDecodeEventSource(r, &out.Source)
+		case "firstTimestamp":
+			if seen[7] {
+				r.Fail()
+				return
+			}
+			seen[7] = true
+			r.Unmarshaler(&out.FirstTimestamp)
+		case "lastTimestamp":
+			if seen[8] {
+				r.Fail()
+				return
+			}
+			seen[8] = true
+			r.Unmarshaler(&out.LastTimestamp)
+		case "count":
+			if seen[9] {
+				r.Fail()
+				return
+			}
+			seen[9] = true
+			if !r.Null() {
+				out.Count = int32(r.Int(32))
+			}
+		case "type":
+			if seen[10] {
+				r.Fail()
+				return
+			}
+			seen[10] = true
+			if !r.Null() {
+				out.Type = r.Str()
+			}
+		case "eventTime":
+			if seen[11] {
+				r.Fail()
+				return
+			}
+			seen[11] = true
+			r.Unmarshaler(&out.EventTime)
+		case "series":
+			if seen[12] {
+				r.Fail()
+				return
+			}
+			seen[12] = true
+			if !r.Null() {
+				out.Series = new(EventSeries)
+				jsonDecodeEventSeries(r, out.Series)
+			}
+		case "action":
+			if seen[13] {
+				r.Fail()
+				return
+			}
+			seen[13] = true
+			if !r.Null() {
+				out.Action = r.Str()
+			}
+		case "related":
+			if seen[14] {
+				r.Fail()
+				return
+			}
+			seen[14] = true
+			if !r.Null() {
+				out.Related = new(ObjectReference)
+				jsonDecodeObjectReference(r, out.Related)
+			}
+		case "reportingComponent":
+			if seen[15] {
+				r.Fail()
+				return
+			}
+			seen[15] = true
+			if !r.Null() {
+				out.ReportingController = r.Str()
+			}
+		case "reportingInstance":
+			if seen[16] {
+				r.Fail()
+				return
+			}
+			seen[16] = true
+			if !r.Null() {
+				out.ReportingInstance = r.Str()
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeEventList writes in as encoding/json.Marshal(in) does.
+func jsonEncodeEventList(w *jsoncodec.Writer, in *EventList) {
+	more := false
+	w.Byte('{')
+	if in.TypeMeta.Kind != "" {
+		w.Field(&more, "\"kind\":")
+		w.String(in.TypeMeta.Kind)
+	}
+	if in.TypeMeta.APIVersion != "" {
+		w.Field(&more, "\"apiVersion\":")
+		w.String(in.TypeMeta.APIVersion)
+	}
+	w.Field(&more, "\"metadata\":")
+	apimachineryjson.EncodeListMeta(w, &in.ListMeta)
+	w.Raw(",\"items\":")
+	if in.Items == nil {
+		w.Null()
+	} else {
+		w.Byte('[')
+		for i0 := range in.Items {
+			if i0 > 0 {
+				w.Byte(',')
+			}
+			jsonEncodeEvent(w, &in.Items[i0])
+		}
+		w.Byte(']')
+	}
+	w.Byte('}')
+}
+
+// jsonDecodeEventList reads into out, a zero EventList, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeEventList(r *jsoncodec.Reader, out *EventList) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [4]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "kind":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.TypeMeta.Kind = r.Str()
+			}
+		case "apiVersion":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.TypeMeta.APIVersion = r.Str()
+			}
+		case "metadata":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			apimachineryjson.DecodeListMeta(r, &out.ListMeta)
+		case "items":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			if !r.Null() && r.Array() {
+				for i0 := 0; r.Elem(i0); i0++ {
+					out.Items = append(out.Items, *new(Event))
+					jsonDecodeEvent(r, &out.Items[i0])
+				}
+				if out.Items == nil {
+					out.Items = []Event{}
+				}
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeEventSeries writes in as encoding/json.Marshal(in) does.
+func jsonEncodeEventSeries(w *jsoncodec.Writer, in *EventSeries) {
+	more := false
+	w.Byte('{')
+	if in.Count != 0 {
+		w.Field(&more, "\"count\":")
+		w.Int(int64(in.Count))
+	}
+	w.Field(&more, "\"lastObservedTime\":")
+	w.Marshaler(&in.LastObservedTime)
+	w.Byte('}')
+}
+
+// jsonDecodeEventSeries reads into out, a zero EventSeries, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeEventSeries(r *jsoncodec.Reader, out *EventSeries) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [2]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "count":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.Count = int32(r.Int(32))
+			}
+		case "lastObservedTime":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			r.Unmarshaler(&out.LastObservedTime)
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeEventSource writes in as encoding/json.Marshal(in) does.
+func jsonEncodeEventSource(w *jsoncodec.Writer, in *EventSource) {
+	more := false
+	w.Byte('{')
+	if in.Component != "" {
+		w.Field(&more, "\"component\":")
+		w.String(in.Component)
+	}
+	if in.Host != "" {
+		w.Field(&more, "\"host\":")
+		w.String(in.Host)
+	}
+	w.Byte('}')
+}
+
+// jsonDecodeEventSource reads into out, a zero EventSource, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeEventSource(r *jsoncodec.Reader, out *EventSource) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [2]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "component":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.Component = r.Str()
+			}
+		case "host":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.Host = r.Str()
 			}
 		default:
 			r.Fail()
@@ -579,13 +974,131 @@ func jsonDecodeNamespaceStatus(r *jsoncodec.Reader, out *NamespaceStatus) {
 	}
 }
 
+// jsonEncodeObjectReference writes in as encoding/json.Marshal(in) does.
+func jsonEncodeObjectReference(w *jsoncodec.Writer, in *ObjectReference) {
+	more := false
+	w.Byte('{')
+	if in.Kind != "" {
+		w.Field(&more, "\"kind\":")
+		w.String(in.Kind)
+	}
+	if in.Namespace != "" {
+		w.Field(&more, "\"namespace\":")
+		w.String(in.Namespace)
+	}
+	if in.Name != "" {
+		w.Field(&more, "\"name\":")
+		w.String(in.Name)
+	}
+	if in.UID != "" {
+		w.Field(&more, "\"uid\":")
+		w.String(string(in.UID))
+	}
+	if in.APIVersion != "" {
+		w.Field(&more, "\"apiVersion\":")
+		w.String(in.APIVersion)
+	}
+	if in.ResourceVersion != "" {
+		w.Field(&more, "\"resourceVersion\":")
+		w.String(in.ResourceVersion)
+	}
+	if in.FieldPath != "" {
+		w.Field(&more, "\"fieldPath\":")
+		w.String(in.FieldPath)
+	}
+	w.Byte('}')
+}
+
+// jsonDecodeObjectReference reads into out, a zero ObjectReference, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeObjectReference(r *jsoncodec.Reader, out *ObjectReference) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [7]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "kind":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.Kind = r.Str()
+			}
+		case "namespace":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.Namespace = r.Str()
+			}
+		case "name":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			if !r.Null() {
+				out.Name = r.Str()
+			}
+		case "uid":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			if !r.Null() {
+				out.UID = types.UID(r.Str())
+			}
+		case "apiVersion":
+			if seen[4] {
+				r.Fail()
+				return
+			}
+			seen[4] = true
+			if !r.Null() {
+				out.APIVersion = r.Str()
+			}
+		case "resourceVersion":
+			if seen[5] {
+				r.Fail()
+				return
+			}
+			seen[5] = true
+			if !r.Null() {
+				out.ResourceVersion = r.Str()
+			}
+		case "fieldPath":
+			if seen[6] {
+				r.Fail()
+				return
+			}
+			seen[6] = true
+			if !r.Null() {
+				out.FieldPath = r.Str()
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
 // init registers the codecs with jsoncodec, where Marshal, Unmarshal, Writer.Value and Reader.Value find them.
 func init() {
 	jsoncodec.Register(jsonEncodeConfigMap, jsonDecodeConfigMap)
 	jsoncodec.Register(jsonEncodeConfigMapList, jsonDecodeConfigMapList)
+	jsoncodec.Register(jsonEncodeEvent, jsonDecodeEvent)
+	jsoncodec.Register(jsonEncodeEventList, jsonDecodeEventList)
+	jsoncodec.Register(jsonEncodeEventSeries, jsonDecodeEventSeries)
+	jsoncodec.Register(jsonEncodeEventSource, jsonDecodeEventSource)
 	jsoncodec.Register(jsonEncodeNamespace, jsonDecodeNamespace)
 	jsoncodec.Register(jsonEncodeNamespaceCondition, jsonDecodeNamespaceCondition)
 	jsoncodec.Register(jsonEncodeNamespaceList, jsonDecodeNamespaceList)
 	jsoncodec.Register(jsonEncodeNamespaceSpec, jsonDecodeNamespaceSpec)
 	jsoncodec.Register(jsonEncodeNamespaceStatus, jsonDecodeNamespaceStatus)
+	jsoncodec.Register(jsonEncodeObjectReference, jsonDecodeObjectReference)
 }

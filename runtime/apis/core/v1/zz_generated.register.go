@@ -45,6 +45,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(SchemeGroupVersion,
 		&ConfigMap{},
 		&ConfigMapList{},
+		&Event{},
+		&EventList{},
 		&Namespace{},
 		&NamespaceList{},
 	)

@@ -24,6 +24,15 @@ func init() {
 // for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first
 // (once per process); an error there fails AddToScheme.
 func RegisterValidations(scheme *runtime.Scheme) error {
+	scheme.AddValidationFunc((*Event)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_Event(ctx, op, nil, obj.(*Event), nil)
+		case operation.Update:
+			return Validate_Event(ctx, op, nil, obj.(*Event), safe.Cast[*Event](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
 	scheme.AddValidationFunc((*Namespace)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
@@ -38,6 +47,28 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 
 // enumNamespaceStatusPhase holds the values +kubebuilder:validation:Enum allows for NamespaceStatus.Phase, in order.
 var enumNamespaceStatusPhase = []NamespacePhase{"Active", "Terminating"}
+
+// Validate_Event validates obj, a Event at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_Event(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *Event) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field Event.InvolvedObject
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *ObjectReference) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_ObjectReference(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		return errs
+	}(fldPath.Child("involvedObject"), &obj.InvolvedObject, safe.Field(oldObj, func(oldObj *Event) *ObjectReference {
+		return &oldObj.InvolvedObject
+	}))...)
+	return errs
+}
 
 // Validate_Namespace validates obj, a Namespace at fldPath, against the validation markers of its type
 // and of the types it holds; oldObj is the stored value on update, nil on create.

@@ -33,6 +33,10 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 	if err != nil {
 		return nil, err
 	}
+	eventStore, err := newEventStore(scheme, storage)
+	if err != nil {
+		return nil, err
+	}
 	namespaceStore, err := newNamespaceStore(scheme, storage)
 	if err != nil {
 		return nil, err
@@ -43,6 +47,7 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 		VersionedResourcesStorageMap: map[string]map[string]rest.Storage{
 			"v1": {
 				"configmaps":        configMapStore,
+				"events":            eventStore,
 				"namespaces":        namespaceStore,
 				"namespaces/status": registry.NewStatusStore(namespaceStore, namespaceStatusStrategy{namespaceStrategy{scheme: scheme}}),
 			},
@@ -72,6 +77,29 @@ func newConfigMapStore(scheme *runtime.Scheme, storage registry.StorageFactory) 
 		Strategy:                  configMapStrategy{scheme: scheme},
 		Storage:                   s,
 		ShortNameList:             []string{"cm"},
+	}, nil
+}
+
+// newEventStore builds the registry.Store of events, storing Event objects as v1.
+func newEventStore(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.Store, error) {
+	s, err := storage.NewStorage(schema.GroupResource{Group: "", Resource: "events"}, v1.SchemeGroupVersion, scheme, func() runtime.Object {
+		return &v1.Event{}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot create the storage of events: %w", err)
+	}
+	return &registry.Store{
+		NewFunc: func() runtime.Object {
+			return &v1.Event{}
+		},
+		NewListFunc: func() runtime.Object {
+			return &v1.EventList{}
+		},
+		DefaultQualifiedResource:  schema.GroupResource{Group: "", Resource: "events"},
+		SingularQualifiedResource: schema.GroupResource{Group: "", Resource: "event"},
+		Strategy:                  eventStrategy{scheme: scheme},
+		Storage:                   s,
+		ShortNameList:             []string{"ev"},
 	}, nil
 }
 

@@ -53,6 +53,43 @@ func (s configMapStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.
 	return append(errs, v1.ValidateConfigMapUpdate(obj.(*v1.ConfigMap), old.(*v1.ConfigMap))...)
 }
 
+// eventStrategy implements registry.Strategy for v1.Event.
+type eventStrategy struct {
+	// scheme holds the declarative validation (zz_generated.validation.go) of every version.
+	scheme *runtime.Scheme
+}
+
+var _ registry.Strategy = eventStrategy{}
+
+// NamespaceScoped returns true: events are namespaced.
+func (eventStrategy) NamespaceScoped() bool {
+	return true
+}
+
+// PrepareForCreate sets generation to 1.
+func (eventStrategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
+	o := obj.(*v1.Event)
+	o.Generation = 1
+}
+
+// PrepareForUpdate keeps generation: the kind has no spec to compare.
+func (eventStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	newObj, oldObj := obj.(*v1.Event), old.(*v1.Event)
+	newObj.Generation = oldObj.Generation
+}
+
+// Validate runs the validation generated from the markers of the request's version; the package v1 declares no ValidateEvent hook.
+func (s eventStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, nil)
+	return errs
+}
+
+// ValidateUpdate runs the validation generated from the markers of the request's version; the package v1 declares neither ValidateEventUpdate nor ValidateEvent.
+func (s eventStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, old)
+	return errs
+}
+
 // namespaceStrategy implements registry.Strategy for v1.Namespace.
 type namespaceStrategy struct {
 	// scheme holds the declarative validation (zz_generated.validation.go) of every version.
