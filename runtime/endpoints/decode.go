@@ -129,6 +129,9 @@ func (s *scope) decode(ser runtime.Serializer, body []byte, directive string, de
 	// obj is this request's own, so the conversion may share its memory (as the versioning
 	// codec kube-apiserver decodes bodies with converts with runtime.UnsafeObjectConvertor).
 	hub, err := s.UnsafeConvertor.ConvertToVersion(obj, s.hubGV)
+	if ce := asConversionError(err); ce != nil {
+		return nil, nil, ce
+	}
 	if err != nil {
 		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("cannot convert %s to %s: %v", s.kind, s.hubGV, err))
 	}

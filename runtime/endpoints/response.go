@@ -70,6 +70,10 @@ func (s *scope) streamObject(w http.ResponseWriter, req *http.Request, code int,
 	err := s.encoderForVersion(ser, gv).Encode(obj, dw)
 	if err != nil && !dw.started {
 		w.Header().Del("X-Content-Type-Options")
+		if ce := asConversionError(err); ce != nil {
+			responsewriters.WriteError(w, ce)
+			return
+		}
 		responsewriters.WriteError(w, apierrors.NewInternalError(fmt.Errorf("cannot encode the response as %s: %w", gv, err)))
 		return
 	}
@@ -165,6 +169,9 @@ func (s *scope) encode(obj runtime.Object, ser runtime.Serializer) ([]byte, erro
 	var buf bytes.Buffer
 	gv := s.kind.GroupVersion()
 	if err := s.encoderForVersion(ser, gv).Encode(obj, &buf); err != nil {
+		if ce := asConversionError(err); ce != nil {
+			return nil, ce
+		}
 		return nil, apierrors.NewInternalError(fmt.Errorf("cannot encode the response as %s: %w", gv, err))
 	}
 	return buf.Bytes(), nil
@@ -194,6 +201,9 @@ func (s *scope) encodeTable(ctx context.Context, req *http.Request, obj runtime.
 		return nil, err
 	}
 	wire, err := s.Convertor.ConvertToVersion(obj, s.kind.GroupVersion())
+	if ce := asConversionError(err); ce != nil {
+		return nil, ce
+	}
 	if err != nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("cannot convert to %s for a table: %w", s.kind.GroupVersion(), err))
 	}
