@@ -503,3 +503,23 @@ func TestLoadCRDDir(t *testing.T) {
 		t.Errorf("CRDDir = %s, ClientDir = %s; want both below %s", g.CRDDir, g.ClientDir, root)
 	}
 }
+
+// TestLoadConvertible: a root type whose pointer has ConvertTo and ConvertFrom taking an
+// interface of controller-runtime's conversion.Hub shape (Hub() and runtime.Object) and
+// returning error is Convertible, whatever package declares the interface; methods of those
+// names of other shapes, and the hub, are not.
+func TestLoadConvertible(t *testing.T) {
+	api, _ := loadOK(t, filepath.Join(fixtures, "convertible"))
+	got := map[string]bool{}
+	for _, p := range api.Packages {
+		for _, name := range []string{"Thing", "Other"} {
+			if typ := p.Type(name); typ != nil {
+				got[p.Name+"."+name] = typ.Convertible
+			}
+		}
+	}
+	want := map[string]bool{"v1.Thing": false, "v2.Thing": true, "v2.Other": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Convertible (-want +got):\n%s", diff)
+	}
+}
