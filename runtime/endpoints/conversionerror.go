@@ -23,10 +23,16 @@ type conversionError struct {
 	from schema.GroupVersionKind
 	name string
 	err  error
+	// verbatim is set when err already has kube's wording (a conversion webhook's own error,
+	// as runtime/apiextensions reports it): Error is then err's message as it is.
+	verbatim bool
 }
 
 // Error is kube's wording: "conversion webhook for db.example.com/v2, Kind=Database failed: ...".
 func (e *conversionError) Error() string {
+	if e.verbatim {
+		return e.err.Error()
+	}
 	return fmt.Sprintf("conversion webhook for %v failed: %v", e.from, e.err)
 }
 
@@ -78,13 +84,14 @@ func (c failedConversions) Convert(in, out, context any) error {
 	return nil
 }
 
-// failed returns err as a conversionError of in, unless it already is one or already has
-// kube's wording (a conversion webhook's own error).
+// failed returns err as a conversionError of in, unless it already is one; an error that
+// already has kube's wording (a conversion webhook's own) keeps its message.
 func (c failedConversions) failed(in runtime.Object, err error) error {
-	if asConversionError(err) != nil || strings.HasPrefix(err.Error(), "conversion webhook for ") || in == nil {
+	if asConversionError(err) != nil || in == nil {
 		return err
 	}
-	ce := &conversionError{from: in.GetObjectKind().GroupVersionKind(), err: err}
+	ce := &conversionError{from: in.GetObjectKind().GroupVersionKind(), err: err,
+		verbatim: strings.HasPrefix(err.Error(), "conversion webhook for ")}
 	if ce.from.Empty() && c.typer != nil {
 		if kinds, _, kerr := c.typer.ObjectKinds(in); kerr == nil && len(kinds) > 0 {
 			ce.from = kinds[0]
