@@ -210,6 +210,40 @@ func TestChoresHubConvertible(t *testing.T) {
 		t.Errorf("managedFields after forced apply through v2 (-want +got):\n%s", diff)
 	}
 
+	// Managers of two versions: an update through v2 takes spec.task from the manager that
+	// created the object through v1, whose entry stays in v1 (the stored object converted to
+	// each manager's version, as kube-apiserver compares them).
+	if _, err := chores("v1").Create(ctx, chore("v1", "noon", map[string]any{"schedule": "12:00", "task": "lunch"}),
+		metav1.CreateOptions{FieldManager: "v1-creator"}); err != nil {
+		t.Fatalf("create in v1: %v", err)
+	}
+	noon, err := chores("v2").Get(ctx, "noon", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = unstructured.SetNestedField(noon.Object, "a long lunch", "spec", "task")
+	if noon, err = chores("v2").Update(ctx, noon, metav1.UpdateOptions{FieldManager: "updater"}); err != nil {
+		t.Fatalf("update in v2: %v", err)
+	}
+	wantV1 := []managedEntry{
+		{Manager: "updater", Operation: "Update", APIVersion: "chores.example.com/v2", FieldsType: "FieldsV1", Fields: fieldsV1(t, `{"f:spec":{"f:task":{}}}`)},
+		{Manager: "v1-creator", Operation: "Update", APIVersion: "chores.example.com/v1", FieldsType: "FieldsV1", Fields: fieldsV1(t, `{"f:spec":{"f:schedule":{}}}`)},
+	}
+	if diff := cmp.Diff(wantV1, managedEntries(t, noon)); diff != "" {
+		t.Errorf("managedFields after create through v1, update through v2 (-want +got):\n%s", diff)
+	}
+
+	// A status update through v2 records its entry with the subresource.
+	_ = unstructured.SetNestedField(noon.Object, "2026-11-29T12:00:00Z", "status", "lastRun")
+	if noon, err = chores("v2").UpdateStatus(ctx, noon, metav1.UpdateOptions{FieldManager: "runner"}); err != nil {
+		t.Fatalf("status update in v2: %v", err)
+	}
+	wantV1 = append([]managedEntry{{Manager: "runner", Operation: "Update", APIVersion: "chores.example.com/v2", FieldsType: "FieldsV1",
+		Subresource: "status", Fields: fieldsV1(t, `{"f:status":{"f:lastRun":{}}}`)}}, wantV1...)
+	if diff := cmp.Diff(wantV1, managedEntries(t, noon)); diff != "" {
+		t.Errorf("managedFields after a status update through v2 (-want +got):\n%s", diff)
+	}
+
 	// A server-side apply through v2 that creates starts from an empty object too.
 	night, err := chores("v2").Apply(ctx, "night", chore("v2", "night", map[string]any{"hour": int64(23), "minute": int64(15), "task": "lock up"}),
 		metav1.ApplyOptions{FieldManager: "applier"})
