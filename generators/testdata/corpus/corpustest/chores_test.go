@@ -72,7 +72,8 @@ func fieldsV1(t *testing.T, s string) map[string]any {
 // object created in either version reads back in the other, lists and watches in v2 convert
 // every item, a conversion that fails answers 500 as a failing conversion webhook does, and
 // writes through v2 record the managedFields kube-apiserver records, although v2's
-// ConvertFrom rejects an empty v1 Chore (no schedule).
+// ConvertFrom rejects an empty v1 Chore (no schedule). Rota, of one schema in both versions,
+// converts field by field.
 func TestChoresHubConvertible(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts etcd and an API server")
@@ -115,6 +116,19 @@ func TestChoresHubConvertible(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]any{"schedule": "19:05", "task": "water the plants"}, spec(got)); diff != "" {
 		t.Errorf("v2 Chore read in v1 (-want +got):\n%s", diff)
+	}
+
+	// Rota, of one schema in both versions and no conversion code, converts field by field.
+	rota := func(v string) dynamic.ResourceInterface {
+		return dyn.Resource(schema.GroupVersionResource{Group: "chores.example.com", Version: v, Resource: "rota"}).Namespace("default")
+	}
+	if _, err := rota("v2").Create(ctx, &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "chores.example.com/v2", "kind": "Rota", "metadata": map[string]any{"name": "dishes"},
+		"spec": map[string]any{"members": []any{"ada", "bo"}}}}, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create Rota in v2: %v", err)
+	}
+	if got, err := rota("v1").Get(ctx, "dishes", metav1.GetOptions{}); err != nil || !cmp.Equal(map[string]any{"members": []any{"ada", "bo"}}, spec(got)) {
+		t.Errorf("Rota created in v2 read in v1: %v, %v", got, err)
 	}
 
 	// managedFields after a create through v2: the request's manager, version and fields, as
