@@ -189,6 +189,14 @@ func TestChoresHubConvertible(t *testing.T) {
 		t.Errorf("status of a failed conversion (-want +got):\n%s", diff)
 	}
 
+	// An apply through v2 whose result does not convert fails the same way.
+	_, err = chores("v2").Apply(ctx, "evening", chore("v2", "evening", map[string]any{"minute": int64(75)}),
+		metav1.ApplyOptions{FieldManager: "clumsy", Force: true})
+	if !errors.As(err, &status) || status.Status().Code != 500 || status.Status().Reason != "" ||
+		!strings.Contains(status.Status().Message, "conversion webhook for chores.example.com/v2, Kind=Chore failed: spec.hour 19 and spec.minute 75 are not a time of day") {
+		t.Errorf("apply of minute 75 through v2: %v, want a 500 naming the failed conversion", err)
+	}
+
 	// An update through v2 by another manager takes the field it changes.
 	got, err = chores("v2").Get(ctx, "evening", metav1.GetOptions{})
 	if err != nil {
