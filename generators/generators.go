@@ -16,13 +16,15 @@ import (
 	"github.com/apigen-dev/apigen/generators/listers"
 	"github.com/apigen-dev/apigen/generators/openapi"
 	"github.com/apigen-dev/apigen/generators/register"
+	"github.com/apigen-dev/apigen/generators/samples"
 	"github.com/apigen-dev/apigen/generators/validation"
 )
 
 // All returns every generator, in the fixed order `apigen generate` runs them: deepcopy,
 // equality, json, register, defaulting, conversion, validation, openapi, install, then the
 // typed clients of +genclient kinds: clientset, listers, informers, applyconfigurations, and
-// last the CustomResourceDefinitions (crd). Each call returns new values.
+// last the CustomResourceDefinitions (crd) and a sample object of each of their versions
+// (samples). Each call returns new values.
 func All() []emit.Generator {
 	return []emit.Generator{
 		deepcopy.New(),
@@ -39,5 +41,6 @@ func All() []emit.Generator {
 		informers.New(),
 		applyconfigurations.New(),
 		crd.New(),
+		samples.New(),
 	}
 }

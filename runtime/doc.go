@@ -12,8 +12,9 @@
 //   - server: one link of the chain (routes, handler chain, discovery and OpenAPI of its
 //     groups, health checks, graceful shutdown) and the DelegationTarget between links;
 //   - aggregator: the first link's APIService proxy and availability controller;
-//   - apiextensions, apiextensions/customresource, apiextensions/crdopenapi: the extensions
-//     link: CustomResourceDefinitions and their custom resources;
+//   - apiextensions, apiextensions/customresource, apiextensions/crdopenapi,
+//     apiextensions/conversion: the extensions link: CustomResourceDefinitions, their custom
+//     resources, and their conversion webhooks;
 //   - namespace: the namespace lifecycle controller;
 //   - garbagecollector: ownerReference-driven deletion, as kube-controller-manager's.
 //

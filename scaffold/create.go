@@ -26,7 +26,7 @@ var (
 	kindRE  = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
 )
 
-// kindData is what types.go.tmpl, sample.yaml.tmpl and the doc templates see.
+// kindData is what types.go.tmpl and the doc templates see.
 type kindData struct {
 	Group, Version, Kind, Lower string
 	// A is the kind's indefinite article, "a" or "an".
@@ -166,13 +166,12 @@ func (c *creation) plan() error {
 	return c.planHub(data, perVersion, versions)
 }
 
-// kindSource returns the version of the group that already serves the kind and its files
+// kindSource returns the files of the version of the group that already serves the kind
 // (nil when the kind is new to the group, or already in the requested version), recording a
 // clash when the kind's options there differ from the requested ones.
-func (c *creation) kindSource(perVersion map[string][]*source) ([]*source, string) {
+func (c *creation) kindSource(perVersion map[string][]*source) []*source {
 	o := c.opts
 	var srcs []*source
-	var from string
 	for _, v := range c.g.versions {
 		opts, ok := kinds(typeDecls(perVersion[v]))[o.Kind]
 		switch {
@@ -182,22 +181,22 @@ func (c *creation) kindSource(perVersion map[string][]*source) ([]*source, strin
 			if opts != o.KindOptions {
 				c.p.clash("kind %s exists in %s/%s with %s; asked for %s", o.Kind, c.gdir, v, opts, o.KindOptions)
 			}
-			return nil, ""
+			return nil
 		case opts.Namespaced != o.Namespaced:
 			c.p.clash("kind %s is served by %s/%s with --namespaced=%v; every version must agree", o.Kind, c.gdir, v, opts.Namespaced)
 		}
 		if srcs == nil {
-			srcs, from = perVersion[v], v
+			srcs = perVersion[v]
 		}
 	}
-	return srcs, from
+	return srcs
 }
 
-// planKind plans the kind's types file and sample in the requested version unless the
+// planKind plans the kind's types file in the requested version unless the
 // version has the kind already, and adds the new file to perVersion.
 func (c *creation) planKind(data kindData, perVersion map[string][]*source) error {
 	o := c.opts
-	from, fromVersion := c.kindSource(perVersion)
+	from := c.kindSource(perVersion)
 	if _, exists := kinds(typeDecls(perVersion[o.Version]))[o.Kind]; exists {
 		return nil
 	}
@@ -219,18 +218,8 @@ func (c *creation) planKind(data kindData, perVersion map[string][]*source) erro
 		return err
 	}
 	perVersion[o.Version] = append(perVersion[o.Version], added...)
-	sample, err := render("sample.yaml.tmpl", data)
-	if err != nil {
-		return err
-	}
-	samplePath := func(v string) string { return fmt.Sprintf("config/samples/%s_%s_%s.yaml", c.g.short, v, data.Lower) }
-	if from != nil {
-		// the other version's sample fits the copied fields; only apiVersion changes
-		if other, err := os.ReadFile(c.r.abs(samplePath(fromVersion))); err == nil {
-			sample = regexp.MustCompile(`(?m)^apiVersion: .*$`).ReplaceAll(other, []byte("apiVersion: "+o.Group+"/"+o.Version))
-		}
-	}
-	c.p.create(samplePath(o.Version), sample)
+	// No sample: apigen generate writes config/samples/generated/ from the types as they are
+	// when it runs, valid however the user changes them (generators/samples).
 	return nil
 }
 

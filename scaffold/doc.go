@@ -15,7 +15,7 @@
 //	apis/<g>/<version>/doc.go                +groupName, +k8s:conversion-gen=<hub> when a hub exists
 //	apis/<g>/<version>/<kind>_types.go       the kind, its List, Spec and Status
 //	apis/<g>/doc.go, <kind>_types.go         the hub, once the group has two versions
-//	config/samples/<g>_<version>_<kind>.yaml one sample object per kind and version
+//	config/samples/                          your own samples; apigen generate writes generated/<group>_<version>_<kind>.yaml
 //	cmd/N-apiserver/main.go, main_test.go    the server and its end-to-end test
 //	cmd/N-apiserver/groups.go                the install package of every group (rewritten)
 //	config/deploy/Dockerfile, kustomization.yaml, *.yaml

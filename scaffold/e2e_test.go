@@ -82,6 +82,21 @@ func TestScaffoldEndToEnd(t *testing.T) {
 			}
 		}},
 		{"generate and make test", func(t *testing.T) {
+			// The user's own fields, required and constrained: the generated sample must
+			// satisfy them with no sample edited.
+			types := filepath.Join(repo, "apis/shop/v1/order_types.go")
+			src, err := os.ReadFile(types)
+			if err != nil {
+				t.Fatal(err)
+			}
+			anchor := "\tDescription string `json:\"description,omitempty\"`\n"
+			edited := strings.Replace(string(src), anchor, anchor+requiredOrderFields, 1)
+			if edited == string(src) {
+				t.Fatalf("%s has no Description field to add fields after", types)
+			}
+			if err := os.WriteFile(types, []byte(edited), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			runIn(t, repo, long, "go", "generate", "./...")
 			// The +genclient kind gets client-gen-compatible clients, which make test vets.
 			for _, f := range []string{"pkg/generated/clientset/versioned/clientset.go", "pkg/generated/clientset/versioned/typed/shop/v1/order.go",
@@ -99,7 +114,7 @@ func TestScaffoldEndToEnd(t *testing.T) {
 		{"serve v1", func(t *testing.T) {
 			runIn(t, repo, long, "make", "build")
 			srv := startServer(t, serverBin, dataDir)
-			srv.kubectl(t, "apply", "-f", filepath.Join(repo, "config/samples/shop_v1_order.yaml"))
+			srv.kubectl(t, "apply", "-f", filepath.Join(repo, "config/samples/generated/shop.example.com_v1_order.yaml"))
 			if out := srv.kubectl(t, "get", "orders"); !strings.Contains(out, "order-sample") {
 				t.Errorf("kubectl get orders:\n%s", out)
 			}
@@ -177,8 +192,8 @@ func TestScaffoldEndToEnd(t *testing.T) {
 			runIn(t, repo, long, "make", "build")
 			srv := startServer(t, serverBin, dataDir)
 			for _, resource := range []string{"orders.v1.shop.example.com", "orders.v1beta1.shop.example.com"} {
-				if out := srv.kubectl(t, "get", resource, "order-sample", "-o", "jsonpath={.apiVersion} {.spec.description}"); !strings.Contains(out, "shop.example.com/") ||
-					!strings.Contains(out, "sample Order") {
+				if out := srv.kubectl(t, "get", resource, "order-sample", "-o", "jsonpath={.apiVersion} {.spec.tier} {.spec.quantity}"); !strings.Contains(out, "shop.example.com/") ||
+					!strings.Contains(out, " Basic 1") {
 					t.Errorf("kubectl get %s order-sample: %q", resource, out)
 				}
 			}
@@ -191,6 +206,15 @@ func TestScaffoldEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// requiredOrderFields are fields a user adds to the scaffolded Order: required, with an enum,
+// a minimum and a pattern, which the sample apigen generates must satisfy.
+const requiredOrderFields = "\t// Tier is the order's service tier.\n\t// +required\n\t// +kubebuilder:validation:Enum=Basic;Premium\n" +
+	"\tTier string `json:\"tier\"`\n" +
+	"\t// Quantity is how many items are ordered, at least 1.\n\t// +required\n\t// +kubebuilder:validation:Minimum=1\n" +
+	"\tQuantity int32 `json:\"quantity\"`\n" +
+	"\t// Reference is three capitals, a dash and four digits.\n\t// +required\n\t// +kubebuilder:validation:Pattern=`^[A-Z]{3}-[0-9]{4}$`\n" +
+	"\tReference string `json:\"reference\"`\n"
 
 // checkDeployManifests builds the repository's config/deploy with kustomize and checks it
 // (deploycheck) against the running server: the container's flags are runtime/app's, which

@@ -130,16 +130,15 @@ func TestCreateAPITwiceChangesNothing(t *testing.T) {
 	root := initRepo(t)
 	p := apply(t, root, order)
 	want := []string{"create apis/shop/v1/doc.go", "create apis/shop/v1/order_types.go",
-		"update cmd/shop-apiserver/groups.go", "update config/deploy/apis.yaml", "create config/samples/shop_v1_order.yaml"}
+		"update cmd/shop-apiserver/groups.go", "update config/deploy/apis.yaml"}
 	if diff := cmp.Diff(want, normalize(p.Summary())); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}
 	files := tree(t, root)
 	for file, wants := range map[string][]string{
-		"apis/shop/v1/doc.go":               {"+groupName=shop.example.com", "+k8s:deepcopy-gen=package", "package v1"},
-		"apis/shop/v1/order_types.go":       {"+kubebuilder:object:root=true", "+kubebuilder:resource:scope=Namespaced", "type OrderList struct", "the desired state of an Order"},
-		"cmd/shop-apiserver/groups.go":      {`shopinstall "example.com/shop/apis/shop/v1/install"`, "shopinstall.NewAPIGroupInfo,"},
-		"config/samples/shop_v1_order.yaml": {"apiVersion: shop.example.com/v1\nkind: Order\n", "description: a sample Order written by apigen create api"},
+		"apis/shop/v1/doc.go":          {"+groupName=shop.example.com", "+k8s:deepcopy-gen=package", "package v1"},
+		"apis/shop/v1/order_types.go":  {"+kubebuilder:object:root=true", "+kubebuilder:resource:scope=Namespaced", "type OrderList struct", "the desired state of an Order"},
+		"cmd/shop-apiserver/groups.go": {`shopinstall "example.com/shop/apis/shop/v1/install"`, "shopinstall.NewAPIGroupInfo,"},
 	} {
 		for _, w := range wants {
 			if !strings.Contains(files[file], w) {
@@ -163,17 +162,18 @@ func TestCreateAPIClashWritesNothing(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "kind Order exists in apis/shop/v1 with --namespaced=true --status=false --scale=false; asked for --namespaced=true --status=true") {
 		t.Errorf("CreateAPI with other options: %v", err)
 	}
-	// A new kind whose sample path is taken by a different file: nothing at all is written.
-	sample := filepath.Join(root, "config/samples/shop_v1_shelf.yaml")
-	if err := os.WriteFile(sample, []byte("mine\n"), 0o644); err != nil {
+	// A new kind whose types file path is taken by a file without the kind: nothing at all
+	// is written.
+	mine := filepath.Join(root, "apis/shop/v1/shelf_types.go")
+	if err := os.WriteFile(mine, []byte("package v1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err = CreateAPI(root, APIOptions{Group: "shop.example.com", Version: "v1", Kind: "Shelf"})
 	var clash *ClashError
-	if !errors.As(err, &clash) || !strings.Contains(err.Error(), "config/samples/shop_v1_shelf.yaml exists with other content") {
-		t.Errorf("CreateAPI over a foreign sample: %v", err)
+	if !errors.As(err, &clash) || !strings.Contains(err.Error(), "apis/shop/v1/shelf_types.go exists with other content") {
+		t.Errorf("CreateAPI over a foreign types file: %v", err)
 	}
-	before["config/samples/shop_v1_shelf.yaml"] = "mine\n"
+	before["apis/shop/v1/shelf_types.go"] = "package v1\n"
 	if diff := cmp.Diff(before, tree(t, root)); diff != "" {
 		t.Errorf("clashing CreateAPI changed files:\n%s", diff)
 	}
@@ -212,8 +212,7 @@ func TestCreateAPISecondVersionAddsHub(t *testing.T) {
 	p := apply(t, root, v1beta1)
 	want := []string{"create apis/shop/doc.go", "create apis/shop/order_types.go", "update apis/shop/v1/doc.go",
 		"delete apis/shop/v1/install/zz_generated.install.go", "create apis/shop/v1beta1/doc.go",
-		"create apis/shop/v1beta1/order_types.go", "update cmd/shop-apiserver/groups.go", "update config/deploy/apis.yaml",
-		"create config/samples/shop_v1beta1_order.yaml"}
+		"create apis/shop/v1beta1/order_types.go", "update cmd/shop-apiserver/groups.go", "update config/deploy/apis.yaml"}
 	if diff := cmp.Diff(want, normalize(p.Summary())); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}
@@ -385,7 +384,7 @@ func TestCreateAPIFindsGroupElsewhere(t *testing.T) {
 	}
 	shelf := APIOptions{Group: "shop.example.com", Version: "v1", Kind: "Shelf", KindOptions: KindOptions{Namespaced: true}}
 	p := apply(t, root, shelf)
-	want := []string{"create config/samples/shop_v1_shelf.yaml", "create pkg/apis/shop/v1/shelf_types.go"}
+	want := []string{"create pkg/apis/shop/v1/shelf_types.go"}
 	if diff := cmp.Diff(want, normalize(p.Summary())); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}

@@ -28,23 +28,45 @@ func (generator) Name() string { return "crd" }
 // Generate writes the CustomResourceDefinitions of api.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
 	var fs emit.Files
+	defs, diags := Definitions(api)
+	for _, d := range defs {
+		out, err := render(d.CRD)
+		if err != nil {
+			fs.Fail(err)
+			break
+		}
+		fs.Put(filepath.Join(d.Group.CRDDir, d.Group.Name+"_"+d.CRD.Spec.Names.Plural+".yaml"), out)
+	}
+	fs.Report(diags...)
+	return fs.Result()
+}
+
+// Definition is the CustomResourceDefinition of one kind of a group, with the kind in each
+// of the CRD's versions (Kinds[i] is CRD.Spec.Versions[i]'s).
+type Definition struct {
+	Group *model.Group
+	CRD   *apiext.CustomResourceDefinition
+	Kinds []*model.Kind
+}
+
+// Definitions builds the CustomResourceDefinitions of every group of api that gets them (see
+// the package doc), by group and then by kind, and the diagnostics Generate reports.
+func Definitions(api *model.API) ([]Definition, model.Diagnostics) {
+	var defs []Definition
 	b := newBuilder(api)
 	for _, g := range api.Groups {
 		if !b.hasCRDs(g) {
 			continue
 		}
 		for _, r := range resources(g) {
-			crd := b.crd(g, r)
-			out, err := render(crd)
-			if err != nil {
-				fs.Fail(err)
-				break
+			d := Definition{Group: g, CRD: b.crd(g, r)}
+			for _, vk := range r.versions {
+				d.Kinds = append(d.Kinds, vk.kind)
 			}
-			fs.Put(filepath.Join(g.CRDDir, g.Name+"_"+crd.Spec.Names.Plural+".yaml"), out)
+			defs = append(defs, d)
 		}
 	}
-	fs.Report(b.diags...)
-	return fs.Result()
+	return defs, b.diags
 }
 
 // hasCRDs reports whether group g gets CustomResourceDefinitions: not the Kubernetes

@@ -27,13 +27,18 @@ type generator struct{}
 func (generator) Name() string { return Name }
 
 // Generate implements emit.Generator: it returns one zz_generated.deepcopy.go per API package
-// that declares a struct, named slice or named map, keyed by absolute path. Errors: a
+// that declares a struct, named slice or named map, keyed by absolute path, except in a
+// package whose zz_generated.deepcopy.go controller-gen wrote (model.Package.DeepCopyBy),
+// which keeps it. Errors: a
 // model.Diagnostics naming every field that cannot be deep-copied, or a rendering failure.
 func (generator) Generate(api *model.API) (map[string][]byte, error) {
 	roots := rootTypes(api)
 	names := emit.PackageNames(api)
 	var fs emit.Files
 	for _, pkg := range api.Packages {
+		if pkg.DeepCopyBy != "" {
+			continue // controller-gen's file, rewritten by the project's own make generate
+		}
 		f := emit.NewFile(pkg.Path, pkg.Name, names)
 		g := &pkgGen{pkg: pkg, roots: roots[pkg.Path]}
 		if !g.emitTypes(f) {

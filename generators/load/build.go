@@ -50,6 +50,7 @@ func (b *builder) build(pkgs []*packages.Package) *model.API {
 	b.addGeneratedMethods()
 	sort.Slice(api.Packages, func(i, j int) bool { return api.Packages[i].Path < api.Packages[j].Path })
 	api.Groups = b.groups(apiPkgs)
+	b.clientsForAll(api.Groups)
 	return api
 }
 
@@ -72,6 +73,7 @@ func (b *builder) apiPackage(pkg *packages.Package) *apiPackage {
 	}
 	sort.Strings(ap.model.Imports)
 	ap.model.Markers = b.parseMarkers(true, lines)
+	ap.model.DeepCopyBy = deepCopyBy(ap.model.Dir)
 	b.optionalByDefault[pkg.PkgPath] = markers.Has(lines, "kubebuilder:validation:Optional")
 	for _, l := range lines {
 		text := strings.TrimSpace(l.Text)
@@ -169,6 +171,7 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	rootPath, rootDir := apiRoot(g.Hub, modPath, modDir)
 	g.ClientPath, g.ClientDir = path.Join(rootPath, "pkg", "generated"), filepath.Join(rootDir, "pkg", "generated")
 	g.CRDDir = filepath.Join(rootDir, "config", "crd")
+	g.SamplesDir = filepath.Join(rootDir, "config", "samples", "generated")
 	groupGoName := g.Hub.Markers.GroupGoName
 	for _, v := range g.Versions {
 		if n := v.Package.Markers.GroupGoName; n != "" {

@@ -71,6 +71,45 @@ func (b *builder) client(t *model.Type) *model.Client {
 	return c
 }
 
+// clientsForAll gives a client to every served root kind without one in the groups whose
+// generated clients share a clientset (model.Group.ClientPath) with a package marked
+// +apigen:clients=all. The client has every verb the kind is served with and UpdateStatus
+// only where the kind serves /status; the kind is served as before (a +genclient would change
+// its plural to client-gen's and turn a Status field into a subresource; the switch does not).
+func (b *builder) clientsForAll(groups []*model.Group) {
+	all := map[string]bool{}
+	for _, g := range groups {
+		if g.Hub.Markers.Clients == "all" {
+			all[g.ClientPath] = true
+		}
+		for _, v := range g.Versions {
+			if v.Package.Markers.Clients == "all" {
+				all[g.ClientPath] = true
+			}
+		}
+	}
+	for _, g := range groups {
+		if !all[g.ClientPath] {
+			continue
+		}
+		for _, v := range g.Versions {
+			for _, k := range v.Kinds {
+				if k.Client != nil || k.Unserved {
+					continue
+				}
+				// The kind's +genclient:... tags, if any, were reported as doing nothing
+				// without +genclient; they shape neither the server nor this client.
+				c := &model.Client{Verbs: slices.Clone(markers.ClientVerbs), HasStatus: k.StatusSubresource,
+					PluralName: clientPluralName(k.Name)}
+				if k.CreateOnly {
+					c.Verbs, c.Limited = []string{"create"}, true
+				}
+				k.Client = c
+			}
+		}
+	}
+}
+
 // checkMethodType reports a +genclient:method input or result type that names no type of the
 // kind's package (a type of another package is written with its import path and is not checked).
 func (b *builder) checkMethodType(t *model.Type, meth model.ClientMethod, arg, name string) {

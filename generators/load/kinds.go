@@ -16,6 +16,9 @@ import (
 func (b *builder) kinds(p *model.Package) []*model.Kind {
 	var kinds []*model.Kind
 	for _, t := range p.Types {
+		if t.Markers.Clients != "" {
+			b.warnf(t.Pos, "+apigen:clients on %s does nothing on a type: write it in the package comment (doc.go or groupversion_info.go)", t.Name.Name)
+		}
 		if t.Kind != model.Struct || !t.Markers.Root || !embedsObjectMeta(t) {
 			b.versionMarkersOnNonKind(t)
 			continue

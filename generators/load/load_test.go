@@ -3,7 +3,11 @@ package load
 import (
 	"errors"
 	"flag"
+<<<<<<< HEAD
 	"os"
+=======
+	"fmt"
+>>>>>>> main
 	"path/filepath"
 	"slices"
 	"strings"
@@ -249,6 +253,38 @@ func TestLoadNoHub(t *testing.T) {
 		t.Errorf("imports: v1beta1 %v, v1 %v; want v1beta1 to import v1", g.Versions[1].Package.Imports, g.Versions[0].Package.Imports)
 	}
 	want1 := "nohub/v1/types.go:50:6: warning: ValidateGrant in package v1 is not called: validation hooks of Grant live in its hub version's package"
+	if len(warnings) != 1 || !strings.Contains(warnings.Error(), want1) {
+		t.Errorf("warnings = %v, want %s", warnings, want1)
+	}
+}
+
+// TestLoadClientsAll: +apigen:clients=all in one version package gives every kind of the API
+// root a client with every verb, in that version and the others, without changing how the
+// kinds are served: controller-gen's plural (indices), no status subresource from a Status
+// field, UpdateStatus only where /status is served. On a type it does nothing and says so.
+func TestLoadClientsAll(t *testing.T) {
+	api, warnings := loadOK(t, filepath.Join(fixtures, "clientsall"))
+	got := map[string]string{}
+	for _, v := range api.Groups[0].Versions {
+		for _, k := range v.Kinds {
+			if k.Client == nil {
+				got[v.Name+"/"+k.Name] = "no client"
+				continue
+			}
+			got[v.Name+"/"+k.Name] = fmt.Sprintf("%s status=%v subresource=%v verbs=%d %s", k.Plural, k.Client.HasStatus,
+				k.StatusSubresource, len(k.Client.MethodVerbs()), k.Client.PluralName)
+		}
+	}
+	want := map[string]string{
+		"v1/Index": "indices status=false subresource=false verbs=9 Indexes",
+		"v1/Gear":  "gears status=true subresource=true verbs=11 Gears",
+		"v2/Index": "indices status=false subresource=false verbs=9 Indexes",
+		"v2/Gear":  "gears status=true subresource=true verbs=11 Gears",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
+	}
+	want1 := "clientsall/api/v1/types.go:32:6: warning: +apigen:clients on Gear does nothing on a type"
 	if len(warnings) != 1 || !strings.Contains(warnings.Error(), want1) {
 		t.Errorf("warnings = %v, want %s", warnings, want1)
 	}

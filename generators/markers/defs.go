@@ -62,6 +62,7 @@ var defs = map[string]applyFunc{
 	"kubebuilder:pruning:PreserveUnknownFields": nil,
 
 	// apigen's own, for what no other tool family has a marker for.
+	"apigen:clients":        choiceField("clients", []string{"all"}, func(m *model.Markers) *string { return &m.Clients }),
 	"apigen:nameValidation": stringField("nameValidation", func(m *model.Markers) *string { return &m.NameValidation }),
 
 	// kube-openapi.

@@ -6,6 +6,12 @@ type Markers struct {
 	// Package level.
 	GroupName   string // +groupName=
 	VersionName string // +versionName=
+	// Clients is +apigen:clients=all (package level): every root kind of every API package
+	// under the same API root gets typed clients, listers, informers and apply configurations,
+	// as if each were marked +genclient, without changing how the kinds are served (their
+	// plural, scope and subresources stay those of the kubebuilder markers). It is the
+	// project-level switch for kubebuilder types, which never carry +genclient.
+	Clients string
 	// Type level.
 	Root           bool // +kubebuilder:object:root=true, or a +genclient type
 	GenClient      bool // +genclient

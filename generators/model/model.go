@@ -50,6 +50,10 @@ type Group struct {
 	// with the same root as ClientDir (example-api/config/crd); generators/crd writes
 	// <group>_<plural>.yaml files there, as controller-gen names them.
 	CRDDir string
+	// SamplesDir is the directory generators/samples writes the group's sample objects to,
+	// <root>/config/samples/generated, as <group>_<version>_<kind>.yaml: apart from the
+	// samples a user keeps in config/samples, which kubectl apply -f config/samples/ reads.
+	SamplesDir string
 	// ClientPackageName is the group's package name in generated clients ("db" for
 	// db.example.com: typed/db/v1) and ClientGoName its Go name ("Db": DbV1()), as client-gen
 	// names them (+groupGoName overrides the Go name).
@@ -181,6 +185,10 @@ type Package struct {
 	SchemeBuilderField string
 	// Markers are the package-level markers (doc.go and detached comments).
 	Markers Markers
+	// DeepCopyBy names the tool whose zz_generated.deepcopy.go the package keeps:
+	// "controller-gen" in a kubebuilder project, whose `make generate` writes that file, so
+	// apigen neither writes nor owns it; "" when apigen generates it.
+	DeepCopyBy string
 	// Imports are the import paths the package's non-generated files import, sorted: a
 	// generated file of the package may import only packages that do not import it back.
 	Imports []string
@@ -267,8 +275,9 @@ type Kind struct {
 	// the kind has no list type (List is nil), no status subresource, and is served by a
 	// registry.CreateOnlyStore whose response the server computes.
 	CreateOnly bool
-	// Client is set for a kind marked +genclient: apigen generates its typed client, lister,
-	// informer and apply configuration (client-gen's rule). Nil means no client.
+	// Client is set for a kind marked +genclient (client-gen's rule), or for every served
+	// kind under an API root with +apigen:clients=all: apigen generates its typed client,
+	// lister, informer and apply configuration. Nil means no client.
 	Client *Client
 	// Storage is set on the kind of the one version the kind's objects are written to etcd in,
 	// as a CRD version's storage: true (see Group.StorageVersionOf).

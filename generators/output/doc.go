@@ -10,7 +10,8 @@
 //     emit.Header) at any depth of the trees it owns (Tree: the generated clients'
 //     pkg/generated, laid out with client-gen's file names), and stale generated files among
 //     those an owned pattern matches (Matching: a group's CustomResourceDefinitions,
-//     <root>/config/crd/<group>_*.yaml, which begin with emit.YAMLHeader); Owned lists all
+//     <root>/config/crd/<group>_*.yaml, and samples, <root>/config/samples/generated/<group>_*.yaml,
+//     which begin with emit.YAMLHeader); Owned lists all
 //     three for an API. Only Go files become tombstones under go generate (Removal);
 //   - Diff compares the same file set with the disk without writing and returns a unified
 //     diff for every stale, missing or extra file, for `apigen verify`.

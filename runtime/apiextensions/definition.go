@@ -6,7 +6,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/apigen-dev/apigen/runtime/apiextensions/conversion"
 	"github.com/apigen-dev/apigen/runtime/apiextensions/customresource"
+	admregv1 "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1"
 	apiextensionsv1 "github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1"
 	"github.com/apigen-dev/apigen/runtime/tableconvertor"
 )
@@ -14,7 +16,7 @@ import (
 // DefinitionFor builds what the custom resource Handler serves of crd, as apiextensions-apiserver's
 // crdHandler reads a CRD: the accepted names (status.acceptedNames), the scope, the served
 // versions with their structural schema, subresources, printer columns, selectable fields and
-// deprecation, and the storage version. Errors: a version's schema is not structural (the
+// deprecation, the storage version, and the conversion webhook of strategy Webhook. Errors: a version's schema is not structural (the
 // API validation rejects such CRDs, so only a CRD stored by an older server can have one).
 func DefinitionFor(crd *apiextensionsv1.CustomResourceDefinition) (customresource.Definition, error) {
 	names := crd.Status.AcceptedNames
@@ -24,6 +26,9 @@ func DefinitionFor(crd *apiextensionsv1.CustomResourceDefinition) (customresourc
 			ListKind: names.ListKind, ShortNames: names.ShortNames, Categories: names.Categories},
 		Namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
 		UID:        crd.UID,
+	}
+	if c := crd.Spec.Conversion; c != nil && c.Strategy == apiextensionsv1.WebhookConverter && c.Webhook != nil && c.Webhook.ClientConfig != nil {
+		def.Webhook = &conversion.Config{ClientConfig: clientConfig(c.Webhook.ClientConfig), ReviewVersions: c.Webhook.ConversionReviewVersions}
 	}
 	for i := range crd.Spec.Versions {
 		v := &crd.Spec.Versions[i]
@@ -40,6 +45,20 @@ func DefinitionFor(crd *apiextensionsv1.CustomResourceDefinition) (customresourc
 		def.Versions = append(def.Versions, version)
 	}
 	return def, nil
+}
+
+// clientConfig is cc as the admission webhooks' client takes it (the same fields), the
+// service port defaulted to 443.
+func clientConfig(cc *apiextensionsv1.WebhookClientConfig) admregv1.WebhookClientConfig {
+	out := admregv1.WebhookClientConfig{URL: cc.URL, CABundle: cc.CABundle}
+	if s := cc.Service; s != nil {
+		port := int32(443)
+		if s.Port != nil {
+			port = *s.Port
+		}
+		out.Service = &admregv1.ServiceReference{Namespace: s.Namespace, Name: s.Name, Path: s.Path, Port: &port}
+	}
+	return out
 }
 
 // versionFor converts one served CRD version.

@@ -19,4 +19,9 @@
 //
 // The CRD strategy adds that finalizer on create and keeps status.storedVersions listing
 // every storage version, as upstream's strategy does.
+//
+// Conversion: strategy None changes only apiVersion; strategy Webhook converts through
+// spec.conversion.webhook (runtime/apiextensions/conversion), a URL or a Service resolved by
+// Config.ServiceResolver (the admission webhooks' webhook.ServiceResolver; cluster DNS names by
+// default), on every path that changes an object's version.
 package apiextensions

@@ -27,8 +27,15 @@ const crdsPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
 // port until the test ends, and returns its URL once its post-start hooks ran.
 func startExtensions(t *testing.T, client *clientv3.Client) string {
 	t.Helper()
-	ext, err := New(Config{Server: server.Config{Name: "test-extensions"}, Scheme: runtime.NewScheme(),
-		Storage: &etcd3.StorageFactory{Client: client, Prefix: "/registry"}})
+	return startExtensionsWith(t, Config{Storage: &etcd3.StorageFactory{Client: client, Prefix: "/registry"}})
+}
+
+// startExtensionsWith is startExtensions with cfg (its Storage set; Server and Scheme are
+// filled in).
+func startExtensionsWith(t *testing.T, cfg Config) string {
+	t.Helper()
+	cfg.Server, cfg.Scheme = server.Config{Name: "test-extensions"}, runtime.NewScheme()
+	ext, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

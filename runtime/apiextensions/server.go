@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
+	"github.com/apigen-dev/apigen/runtime/admission/webhook"
 	"github.com/apigen-dev/apigen/runtime/apiextensions/customresource"
 	"github.com/apigen-dev/apigen/runtime/apis/apiextensions/v1/install"
 	"github.com/apigen-dev/apigen/runtime/openapi"
@@ -51,6 +52,9 @@ type Config struct {
 	// Delegate gets every request the extensions server does not serve; nil means
 	// server.NewEmptyDelegate() (404 NotFound).
 	Delegate server.DelegationTarget
+	// ServiceResolver resolves the Services of conversion webhooks, as the admission
+	// webhooks'; nil is webhook.DNSServiceResolver (https://<name>.<namespace>.svc:<port>).
+	ServiceResolver webhook.ServiceResolver
 }
 
 // Extensions is the extensions server link of the delegation chain: Server serves
@@ -89,7 +93,7 @@ func New(cfg Config) (*Extensions, error) {
 		next = server.NewEmptyDelegate()
 	}
 	handler, err := customresource.NewHandler(customresource.Config{Storage: cfg.Storage, Admission: cfg.Admission,
-		NotFound: next.UnprotectedHandler()})
+		NotFound: next.UnprotectedHandler(), ServiceResolver: cfg.ServiceResolver})
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the extensions server: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -48,17 +49,8 @@ func (e *conversionError) Status() metav1.Status {
 	return s
 }
 
-// asConversionError returns the conversionError err wraps, or nil.
-func asConversionError(err error) error {
-	var ce *conversionError
-	if errors.As(err, &ce) {
-		return ce
-	}
-	return nil
-}
-
-// failedConversions is a runtime.ObjectConvertor whose failures are conversionErrors, so
-// that every handler converting an object (decoding a body to the hub version, encoding a
+// failedConversions is a runtime.ObjectConvertor whose failures are conversionErrors (a
+// Status, which the handlers answer as it is), so that every handler converting an object (decoding a body to the hub version, encoding a
 // stored object, a list or a watch event in the request's version) answers a failed
 // conversion as kube-apiserver answers a failing conversion webhook.
 type failedConversions struct {
@@ -84,11 +76,13 @@ func (c failedConversions) Convert(in, out, context any) error {
 	return nil
 }
 
-// failed returns err as a conversionError of in, unless it already is one; an error that
-// already has kube's wording (a conversion webhook's own) keeps its message.
+// failed returns err as a conversionError of in, unless it already is a Status (a
+// conversionError, or runtime/apiextensions' failed conversion webhook); an error that already
+// has kube's wording keeps its message.
 func (c failedConversions) failed(in runtime.Object, err error) error {
-	if asConversionError(err) != nil || in == nil {
-		return err
+	var status apierrors.APIStatus
+	if errors.As(err, &status) || in == nil {
+		return err // a conversionError, or a convertor's own Status (a failed conversion webhook's 500)
 	}
 	ce := &conversionError{from: in.GetObjectKind().GroupVersionKind(), err: err,
 		verbatim: strings.HasPrefix(err.Error(), "conversion webhook for ")}

@@ -129,8 +129,8 @@ func (s *scope) decode(ser runtime.Serializer, body []byte, directive string, de
 	// obj is this request's own, so the conversion may share its memory (as the versioning
 	// codec kube-apiserver decodes bodies with converts with runtime.UnsafeObjectConvertor).
 	hub, err := s.UnsafeConvertor.ConvertToVersion(obj, s.hubGV)
-	if ce := asConversionError(err); ce != nil {
-		return nil, nil, ce
+	if _, isStatus := err.(apierrors.APIStatus); isStatus {
+		return nil, nil, err // a convertor's own Status (a failed conversion webhook's 500)
 	}
 	if err != nil {
 		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("cannot convert %s to %s: %v", s.kind, s.hubGV, err))

@@ -68,12 +68,13 @@ func (s *scope) streamObject(w http.ResponseWriter, req *http.Request, code int,
 	dw := &deferredWriter{w: w, code: code, gzip: acceptsGzip(req)}
 	gv := s.kind.GroupVersion()
 	err := s.encoderForVersion(ser, gv).Encode(obj, dw)
+	if _, isStatus := err.(apierrors.APIStatus); isStatus && !dw.started {
+		w.Header().Del("X-Content-Type-Options")
+		responsewriters.WriteError(w, err) // a convertor's own Status (a failed conversion webhook's 500)
+		return
+	}
 	if err != nil && !dw.started {
 		w.Header().Del("X-Content-Type-Options")
-		if ce := asConversionError(err); ce != nil {
-			responsewriters.WriteError(w, ce)
-			return
-		}
 		responsewriters.WriteError(w, apierrors.NewInternalError(fmt.Errorf("cannot encode the response as %s: %w", gv, err)))
 		return
 	}
@@ -169,8 +170,8 @@ func (s *scope) encode(obj runtime.Object, ser runtime.Serializer) ([]byte, erro
 	var buf bytes.Buffer
 	gv := s.kind.GroupVersion()
 	if err := s.encoderForVersion(ser, gv).Encode(obj, &buf); err != nil {
-		if ce := asConversionError(err); ce != nil {
-			return nil, ce
+		if _, isStatus := err.(apierrors.APIStatus); isStatus {
+			return nil, err // a convertor's own Status (a failed conversion webhook's 500)
 		}
 		return nil, apierrors.NewInternalError(fmt.Errorf("cannot encode the response as %s: %w", gv, err))
 	}
@@ -201,8 +202,8 @@ func (s *scope) encodeTable(ctx context.Context, req *http.Request, obj runtime.
 		return nil, err
 	}
 	wire, err := s.Convertor.ConvertToVersion(obj, s.kind.GroupVersion())
-	if ce := asConversionError(err); ce != nil {
-		return nil, ce
+	if _, isStatus := err.(apierrors.APIStatus); isStatus {
+		return nil, err
 	}
 	if err != nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("cannot convert to %s for a table: %w", s.kind.GroupVersion(), err))

@@ -26,10 +26,10 @@ func newCreateAPICommand() *cobra.Command {
 		Use:   "api --group G --version V --kind K",
 		Short: "Add a kind, or a new version of a kind, and wire it into the server",
 		Long: `create api writes apis/<g>/<version>/<kind>_types.go (doc comments and markers; <g> is
-the group's first DNS label), the version's doc.go, a sample under config/samples/, and
-rewrites cmd/<name>-apiserver/groups.go so the server serves the group, and
+the group's first DNS label) and the version's doc.go, and rewrites cmd/<name>-apiserver/groups.go so the server serves the group, and
 config/deploy/apis.yaml (when config/deploy exists) so that it holds an APIService per
-served group version. Run "go generate ./..." afterwards.
+served group version. Run "go generate ./..." afterwards: it also writes a sample object of
+each kind and version, valid for the types as they are then, to config/samples/generated/.
 
 A kind that another version of the group already has is copied from it. Adding a second
 version to a group creates the hub package apis/<g>/ (every version converts through it)

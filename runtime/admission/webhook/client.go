@@ -133,12 +133,12 @@ func (c *clients) client(caBundle []byte, serverName string) (*http.Client, erro
 // request carries ?timeout=<seconds>s when ctx has a deadline, as client-go sets it. Errors
 // are those of client-go's REST client: the transport's ("Post \"https://...\": dial tcp
 // ...: connection refused"), or a status error for a non-2xx answer.
-func (c *clients) post(ctx context.Context, h *hook, body []byte) ([]byte, error) {
-	u, serverName, err := c.target(&h.clientConfig)
+func (c *clients) post(ctx context.Context, cc *admregv1.WebhookClientConfig, body []byte) ([]byte, error) {
+	u, serverName, err := c.target(cc)
 	if err != nil {
 		return nil, err
 	}
-	hc, err := c.client(h.clientConfig.CABundle, serverName)
+	hc, err := c.client(cc.CABundle, serverName)
 	if err != nil {
 		return nil, err
 	}
@@ -171,6 +171,25 @@ func (c *clients) post(ctx context.Context, h *hook, body []byte) ([]byte, error
 		return nil, apierrors.NewGenericServerResponse(resp.StatusCode, http.MethodPost, schema.GroupResource{}, "", string(bytes.TrimSpace(data)), 0, true)
 	}
 	return data, nil
+}
+
+// Client calls webhooks over HTTPS as the admission plugins do (a URL, or a Service resolved
+// by a ServiceResolver; the serving certificate checked against caBundle; one cached HTTP
+// client per CA bundle and server name), for the other webhooks of the server: the
+// conversion webhooks of CustomResourceDefinitions (runtime/apiextensions/conversion), as
+// kube-apiserver's webhook.ClientManager serves admission and conversion webhooks alike.
+// Safe for concurrent use.
+type Client struct{ c *clients }
+
+// NewClient returns a Client resolving Services with resolver (nil: DNSServiceResolver).
+func NewClient(resolver ServiceResolver) *Client { return &Client{c: newClients(resolver)} }
+
+// Post sends body (a JSON review) to the webhook cc names and returns its answer's body. The
+// request carries ?timeout=<seconds>s when ctx has a deadline, as client-go sets it. Errors
+// are client-go's REST client's: the transport's ("Post \"https://...\": dial tcp ...:
+// connection refused"), an unparsable caBundle, or a status error for a non-2xx answer.
+func (c *Client) Post(ctx context.Context, cc *admregv1.WebhookClientConfig, body []byte) ([]byte, error) {
+	return c.c.post(ctx, cc, body)
 }
 
 // callError is a failure to call a webhook (not a refusal), as kube's ErrCallingWebhook;

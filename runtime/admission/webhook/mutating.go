@@ -180,7 +180,7 @@ func (p *base) ask(ctx context.Context, h *hook, a *admission.Attributes, m matc
 		callCtx, cancel = context.WithTimeout(ctx, h.timeout)
 		defer cancel()
 	}
-	data, err := p.clients.post(callCtx, h, body)
+	data, err := p.clients.post(callCtx, &h.clientConfig, body)
 	if err != nil {
 		status, ok := err.(*apierrors.StatusError)
 		if !ok {

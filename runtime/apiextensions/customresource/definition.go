@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/version"
 
+	"github.com/apigen-dev/apigen/runtime/apiextensions/conversion"
 	"github.com/apigen-dev/apigen/runtime/tableconvertor"
 	crschema "github.com/apigen-dev/apigen/runtime/validation/structural"
 )
@@ -30,6 +31,10 @@ type Definition struct {
 	StorageVersion string
 	// UID is the CRD's uid: a recreated CRD of the same name gets fresh storage state.
 	UID types.UID
+	// Webhook is spec.conversion.webhook when spec.conversion.strategy is Webhook: objects
+	// change versions through it (runtime/apiextensions/conversion). Nil is strategy None:
+	// only apiVersion changes.
+	Webhook *conversion.Config
 }
 
 // Names are a custom resource's names, as apiextensions' CustomResourceDefinitionNames.

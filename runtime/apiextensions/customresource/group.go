@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/apigen-dev/apigen/runtime/apiextensions/conversion"
 	"github.com/apigen-dev/apigen/runtime/apiextensions/crdopenapi"
 	"github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/endpoints"
@@ -35,6 +36,9 @@ type resource struct {
 	// when it destroys a custom resource's storage.
 	removed context.Context
 	remove  context.CancelFunc
+	// converter is the conversion webhook of a Definition with one; nil converts by
+	// changing apiVersion only.
+	converter *conversion.Webhook
 	// stores maps each served version to its Store; statuses and scales hold the
 	// subresources of the versions that enable them.
 	stores   map[string]*registry.Store
@@ -46,7 +50,11 @@ type resource struct {
 func (h *Handler) newResource(def Definition) (*resource, error) {
 	gr := def.resource()
 	storageGVK := def.storageGVK()
-	codec := &storageCodec{gvk: storageGVK, version: def.version(def.StorageVersion)}
+	var converter *conversion.Webhook
+	if def.Webhook != nil {
+		converter = conversion.NewWebhook(h.webhooks, *def.Webhook)
+	}
+	codec := &storageCodec{gvk: storageGVK, version: def.version(def.StorageVersion), converter: converter}
 	newObj := func() runtime.Object {
 		u := &unstructured.Unstructured{Object: map[string]any{}}
 		u.SetGroupVersionKind(storageGVK)
@@ -66,11 +74,12 @@ func (h *Handler) newResource(def Definition) (*resource, error) {
 	if singular == "" {
 		singular = strings.ToLower(def.Names.Kind)
 	}
-	r := &resource{def: def, stores: map[string]*registry.Store{},
+	r := &resource{def: def, converter: converter, stores: map[string]*registry.Store{},
 		statuses: map[string]*registry.StatusStore{}, scales: map[string]*registry.ScaleStore{}}
 	r.removed, r.remove = context.WithCancel(context.Background())
 	for i := range def.Versions {
 		v := &def.Versions[i]
+		gv := schema.GroupVersion{Group: def.Group, Version: v.Name}
 		tc, err := tableconvertor.New(v.PrinterColumns)
 		if err != nil {
 			return nil, fmt.Errorf("cannot serve %s/%s: %w", gr, v.Name, err)
@@ -79,7 +88,7 @@ func (h *Handler) newResource(def Definition) (*resource, error) {
 			NewFunc: newObj, NewListFunc: newList,
 			DefaultQualifiedResource:  gr,
 			SingularQualifiedResource: schema.GroupResource{Group: def.Group, Resource: singular},
-			Strategy:                  &strategy{namespaced: def.Namespaced, version: v},
+			Strategy:                  &strategy{namespaced: def.Namespaced, version: v, converter: converter, gv: gv},
 			Storage:                   st,
 			ShortNameList:             def.Names.ShortNames,
 			CategoryList:              def.Names.Categories,
@@ -89,7 +98,7 @@ func (h *Handler) newResource(def Definition) (*resource, error) {
 		}
 		r.stores[v.Name] = store
 		if v.Status {
-			r.statuses[v.Name] = registry.NewStatusStore(store, &strategy{namespaced: def.Namespaced, version: v, statusOnly: true})
+			r.statuses[v.Name] = registry.NewStatusStore(store, &strategy{namespaced: def.Namespaced, version: v, statusOnly: true, converter: converter, gv: gv})
 		}
 		if v.Scale != nil {
 			r.scales[v.Name] = registry.NewScaleStoreFor(store, scaleFields{spec: *v.Scale})

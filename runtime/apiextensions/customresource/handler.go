@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
+	"github.com/apigen-dev/apigen/runtime/admission/webhook"
 	"github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/openapi"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -41,6 +42,9 @@ type Config struct {
 	// NotFound serves requests for groups and resources the Handler does not serve (the rest
 	// of the delegation chain); nil answers 404 NotFound as a metav1.Status.
 	NotFound http.Handler
+	// ServiceResolver resolves the Services of conversion webhooks, as the admission
+	// webhooks' (webhook.ServiceResolver); nil is webhook.DNSServiceResolver.
+	ServiceResolver webhook.ServiceResolver
 }
 
 // Handler serves the custom resources of CustomResourceDefinitions, as apiextensions-apiserver's
@@ -51,6 +55,8 @@ type Config struct {
 // current when it arrived. Safe for concurrent use.
 type Handler struct {
 	cfg Config
+	// webhooks calls the conversion webhooks.
+	webhooks *webhook.Client
 	// mu serializes Set and Remove; served is replaced (copy on write) under it and read
 	// without it.
 	mu     sync.Mutex
@@ -66,7 +72,7 @@ func NewHandler(cfg Config) (*Handler, error) {
 	if cfg.Storage == nil {
 		return nil, errors.New("cannot serve custom resources without storage")
 	}
-	h := &Handler{cfg: cfg}
+	h := &Handler{cfg: cfg, webhooks: webhook.NewClient(cfg.ServiceResolver)}
 	h.served.Store(&map[string]*group{})
 	return h, nil
 }
@@ -266,6 +272,12 @@ func cloneDefinition(def Definition) Definition {
 			s := *v.Scale
 			v.Scale = &s
 		}
+	}
+	if def.Webhook != nil {
+		w := *def.Webhook
+		w.ReviewVersions = append([]string(nil), w.ReviewVersions...)
+		w.ClientConfig = *w.ClientConfig.DeepCopy()
+		def.Webhook = &w
 	}
 	return def
 }

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
+	"github.com/apigen-dev/apigen/runtime/apiextensions/conversion"
 	"github.com/apigen-dev/apigen/runtime/endpoints"
 	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
 )
@@ -30,9 +31,10 @@ var typedScheme = func() *runtime.Scheme {
 // groupKinds implements runtime.ObjectCreater, ObjectTyper, ObjectDefaulter and
 // ObjectConvertor for one custom resource group: its kinds are *unstructured.Unstructured
 // (lists *unstructured.UnstructuredList), defaulted with their version's schema and converted
-// between versions by changing apiVersion only (conversion strategy None), as
-// apiextensions-apiserver's unstructuredCreator, UnstructuredObjectTyper,
-// unstructuredDefaulter and nopConverter. Other kinds go to typedScheme.
+// between versions by their resource's conversion webhook, or by changing apiVersion only
+// (conversion strategy None), as apiextensions-apiserver's unstructuredCreator,
+// UnstructuredObjectTyper, unstructuredDefaulter, webhookConverter and nopConverter. Other
+// kinds go to typedScheme.
 type groupKinds struct {
 	group string
 	// byKind maps Kind and ListKind to the resource serving them.
@@ -152,10 +154,36 @@ func (k *groupKinds) Convert(in, out, context any) error {
 	return typedScheme.Convert(in, out, context)
 }
 
-// ConvertToVersion returns a copy of in with the apiVersion target chooses for its kind
-// (every item's, for a list), as apiextensions-apiserver's nopConverter for conversion
-// strategy None. Typed objects go to typedScheme.
+// webhookFor returns the conversion webhook converting in (unstructured, of the group) to the
+// group version target chooses, when in's resource has one and in is in another version.
+func (k *groupKinds) webhookFor(in runtime.Object, target runtime.GroupVersioner) (*conversion.Webhook, schema.GroupVersion, bool) {
+	gvk := in.GetObjectKind().GroupVersionKind()
+	r := k.byKind[gvk.Kind]
+	if gvk.Group != k.group || r == nil || r.converter == nil {
+		return nil, schema.GroupVersion{}, false
+	}
+	to, ok := target.KindForGroupVersionKinds([]schema.GroupVersionKind{gvk})
+	if !ok || to.Group != k.group {
+		return nil, schema.GroupVersion{}, false
+	}
+	if _, isList := in.(*unstructured.UnstructuredList); !isList && to.Version == gvk.Version {
+		return nil, schema.GroupVersion{}, false
+	}
+	return r.converter, to.GroupVersion(), true
+}
+
+// ConvertToVersion returns a copy of in in the group version target chooses for its kind
+// (every item, for a list): converted by the resource's conversion webhook, as
+// apiextensions-apiserver's webhookConverter, or with only apiVersion changed, as its
+// nopConverter for conversion strategy None. Typed objects go to typedScheme. Errors of a
+// webhook are 500 Statuses with kube's message (runtime/apiextensions/conversion).
 func (k *groupKinds) ConvertToVersion(in runtime.Object, target runtime.GroupVersioner) (runtime.Object, error) {
+	if w, to, ok := k.webhookFor(in, target); ok {
+		if l, isList := in.(*unstructured.UnstructuredList); isList {
+			in = l.DeepCopy() // the result shares the items already in to
+		}
+		return w.Convert(in, to)
+	}
 	switch i := in.(type) {
 	case *unstructured.Unstructured:
 		gvk, ok := target.KindForGroupVersionKinds([]schema.GroupVersionKind{i.GroupVersionKind()})
@@ -196,8 +224,13 @@ func (k *groupKinds) ConvertFieldLabel(_ schema.GroupVersionKind, label, value s
 // version is returned as it is), so encoding a list page copies no objects.
 type unsafeConvertor struct{ *groupKinds }
 
-// ConvertToVersion returns in, or a shallow copy of it with the apiVersion target chooses.
+// ConvertToVersion returns in, or a shallow copy of it with the apiVersion target chooses;
+// objects of a resource with a conversion webhook go through it (converted objects are new,
+// the others shared).
 func (c unsafeConvertor) ConvertToVersion(in runtime.Object, target runtime.GroupVersioner) (runtime.Object, error) {
+	if w, to, ok := c.webhookFor(in, target); ok {
+		return w.Convert(in, to)
+	}
 	switch i := in.(type) {
 	case *unstructured.Unstructured:
 		return withKind(i, target)

@@ -6,20 +6,28 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/apigen-dev/apigen/runtime/apiextensions/conversion"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/validation/cel"
 )
 
 // strategy is the registry.Strategy of one served version of a custom resource, as
 // apiextensions-apiserver's customResourceStrategy (statusOnly: its statusStrategy). Objects
-// are *unstructured.Unstructured in the storage version; the version's schema validates them.
+// are *unstructured.Unstructured in the storage version; the version's schema validates them,
+// converted to the version by the conversion webhook when the resource has one (as kube
+// validates a request's object in its version, before storage converts it).
 type strategy struct {
 	namespaced bool
 	version    *Version
 	// statusOnly is the /status subresource's strategy: an update changes only status.
 	statusOnly bool
+	// converter is the resource's conversion webhook, nil for conversion strategy None;
+	// gv is the version's group version.
+	converter *conversion.Webhook
+	gv        schema.GroupVersion
 }
 
 var _ registry.Strategy = (*strategy)(nil)
@@ -105,6 +113,17 @@ func (s *strategy) validate(ctx context.Context, obj, old runtime.Object) field.
 	if !ok {
 		return nil
 	}
+	if s.converter != nil {
+		var err error
+		if u, err = s.inVersion(u); err != nil {
+			return field.ErrorList{field.InternalError(nil, err)}
+		}
+		if o, isU := old.(*unstructured.Unstructured); isU {
+			if old, err = s.inVersion(o); err != nil {
+				return field.ErrorList{field.InternalError(nil, err)}
+			}
+		}
+	}
 	schema := s.version.Schema
 	errs := schema.ValidateSchema(u.Object)
 	if sc := s.version.Scale; sc != nil {
@@ -122,6 +141,20 @@ func (s *strategy) validate(ctx context.Context, obj, old runtime.Object) field.
 		oldContent = o.Object
 	}
 	return append(errs, schema.ValidateRules(ctx, u.Object, oldContent)...)
+}
+
+// inVersion returns u converted to the strategy's version by the conversion webhook (u
+// itself when already in it). A failure, rare as the webhook has just converted the request's
+// object, is reported by validate as an internal field error.
+func (s *strategy) inVersion(u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	if u.GroupVersionKind().GroupVersion() == s.gv {
+		return u, nil
+	}
+	out, err := s.converter.Convert(u, s.gv)
+	if err != nil {
+		return nil, err
+	}
+	return out.(*unstructured.Unstructured), nil
 }
 
 // validateReplicas requires the value at path, when set, to be a non-negative int32, as

@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"crypto/x509"
 	"fmt"
 	"net/url"
 	"strings"
@@ -131,18 +132,18 @@ func validateClientConfig(cc *WebhookClientConfig, fld *field.Path) field.ErrorL
 	case (cc.URL == nil) == (cc.Service == nil):
 		return field.ErrorList{field.Required(fld, "exactly one of url or service is required")}
 	case cc.URL != nil:
-		return validateWebhookURL(fld.Child("url"), *cc.URL)
+		return ValidateWebhookURL(fld.Child("url"), *cc.URL)
 	}
 	port := int32(443)
 	if cc.Service.Port != nil {
 		port = *cc.Service.Port
 	}
-	return validateWebhookService(fld.Child("service"), cc.Service.Namespace, cc.Service.Name, cc.Service.Path, port)
+	return ValidateWebhookService(fld.Child("service"), cc.Service.Namespace, cc.Service.Name, cc.Service.Path, port)
 }
 
-// validateWebhookURL validates a webhook URL, as k8s.io/apiserver's ValidateWebhookURL with
-// https forced.
-func validateWebhookURL(fld *field.Path, raw string) field.ErrorList {
+// ValidateWebhookURL validates a webhook URL at fld, as k8s.io/apiserver's ValidateWebhookURL
+// with https forced (admission and CRD conversion webhooks alike); messages are kube's.
+func ValidateWebhookURL(fld *field.Path, raw string) field.ErrorList {
 	const form = "; desired format: https://host[/path]"
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -167,10 +168,10 @@ func validateWebhookURL(fld *field.Path, raw string) field.ErrorList {
 	return errs
 }
 
-// validateWebhookService validates a webhook service, as k8s.io/apiserver's
+// ValidateWebhookService validates a webhook service at fld, as k8s.io/apiserver's
 // ValidateWebhookService: name, namespace, a valid port and a path of DNS-1123 subdomain
-// segments.
-func validateWebhookService(fld *field.Path, namespace, name string, path *string, port int32) field.ErrorList {
+// segments; messages are kube's.
+func ValidateWebhookService(fld *field.Path, namespace, name string, path *string, port int32) field.ErrorList {
 	var errs field.ErrorList
 	if name == "" {
 		errs = append(errs, field.Required(fld.Child("name"), ""))
@@ -359,6 +360,16 @@ func compileExpression(expr string, opts admissioncel.Options, fld *field.Path, 
 	}
 	if _, err := compiler.Compile(expr, want...); err != nil {
 		return field.ErrorList{field.Invalid(fld, expr, err.Error())}
+	}
+	return nil
+}
+
+// ValidateCABundle validates a webhook's caBundle at fld, as k8s.io/apiserver's
+// ValidateCABundle: it must hold at least one PEM certificate (kube's message "unable to load
+// root certificates: unable to parse bytes as PEM block").
+func ValidateCABundle(fld *field.Path, caBundle []byte) field.ErrorList {
+	if !x509.NewCertPool().AppendCertsFromPEM(caBundle) {
+		return field.ErrorList{field.Invalid(fld, caBundle, "unable to load root certificates: unable to parse bytes as PEM block")}
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ type ConversionStrategyType string
 const (
 	// NoneConverter changes only the apiVersion of a custom resource when converting it.
 	NoneConverter ConversionStrategyType = "None"
-	// WebhookConverter calls a conversion webhook; this server does not support it.
+	// WebhookConverter calls the conversion webhook of spec.conversion.webhook.
 	WebhookConverter ConversionStrategyType = "Webhook"
 )
 
@@ -46,7 +46,7 @@ type CustomResourceDefinitionSpec struct {
 
 // CustomResourceConversion is how custom resources are converted between versions.
 type CustomResourceConversion struct {
-	// Strategy is None (only apiVersion changes) or Webhook (not supported by this server).
+	// Strategy is None (only apiVersion changes) or Webhook (the webhook converts).
 	Strategy ConversionStrategyType `json:"strategy"`
 	// Webhook configures the conversion webhook when Strategy is Webhook.
 	// +optional

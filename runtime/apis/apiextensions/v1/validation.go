@@ -12,12 +12,9 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	admregv1 "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1"
 	schema "github.com/apigen-dev/apigen/runtime/validation/structural"
 )
-
-// ConversionWebhookUnsupported is the message a CustomResourceDefinition asking for a
-// conversion webhook is rejected with: this server cannot call one.
-const ConversionWebhookUnsupported = "conversion webhooks are not supported by this server"
 
 var (
 	// printerColumnTypes are the types of additionalPrinterColumns, as upstream's.
@@ -34,16 +31,17 @@ var (
 // api-approved.kubernetes.io annotation for the k8s.io and kubernetes.io groups. Messages
 // are kube's.
 func ValidateCustomResourceDefinition(obj *CustomResourceDefinition) field.ErrorList {
-	return append(validateCRD(obj), validateAPIApproval(obj, nil)...)
+	return append(validateCRD(obj, nil), validateAPIApproval(obj, nil)...)
 }
 
-// validateCRD is what create and update validate alike.
-func validateCRD(obj *CustomResourceDefinition) field.ErrorList {
+// validateCRD is what create and update validate alike; old is the stored CRD on update, nil
+// on create.
+func validateCRD(obj, old *CustomResourceDefinition) field.ErrorList {
 	var errs field.ErrorList
 	if want := obj.Spec.Names.Plural + "." + obj.Spec.Group; obj.Name != want {
 		errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), obj.Name, `must be spec.names.plural+"."+spec.group`))
 	}
-	errs = append(errs, validateSpec(&obj.Spec, field.NewPath("spec"))...)
+	errs = append(errs, validateSpec(&obj.Spec, old, field.NewPath("spec"))...)
 	errs = append(errs, validateNames(&obj.Status.AcceptedNames, field.NewPath("status", "acceptedNames"))...)
 	errs = append(errs, validateStoredVersions(obj.Status.StoredVersions, obj.Spec.Versions, field.NewPath("status", "storedVersions"))...)
 	return errs
@@ -54,7 +52,7 @@ func validateCRD(obj *CustomResourceDefinition) field.ErrorList {
 // the name) and, once the definition is Established, scope and names.kind (they decide how
 // objects are stored).
 func ValidateCustomResourceDefinitionUpdate(obj, old *CustomResourceDefinition) field.ErrorList {
-	errs := append(validateCRD(obj), validateAPIApproval(obj, old)...)
+	errs := append(validateCRD(obj, old), validateAPIApproval(obj, old)...)
 	spec, oldSpec, fld := &obj.Spec, &old.Spec, field.NewPath("spec")
 	if IsConditionTrue(old, Established) {
 		errs = append(errs, immutable(string(spec.Scope), string(oldSpec.Scope), fld.Child("scope"))...)
@@ -106,8 +104,9 @@ func immutable(v, old string, fld *field.Path) field.ErrorList {
 	return nil
 }
 
-// validateSpec validates the spec as upstream's validateCustomResourceDefinitionSpec.
-func validateSpec(spec *CustomResourceDefinitionSpec, fld *field.Path) field.ErrorList {
+// validateSpec validates the spec as upstream's validateCustomResourceDefinitionSpec; old is
+// the stored CRD on update, nil on create.
+func validateSpec(spec *CustomResourceDefinitionSpec, old *CustomResourceDefinition, fld *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	switch {
 	case spec.Group == "":
@@ -132,7 +131,7 @@ func validateSpec(spec *CustomResourceDefinitionSpec, fld *field.Path) field.Err
 		}
 	}
 	errs = append(errs, validateNames(&spec.Names, fld.Child("names"))...)
-	errs = append(errs, validateConversion(spec.Conversion, fld.Child("conversion"))...)
+	errs = append(errs, validateConversion(spec.Conversion, old, fld.Child("conversion"))...)
 	if spec.PreserveUnknownFields {
 		errs = append(errs, field.Invalid(fld.Child("preserveUnknownFields"), true,
 			"cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
@@ -332,25 +331,117 @@ func simpleJSONPath(s string, fld *field.Path) field.ErrorList {
 	return nil
 }
 
-// validateConversion checks the conversion: None, or Webhook, which this server rejects as
-// it cannot call conversion webhooks.
-func validateConversion(c *CustomResourceConversion, fld *field.Path) field.ErrorList {
+// conversionRules returns upstream's validationOptions for the conversion: whether
+// conversionReviewVersions must name a recognized version, and whether an invalid caBundle
+// passes. On create (old nil) the first holds and the second not; on update of old, as
+// upstream's ValidateCustomResourceDefinitionUpdate, a list without a recognized version
+// passes when old's had none, and an invalid caBundle while old is not Established or old's
+// was invalid too.
+func conversionRules(old *CustomResourceDefinition) (requireRecognized, allowInvalidCABundle bool) {
+	if old == nil {
+		return true, false
+	}
+	c := old.Spec.Conversion
+	var w *WebhookConversion
+	if c != nil {
+		w = c.Webhook
+	}
+	requireRecognized = w == nil || hasRecognizedReviewVersionOrEmpty(w.ConversionReviewVersions)
+	switch {
+	case !IsConditionTrue(old, Established):
+		allowInvalidCABundle = true
+	case w != nil && w.ClientConfig != nil && len(w.ClientConfig.CABundle) > 0:
+		allowInvalidCABundle = len(admregv1.ValidateCABundle(field.NewPath("caBundle"), w.ClientConfig.CABundle)) > 0
+	}
+	return requireRecognized, allowInvalidCABundle
+}
+
+// reviewVersions are the ConversionReview versions the server sends, as upstream's
+// acceptedConversionReviewVersions.
+var reviewVersions = []string{"v1", "v1beta1"}
+
+// hasRecognizedReviewVersionOrEmpty reports whether versions is empty or names v1 or v1beta1.
+func hasRecognizedReviewVersionOrEmpty(versions []string) bool {
+	return len(versions) == 0 || slices.ContainsFunc(versions, func(v string) bool { return slices.Contains(reviewVersions, v) })
+}
+
+// validateConversion checks the conversion as upstream's validateCustomResourceConversion:
+// strategy None or Webhook; for Webhook a clientConfig with exactly one of url (https, no
+// user, query or fragment) and service (name, namespace, port, path), a caBundle of PEM
+// certificates, and conversionReviewVersions (unique DNS-1035 labels, at least one of v1 and
+// v1beta1); for None neither. Field paths and messages are kube's, which names the fields
+// after its internal type: spec.conversion.webhookClientConfig and
+// spec.conversion.conversionReviewVersions.
+func validateConversion(c *CustomResourceConversion, old *CustomResourceDefinition, fld *field.Path) field.ErrorList {
 	if c == nil {
 		return nil
 	}
+	var errs field.ErrorList
 	switch c.Strategy {
 	case "":
-		return field.ErrorList{field.Required(fld.Child("strategy"), "")}
-	case NoneConverter:
-		if c.Webhook != nil {
-			return field.ErrorList{field.Forbidden(fld.Child("webhook"), "should not be set when strategy is not set to Webhook")}
-		}
-		return nil
-	case WebhookConverter:
-		return field.ErrorList{field.Invalid(fld.Child("strategy"), c.Strategy, ConversionWebhookUnsupported)}
+		errs = append(errs, field.Required(fld.Child("strategy"), ""))
+	case NoneConverter, WebhookConverter:
 	default:
-		return field.ErrorList{field.NotSupported(fld.Child("strategy"), c.Strategy, []ConversionStrategyType{NoneConverter, WebhookConverter})}
+		errs = append(errs, field.NotSupported(fld.Child("strategy"), c.Strategy, []ConversionStrategyType{NoneConverter, WebhookConverter}))
 	}
+	var cc *WebhookClientConfig
+	var versions []string
+	if c.Webhook != nil {
+		cc, versions = c.Webhook.ClientConfig, c.Webhook.ConversionReviewVersions
+	}
+	ccPath := fld.Child("webhookClientConfig")
+	if c.Strategy != WebhookConverter {
+		if cc != nil {
+			errs = append(errs, field.Forbidden(ccPath, "should not be set when strategy is not set to Webhook"))
+		}
+		if len(versions) > 0 {
+			errs = append(errs, field.Forbidden(fld.Child("conversionReviewVersions"), "should not be set when strategy is not set to Webhook"))
+		}
+		return errs
+	}
+	switch {
+	case cc == nil:
+		errs = append(errs, field.Required(ccPath, "required when strategy is set to Webhook"))
+	case (cc.URL == nil) == (cc.Service == nil):
+		errs = append(errs, field.Required(ccPath, "exactly one of url or service is required"))
+	case cc.URL != nil:
+		errs = append(errs, admregv1.ValidateWebhookURL(ccPath.Child("url"), *cc.URL)...)
+	default:
+		port := int32(443)
+		if cc.Service.Port != nil {
+			port = *cc.Service.Port
+		}
+		errs = append(errs, admregv1.ValidateWebhookService(ccPath.Child("service"), cc.Service.Namespace, cc.Service.Name, cc.Service.Path, port)...)
+	}
+	requireRecognized, allowInvalidCABundle := conversionRules(old)
+	if cc != nil && len(cc.CABundle) > 0 && !allowInvalidCABundle {
+		errs = append(errs, admregv1.ValidateCABundle(ccPath.Child("caBundle"), cc.CABundle)...)
+	}
+	return append(errs, validateReviewVersions(versions, requireRecognized, fld.Child("conversionReviewVersions"))...)
+}
+
+// validateReviewVersions checks conversionReviewVersions as upstream's
+// validateConversionReviewVersions.
+func validateReviewVersions(versions []string, requireRecognized bool, fld *field.Path) field.ErrorList {
+	if len(versions) == 0 {
+		return field.ErrorList{field.Required(fld, "")}
+	}
+	var errs field.ErrorList
+	seen := map[string]bool{}
+	for i, v := range versions {
+		if seen[v] {
+			errs = append(errs, field.Invalid(fld.Index(i), v, "duplicate version"))
+			continue
+		}
+		seen[v] = true
+		for _, msg := range utilvalidation.IsDNS1035Label(v) {
+			errs = append(errs, field.Invalid(fld.Index(i), v, msg))
+		}
+	}
+	if requireRecognized && !hasRecognizedReviewVersionOrEmpty(versions) {
+		errs = append(errs, field.Invalid(fld, versions, "must include at least one of v1, v1beta1"))
+	}
+	return errs
 }
 
 // IsConditionTrue reports whether crd has condition t with status True.

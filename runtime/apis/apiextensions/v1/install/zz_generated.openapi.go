@@ -111,7 +111,7 @@ func schema_apiextensions_v1_CustomResourceConversion(ref common.ReferenceCallba
 				Properties: map[string]spec.Schema{
 					"strategy": {
 						SchemaProps: spec.SchemaProps{
-							Description: "Strategy is None (only apiVersion changes) or Webhook (not supported by this server).",
+							Description: "Strategy is None (only apiVersion changes) or Webhook (the webhook converts).",
 							Type:        []string{"string"},
 							Format:      "",
 						},

@@ -1,6 +1,7 @@
 // Package v1 contains API Schema definitions for the robots v1 API group.
 // +kubebuilder:object:generate=true
 // +groupName=robots.example.com
+// +apigen:clients=all
 package v1
 
 import (
