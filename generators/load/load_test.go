@@ -3,11 +3,8 @@ package load
 import (
 	"errors"
 	"flag"
-<<<<<<< HEAD
-	"os"
-=======
 	"fmt"
->>>>>>> main
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
