@@ -50,9 +50,10 @@ func (e *conversionError) Status() metav1.Status {
 }
 
 // failedConversions is a runtime.ObjectConvertor whose failures are conversionErrors (a
-// Status, which the handlers answer as it is), so that every handler converting an object (decoding a body to the hub version, encoding a
-// stored object, a list or a watch event in the request's version) answers a failed
-// conversion as kube-apiserver answers a failing conversion webhook.
+// Status, which the handlers answer as it is), so that every handler converting an object
+// (decoding a body to the hub version, encoding a stored object, a list or a watch event in
+// the request's version) answers a failed conversion as kube-apiserver answers a failing
+// conversion webhook.
 type failedConversions struct {
 	runtime.ObjectConvertor
 	typer runtime.ObjectTyper
