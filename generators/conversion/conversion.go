@@ -46,7 +46,9 @@ func (generator) Generate(api *model.API) (map[string][]byte, error) {
 				files = append(files, &file{home: v.Package, peers: []*peerSet{set}})
 			}
 		case len(g.Versions) > 1:
-			files = versionFiles(g)
+			var ds model.Diagnostics
+			files, ds = versionFiles(g)
+			fs.Report(ds...)
 		}
 		for _, f := range files {
 			out, ds, err := f.generate()
@@ -82,6 +84,10 @@ type peerSet struct {
 // package (hub).
 type pair struct {
 	version, hub *model.Type
+	// spoke, when set, is the one of the two that is a spoke root type with
+	// controller-runtime's ConvertTo and ConvertFrom (model.Type.Convertible): the pair
+	// converts by calling them instead of field by field.
+	spoke *model.Type
 }
 
 // direction is one conversion of a pair: from one package's type into the other's.
@@ -112,7 +118,11 @@ func (f *file) generate() ([]byte, model.Diagnostics, error) {
 				{from: p.hub, to: p.version, fromPkg: set.other, toPkg: f.home},
 			} {
 				dirs = append(dirs, d)
-				bodies = append(bodies, c.autoConvert(d))
+				if p.spoke != nil {
+					bodies = append(bodies, convertible(d, p.spoke))
+				} else {
+					bodies = append(bodies, c.autoConvert(d))
+				}
 				if !f.home.HasFunc(d.publicName()) {
 					bodies = append(bodies, publicConvert(d))
 				}
@@ -202,6 +212,19 @@ func register(method string, d direction) jen.Code {
 		),
 		jen.Err().Op("!=").Nil(),
 	).Block(jen.Return(jen.Err()))
+}
+
+// convertible emits the autoConvert_ of a pair whose spoke has controller-runtime's
+// Convertible methods, as controller-runtime's conversion webhook calls them: spoke to hub
+// `in.ConvertTo(out)`, hub to spoke `out.ConvertFrom(in)`, each on a deep copy of in, which
+// the user's function may alias into out or change (the webhook's input is a decoded copy of
+// its own).
+func convertible(d direction, spoke *model.Type) jen.Code {
+	call := jen.Id("out").Dot("ConvertFrom").Call(jen.Id("in").Dot("DeepCopy").Call())
+	if d.from == spoke {
+		call = jen.Id("in").Dot("DeepCopy").Call().Dot("ConvertTo").Call(jen.Id("out"))
+	}
+	return jen.Func().Id(d.autoName()).Add(convertParams(d)).Error().Block(jen.Return(call))
 }
 
 // publicConvert emits the generated Convert_ function delegating to autoConvert_.

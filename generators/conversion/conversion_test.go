@@ -151,3 +151,69 @@ func TestGenerateVersionsDiagnostics(t *testing.T) {
 		t.Fatalf("error = %v, want %q", err, want)
 	}
 }
+
+// TestGenerateHubConvertible: a spoke (v2) whose CronJob has controller-runtime's ConvertTo
+// and ConvertFrom converts to and from the hub's CronJob (v1, with Hub) through them, on deep
+// copies, with no field-by-field code and no diagnostic for the fields the two versions do
+// not share; the list converts item by item through them; Rota, of one schema and no
+// conversion code, converts field by field (a CRD's None strategy).
+func TestGenerateHubConvertible(t *testing.T) {
+	files, err := New().Generate(hubAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "hub", files)
+}
+
+// TestHubWithoutConvertible: the same spoke without ConvertTo and ConvertFrom is converted
+// field by field, so the fields v1 and v2 do not share are diagnostics.
+func TestHubWithoutConvertible(t *testing.T) {
+	api := hubAPI()
+	api.Groups[0].Versions[0].Package.Type("CronJob").Convertible = false
+	_, err := New().Generate(api)
+	want := "types.go:10:2: cannot convert v2.CronJobSpec.Hour (int32) to v1.CronJobSpec: the v1 type has no field Hour"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error = %v, want %q", err, want)
+	}
+}
+
+// TestConvertibleWithoutHub: a Convertible spoke whose hub version's type has no Hub method
+// (the hub is then the storage version) is a diagnostic at the spoke type naming the method to
+// write, not field diagnostics.
+func TestConvertibleWithoutHub(t *testing.T) {
+	api := hubAPI()
+	delete(api.Groups[0].Versions[1].Package.Type("CronJob").Methods, "Hub")
+	api.Groups[0].Versions[0].Package.Type("CronJob").Pos = model.Position{File: "cronjob_types.go", Line: 30, Col: 6}
+	_, err := New().Generate(api)
+	var diags model.Diagnostics
+	if !errors.As(err, &diags) {
+		t.Fatalf("want model.Diagnostics, got %v", err)
+	}
+	want := []string{"cronjob_types.go:30:6: v2.CronJob has ConvertTo and ConvertFrom (controller-runtime's conversion.Convertible) " +
+		"but its hub, v1.CronJob, has no Hub method: write func (*CronJob) Hub() {} in package v1, or remove ConvertTo " +
+		"and ConvertFrom to convert field by field"}
+	if diff := cmp.Diff(want, strings.Split(diags.Error(), "\n")); diff != "" {
+		t.Errorf("diagnostics differ (-want +got):\n%s", diff)
+	}
+}
+
+// TestConvertibleWithInternalHub: in the internal-hub layout Convertible changes nothing:
+// every version converts to the internal package field by field and through its Convert_
+// functions, as before.
+func TestConvertibleWithInternalHub(t *testing.T) {
+	want, err := New().Generate(testAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := testAPI()
+	for _, v := range api.Groups[0].Versions {
+		v.Package.Type("Database").Convertible = true
+	}
+	got, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Convertible changed the internal-hub layout's conversions (-before +after):\n%s", diff)
+	}
+}

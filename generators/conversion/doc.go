@@ -11,6 +11,18 @@
 // `type HTTPRoute v1.HTTPRoute` and aliases v1's other types: those are assigned as they are),
 // else in the less preferred one, so generated imports never close a cycle with hand-written ones.
 //
+// controller-runtime's conversion model (kubebuilder's multi-version APIs): when a spoke's root
+// type has ConvertTo(dst conversion.Hub) error and ConvertFrom(src conversion.Hub) error
+// (model.Type.Convertible, matched by shape) and its hub version's root type has Hub, the
+// root types convert through them, as controller-runtime's conversion webhook calls them:
+// spoke to hub `in.DeepCopy().ConvertTo(out)`, hub to spoke `out.ConvertFrom(in.DeepCopy())`
+// (copies, since the user's functions may alias or change their input). Their fields are not
+// walked, so fields the versions do not share are no diagnostics; the list converts item by
+// item through them. The generated code imports nothing but the two version packages and
+// apimachinery. Conversions between two spokes go through the hub, as the server only ever
+// converts between a version and the hub. A Convertible spoke whose hub lacks Hub is a
+// diagnostic naming the method to write.
+//
 // For every exported struct type T of the version package with a same-named struct in the hub
 // package (or every pair found as above) it emits, in both directions:
 //

@@ -141,3 +141,50 @@ func versionsAPI() *model.API {
 	g.StorageVersion = g.Versions[0]
 	return &model.API{Groups: []*model.Group{g}, Packages: []*model.Package{v1, beta}}
 }
+
+// hubAPI is a kubebuilder group of two versions without an internal package: v1's CronJob
+// has Hub (the hub and storage version), v2's CronJob has controller-runtime's ConvertTo and
+// ConvertFrom (Convertible) and represents v1's spec.schedule as spec.hour and spec.minute;
+// Rota has the same schema in both versions and no conversion code. v2 imports v1, as its
+// hand-written conversion does.
+func hubAPI() *model.API {
+	const v1Path, v2Path = "example.com/cron/api/v1", "example.com/cron/api/v2"
+	build := func(path, name string, v2 bool) *model.Package {
+		specFields := []*model.Field{field("Schedule", "schedule", basic("string"), 10)}
+		if v2 {
+			specFields = []*model.Field{field("Hour", "hour", basic("int32"), 10), field("Minute", "minute", basic("int32"), 11)}
+		}
+		spec := local("CronJobSpec", model.Struct, append(specFields, field("Task", "task", basic("string"), 12))...)
+		cron := local("CronJob", model.Struct, embedded(typeMeta, ""), embedded(objectMeta, "metadata"),
+			field("Spec", "spec", named(spec), 20))
+		cron.Methods = map[string]bool{"DeepCopy": true}
+		if v2 {
+			cron.Convertible = true
+			cron.Methods["ConvertTo"], cron.Methods["ConvertFrom"] = true, true
+		} else {
+			cron.Methods["Hub"] = true
+		}
+		cronList := local("CronJobList", model.Struct, embedded(typeMeta, ""), embedded(listMeta, "metadata"),
+			field("Items", "items", slice(named(cron)), 30))
+		rotaSpec := local("RotaSpec", model.Struct, field("Members", "members", slice(basic("string")), 40))
+		rota := local("Rota", model.Struct, embedded(typeMeta, ""), embedded(objectMeta, "metadata"),
+			field("Spec", "spec", named(rotaSpec), 41))
+		rotaList := local("RotaList", model.Struct, embedded(typeMeta, ""), embedded(listMeta, "metadata"),
+			field("Items", "items", slice(named(rota)), 50))
+		return pkg(path, name, cron, cronList, spec, rota, rotaList, rotaSpec)
+	}
+	v1, v2 := build(v1Path, "v1", false), build(v2Path, "v2", true)
+	v2.Imports = []string{v1Path, metaPath}
+	kinds := func(p *model.Package, stored bool) []*model.Kind {
+		return []*model.Kind{
+			{Name: "CronJob", Type: p.Type("CronJob"), List: p.Type("CronJobList"), Storage: stored},
+			{Name: "Rota", Type: p.Type("Rota"), List: p.Type("RotaList"), Storage: stored},
+		}
+	}
+	g := &model.Group{Name: "cron.example.com", Hub: v2, HubIsVersion: true, Versions: []*model.Version{
+		{Name: "v2", Package: v2, Kinds: kinds(v2, false)},
+		{Name: "v1", Package: v1, Kinds: kinds(v1, true)},
+	}}
+	g.StorageVersion = g.Versions[1]
+	return &model.API{Groups: []*model.Group{g}, Packages: []*model.Package{v1, v2}}
+}

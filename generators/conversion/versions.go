@@ -1,6 +1,7 @@
 package conversion
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/apigen-dev/apigen/generators/model"
@@ -13,9 +14,13 @@ import (
 // those reach as peers (same-named types of the two packages: Gateway API's v1beta1
 // `type HTTPRoute v1.HTTPRoute` with v1's HTTPRoute, and the two HTTPRouteLists). Types the
 // two versions share (v1beta1's `type HTTPRouteSpec = v1.HTTPRouteSpec`) are assigned as
-// they are. The files are sorted by package path, their peer sets by the other package's.
-func versionFiles(g *model.Group) []*file {
+// they are. A spoke's root type with controller-runtime's ConvertTo and ConvertFrom
+// (model.Type.Convertible) whose hub has Hub is one convertible pair, its fields not walked;
+// without Hub on the hub it is a diagnostic. The files are sorted by package path, their peer
+// sets by the other package's.
+func versionFiles(g *model.Group) ([]*file, model.Diagnostics) {
 	files := map[*model.Package]*file{}
+	var diags model.Diagnostics
 	for _, name := range kindNames(g) {
 		hub := g.HubOf(name)
 		hk := hub.Kind(name)
@@ -31,7 +36,18 @@ func versionFiles(g *model.Group) []*file {
 				files[home] = f
 			}
 			set := f.set(other)
-			set.walk(k.Type, hk.Type, v.Package == home)
+			switch {
+			case k.Type.Convertible && hk.Type.HasMethod("Hub"):
+				set.add(convertiblePair(k.Type, hk.Type, v.Package == home))
+			case k.Type.Convertible:
+				diags = append(diags, model.Diagnostic{Pos: k.Type.Pos, Message: fmt.Sprintf(
+					"%s.%s has ConvertTo and ConvertFrom (controller-runtime's conversion.Convertible) but its hub, %s.%s, "+
+						"has no Hub method: write func (*%s) Hub() {} in package %s, or remove ConvertTo and ConvertFrom "+
+						"to convert field by field", v.Package.Name, name, hub.Package.Name, name, name, hub.Package.Name)})
+				continue
+			default:
+				set.walk(k.Type, hk.Type, v.Package == home)
+			}
 			if k.List != nil && hk.List != nil {
 				set.walk(k.List, hk.List, v.Package == home)
 			}
@@ -46,7 +62,7 @@ func versionFiles(g *model.Group) []*file {
 		out = append(out, f)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].home.Path < out[j].home.Path })
-	return out
+	return out, diags
 }
 
 // kindNames returns the names of g's kinds, sorted.
@@ -131,17 +147,34 @@ func (s *peerSet) walk(a, b *model.Type, aHome bool) {
 	if !aHome {
 		p = pair{version: b, hub: a}
 	}
-	for _, have := range s.pairs {
-		if have == p {
-			return
-		}
+	if !s.add(p) {
+		return
 	}
-	s.pairs = append(s.pairs, p)
 	for _, f := range a.Fields {
 		if peer := b.Field(f.Name); peer != nil {
 			s.walkRef(f.Type, peer.Type, aHome)
 		}
 	}
+}
+
+// convertiblePair is the pair of a spoke's Convertible root type and its hub's (spoke of the
+// file's package when spokeHome, else of the other).
+func convertiblePair(spoke, hub *model.Type, spokeHome bool) pair {
+	if spokeHome {
+		return pair{version: spoke, hub: hub, spoke: spoke}
+	}
+	return pair{version: hub, hub: spoke, spoke: spoke}
+}
+
+// add adds p unless the set has a pair of the same two types, and reports whether it did.
+func (s *peerSet) add(p pair) bool {
+	for _, have := range s.pairs {
+		if have.version == p.version && have.hub == p.hub {
+			return false
+		}
+	}
+	s.pairs = append(s.pairs, p)
+	return true
 }
 
 // walkRef walks the struct types two field types reach as peers of the set's two packages

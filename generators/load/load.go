@@ -48,6 +48,7 @@ func Load(dir string, patterns ...string) (*model.API, error) {
 	}
 	b := newBuilder(fset)
 	b.diags = append(b.diags, packageErrors(pkgs, b.pos)...)
+	b.diags = append(b.diags, moduleErrors(pkgs, b.pos)...)
 	if b.diags.HasErrors() {
 		return nil, sorted(b.diags)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -534,5 +535,53 @@ func TestLoadCRDDir(t *testing.T) {
 	g := api.Groups[0]
 	if g.CRDDir != filepath.Join(root, "config", "crd") || g.ClientDir != filepath.Join(root, "pkg", "generated") {
 		t.Errorf("CRDDir = %s, ClientDir = %s; want both below %s", g.CRDDir, g.ClientDir, root)
+	}
+}
+
+// TestLoadConvertible: a root type whose pointer has ConvertTo and ConvertFrom taking an
+// interface of controller-runtime's conversion.Hub shape (Hub() and runtime.Object) and
+// returning error is Convertible, whatever package declares the interface; methods of those
+// names of other shapes, and the hub, are not.
+func TestLoadConvertible(t *testing.T) {
+	api, _ := loadOK(t, filepath.Join(fixtures, "convertible"))
+	got := map[string]bool{}
+	for _, p := range api.Packages {
+		for _, name := range []string{"Thing", "Other"} {
+			if typ := p.Type(name); typ != nil {
+				got[p.Name+"."+name] = typ.Convertible
+			}
+		}
+	}
+	want := map[string]bool{"v1.Thing": false, "v2.Thing": true, "v2.Other": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Convertible (-want +got):\n%s", diff)
+	}
+}
+
+// TestLoadMissingModule: a package importing controller-runtime in a module whose go.mod does
+// not require it is one error at the import naming the go get to run (the version apigen's
+// go.mod requires), not the type errors and conversion diagnostics that would follow.
+func TestLoadMissingModule(t *testing.T) {
+	t.Setenv("GOPROXY", "off")
+	for _, flags := range []string{"", "-mod=readonly"} {
+		t.Setenv("GOFLAGS", flags)
+		_, err := Load(filepath.Join(fixtures, "nomodule"), "./...")
+		want := "v1/types.go:5:8: package sigs.k8s.io/controller-runtime/pkg/conversion is imported, but no module this module's " +
+			"go.mod requires provides it; run `go get sigs.k8s.io/controller-runtime@" + controllerRuntimeVersion + "`, then apigen generate again"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("GOFLAGS=%s: Load error = %v, want %q", flags, err, want)
+		}
+	}
+}
+
+// TestControllerRuntimeVersion: the version the missing-module message names is the one
+// apigen's go.mod requires.
+func TestControllerRuntimeVersion(t *testing.T) {
+	data, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "\t" + controllerRuntimeModule + " " + controllerRuntimeVersion + "\n"; !strings.Contains(string(data), want) {
+		t.Errorf("go.mod does not require %s %s: update controllerRuntimeVersion", controllerRuntimeModule, controllerRuntimeVersion)
 	}
 }

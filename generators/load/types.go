@@ -99,6 +99,7 @@ func (b *builder) named(obj *types.TypeName) *model.Type {
 		}
 		t.ValueMethods = methodSet(named)
 		t.PointerMethods = methodSet(types.NewPointer(named))
+		t.Convertible = local && convertible(named)
 	}
 	if td := b.idx.typeAt(b.tokenPosition(obj.Pos())); td != nil {
 		lines := commentLines(b.fset, b.pos, td.detached, td.doc)

@@ -483,6 +483,11 @@ type Type struct {
 	// what encoding/json sees when it looks for MarshalJSON, UnmarshalText and the like.
 	ValueMethods   map[string]bool
 	PointerMethods map[string]bool
+	// Convertible is set on a local type whose pointer has controller-runtime's
+	// conversion.Convertible methods, ConvertTo(dst conversion.Hub) error and
+	// ConvertFrom(src conversion.Hub) error (matched by shape): the root type of a spoke
+	// version of a kubebuilder group, converted to and from its hub by those methods.
+	Convertible bool
 	// EmbedsUnexported is true for a struct with an unexported embedded field, which Fields
 	// leaves out although encoding/json promotes the exported fields of an embedded struct.
 	EmbedsUnexported bool

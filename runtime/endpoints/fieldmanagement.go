@@ -66,7 +66,7 @@ func (s *scope) newFieldManager(tc managedfields.TypeConverter) error {
 		return fmt.Errorf("cannot manage the fields of %s: %w", s.kind, err)
 	}
 	cfg := fieldmanager.Config{
-		TypeConverter: tc, Convertor: s.UnsafeConvertor, Defaulter: s.Defaulter, Creater: s.Creater,
+		TypeConverter: tc, Convertor: s.UnsafeConvertor, Defaulter: s.Defaulter, Creater: s.Creater, Typer: s.Typer,
 		Kind: s.kind, Hub: s.hubGV, Subresource: s.subresource, CustomResource: s.unstructured(),
 	}
 	if r, ok := s.storage.(fieldmanager.ResetFieldsStrategy); ok {
@@ -88,8 +88,10 @@ func isNoType(err error) bool {
 
 // managed returns obj with managedFields updated for a write by the request's manager
 // (fieldManager, or the User-Agent's product), as kube-apiserver's handlers call
-// FieldManager.UpdateNoErrors: live is the stored object, nil for a create. A failure keeps
-// live's managedFields. With field management off, obj's managedFields are cleared.
+// FieldManager.UpdateNoErrors: live is the stored object, nil for a create, which starts
+// from an empty object of the request's version as kube-apiserver's create handler does
+// (scope.Creater.New(scope.Kind)), never converted. A failure keeps live's managedFields.
+// With field management off, obj's managedFields are cleared.
 func (s *scope) managed(live, obj runtime.Object, manager string) runtime.Object {
 	if s.fieldManager == nil {
 		if m, err := meta.Accessor(obj); err == nil {
@@ -98,7 +100,10 @@ func (s *scope) managed(live, obj runtime.Object, manager string) runtime.Object
 		return obj
 	}
 	if live == nil {
-		live = s.storage.New()
+		var err error
+		if live, err = s.newVersioned(); err != nil {
+			live = s.storage.New()
+		}
 	}
 	return s.fieldManager.UpdateNoErrors(live, obj, manager)
 }

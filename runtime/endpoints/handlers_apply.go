@@ -145,10 +145,19 @@ func integralNumbers(v any) any {
 // schema does not declare is the client's error, 400 BadRequest with managedfields' message
 // ("failed to create typed patch object (...): .spec.foo: field not declared in schema"),
 // where kube-apiserver still answers 500 (kubernetes/kubernetes#122480 and #139253 track
-// the fix to 400); every other error is kept.
+// the fix to 400); a failed conversion (managedfields keeps only its message: "failed to
+// convert to unversioned (...): conversion webhook for ... failed: ...") is 500 with that
+// message and no reason, as kube-apiserver answers an error that is no Status; every other
+// error is kept.
 func applyError(err error) error {
-	if _, ok := err.(apierrors.APIStatus); !ok && strings.HasPrefix(err.Error(), "failed to create typed patch object") {
+	if _, ok := err.(apierrors.APIStatus); ok {
+		return err
+	}
+	switch {
+	case strings.HasPrefix(err.Error(), "failed to create typed patch object"):
 		return apierrors.NewBadRequest(err.Error())
+	case strings.Contains(err.Error(), "conversion webhook for "):
+		return &apierrors.StatusError{ErrStatus: metav1.Status{Status: metav1.StatusFailure, Code: http.StatusInternalServerError, Message: err.Error()}}
 	}
 	return err
 }

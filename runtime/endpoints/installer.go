@@ -38,6 +38,8 @@ func InstallAPIGroupWithKinds(container *restful.Container, info *registry.APIGr
 	if info == nil || kinds.Creater == nil || kinds.Typer == nil || kinds.Defaulter == nil || kinds.Convertor == nil || kinds.UnsafeConvertor == nil {
 		return nil, fmt.Errorf("cannot install an API group without its creater, typer, defaulter and convertors")
 	}
+	kinds.Convertor = failedConversions{kinds.Convertor, kinds.Typer}
+	kinds.UnsafeConvertor = failedConversions{kinds.UnsafeConvertor, kinds.Typer}
 	sers := newSerializers(kinds)
 	tc, err := groupTypeConverter(info, kinds)
 	if err != nil {

@@ -34,6 +34,9 @@ type Config struct {
 	Convertor runtime.ObjectConvertor
 	Defaulter runtime.ObjectDefaulter
 	Creater   runtime.ObjectCreater
+	// Typer says the kind of an object without apiVersion and kind (a typed object fresh from
+	// Creater); optional, used to answer the conversion of an empty object without converting.
+	Typer runtime.ObjectTyper
 	// Kind is the kind on the wire ("db.example.com/v1, Kind=Database"); managedFields
 	// entries record its version. Hub is the version objects are in between the handlers
 	// and storage (the internal version).
@@ -55,7 +58,8 @@ type Config struct {
 // entries per manager, operation and subresource, caps the Update entries at
 // managedfields' DefaultMaxUpdateManagers, migrates kubectl's client-side-apply
 // last-applied-configuration owner on the first server-side apply, and reports apply
-// conflicts as 409 Conflict with one cause per field and manager. A FieldManager is safe for
+// conflicts as 409 Conflict with one cause per field and manager. It never converts an empty
+// object (emptyObjects), as kube-apiserver never does. A FieldManager is safe for
 // concurrent use. Errors: a missing TypeConverter.
 func New(cfg Config) (*managedfields.FieldManager, error) {
 	if cfg.TypeConverter == nil {
@@ -69,7 +73,8 @@ func New(cfg Config) (*managedfields.FieldManager, error) {
 	if cfg.CustomResource {
 		build = managedfields.NewDefaultCRDFieldManager
 	}
-	fm, err := build(withoutManagedFields{cfg.TypeConverter}, cfg.Convertor, cfg.Defaulter, cfg.Creater, cfg.Kind, cfg.Hub, cfg.Subresource, reset)
+	convertor := emptyObjects{ObjectConvertor: cfg.Convertor, creater: cfg.Creater, typer: cfg.Typer}
+	fm, err := build(withoutManagedFields{cfg.TypeConverter}, convertor, cfg.Defaulter, cfg.Creater, cfg.Kind, cfg.Hub, cfg.Subresource, reset)
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the field manager of %s: %w", cfg.Kind, err)
 	}

@@ -1,0 +1,3 @@
+module example.com/nomodule
+
+go 1.26.0
