@@ -13,15 +13,20 @@ import (
 
 // TestKubebuilderProjectServed runs `apigen init` in a kubebuilder v4 project
 // (testdata/kubebuilder: PROJECT, a Makefile, cmd/main.go running a controller-runtime
-// manager, api/v1 with groupversion_info.go and controller-gen's zz_generated.deepcopy.go,
-// kubebuilder's config/samples), as a user would, and checks that:
+// manager, api/v1, the storage version and Hub, and api/v2 with ConvertTo/ConvertFrom written
+// against controller-runtime's conversion package, each with groupversion_info.go and
+// controller-gen's zz_generated.deepcopy.go, kubebuilder's config/samples), as a user would,
+// and checks that:
 //   - every file the project had is kept byte for byte; the Makefile, .gitignore and go.mod
 //     only gain lines at their end;
 //   - make apiserver-generate leaves controller-gen's deepcopy alone and make apiserver-test
 //     passes (the server's end-to-end test creates the project's own sample);
 //   - go build ./... builds the manager and the server;
-//   - the server serves the project's sample to kubectl, and the project's unchanged manager
-//     reconciles it through the server (status.observedGeneration written through /status).
+//   - the server serves the project's samples (kubectl apply -k config/samples), each version
+//     reads the other's objects through the project's conversion, and one it refuses fails
+//     with kube's wording of a failing conversion webhook;
+//   - the project's unchanged manager reconciles both samples through the server
+//     (status.observedGeneration written through /status).
 //
 // It prints the time from apigen init to the first kubectl get of the kind.
 func TestKubebuilderProjectServed(t *testing.T) {
@@ -41,10 +46,16 @@ func TestKubebuilderProjectServed(t *testing.T) {
 	start := time.Now()
 	runIn(t, repo, long, apigen, "init")
 	after := snapshot(t, repo)
-	appended := []string{"Makefile", ".gitignore", "go.mod"}
+	appended := []string{"Makefile", ".gitignore"}
 	for _, f := range slices.Sorted(maps.Keys(before)) {
 		switch {
 		case f == "go.sum":
+		case f == "go.mod": // tidied: its requirements kept, apigen's added
+			for _, want := range []string{"module example.com/cronjob\n", "sigs.k8s.io/controller-runtime v0.25.2", "tool github.com/apigen-dev/apigen/cmd/apigen"} {
+				if !strings.Contains(after[f], want) {
+					t.Errorf("go.mod after init lacks %q:\n%s", want, after[f])
+				}
+			}
 		case slices.Contains(appended, f):
 			if !strings.HasPrefix(after[f], before[f]) || after[f] == before[f] {
 				t.Errorf("init did not append to %s, keeping its content:\n%s", f, after[f])
@@ -59,8 +70,8 @@ func TestKubebuilderProjectServed(t *testing.T) {
 			t.Errorf("init wrote no %s", f)
 		}
 	}
-	if groups := after["cmd/cronjob-apiserver/groups.go"]; !strings.Contains(groups, `"example.com/cronjob/api/v1/install"`) {
-		t.Errorf("groups.go does not list api/v1's install package:\n%s", groups)
+	if groups := after["cmd/cronjob-apiserver/groups.go"]; !strings.Contains(groups, `"example.com/cronjob/api/v2/install"`) {
+		t.Errorf("groups.go does not list the install package below the most preferred version, api/v2:\n%s", groups)
 	}
 	if again := runIn(t, repo, long, apigen, "init"); !strings.Contains(again, "apigen init: 0 files written") {
 		t.Errorf("a second init changed files:\n%s", again)
@@ -68,11 +79,13 @@ func TestKubebuilderProjectServed(t *testing.T) {
 
 	runIn(t, repo, long, "make", "apiserver-generate")
 	generated := snapshot(t, repo)
-	if generated["api/v1/zz_generated.deepcopy.go"] != before["api/v1/zz_generated.deepcopy.go"] {
-		t.Error("apigen rewrote controller-gen's zz_generated.deepcopy.go")
+	for _, v := range []string{"v1", "v2"} {
+		if f := "api/" + v + "/zz_generated.deepcopy.go"; generated[f] != before[f] {
+			t.Errorf("apigen rewrote controller-gen's %s", f)
+		}
 	}
-	for _, f := range []string{"api/v1/install/zz_generated.install.go", "config/crd/batch.tutorial.kubebuilder.io_cronjobs.yaml",
-		"config/samples/generated/batch.tutorial.kubebuilder.io_v1_cronjob.yaml"} {
+	for _, f := range []string{"api/v2/install/zz_generated.install.go", "config/crd/batch.tutorial.kubebuilder.io_cronjobs.yaml",
+		"config/samples/generated/batch.tutorial.kubebuilder.io_v1_cronjob.yaml", "config/samples/generated/batch.tutorial.kubebuilder.io_v2_cronjob.yaml"} {
 		if _, ok := generated[f]; !ok {
 			t.Errorf("make apiserver-generate wrote no %s", f)
 		}
@@ -83,12 +96,36 @@ func TestKubebuilderProjectServed(t *testing.T) {
 	runIn(t, repo, long, "go", "build", "./...")
 	runIn(t, repo, long, "make", "apiserver-build")
 	srv := startServer(t, filepath.Join(repo, "bin", "cronjob-apiserver"), filepath.Join(tmp, "data"))
-	srv.kubectl(t, "apply", "-f", filepath.Join(repo, "config/samples/batch_v1_cronjob.yaml"))
+	srv.kubectl(t, "apply", "-k", filepath.Join(repo, "config/samples"))
 	if out := srv.kubectl(t, "get", "cronjobs"); !strings.Contains(out, "cronjob-sample") {
 		t.Fatalf("kubectl get cronjobs:\n%s", out)
 	}
 	t.Logf("apigen init to the first kubectl get cronjobs: %s (init, generate, make apiserver-test, go build ./..., server start)",
 		time.Since(start).Round(time.Second))
+
+	// Each version reads the other's objects through the project's ConvertTo/ConvertFrom.
+	const v1, v2 = "cronjobs.v1.batch.tutorial.kubebuilder.io", "cronjobs.v2.batch.tutorial.kubebuilder.io"
+	for _, c := range []struct{ resource, name, path, want string }{
+		{v2, "cronjob-sample", "{.spec.schedule.minute} {.spec.schedule.hour} {.spec.concurrencyPolicy}", "*/1 * Forbid"},
+		{v1, "cronjob-sample-v2", "{.spec.schedule} {.spec.concurrencyPolicy}", "*/5 9-17 * * * Allow"},
+	} {
+		if out := srv.kubectl(t, "get", c.resource, c.name, "-o", "jsonpath="+c.path); out != c.want {
+			t.Errorf("kubectl get %s %s: %q, want %q", c.resource, c.name, out, c.want)
+		}
+	}
+	// A v1 object the v2 conversion refuses reads back in v1 and fails in v2 as a failing
+	// conversion webhook does in kube.
+	bad := filepath.Join(tmp, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("apiVersion: batch.tutorial.kubebuilder.io/v1\nkind: CronJob\nmetadata:\n  name: daily\nspec:\n  schedule: daily\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv.kubectl(t, "create", "-f", bad)
+	out, err := tryIn(repo, time.Minute, kubectlPath, "--kubeconfig", srv.kubeconfig, "get", v2, "daily")
+	// kube names the version converted from, the stored v1 (webhook_converter.go).
+	if want := `conversion webhook for batch.tutorial.kubebuilder.io/v1, Kind=CronJob failed: schedule "daily" is not five cron fields`; err == nil || !strings.Contains(out, want) {
+		t.Errorf("kubectl get %s daily: %v\n%s\nwant an error containing %s", v2, err, out, want)
+	}
+	srv.kubectl(t, "delete", v1, "daily")
 
 	// The project's own manager, unchanged, against the server.
 	runIn(t, repo, long, "go", "build", "-o", "bin/manager", "./cmd")
@@ -102,12 +139,12 @@ func TestKubebuilderProjectServed(t *testing.T) {
 	t.Cleanup(func() { _ = manager.Process.Kill(); _ = manager.Wait() })
 	deadline := time.Now().Add(time.Minute)
 	for {
-		out, _ := tryIn(repo, time.Minute, kubectlPath, "--kubeconfig", srv.kubeconfig, "get", "cronjob", "cronjob-sample", "-o", "jsonpath={.status.observedGeneration}")
-		if out == "1" {
+		out, _ := tryIn(repo, time.Minute, kubectlPath, "--kubeconfig", srv.kubeconfig, "get", v1, "-o", "jsonpath={.items[*].status.observedGeneration}")
+		if out == "1 1" {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the manager did not reconcile cronjob-sample within 1m (status.observedGeneration %q); its log:\n%s", out, logs.String())
+			t.Fatalf("the manager did not reconcile both samples within 1m (status.observedGeneration %q); its log:\n%s", out, logs.String())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
