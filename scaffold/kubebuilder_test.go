@@ -26,7 +26,9 @@ import (
 //     reads the other's objects through the project's conversion, and one it refuses fails
 //     with kube's wording of a failing conversion webhook;
 //   - the project's unchanged manager reconciles both samples through the server
-//     (status.observedGeneration written through /status).
+//     (status.observedGeneration written through /status);
+//   - the other way in: the same api/, copied unchanged into a new apigen repository (its
+//     group listed in groups.go by hand), generates and passes that repository's make test.
 //
 // It prints the time from apigen init to the first kubectl get of the kind.
 func TestKubebuilderProjectServed(t *testing.T) {
@@ -147,5 +149,34 @@ func TestKubebuilderProjectServed(t *testing.T) {
 			t.Fatalf("the manager did not reconcile both samples within 1m (status.observedGeneration %q); its log:\n%s", out, logs.String())
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+
+	// The other way in: a new apigen repository (apigen init example.com/cronjob) into which
+	// the project's api/ is copied unchanged. The brought group is listed in groups.go by hand
+	// and generated from the module root, as the README says.
+	newRepo := filepath.Join(tmp, "new", "cronjob")
+	if err := os.MkdirAll(filepath.Dir(newRepo), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runIn(t, filepath.Dir(newRepo), long, apigen, "init", "example.com/cronjob")
+	if err := os.CopyFS(filepath.Join(newRepo, "api"), os.DirFS(filepath.Join(checkout(t), "scaffold", "testdata", "kubebuilder", "api"))); err != nil {
+		t.Fatal(err)
+	}
+	runIn(t, newRepo, long, "go", "get", "sigs.k8s.io/controller-runtime@v0.25.2")
+	runIn(t, newRepo, long, "go", "tool", "apigen", "generate", "./...")
+	groupsGo := "package main\n\nimport (\n\t\"github.com/apigen-dev/apigen/runtime/app\"\n\tbatchinstall \"example.com/cronjob/api/v2/install\"\n)\n\n" +
+		"var groups = []app.GroupBuilder{batchinstall.NewAPIGroupInfo}\n"
+	if err := os.WriteFile(filepath.Join(newRepo, "cmd", "cronjob-apiserver", "groups.go"), []byte(groupsGo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runIn(t, newRepo, long, "go", "mod", "tidy")
+	if out := runIn(t, newRepo, long, "make", "test"); !strings.Contains(out, "ok  \texample.com/cronjob/cmd/cronjob-apiserver") {
+		t.Errorf("make test in the new repository did not run the server's test:\n%s", out)
+	}
+	for _, v := range []string{"v1", "v2"} {
+		copied, err := os.ReadFile(filepath.Join(newRepo, "api", v, "zz_generated.deepcopy.go"))
+		if f := "api/" + v + "/zz_generated.deepcopy.go"; err != nil || string(copied) != before[f] {
+			t.Errorf("the copied %s changed: %v", f, err)
+		}
 	}
 }
