@@ -38,7 +38,8 @@ var (
 // ClusterRoles labelled AggregateToAdmin, AggregateToEdit and AggregateToView (view is
 // labelled to aggregate into edit, edit into admin); system:aggregate-to-admin (roles and
 // rolebindings, LocalSubjectAccessReviews), system:aggregate-to-edit (writing configmaps) and
-// system:aggregate-to-view (reading configmaps and namespaces).
+// system:aggregate-to-view (reading configmaps, events and namespaces: kube's view reads core
+// events, not events.k8s.io's).
 // The server's own resources join view and edit through GroupClusterRoles.
 func DefaultClusterRoles() []rbacv1.ClusterRole {
 	rw := append(append([]string(nil), ReadVerbs...), WriteVerbs...)
@@ -65,7 +66,7 @@ func DefaultClusterRoles() []rbacv1.ClusterRole {
 		defaultRole("system:aggregate-to-edit", map[string]string{AggregateToEdit: "true"},
 			rbacv1.PolicyRule{Verbs: WriteVerbs, APIGroups: []string{""}, Resources: []string{"configmaps"}}),
 		defaultRole("system:aggregate-to-view", map[string]string{AggregateToView: "true"},
-			rbacv1.PolicyRule{Verbs: ReadVerbs, APIGroups: []string{""}, Resources: []string{"configmaps", "namespaces"}}),
+			rbacv1.PolicyRule{Verbs: ReadVerbs, APIGroups: []string{""}, Resources: []string{"configmaps", "events", "namespaces"}}),
 	}
 }
 

@@ -112,7 +112,7 @@ func TestController(t *testing.T) {
 	}
 	t.Logf("view, edit and admin aggregated a new role %v after its create", time.Since(start))
 	// The labelled system:aggregate-to-view rules stay there too.
-	if !has("view", rbacv1.PolicyRule{Verbs: rbac.ReadVerbs, APIGroups: []string{""}, Resources: []string{"configmaps", "namespaces"}}) {
+	if !has("view", rbacv1.PolicyRule{Verbs: rbac.ReadVerbs, APIGroups: []string{""}, Resources: []string{"configmaps", "events", "namespaces"}}) {
 		t.Error("view lost system:aggregate-to-view's rules")
 	}
 	if has("view", rbacv1.PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"localsubjectaccessreviews"}}) {
