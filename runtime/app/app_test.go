@@ -44,7 +44,8 @@ func (b *syncBuffer) String() string {
 var readyLine = regexp.MustCompile(`^test-apiserver: serving on (https?://127\.0\.0\.1:\d+) \((?:plain HTTP, no authentication|HTTPS); etcd: (?:embedded, (.+), client URL (https://127\.0\.0\.1:\d+) \(mutual TLS: etcdctl [^)]+\)|https?://[^;]+)\); kubectl: export KUBECONFIG=(.+)\n$`)
 
 // start runs the server in-process with Run on a free port with a temporary data directory
-// and returns its URL and kubeconfig path once it printed its readiness line. The server is
+// and returns its URL and kubeconfig path once it printed its readiness line (it skips the
+// test in -short mode). The server is
 // stopped, and its exit code checked, when the test ends.
 // The tests using it exercise the plain-HTTP mode (--plain-http); the secure default has its
 // own tests (secure_test.go).
@@ -72,6 +73,9 @@ func startWith(t *testing.T, stop func(), run func(args []string, stdout, stderr
 // data (a restart).
 func startAt(t *testing.T, dataDir string, stop func(), run func(args []string, stdout, stderr io.Writer) int) (url, kubeconfig string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts an API server on an embedded etcd; skipped in -short mode")
+	}
 	var stdout, stderr syncBuffer
 	code := make(chan int, 1)
 	go func() {

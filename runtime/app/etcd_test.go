@@ -26,6 +26,9 @@ var etcdctlFlags = regexp.MustCompile(`etcdctl --endpoints=(\S+) --cacert=(\S+) 
 // etcdctl settings reads what the server wrote; Close stops everything without reporting the
 // in-process client's own cancellation.
 func TestConnectEtcdEmbeddedInProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts etcd members; skipped in -short mode")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	conn, err := connectEtcd(ctx, nil, EtcdTLSFiles{}, t.TempDir(), "")
@@ -105,6 +108,9 @@ func tlsClient(t *testing.T, endpoint string, info transport.TLSInfo) clientv3.C
 // TestConnectEtcdPlainClientURL: --embedded-etcd-client-url=http://... serves etcdctl without
 // authentication, as asked, and the readiness line says so.
 func TestConnectEtcdPlainClientURL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts etcd members; skipped in -short mode")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	conn, err := connectEtcd(ctx, nil, EtcdTLSFiles{}, t.TempDir(), "http://127.0.0.1:0")
@@ -130,6 +136,9 @@ func TestConnectEtcdPlainClientURL(t *testing.T) {
 // certificate, or trusting another CA, the start fails at once naming the flags; a dead
 // first endpoint is failed over.
 func TestConnectEtcdServersTLS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts etcd members; skipped in -short mode")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	pki, err := certs.EnsureEtcd(filepath.Join(t.TempDir(), "pki"))

@@ -101,11 +101,14 @@ func CheckDecode(t testing.TB, data []byte, obj any, mustAccept bool) {
 	}
 }
 
-// CheckPackage runs Check on n objects, filled at random by filler, of every type of the
-// package at pkgPath that has a registered codec, one subtest per type. It fails when the
-// package has none.
+// CheckPackage runs Check on n objects (a tenth of n, at least one, in -short mode), filled at
+// random by filler, of every type of the package at pkgPath that has a registered codec, one
+// subtest per type. It fails when the package has none.
 func CheckPackage(t *testing.T, pkgPath string, n int, filler *randfill.Filler) {
 	t.Helper()
+	if testing.Short() {
+		n = max(n/10, 1)
+	}
 	found := false
 	for _, typ := range jsoncodec.RegisteredTypes() {
 		if typ.PkgPath() != pkgPath {

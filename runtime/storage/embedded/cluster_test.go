@@ -13,6 +13,9 @@ import (
 // TestCluster starts three members as one cluster (concurrently: each Start waits for a
 // quorum) and checks that a write through one member is read through each of the others.
 func TestCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a three-member etcd cluster; skipped in -short mode")
+	}
 	const n = 3
 	members, _ := etcdtest.RunCluster(t, n) // embedded.Config.InitialCluster, one member per name
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
