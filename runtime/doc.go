@@ -54,7 +54,8 @@
 //   - storage/etcd3: storage.Interface on etcd's clientv3;
 //   - storage/embedded: the embedded etcd member.
 //
-// Test helpers: admission/admissiontest, jsoncodec/jsoncodectest, registry/testapi,
+// Test helpers: admission/admissiontest, apiextensions/conversion/conversiontest,
+// jsoncodec/jsoncodectest, registry/testapi,
 // storage/etcdtest, storage/storagetest (the storage conformance suite) and
 // storage/storagetest/testapi.
 //

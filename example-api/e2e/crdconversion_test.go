@@ -11,63 +11,13 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	crconversion "sigs.k8s.io/controller-runtime/pkg/conversion"
-	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
+
+	"github.com/apigen-dev/apigen/runtime/apiextensions/conversion/conversiontest"
 )
 
 // gadgetsV2 is the resource of the Gadget CRD in its version v2 (v1 is the storage version).
 var gadgetsV2 = schema.GroupVersionResource{Group: "conv.example.com", Version: "v2", Resource: "gadgets"}
-
-// GadgetV1 is conv.example.com/v1 Gadget, the hub of a kubebuilder project: spec.size.
-type GadgetV1 struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              struct {
-		Size int `json:"size,omitempty"`
-	} `json:"spec,omitempty"`
-}
-
-// DeepCopyObject implements runtime.Object.
-func (g *GadgetV1) DeepCopyObject() runtime.Object {
-	c := *g
-	g.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
-	return &c
-}
-
-// Hub marks v1 the hub.
-func (*GadgetV1) Hub() {}
-
-// GadgetV2 is conv.example.com/v2 Gadget: spec.length, v1's spec.size.
-type GadgetV2 struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              struct {
-		Length int `json:"length,omitempty"`
-	} `json:"spec,omitempty"`
-}
-
-// DeepCopyObject implements runtime.Object.
-func (g *GadgetV2) DeepCopyObject() runtime.Object {
-	c := *g
-	g.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
-	return &c
-}
-
-// ConvertTo converts g to the hub.
-func (g *GadgetV2) ConvertTo(dst crconversion.Hub) error {
-	h := dst.(*GadgetV1)
-	h.ObjectMeta, h.Spec.Size = g.ObjectMeta, g.Spec.Length
-	return nil
-}
-
-// ConvertFrom converts the hub to g.
-func (g *GadgetV2) ConvertFrom(src crconversion.Hub) error {
-	h := src.(*GadgetV1)
-	g.ObjectMeta, g.Spec.Length = h.ObjectMeta, h.Spec.Size
-	return nil
-}
 
 // gadgetCRD is the two-version Gadget CRD converting through the webhook at url, trusting
 // caBundle (base64 PEM).
@@ -114,10 +64,7 @@ spec:
 // the webhook down kubectl shows kube's "conversion webhook for ... failed" error.
 func TestCustomResourceConversionWebhook(t *testing.T) {
 	t.Parallel() // a server of its own; no assertion on timing
-	scheme := runtime.NewScheme()
-	scheme.AddKnownTypeWithName(schema.GroupVersionKind{Group: "conv.example.com", Version: "v1", Kind: "Gadget"}, &GadgetV1{})
-	scheme.AddKnownTypeWithName(schema.GroupVersionKind{Group: "conv.example.com", Version: "v2", Kind: "Gadget"}, &GadgetV2{})
-	hook := httptest.NewTLSServer(conversion.NewWebhookHandler(scheme, conversion.NewRegistry()))
+	hook := httptest.NewTLSServer(conversiontest.Handler("conv.example.com", "Gadget"))
 	t.Cleanup(hook.Close)
 	caBundle := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hook.Certificate().Raw}))
 

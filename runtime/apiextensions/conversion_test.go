@@ -20,73 +20,12 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	crconversion "sigs.k8s.io/controller-runtime/pkg/conversion"
-	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 
+	"github.com/apigen-dev/apigen/runtime/apiextensions/conversion/conversiontest"
 	"github.com/apigen-dev/apigen/runtime/certs"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
-
-// The test's typed Widget versions, as a kubebuilder project defines them: v1 (the hub, the
-// storage version) has spec.size, v2 (a spoke) spec.length, which ConvertTo/ConvertFrom map.
-var (
-	widgetsV1 = schema.GroupVersion{Group: "conv.example.com", Version: "v1"}
-	widgetsV2 = schema.GroupVersion{Group: "conv.example.com", Version: "v2"}
-)
-
-// WidgetV1 is conv.example.com/v1 Widget, the hub.
-type WidgetV1 struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              struct {
-		Size int `json:"size,omitempty"`
-	} `json:"spec,omitempty"`
-}
-
-// DeepCopyObject implements runtime.Object.
-func (w *WidgetV1) DeepCopyObject() runtime.Object {
-	c := *w
-	w.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
-	return &c
-}
-
-// Hub marks v1 the hub (controller-runtime's conversion.Hub).
-func (*WidgetV1) Hub() {}
-
-// WidgetV2 is conv.example.com/v2 Widget.
-type WidgetV2 struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              struct {
-		Length int `json:"length,omitempty"`
-	} `json:"spec,omitempty"`
-}
-
-// DeepCopyObject implements runtime.Object.
-func (w *WidgetV2) DeepCopyObject() runtime.Object {
-	c := *w
-	w.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
-	return &c
-}
-
-// ConvertTo converts w to the hub (controller-runtime's conversion.Convertible).
-func (w *WidgetV2) ConvertTo(dst crconversion.Hub) error {
-	h := dst.(*WidgetV1)
-	h.ObjectMeta = w.ObjectMeta
-	h.Spec.Size = w.Spec.Length
-	return nil
-}
-
-// ConvertFrom converts the hub to w.
-func (w *WidgetV2) ConvertFrom(src crconversion.Hub) error {
-	h := src.(*WidgetV1)
-	w.ObjectMeta = h.ObjectMeta
-	w.Spec.Length = h.Spec.Size
-	return nil
-}
 
 // convertServer is the test's conversion webhook on loopback HTTPS, controller-runtime's
 // handler as kubebuilder scaffolds it (conversion.NewWebhookHandler at /convert); mode makes
@@ -103,10 +42,7 @@ type convertServer struct {
 
 func newConvertServer(t *testing.T) *convertServer {
 	t.Helper()
-	scheme := runtime.NewScheme()
-	scheme.AddKnownTypeWithName(widgetsV1.WithKind("Widget"), &WidgetV1{})
-	scheme.AddKnownTypeWithName(widgetsV2.WithKind("Widget"), &WidgetV2{})
-	handler := conversion.NewWebhookHandler(scheme, conversion.NewRegistry())
+	handler := conversiontest.Handler("conv.example.com", "Widget")
 	bundle, err := certs.EnsureSelfSigned(t.TempDir(), []string{"convert.webhooks.svc"}, []net.IP{net.ParseIP("127.0.0.1")})
 	if err != nil {
 		t.Fatal(err)
