@@ -55,9 +55,8 @@
 //   - storage/embedded: the embedded etcd member.
 //
 // Test helpers: admission/admissiontest, apiextensions/conversion/conversiontest,
-// jsoncodec/jsoncodectest, registry/testapi,
-// storage/etcdtest, storage/storagetest (the storage conformance suite) and
-// storage/storagetest/testapi.
+// jsoncodec/jsoncodectest, registry/testapi, storage/etcdtest, storage/storagetest (the
+// storage conformance suite) and storage/storagetest/testapi.
 //
 // The runtime never imports apigen's generators, the example API, or the code-generation
 // libraries (jennifer, gengo, go/packages); imports_test.go enforces it.
