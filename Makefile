@@ -82,7 +82,7 @@ fuzz:
 		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $$count $$pkg; \
 	done
 
-## test-short: the fast inner loop; skips the end-to-end tests
+## test-short: the fast inner loop; skips the end-to-end tests and those starting servers or etcd members
 test-short:
 	$(GO) test -short ./...
 
