@@ -56,7 +56,7 @@ func Init(opts InitOptions) (*Plan, error) {
 	}
 	base := path.Base(opts.Module)
 	if opts.Name == "" {
-		opts.Name = strings.ToLower(strings.Trim(regexp.MustCompile(`[^a-zA-Z0-9]+`).ReplaceAllString(base, "-"), "-"))
+		opts.Name = serverName(base)
 	}
 	if !nameRE.MatchString(opts.Name) {
 		return nil, fmt.Errorf("invalid server name %q: want lower-case letters, digits and dashes, starting with a letter (--name)", opts.Name)
@@ -105,6 +105,16 @@ func Init(opts InitOptions) (*Plan, error) {
 		p.create(deployDir+"/"+file, content)
 	}
 	return p, p.err()
+}
+
+// nonNameRE matches the runs of characters a server name replaces with a dash.
+var nonNameRE = regexp.MustCompile(`[^a-zA-Z0-9]+`)
+
+// serverName returns the default server name derived from s (a module path's last element or
+// a kubebuilder projectName): lower case, each run of other characters than letters and
+// digits a dash, none at either end ("My_Shop" -> "my-shop").
+func serverName(s string) string {
+	return strings.ToLower(strings.Trim(nonNameRE.ReplaceAllString(s, "-"), "-"))
 }
 
 // newRepoData returns what the init templates see for module and opts.Name, with the apigen
@@ -167,10 +177,11 @@ func adoptKubebuilder(opts InitOptions) (*Plan, error) {
 // replace is an apigen checkout, its go.sum seeds dir's go.sum first: the new repository's
 // modules are a subset of apigen's, so a warm module cache is then enough and no checksum
 // database is consulted. If tidy fails (no network), it is retried once with GOPROXY=off,
-// which succeeds when the module cache holds every module. In a kubebuilder project, whose
-// groups.go imports install packages apigen generate writes later, tidy runs with -e: the
-// requirements of everything else are added all the same. Errors carry go's output.
-func Tidy(ctx context.Context, dir, replace string) error {
+// which succeeds when the module cache holds every module. With beforeGenerate (init in a
+// kubebuilder project, whose groups.go imports install packages apigen generate writes later)
+// tidy runs with -e: the requirements of everything else are added all the same. Errors carry
+// go's output.
+func Tidy(ctx context.Context, dir, replace string, beforeGenerate bool) error {
 	if replace != "" {
 		if sum, err := os.ReadFile(filepath.Join(replace, "go.sum")); err == nil {
 			// The checkout's checksums join the repository's own (a kubebuilder project
@@ -182,7 +193,7 @@ func Tidy(ctx context.Context, dir, replace string) error {
 		}
 	}
 	args := []string{"mod", "tidy"}
-	if IsKubebuilderProject(dir) {
+	if beforeGenerate {
 		args = append(args, "-e")
 	}
 	err := goCommand(ctx, dir, nil, args...)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -36,13 +35,6 @@ type kubebuilderProject struct {
 		Kind    string `json:"kind"`
 		Path    string `json:"path"`
 	} `json:"resources"`
-}
-
-// IsKubebuilderProject reports whether dir holds a kubebuilder project: a PROJECT file with a
-// go.kubebuilder.io layout.
-func IsKubebuilderProject(dir string) bool {
-	p, err := readKubebuilderProject(dir)
-	return err == nil && p != nil
 }
 
 // readKubebuilderProject reads dir/PROJECT; nil, nil when there is none or its layout is not
@@ -191,12 +183,11 @@ func appendOnce(p *Plan, rel, marker string, addition []byte) error {
 	return nil
 }
 
-// kubebuilderName returns the server name of a kubebuilder project: its projectName, as
-// init's --name would take it.
+// kubebuilderName returns the default server name of a kubebuilder project: serverName of its
+// projectName, else of the module path's last element.
 func kubebuilderName(p *kubebuilderProject, module string) string {
-	name := p.ProjectName
-	if name == "" {
-		name = path.Base(module)
+	if p.ProjectName != "" {
+		return serverName(p.ProjectName)
 	}
-	return strings.ToLower(strings.Trim(regexp.MustCompile(`[^a-zA-Z0-9]+`).ReplaceAllString(name, "-"), "-"))
+	return serverName(path.Base(module))
 }

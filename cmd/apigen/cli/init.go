@@ -99,7 +99,9 @@ func runInit(ctx context.Context, opts scaffold.InitOptions, tidy bool, stdout, 
 		if replace != "" {
 			replace, _ = filepath.Abs(replace)
 		}
-		if err := scaffold.Tidy(ctx, plan.Root, replace); err != nil {
+		// In a kubebuilder project (no module path) groups.go already imports the install
+		// packages apigen generate has yet to write.
+		if err := scaffold.Tidy(ctx, plan.Root, replace, opts.Module == ""); err != nil {
 			fmt.Fprintf(stderr, "apigen: %v\n", err)
 			return exitError{exitFailure}
 		}
