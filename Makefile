@@ -6,6 +6,8 @@ GO        ?= go
 # apigen init writes compile the same packages the same way, so nothing is compiled twice.
 DATA_DIR  ?= apiserver-data
 TEST_FLAGS ?= -timeout 40m
+# TEST_PKGS are the packages make test and make vet check, e.g. make test TEST_PKGS=./generators/...
+TEST_PKGS ?= ./...
 BIN       := bin
 
 .PHONY: run build generate verify test test-short bench bench-gen vet fuzz
@@ -38,28 +40,40 @@ verify:
 	$(GO) test ./generators/jsoncodec -run TestSharedCodecs -count=1
 	$(GO) tool apigen verify ./example-api/... ./runtime/apis/...
 
-## vet: go vet every package
+## vet: go vet every package (of TEST_PKGS)
 vet:
-	$(GO) vet ./...
+	$(GO) vet $(TEST_PKGS)
 
-## test: unit, golden and end-to-end tests (real etcd, real HTTP, /usr/bin/kubectl), each
-## package's time printed as it ends (gotestsum, through the Go module proxy) and the five
-## slowest tests after; then the runtime's packages with concurrency of their own (RACE_PKGS)
-## again under the race detector; then the fuzz targets
+## test: vet and verify; then every package's tests (unit, golden and end-to-end: real etcd,
+## real HTTP, /usr/bin/kubectl), those of RACE_PKGS (the runtime's packages with concurrency of
+## their own) under the race detector, the others without, the two runs side by side, each
+## package's time printed as it ends (gotestsum, through the Go module proxy) and the ten
+## slowest tests after (go vet having run, go test's own vet pass is off); then the fuzz
+## targets; last, each phase's time
 GOTESTSUM := $(GO) run gotest.tools/gotestsum@v1.13.0
 TEST_JSON ?= $(BIN)/test.json
+RACE_JSON ?= $(BIN)/test-race.json
 RACE_PKGS := ./runtime/app/... ./runtime/storage/... ./runtime/endpoints/... ./runtime/garbagecollector/... \
              ./runtime/aggregator/... ./runtime/server/... ./runtime/admission/... ./runtime/audit/... \
              ./runtime/apiextensions/... ./runtime/namespace/... ./runtime/filters/... ./runtime/registry/... \
              ./runtime/metrics/... ./runtime/gcpacer/... ./runtime/warning/... ./runtime/auth/... \
              ./runtime/validation/cel/... ./runtime/discovery/... ./runtime/openapi/...
-test: vet verify
-	@mkdir -p $(BIN)
-	@status=0; $(GOTESTSUM) --format pkgname --jsonfile $(TEST_JSON) -- $(TEST_FLAGS) ./... || status=$$?; \
-		echo "the five slowest tests:"; $(GOTESTSUM) tool slowest --jsonfile $(TEST_JSON) --threshold 1s 2>/dev/null | head -5; \
-		exit $$status
-	$(GO) test -race $(TEST_FLAGS) $(RACE_PKGS)
-	$(MAKE) fuzz
+test:
+	@mkdir -p $(BIN); start=$$(date +%s); \
+	$(MAKE) --no-print-directory vet verify || exit 1; checked=$$(date +%s); \
+	all=$$($(GO) list $(TEST_PKGS)) || exit 1; race=$$($(GO) list $(RACE_PKGS) | grep -xF "$$all"); \
+	plain=$$(echo "$$all" | grep -vxF "$$race"); rm -f $(TEST_JSON) $(RACE_JSON); status=0; \
+	{ [ -z "$$race" ] || $(GOTESTSUM) --format pkgname --jsonfile $(RACE_JSON) -- -race -vet=off $(TEST_FLAGS) $$race; } & racepid=$$!; \
+	[ -z "$$plain" ] || $(GOTESTSUM) --format pkgname --jsonfile $(TEST_JSON) -- -vet=off $(TEST_FLAGS) $$plain || status=$$?; \
+	wait $$racepid || status=$$?; tested=$$(date +%s); \
+	echo "the ten slowest tests (race: under the race detector):"; \
+	{ $(GOTESTSUM) tool slowest --jsonfile $(TEST_JSON) --threshold 1s; \
+	  $(GOTESTSUM) tool slowest --jsonfile $(RACE_JSON) --threshold 1s | sed 's/$$/ (race)/'; } 2>/dev/null | \
+		awk '{ t=$$3; s=0; if (t ~ /m/) { split(t, a, "m"); s=a[1]*60; t=a[2] } sub(/s.*/, "", t); print s+t "\t" $$0 }' | \
+		sort -rn | head -10 | cut -f2-; \
+	[ $$status -eq 0 ] || exit $$status; \
+	$(MAKE) --no-print-directory fuzz || exit 1; end=$$(date +%s); \
+	echo "make test took $$((end-start))s: vet and verify $$((checked-start))s, tests $$((tested-checked))s, fuzz $$((end-tested))s"
 
 ## fuzz: each fuzz target from its committed corpus (testdata/fuzz) for a number of inputs
 ## that takes about 10s here (a count, not -fuzztime=20s: a time limit that ends during input
@@ -79,7 +93,7 @@ fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; count=$${rest#*:}; \
 		echo "fuzz $$name in $$pkg for $$count inputs"; \
-		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $$count $$pkg; \
+		$(GO) test -vet=off -run '^$$' -fuzz "^$$name$$" -fuzztime $$count $$pkg; \
 	done
 
 ## test-short: the fast inner loop; skips the end-to-end tests and those starting servers or etcd members

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -204,7 +203,7 @@ var (
 func controllerBinary(t *testing.T) string {
 	t.Helper()
 	controllerOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "apigen-e2e-controller-")
+		dir, err := binDir()
 		if err != nil {
 			controllerErr = err
 			return

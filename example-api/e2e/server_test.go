@@ -27,13 +27,25 @@ var (
 	buildOnce sync.Once
 	binPath   string
 	buildErr  error
+	// binDir holds the binaries the tests build once per run (the server's, the
+	// controller's); TestMain removes it.
+	binDir = sync.OnceValues(func() (string, error) { return os.MkdirTemp("", "apigen-e2e-bin-") })
 )
+
+// TestMain runs the tests, then removes the binaries they built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dir, err := binDir(); err == nil {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
 
 // serverBinary builds example-apiserver once per test binary run.
 func serverBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "apigen-e2e-bin-")
+		dir, err := binDir()
 		if err != nil {
 			buildErr = err
 			return
