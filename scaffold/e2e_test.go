@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -18,19 +19,21 @@ import (
 	"github.com/apigen-dev/apigen/runtime/app"
 )
 
-// TestScaffoldEndToEnd follows a user from an empty directory to a served, two-version API:
-// apigen init, create api (v1), go generate (types' code and the kind's typed clients in
-// pkg/generated), make test in the new repository, the server
-// answering kubectl; create api again changing nothing and a clashing one writing nothing;
-// apigen verify failing on an edited type with a diff naming the file, then passing after
-// go generate; a second version (v1beta1) creating the hub package and conversions, with
-// the object stored through v1 served by both versions; after each served step, the deploy
-// manifests (config/deploy) built with kustomize and checked against the server's flags and
-// the group versions its discovery lists.
+// TestScaffoldEndToEnd follows a new user, with a released apigen, from an empty directory to
+// a served, two-version API: apigen installed with go install from a module proxy this checkout
+// is published to (installRelease: offline, no replace in the new go.mod), apigen init,
+// create api (v1), go generate (types' code and the kind's typed clients in pkg/generated),
+// make test in the new repository, the server answering kubectl; create api again changing
+// nothing and a clashing one writing nothing; apigen verify failing on an edited type with a
+// diff naming the file, then passing after go generate; a second version (v1beta1) creating
+// the hub package and conversions, with the object stored through v1 served by both versions;
+// after each served step, the deploy manifests (config/deploy) built with kustomize and
+// checked against the server's flags and the group versions its discovery lists.
 //
-// It runs the apigen binary built from this checkout in t.TempDir(), with GOFLAGS=-mod=mod and
-// the environment's GOPROXY and module cache, kubectl at /usr/bin/kubectl, and servers on
-// free loopback ports.
+// It runs in t.TempDir(), kubectl at /usr/bin/kubectl, servers on free loopback ports. (A
+// repository whose go.mod replaces apigen with a checkout, as apigen init writes one when run
+// from a checkout, is TestInitWritesGofmtCleanRepo's; the kubebuilder and Gateway API tests
+// build such repositories.)
 func TestScaffoldEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
@@ -38,8 +41,10 @@ func TestScaffoldEndToEnd(t *testing.T) {
 	if _, err := os.Stat(kubectlPath); err != nil {
 		t.Fatalf("kubectl is required at %s: %v", kubectlPath, err)
 	}
+	t.Parallel()
 	tmp := t.TempDir()
-	apigen := buildApigen(t, tmp)
+	rel := installRelease(t, tmp)
+	apigen, runIn, tryIn := rel.apigen, rel.run, rel.try
 	repo := filepath.Join(tmp, "shop")
 	dataDir := filepath.Join(tmp, "data")
 	serverBin := filepath.Join(repo, "bin", "shop-apiserver")
@@ -58,12 +63,17 @@ func TestScaffoldEndToEnd(t *testing.T) {
 					t.Errorf("init did not write %s: %v\n%s", f, err, out)
 				}
 			}
-			gomod, _ := os.ReadFile(filepath.Join(repo, "go.mod"))
-			for _, want := range []string{"module example.com/shop", "tool github.com/apigen-dev/apigen/cmd/apigen",
-				"github.com/apigen-dev/apigen => " + checkout(t)} {
-				if !strings.Contains(string(gomod), want) {
-					t.Errorf("go.mod lacks %q:\n%s", want, gomod)
-				}
+			gomod, err := os.ReadFile(filepath.Join(repo, "go.mod"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			requires := regexp.MustCompile(`(?m)^(require)?\s*github\.com/apigen-dev/apigen ` + regexp.QuoteMeta(rel.version) + `$`)
+			if !requires.Match(gomod) || strings.Contains(string(gomod), "replace") ||
+				!strings.Contains(string(gomod), "tool github.com/apigen-dev/apigen/cmd/apigen") {
+				t.Errorf("go.mod of an installed apigen's init should require %s with no replace and list the apigen tool:\n%s", rel.version, gomod)
+			}
+			if !strings.Contains(out, "go.mod requires github.com/apigen-dev/apigen "+rel.version+" (this apigen's version), with no replace") {
+				t.Errorf("init does not say which apigen go.mod requires:\n%s", out)
 			}
 		}},
 		{"create api v1", func(t *testing.T) {

@@ -50,6 +50,7 @@ func TestGatewayAPIServedUnchanged(t *testing.T) {
 	if _, err := os.Stat(kubectlPath); err != nil {
 		t.Fatalf("kubectl is required at %s: %v", kubectlPath, err)
 	}
+	t.Parallel()
 	start := time.Now()
 	var timings []string
 	phase := func(name string, f func()) {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -17,66 +16,56 @@ import (
 	modzip "golang.org/x/mod/zip"
 )
 
-// TestReleasedModuleWorkflow is a new user's path with a released apigen, offline: this
-// checkout is published at a pseudo-version in a file-based module proxy built here, apigen
-// is installed from it with go install, and the repository apigen init writes requires that
-// version with no replace; create api, go generate, go build and the new repository's own
-// make test then run against the module from the proxy. Everything else comes from the
-// machine's module cache (which the go command reads first, then as a second file proxy),
-// so no network is used.
-func TestReleasedModuleWorkflow(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test skipped in -short mode")
-	}
-	if _, err := os.Stat(kubectlPath); err != nil {
-		t.Fatalf("kubectl is required at %s: %v", kubectlPath, err)
-	}
-	tmp := t.TempDir()
-	cacheDownload := strings.TrimSpace(runIn(t, checkout(t), time.Minute, "go", "env", "GOMODCACHE"))
+// released is an apigen published from this checkout and installed the way a new user
+// installs a release, offline: the checkout is published at a pseudo-version in a file-based
+// module proxy built here, and apigen is installed from it with go install. env is the
+// environment every command of the user's workflow runs with: that proxy, then the machine's
+// module cache (which the go command reads first, then as a second file proxy), so no network
+// is used.
+type released struct {
+	apigen  string   // the installed binary
+	version string   // the pseudo-version published
+	env     []string // added to goEnv
+}
+
+// installRelease publishes this checkout into a proxy below dir and installs apigen from it
+// into dir/bin. The published version is removed from the machine's module cache in
+// tb.Cleanup.
+func installRelease(tb testing.TB, dir string) *released {
+	tb.Helper()
+	cacheDownload := strings.TrimSpace(runIn(tb, checkout(tb), time.Minute, "go", "env", "GOMODCACHE"))
 	version := module.PseudoVersion("", "", time.Now().UTC(), "000000000000")
-	proxy := publish(t, filepath.Join(tmp, "proxy"), version)
-	env := []string{
+	proxy := publish(tb, filepath.Join(dir, "proxy"), version)
+	r := &released{apigen: filepath.Join(dir, "bin", "apigen"), version: version, env: []string{
 		"GOPROXY=file://" + filepath.ToSlash(proxy) + ",file://" + filepath.ToSlash(filepath.Join(cacheDownload, "cache", "download")),
 		"GOSUMDB=off", // neither proxy is in the checksum database
-		"GOBIN=" + filepath.Join(tmp, "bin"),
+		"GOBIN=" + filepath.Join(dir, "bin"),
 		"GOFLAGS=-mod=mod",
 		"GOTOOLCHAIN=local",
-	}
+	}}
 	// The machine's module cache is shared, so that every dependency is the build cache's
 	// already (a module cache elsewhere puts the same sources at other paths, which the
 	// compiler keys on: the whole tree compiled again, ten minutes on two cores); the
 	// published version is removed from it afterwards.
-	t.Cleanup(func() { forgetVersion(cacheDownload, version) })
-	const long = 15 * time.Minute
-	run := func(dir string, name string, args ...string) string {
-		t.Helper()
-		out, err := runEnv(dir, env, long, name, args...)
-		if err != nil {
-			t.Fatalf("%s %s (in %s): %v\n%s", name, strings.Join(args, " "), dir, err, out)
-		}
-		return out
-	}
-	run(tmp, "go", "install", "github.com/apigen-dev/apigen/cmd/apigen@"+version)
-	apigen := filepath.Join(tmp, "bin", "apigen")
-	out := run(tmp, apigen, "init", "example.com/shop")
-	repo := filepath.Join(tmp, "shop")
-	gomod, err := os.ReadFile(filepath.Join(repo, "go.mod"))
+	tb.Cleanup(func() { forgetVersion(cacheDownload, version) })
+	r.run(tb, dir, 15*time.Minute, "go", "install", "github.com/apigen-dev/apigen/cmd/apigen@"+version)
+	return r
+}
+
+// run runs name with args in dir with r's environment, failing tb on a non-zero exit or after
+// timeout; it returns the combined output.
+func (r *released) run(tb testing.TB, dir string, timeout time.Duration, name string, args ...string) string {
+	tb.Helper()
+	out, err := runEnv(dir, r.env, timeout, name, args...)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatalf("%s %s (in %s): %v\n%s", name, strings.Join(args, " "), dir, err, out)
 	}
-	requires := regexp.MustCompile(`(?m)^(require)?\s*github\.com/apigen-dev/apigen ` + regexp.QuoteMeta(version) + `$`)
-	if !requires.Match(gomod) || strings.Contains(string(gomod), "replace") {
-		t.Errorf("go.mod of an installed apigen's init should require %s with no replace:\n%s", version, gomod)
-	}
-	if !strings.Contains(out, "go.mod requires github.com/apigen-dev/apigen "+version+" (this apigen's version), with no replace") {
-		t.Errorf("init does not say which apigen go.mod requires:\n%s", out)
-	}
-	run(repo, "go", "tool", "apigen", "create", "api", "--group", "shop.example.com", "--version", "v1", "--kind", "Order")
-	run(repo, "go", "generate", "./...")
-	run(repo, "go", "build", "./...")
-	if out := run(repo, "make", "test"); !strings.Contains(out, "ok  \texample.com/shop/cmd/shop-apiserver") {
-		t.Errorf("the new repository's make test did not run its server's test:\n%s", out)
-	}
+	return out
+}
+
+// try is run returning the error instead of failing.
+func (r *released) try(dir string, timeout time.Duration, name string, args ...string) (string, error) {
+	return runEnv(dir, r.env, timeout, name, args...)
 }
 
 // forgetVersion removes github.com/apigen-dev/apigen@version, which only this test published,
@@ -96,7 +85,7 @@ func forgetVersion(modcache, version string) {
 // module proxy at dir (GOPROXY=file://dir): the @v/list, .info, .mod and .zip files the
 // proxy protocol asks for. The zip holds the files git tracks or would track (ignored
 // ones such as bin/ are left out), as the working tree has them.
-func publish(t *testing.T, dir, version string) string {
+func publish(t testing.TB, dir, version string) string {
 	t.Helper()
 	root := checkout(t)
 	ls, err := runEnv(root, nil, time.Minute, "git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
