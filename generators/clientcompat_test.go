@@ -56,6 +56,7 @@ func TestClientsMatchCodeGenerator(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs and runs code-generator")
 	}
+	t.Parallel()
 	bin := installClientTools(t)
 	root := moduleRoot(t)
 	for _, tree := range clientTrees {

@@ -126,6 +126,7 @@ func TestCorpusBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go build, go vet and go test on the corpus")
 	}
+	t.Parallel()
 	files := map[string][]byte{}
 	for _, tree := range corpusTrees {
 		generated, _ := generateTree(t, tree)
