@@ -25,6 +25,7 @@ const countAnnotation = "e2e.db.example.com/count"
 // every value 1..writers*increments was acknowledged exactly once, and a watch from the
 // creation sees the counts in order, one MODIFIED event each.
 func TestConcurrentReadModifyWrite(t *testing.T) {
+	t.Parallel()
 	const (
 		writers    = 8
 		increments = 25

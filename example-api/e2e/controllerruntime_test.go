@@ -45,6 +45,7 @@ const reconcilerManager = "cr-reconciler"
 // Deleting the Database leaves it terminating until the reconciler removes its finalizer;
 // then it leaves the manager's cache and the garbage collector deletes its Backup.
 func TestControllerRuntimeManager(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t)
 	logs := &syncLog{}
 	ctrllog.SetLogger(logs.logger())

@@ -157,6 +157,7 @@ func TestKubectlGarbageCollection(t *testing.T) {
 // deletions of both under way when the server stops (their dependents held by a finalizer)
 // finish after it starts again on the same data.
 func TestGarbageCollectionCustomResourcesAcrossRestart(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	s := startServerAt(t, dataDir)
 	s.mustKubectl(t, "apply", "-f", filepath.Join(crdsDir, "crontab.yaml"))

@@ -40,6 +40,7 @@ const compactRevKey = "compact_rev_key"
 // notifications add up to one per change, and the informer's store ends equal to a fresh
 // list.
 func TestInformerAcrossCompactions(t *testing.T) {
+	t.Parallel()
 	if !clientfeatures.FeatureGates().Enabled(clientfeatures.WatchListClient) {
 		t.Fatalf("client-go's WatchListClient feature is off; this test checks its default (on since client-go 1.35)")
 	}

@@ -24,6 +24,7 @@ import (
 // without waiting would mostly have caught up anyway; storagetest's replica-read-your-writes
 // case, which the cache's conformance run includes, is the sharp check.)
 func TestReplicasReadYourWrites(t *testing.T) {
+	t.Parallel()
 	etcd := startEtcd(t)
 	a := startServer(t, "--etcd-servers="+etcd.URL())
 	b := startServer(t, "--etcd-servers="+etcd.URL())
@@ -104,6 +105,7 @@ func hasVersion(items []unstructured.Unstructured, name, rv string) bool {
 // each singleton controller's Lease has one holder, and the replicas' certificates have one
 // issuer.
 func TestReplicasStartTogether(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}

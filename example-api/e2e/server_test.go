@@ -3,8 +3,11 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"flag"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -32,8 +35,22 @@ var (
 	binDir = sync.OnceValues(func() (string, error) { return os.MkdirTemp("", "apigen-e2e-bin-") })
 )
 
+// parallel is how many parallel tests run at once unless -test.parallel says otherwise: they
+// wait on server processes, etcd and kubectl far more than they compute, so go test's default
+// (GOMAXPROCS, 2 on the CI machine) would leave the machine idle; their assertions allow for
+// a loaded machine, and those that measure time or memory do not run in parallel.
+const parallel = 4
+
 // TestMain runs the tests, then removes the binaries they built.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set && runtime.GOMAXPROCS(0) < parallel {
+		if err := flag.Set("test.parallel", strconv.Itoa(parallel)); err != nil {
+			panic(err)
+		}
+	}
 	code := m.Run()
 	if dir, err := binDir(); err == nil {
 		os.RemoveAll(dir)
