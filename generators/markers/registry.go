@@ -48,8 +48,12 @@ type Definition struct {
 	// Owner names the generator that registers the marker (its package under generators/,
 	// e.g. "crd").
 	Owner string
-	// Help is one sentence (or two) saying what the marker does and its arguments, as
-	// `apigen markers` prints it.
+	// Args is the syntax of the marker's arguments or value as written after the name
+	// ("=<number>", ":path=<plural>,scope=Namespaced|Cluster", "(<Feature>)=+<marker>",
+	// "[=true]" for an optional part); "" for a bare flag.
+	Args string
+	// Help is one sentence (or two) saying what the marker does, as `apigen markers` prints
+	// it after the name, Args and Level.
 	Help string
 	// Apply parses the marker's value into the model; nil for a marker that is accepted but
 	// sets nothing (+k8s:deepcopy-gen=package).
@@ -114,6 +118,17 @@ func (r *Registry) Lookup(name string) (Definition, bool) {
 		return Definition{}, false
 	}
 	return *d, true
+}
+
+// Find returns the definition a marker is read as, given the marker's text without "+"
+// ("kubebuilder:validation:Minimum=0", "kubebuilder:rbac:groups=x", "k8s:ifEnabled(X)=+..."):
+// the family it belongs to or the longest registered name that prefixes it at a ":" boundary.
+func (r *Registry) Find(body string) (Definition, bool) {
+	name, _, known := r.lookup(body)
+	if !known {
+		return Definition{}, false
+	}
+	return *r.defs[name], true
 }
 
 // Definitions returns every definition, sorted by name.

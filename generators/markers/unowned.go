@@ -15,10 +15,10 @@ func RegisterUnowned(reg *Registry) {
 	reg.MustRegister(
 		Definition{Name: "kubebuilder:rbac", Level: anywhere, Owner: UnownedOwner, Family: true,
 			Unhonored: "controller-gen writes RBAC rules from it; apigen writes none",
-			Help:      ":groups=...,resources=...,verbs=...: controller-gen's RBAC rules; accepted with a warning."},
+			Help:      "controller-gen's RBAC rules (+kubebuilder:rbac:groups=...,resources=...,verbs=...); accepted with a warning."},
 		Definition{Name: "kubebuilder:webhook", Level: anywhere, Owner: UnownedOwner, Family: true,
 			Unhonored: "controller-gen writes webhook configurations from it; apigen writes none",
-			Help:      ":path=...,...: controller-gen's webhook configurations; accepted with a warning."},
+			Help:      "controller-gen's webhook configurations (+kubebuilder:webhook:path=...); accepted with a warning."},
 		Definition{Name: "k8s:prerelease-lifecycle-gen", Level: PackageLevel | TypeLevel, Owner: UnownedOwner, Family: true,
 			Unhonored: "apigen generates no APILifecycle methods; mark a deprecated version with +kubebuilder:deprecatedversion",
 			Help:      "prerelease-lifecycle-gen's tags (introduced, deprecated, removed); accepted with a warning."},

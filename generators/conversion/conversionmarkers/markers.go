@@ -17,11 +17,11 @@ func Register(reg *markers.Registry) {
 	reg.MustRegister(
 		markers.Definition{Name: "k8s:conversion-gen", Level: markers.PackageLevel | markers.TypeLevel, Owner: Owner,
 			Apply: markers.String("conversionGen", func(m *model.Markers) *string { return &m.ConversionGen }),
-			Help:  "=<import path>: on a version package, the group's hub package it converts to; =false on a type leaves its conversion to a hand-written Convert_ function."},
+			Args:  "=<import path>", Help: "On a version package, the group's hub package it converts to; =false on a type leaves its conversion to a hand-written Convert_ function."},
 		markers.Definition{Name: "k8s:conversion-gen-external-types", Level: markers.PackageLevel, Owner: Owner,
 			Unhonored: "apigen converts the version package's own types",
-			Help:      "=<import path>: where conversion-gen finds the external types; accepted with a warning."},
+			Args:      "=<import path>", Help: "Where conversion-gen finds the external types; accepted with a warning."},
 		markers.Definition{Name: "k8s:conversion-fn", Level: markers.FuncLevel, Owner: Owner,
-			Help: "=copy-only|drop: on a hand-written conversion function, conversion-gen's hint; accepted."},
+			Args: "=copy-only|drop", Help: "On a hand-written conversion function, conversion-gen's hint; accepted."},
 	)
 }

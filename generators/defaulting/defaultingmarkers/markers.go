@@ -15,13 +15,13 @@ const Owner = "defaulting"
 func Register(reg *markers.Registry) {
 	reg.MustRegister(
 		markers.Definition{Name: "default", Level: markers.FieldLevel, Owner: Owner, Apply: markers.JSONDefault,
-			Help: "=<json>: the field's default, as defaulter-gen reads it (ref() is not supported)."},
+			Args: "=<json>", Help: "The field's default, as defaulter-gen reads it (ref() is not supported)."},
 		markers.Definition{Name: "kubebuilder:default", Level: markers.FieldLevel, Owner: Owner, Apply: markers.MarkerDefault,
-			Help: "=<value>: the field's default in controller-tools' value syntax (10Gi, \"x\", {a,b}, {a: 1})."},
+			Args: "=<value>", Help: "The field's default in controller-tools' value syntax (10Gi, \"x\", {a,b}, {a: 1})."},
 		markers.Definition{Name: "k8s:defaulter-gen", Level: markers.PackageLevel, Owner: Owner,
-			Help: "=<field>: defaulter-gen's switch; apigen generates defaulting for every type."},
+			Args: "=<field>", Help: "Switches defaulter-gen on; apigen generates defaulting for every type anyway."},
 		markers.Definition{Name: "k8s:defaulter-gen-input", Level: markers.PackageLevel, Owner: Owner,
 			Unhonored: "apigen defaults the package's own types",
-			Help:      "=<import path>: the package whose types defaulter-gen defaults; accepted with a warning."},
+			Args:      "=<import path>", Help: "The package whose types defaulter-gen defaults; accepted with a warning."},
 	)
 }

@@ -17,6 +17,6 @@ func Register(reg *markers.Registry) {
 	reg.MustRegister(
 		markers.Definition{Name: "apigen:nameValidation", Level: markers.TypeLevel, Owner: Owner,
 			Apply: markers.String("nameValidation", func(m *model.Markers) *string { return &m.NameValidation }),
-			Help:  "=DNS1123Subdomain|DNS1123Label|PathSegment: how the kind's object names are checked."},
+			Args:  "=DNS1123Subdomain|DNS1123Label|PathSegment", Help: "How the kind's object names are checked."},
 	)
 }

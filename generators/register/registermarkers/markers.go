@@ -17,9 +17,9 @@ func Register(reg *markers.Registry) {
 	reg.MustRegister(
 		markers.Definition{Name: "groupName", Level: markers.PackageLevel, Owner: Owner,
 			Apply: markers.String("groupName", func(m *model.Markers) *string { return &m.GroupName }),
-			Help:  "=<group>: the package is an API version of this group; packages without it contribute nothing."},
+			Args:  "=<group>", Help: "The package is an API version of this group; packages without it contribute nothing."},
 		markers.Definition{Name: "versionName", Level: markers.PackageLevel, Owner: Owner,
 			Apply: markers.String("versionName", func(m *model.Markers) *string { return &m.VersionName }),
-			Help:  "=<version>: the API version, when it is not the package's name."},
+			Args:  "=<version>", Help: "The API version, when it is not the package's name."},
 	)
 }

@@ -23,42 +23,43 @@ const Owner = "validation"
 type constraint struct {
 	name      string
 	apply     markers.ApplyFunc
-	help      string // what the constraint does, with its argument
+	args      string // the argument's syntax, as markers.Definition.Args
+	help      string // what the constraint does
 	noCodetag bool   // validation-gen has no +k8s:<name> tag for it
 }
 
 // constraints are the value constraints under their controller-tools names.
 var constraints = []constraint{
 	{name: "Minimum", apply: markers.Float("minimum", func(v *model.Validation) **float64 { return &v.Minimum }),
-		help: "=<number>: the smallest value a number may have (inclusive unless ExclusiveMinimum)"},
+		args: "=<number>", help: "The smallest value a number may have (inclusive unless ExclusiveMinimum)"},
 	{name: "Maximum", apply: markers.Float("maximum", func(v *model.Validation) **float64 { return &v.Maximum }),
-		help: "=<number>: the largest value a number may have (inclusive unless ExclusiveMaximum)"},
+		args: "=<number>", help: "The largest value a number may have (inclusive unless ExclusiveMaximum)"},
 	{name: "ExclusiveMinimum", apply: markers.ValidationFlag("exclusiveMinimum", func(v *model.Validation) *bool { return &v.ExclusiveMinimum }),
-		help: "[=true]: the Minimum itself is not allowed"},
+		args: "[=true]", help: "The Minimum itself is not allowed"},
 	{name: "ExclusiveMaximum", apply: markers.ValidationFlag("exclusiveMaximum", func(v *model.Validation) *bool { return &v.ExclusiveMaximum }),
-		help: "[=true]: the Maximum itself is not allowed"},
+		args: "[=true]", help: "The Maximum itself is not allowed"},
 	{name: "MinLength", apply: markers.Int("minLength", func(v *model.Validation) **int64 { return &v.MinLength }),
-		help: "=<n>: the fewest characters a string may have"},
+		args: "=<n>", help: "The fewest characters a string may have"},
 	{name: "MaxLength", apply: markers.Int("maxLength", func(v *model.Validation) **int64 { return &v.MaxLength }),
-		help: "=<n>: the most characters a string may have"},
+		args: "=<n>", help: "The most characters a string may have"},
 	{name: "MinItems", apply: markers.Int("minItems", func(v *model.Validation) **int64 { return &v.MinItems }),
-		help: "=<n>: the fewest items a list may have"},
+		args: "=<n>", help: "The fewest items a list may have"},
 	{name: "MaxItems", apply: markers.Int("maxItems", func(v *model.Validation) **int64 { return &v.MaxItems }),
-		help: "=<n>: the most items a list may have"},
+		args: "=<n>", help: "The most items a list may have"},
 	{name: "UniqueItems", apply: markers.ValidationFlag("uniqueItems", func(v *model.Validation) *bool { return &v.UniqueItems }),
-		help: "[=true]: a list's items must be unique", noCodetag: true},
+		args: "[=true]", help: "A list's items must be unique", noCodetag: true},
 	{name: "Pattern", apply: markers.ValidationString("pattern", func(v *model.Validation) *string { return &v.Pattern }),
-		help: "=`<regexp>`: a string must match the regular expression (ECMA 262, as kube-openapi)"},
+		args: "=`<regexp>`", help: "A string must match the regular expression (ECMA 262, as kube-openapi)"},
 	{name: "Format", apply: markers.ValidationString("format", func(v *model.Validation) *string { return &v.Format }),
-		help: "=<format>: a string must have the OpenAPI format (date-time, uuid, hostname, ...), as kube-openapi checks it"},
+		args: "=<format>", help: "A string must have the OpenAPI format (date-time, uuid, hostname, ...), as kube-openapi checks it"},
 	{name: "Enum", apply: markers.Enum,
-		help: "=a;b (or {a,b}): the values allowed, on a field or a named type", noCodetag: true},
+		args: "=a;b (or {a,b})", help: "The values allowed, on a field or a named type", noCodetag: true},
 	{name: "MultipleOf", apply: markers.Float("multipleOf", func(v *model.Validation) **float64 { return &v.MultipleOf }),
-		help: "=<number>: a number must be a multiple of it"},
+		args: "=<number>", help: "A number must be a multiple of it"},
 	{name: "MinProperties", apply: markers.Int("minProperties", func(v *model.Validation) **int64 { return &v.MinProperties }),
-		help: "=<n>: the fewest keys a map or object may have"},
+		args: "=<n>", help: "The fewest keys a map or object may have"},
 	{name: "MaxProperties", apply: markers.Int("maxProperties", func(v *model.Validation) **int64 { return &v.MaxProperties }),
-		help: "=<n>: the most keys a map or object may have"},
+		args: "=<n>", help: "The most keys a map or object may have"},
 }
 
 // schemaFollowsGoType is why the schema-shaping markers of controller-tools do nothing here.
@@ -74,22 +75,22 @@ func Register(reg *markers.Registry) {
 		lower := strings.ToLower(c.name[:1]) + c.name[1:]
 		kb := "kubebuilder:validation:" + c.name
 		reg.MustRegister(
-			markers.Definition{Name: kb, Level: fieldOrType, Owner: Owner, Apply: c.apply,
+			markers.Definition{Name: kb, Level: fieldOrType, Owner: Owner, Apply: c.apply, Args: c.args,
 				Help: c.help + "."},
-			markers.Definition{Name: "k8s:validation:" + lower, Level: fieldOrType, Owner: Owner, Apply: c.apply,
+			markers.Definition{Name: "k8s:validation:" + lower, Level: fieldOrType, Owner: Owner, Apply: c.apply, Args: c.args,
 				Help: "kube-openapi's spelling of +" + kb + "."},
-			markers.Definition{Name: "kubebuilder:validation:items:" + c.name, Level: fieldOrType, Owner: Owner, Apply: markers.Items(c.apply),
+			markers.Definition{Name: "kubebuilder:validation:items:" + c.name, Level: fieldOrType, Owner: Owner, Apply: markers.Items(c.apply), Args: c.args,
 				Help: "+" + kb + " for every item of a list."},
 		)
 		if !c.noCodetag {
-			reg.MustRegister(markers.Definition{Name: "k8s:" + lower, Level: fieldOrType, Owner: Owner, Apply: c.apply,
+			reg.MustRegister(markers.Definition{Name: "k8s:" + lower, Level: fieldOrType, Owner: Owner, Apply: c.apply, Args: c.args,
 				Help: "validation-gen's spelling of +" + kb + "."})
 		}
 	}
 	for _, o := range []struct{ name, how string }{{"AtMostOneOf", "at most one"}, {"ExactlyOneOf", "exactly one"}, {"AtLeastOneOf", "at least one"}} {
 		reg.MustRegister(markers.Definition{Name: "kubebuilder:validation:" + o.name, Level: markers.TypeLevel, Owner: Owner,
 			Apply: markers.OneOf(o.name),
-			Help:  "={a,b} (JSON field names): " + o.how + " of the fields must be set, as the CEL rule controller-tools writes."})
+			Args:  "={a,b}", Help: "Names JSON fields of which " + o.how + " must be set, as the CEL rule controller-tools writes."})
 	}
 	for _, name := range []string{"Type", "XIntOrString", "EmbeddedResource", "Schemaless", "XEmbeddedResource"} {
 		reason := schemaFollowsGoType
@@ -114,7 +115,7 @@ func Register(reg *markers.Registry) {
 			Apply: markers.ValidationFlag("nullable", func(v *model.Validation) *bool { return &v.Nullable }),
 			Help:  "controller-tools' spelling of +nullable: null is a valid value (nullable: true)."},
 		markers.Definition{Name: "kubebuilder:validation:XValidation", Level: fieldOrType, Owner: Owner, Apply: markers.XValidation,
-			Help: ":rule=<CEL>[,message=...][,messageExpression=...][,reason=...][,fieldPath=...][,optionalOldSelf=true]: a CEL rule the value must satisfy (x-kubernetes-validations)."},
+			Args: ":rule=<CEL>[,message=...][,messageExpression=...][,reason=...][,fieldPath=...][,optionalOldSelf=true]", Help: "A CEL rule the value must satisfy (x-kubernetes-validations)."},
 		markers.Definition{Name: "kubebuilder:validation:XPreserveUnknownFields", Level: fieldOrType, Owner: Owner,
 			Unhonored: "a typed server decodes into Go structs, which keep no unknown fields",
 			Help:      "Keeps unknown fields in a CRD; accepted with a warning, as Go structs keep none."},
@@ -133,38 +134,38 @@ func Register(reg *markers.Registry) {
 			Apply: markers.ValidationFlag("immutable", func(v *model.Validation) *bool { return &v.Immutable }),
 			Help:  "The value cannot change on update."},
 		markers.Definition{Name: "k8s:update", Level: markers.FieldLevel, Owner: Owner, Apply: markers.Update,
-			Help: "=NoSet|NoUnset|NoModify|NoAddItem|NoRemoveItem: what an update may not do to the field (repeatable)."},
+			Args: "=NoSet|NoUnset|NoModify|NoAddItem|NoRemoveItem", Help: "What an update may not do to the field (repeatable)."},
 		markers.Definition{Name: "k8s:neq", Level: fieldOrType, Owner: Owner, Apply: markers.NEQ,
-			Help: "=<value>: a value the field may not have (repeatable)."},
+			Args: "=<value>", Help: "A value the field may not have (repeatable)."},
 		markers.Definition{Name: "k8s:forbidden", Level: markers.FieldLevel, Owner: Owner,
 			Apply: markers.ValidationFlag("forbidden", func(v *model.Validation) *bool { return &v.Forbidden }),
 			Help:  "The field must not be set."},
 		markers.Definition{Name: "k8s:unique", Level: markers.FieldLevel, Owner: Owner, Apply: markers.Unique,
-			Help: "=set|map: a list's items are unique (by +listMapKey for map)."},
+			Args: "=set|map", Help: "A list's items are unique (by +listMapKey for map)."},
 		markers.Definition{Name: "k8s:maxBytes", Level: fieldOrType, Owner: Owner,
 			Apply: markers.Int("maxBytes", func(v *model.Validation) **int64 { return &v.MaxBytes }),
-			Help:  "=<n>: the most bytes a string may have."},
+			Args:  "=<n>", Help: "The most bytes a string may have."},
 		markers.Definition{Name: "k8s:eachVal", Level: fieldOrType, Owner: Owner,
 			Apply: markers.Nested("k8s:eachVal", func(v *model.Validation) **model.Validation { return &v.Items }),
-			Help:  "=+<marker>: the marker applies to every item of a list or value of a map."},
+			Args:  "=+<marker>", Help: "The marker applies to every item of a list or value of a map."},
 		markers.Definition{Name: "k8s:eachKey", Level: fieldOrType, Owner: Owner,
 			Apply: markers.Nested("k8s:eachKey", func(v *model.Validation) **model.Validation { return &v.Keys }),
-			Help:  "=+<marker>: the marker applies to every key of a map."},
+			Args:  "=+<marker>", Help: "The marker applies to every key of a map."},
 		markers.Definition{Name: "k8s:unionMember", Level: markers.FieldLevel, Owner: Owner, Apply: markers.UnionMember,
-			Help: "[(union: \"<name>\", memberName: \"<Value>\")]: the field is a member of a union, exactly one of which is set."},
+			Args: "[(union: \"<name>\", memberName: \"<Value>\")]", Help: "The field is a member of a union, exactly one of which is set."},
 		markers.Definition{Name: "k8s:zeroOrOneOfMember", Level: markers.FieldLevel, Owner: Owner, Apply: markers.ZeroOrOneOfMember,
-			Help: "[(union: \"<name>\")]: the field is a member of a union of which at most one is set."},
+			Args: "[(union: \"<name>\")]", Help: "The field is a member of a union of which at most one is set."},
 		markers.Definition{Name: "k8s:unionDiscriminator", Level: markers.FieldLevel, Owner: Owner, Apply: markers.UnionDiscriminator,
-			Help: "[(union: \"<name>\")]: the field names which member of the union is set."},
+			Args: "[(union: \"<name>\")]", Help: "The field names which member of the union is set."},
 		markers.Definition{Name: "k8s:ifEnabled", Level: fieldOrType, Owner: Owner,
-			Help: "(<Feature>)=+<marker>: the marker applies when the feature gate is on; apigen serves no feature gates and applies it always."},
+			Args: "(<Feature>)=+<marker>", Help: "The marker applies when the feature gate is on; apigen serves no feature gates and applies it always."},
 		markers.Definition{Name: "k8s:ifDisabled", Level: fieldOrType, Owner: Owner,
-			Help: "(<Feature>)=+<marker>: the marker applies when the feature gate is off; apigen applies it always."},
+			Args: "(<Feature>)=+<marker>", Help: "The marker applies when the feature gate is off; apigen applies it always."},
 		markers.Definition{Name: "k8s:beta", Level: fieldOrType, Owner: Owner,
-			Help: "(since: \"<version>\")=+<marker>: beta declarative validation; the marker applies."},
+			Args: "(since: \"<version>\")=+<marker>", Help: "Beta declarative validation; the marker applies."},
 		markers.Definition{Name: "k8s:alpha", Level: fieldOrType, Owner: Owner,
 			Unhonored: "alpha declarative validation is not enforced by default in Kubernetes (its errors are shadowed); apigen does not enforce it",
-			Help:      "(since: \"<version>\")=+<marker>: alpha declarative validation, shadowed in Kubernetes; accepted with a warning."},
+			Args:      "(since: \"<version>\")=+<marker>", Help: "Alpha declarative validation, shadowed in Kubernetes; accepted with a warning."},
 		markers.Definition{Name: "k8s:customUnique", Level: markers.FieldLevel, Owner: Owner,
 			Unhonored: "apigen still checks the list's uniqueness",
 			Help:      "Leaves a list's uniqueness to hand-written validation; accepted with a warning."},
@@ -173,7 +174,7 @@ func Register(reg *markers.Registry) {
 			Help:      "Skips the field's type's own validation; accepted with a warning."},
 		markers.Definition{Name: "k8s:item", Level: markers.FieldLevel, Owner: Owner,
 			Unhonored: "list-item scoped validation is not generated",
-			Help:      "(<key>: <value>)=+<marker>: the marker applies to the list item with that key; accepted with a warning."},
+			Args:      "(<key>: <value>)=+<marker>", Help: "The marker applies to the list item with that key; accepted with a warning."},
 		markers.Definition{Name: "k8s:validateFalse", Level: fieldOrType, Owner: Owner,
 			Unhonored: "validation-gen's test tags are not generated", Help: "validation-gen's test tag that always fails; accepted with a warning."},
 		markers.Definition{Name: "k8s:validateTrue", Level: fieldOrType, Owner: Owner,
