@@ -75,7 +75,8 @@ func String(field string, get func(*model.Markers) *string) ApplyFunc {
 	}
 }
 
-// Choice is stringField for a marker whose value is one of choices.
+// Choice is String for a marker whose value is one of choices; another value is an error
+// naming them.
 func Choice(field string, choices []string, get func(*model.Markers) *string) ApplyFunc {
 	set := String(field, get)
 	return func(s *State, raw string) error {

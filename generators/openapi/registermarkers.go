@@ -1,8 +1,8 @@
 package openapi
 
 import (
-	"github.com/apigen-dev/apigen/generators/openapi/openapimarkers"
 	"github.com/apigen-dev/apigen/generators/markers"
+	"github.com/apigen-dev/apigen/generators/openapi/openapimarkers"
 )
 
 // RegisterMarkers registers the markers the openapi generator owns (package openapimarkers), as

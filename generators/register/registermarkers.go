@@ -1,8 +1,8 @@
 package register
 
 import (
-	"github.com/apigen-dev/apigen/generators/register/registermarkers"
 	"github.com/apigen-dev/apigen/generators/markers"
+	"github.com/apigen-dev/apigen/generators/register/registermarkers"
 )
 
 // RegisterMarkers registers the markers the register generator owns (package registermarkers), as

@@ -1,8 +1,8 @@
 package validation
 
 import (
-	"github.com/apigen-dev/apigen/generators/validation/validationmarkers"
 	"github.com/apigen-dev/apigen/generators/markers"
+	"github.com/apigen-dev/apigen/generators/validation/validationmarkers"
 )
 
 // RegisterMarkers registers the markers the validation generator owns (package validationmarkers), as
