@@ -1,17 +1,16 @@
 package markerset_test
 
 import (
-	"flag"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/markers"
 	"github.com/apigen-dev/apigen/generators/markerset"
 )
-
-var update = flag.Bool("update", false, "rewrite the README's generated list of markers")
 
 // readmePath is the repository's README, whose "## Markers" section ends with the list of
 // markers generated from the registrations.
@@ -24,8 +23,8 @@ const (
 
 // TestREADMEMarkers fails when the README's generated list of markers (between
 // <!-- markers:begin --> and <!-- markers:end -->) is not what the registrations give
-// (rewrite it with -update), or when the README names a marker (`+name...` in backticks)
-// that no generator registers.
+// (rewrite it with -update, as golden.CheckCommitted does), or when the README names a
+// marker (`+name...` in backticks) that no generator registers.
 func TestREADMEMarkers(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile(readmePath)
@@ -37,17 +36,14 @@ func TestREADMEMarkers(t *testing.T) {
 	if begin < 0 || end < begin {
 		t.Fatalf("%s has no %q ... %q block", readmePath, strings.TrimSpace(beginMarker), endMarker)
 	}
-	want := markerset.Registry().Markdown()
-	if got := readme[begin+len(beginMarker) : end]; got != want {
-		if !*update {
-			t.Fatalf("%s: the list of markers is stale; run go test ./generators/markerset -run TestREADMEMarkers -update", readmePath)
-		}
-		readme = readme[:begin+len(beginMarker)] + want + readme[end:]
-		if err := os.WriteFile(readmePath, []byte(readme), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		end = begin + len(beginMarker) + len(want)
+	want := readme[:begin+len(beginMarker)] + markerset.Registry().Markdown() + readme[end:]
+	abs, err := filepath.Abs(readmePath)
+	if err != nil {
+		t.Fatal(err)
 	}
+	golden.CheckCommitted(t, map[string][]byte{abs: []byte(want)}, "go test ./generators/markerset -run TestREADMEMarkers -update")
+	readme = want
+	end = strings.Index(readme, endMarker)
 	prose := readme[:begin] + readme[end:]
 	for _, body := range documentedMarkers(prose) {
 		if strings.HasSuffix(body, ":") && namespaceRegistered(body) {
