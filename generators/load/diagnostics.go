@@ -4,6 +4,7 @@ import (
 	"go/ast"
 
 	"github.com/apigen-dev/apigen/generators/markers"
+	"github.com/apigen-dev/apigen/generators/markerset"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -19,7 +20,7 @@ func (b *builder) warnf(pos model.Position, format string, args ...any) {
 // ignored; apigen says so instead of staying silent.
 func (b *builder) funcMarkers(fd *ast.FuncDecl) {
 	for _, l := range commentLines(b.fset, b.pos, fd.Doc) {
-		if name := markers.GluedToFunc(l.Text); name != "" {
+		if name := markerset.Registry().GluedToFunc(l.Text); name != "" {
 			b.warnf(l.Pos, "marker +%s is on func %s and is ignored: markers apply to packages, types and fields; "+
 				"move it to the type's or field's comment (package markers go in doc.go)", name, funcName(fd))
 		}

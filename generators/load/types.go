@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/apigen-dev/apigen/generators/markers"
+	"github.com/apigen-dev/apigen/generators/markerset"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -72,7 +73,7 @@ func (b *builder) position(p token.Pos) model.Position {
 // parseMarkers parses marker lines and records their diagnostics; only local declarations
 // report marker errors (a dependency's markers are its authors' business).
 func (b *builder) parseMarkers(local bool, lines []markers.Line) model.Markers {
-	m, diags := markers.Parse(lines)
+	m, diags := markerset.Registry().Parse(lines)
 	if local {
 		b.diags = append(b.diags, diags...)
 	}

@@ -50,8 +50,8 @@ func list(dst *[]string) argSetter {
 	}
 }
 
-// resource is +kubebuilder:resource:path=...,scope=...,shortName=...,categories=...,singular=...
-func resource(s *state, raw string) error {
+// Resource is +kubebuilder:resource:path=...,scope=...,shortName=...,categories=...,singular=...
+func Resource(s *State, raw string) error {
 	r := &model.ResourceMarker{}
 	err := applyArgs(raw, map[string]argSetter{
 		"path":       str(&r.Path),
@@ -73,8 +73,8 @@ func resource(s *state, raw string) error {
 	return nil
 }
 
-// scale is +kubebuilder:subresource:scale:specpath=...,statuspath=...,selectorpath=...
-func scale(s *state, raw string) error {
+// Scale is +kubebuilder:subresource:scale:specpath=...,statuspath=...,selectorpath=...
+func Scale(s *State, raw string) error {
 	sc := &model.Scale{}
 	err := applyArgs(raw, map[string]argSetter{
 		"specpath":     str(&sc.SpecReplicasPath),
@@ -94,9 +94,9 @@ func scale(s *state, raw string) error {
 	return nil
 }
 
-// selectableField is +kubebuilder:selectablefield:JSONPath=`.spec.engine`, a field a field
+// SelectableField is +kubebuilder:selectablefield:JSONPath=`.spec.engine`, a field a field
 // selector may name; repeated markers add fields, a repeated path is an error.
-func selectableField(s *state, raw string) error {
+func SelectableField(s *State, raw string) error {
 	var path string
 	if err := applyArgs(raw, map[string]argSetter{"JSONPath": str(&path)}); err != nil {
 		return err
@@ -113,8 +113,8 @@ func selectableField(s *state, raw string) error {
 	return nil
 }
 
-// printColumn is +kubebuilder:printcolumn:name=...,type=...,JSONPath=...,description=...,format=...,priority=...
-func printColumn(s *state, raw string) error {
+// PrintColumn is +kubebuilder:printcolumn:name=...,type=...,JSONPath=...,description=...,format=...,priority=...
+func PrintColumn(s *State, raw string) error {
 	var c model.PrinterColumn
 	err := applyArgs(raw, map[string]argSetter{
 		"name":        str(&c.Name),
@@ -146,9 +146,9 @@ func printColumn(s *state, raw string) error {
 	return nil
 }
 
-// xValidation is +kubebuilder:validation:XValidation:rule=...,message=...,messageExpression=...,
+// XValidation is +kubebuilder:validation:XValidation:rule=...,message=...,messageExpression=...,
 // reason=...,fieldPath=...,optionalOldSelf=true, as controller-tools' XValidation marker.
-func xValidation(s *state, raw string) error {
+func XValidation(s *State, raw string) error {
 	r := model.ValidationRule{Pos: s.line.Pos}
 	err := applyArgs(raw, map[string]argSetter{
 		"rule":              str(&r.Rule),
@@ -178,11 +178,11 @@ func xValidation(s *state, raw string) error {
 	return nil
 }
 
-// crdMetadata is +kubebuilder:metadata:annotations=<key=value>,labels=<key=value>, the
+// CRDMetadata is +kubebuilder:metadata:annotations=<key=value>,labels=<key=value>, the
 // metadata of a kind's CustomResourceDefinition; each argument is a list (a;b or {a,b}) and
 // repeated markers add entries, as controller-tools' Metadata marker. An annotation without
 // "=" is an error, as there.
-func crdMetadata(s *state, raw string) error {
+func CRDMetadata(s *State, raw string) error {
 	var annotations, labels []string
 	if err := applyArgs(raw, map[string]argSetter{"annotations": list(&annotations), "labels": list(&labels)}); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package markers
+package markers_test
 
 import (
 	"bufio"
@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"k8s.io/gengo/v2/codetags"
+
+	"github.com/apigen-dev/apigen/generators/markers"
+	"github.com/apigen-dev/apigen/generators/markerset"
 )
 
 // codetagTrees are the sources whose +k8s: codetags the differential test reads: the
@@ -34,10 +37,10 @@ func TestCodetagsAgreeWithHandParser(t *testing.T) {
 			sc := bufio.NewScanner(f)
 			for sc.Scan() {
 				text, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "//")
-				if !ok || !IsMarker(text) {
+				if !ok || !markers.IsMarker(text) {
 					continue
 				}
-				if body := strings.TrimSpace(text)[1:]; IsCodetag(body) {
+				if body := strings.TrimSpace(text)[1:]; markers.IsCodetag(body) {
 					tags = append(tags, body)
 				}
 			}
@@ -65,7 +68,7 @@ func TestCodetagsAgreeWithHandParser(t *testing.T) {
 
 // compareTag compares the hand parser's reading of body with tag; "" means they agree.
 func compareTag(body string, tag codetags.Tag) string {
-	name, rest, known := lookup(body)
+	name, rest, known := markerset.Registry().LookupBody(body)
 	if !known {
 		return "unknown to apigen"
 	}
@@ -74,7 +77,7 @@ func compareTag(body string, tag codetags.Tag) string {
 	}
 	if arg, ok := tag.PositionalArg(); ok {
 		open, close := strings.Index(body, "("), strings.Index(body, ")")
-		if got, _ := unquote(body[open+1 : close]); got != arg.Value {
+		if got, _ := markers.Unquote(body[open+1 : close]); got != arg.Value {
 			return "apigen reads argument " + got + ", codetags " + arg.Value
 		}
 	}
@@ -89,7 +92,7 @@ func compareTag(body string, tag codetags.Tag) string {
 			return "apigen reads value " + rest + ", codetags none"
 		}
 	default:
-		if got, _ := unquote(rest); got != tag.Value {
+		if got, _ := markers.Unquote(rest); got != tag.Value {
 			return "apigen reads value " + got + ", codetags " + tag.Value
 		}
 	}

@@ -32,7 +32,7 @@ func IsCodetag(body string) bool {
 
 // parseCodetag parses a function-style +k8s: marker with gengo's codetags, the reference
 // parser of Kubernetes' declarative validation tags, recording its error; nil on error.
-func (s *state) parseCodetag(body string) *codetags.Tag {
+func (s *State) parseCodetag(body string) *codetags.Tag {
 	tag, err := codetags.Parse(body)
 	if err != nil {
 		s.errorf("+%s: %v (as gengo's codetags parses it)", strings.TrimSpace(body), err)
@@ -44,8 +44,8 @@ func (s *state) parseCodetag(body string) *codetags.Tag {
 // updateConstraints are the values +k8s:update takes.
 var updateConstraints = []string{"NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"}
 
-// update is +k8s:update=<constraint>, accumulated.
-func update(s *state, raw string) error {
+// Update is +k8s:update=<constraint>, accumulated.
+func Update(s *State, raw string) error {
 	v, err := unquote(raw)
 	if err != nil {
 		return err
@@ -59,8 +59,8 @@ func update(s *state, raw string) error {
 	return nil
 }
 
-// neq is +k8s:neq=<value>, accumulated as JSON.
-func neq(s *state, raw string) error {
+// NEQ is +k8s:neq=<value>, accumulated as JSON.
+func NEQ(s *State, raw string) error {
 	j, err := markerValueJSON(raw)
 	if err != nil {
 		return err
@@ -69,8 +69,8 @@ func neq(s *state, raw string) error {
 	return nil
 }
 
-// unique is +k8s:unique=set|map.
-func unique(s *state, raw string) error {
+// Unique is +k8s:unique=set|map.
+func Unique(s *State, raw string) error {
 	v, err := unquote(raw)
 	if err != nil {
 		return err
@@ -85,24 +85,24 @@ func unique(s *state, raw string) error {
 	return nil
 }
 
-// nested returns an applyFunc parsing the marker in raw (+k8s:eachVal=+k8s:minimum=1) into
+// Nested returns an ApplyFunc parsing the marker in raw (+k8s:eachVal=+k8s:minimum=1) into
 // the Validation get returns, created on first use: what +k8s:eachVal and +k8s:eachKey apply
 // to every item, value or key.
-func nested(marker string, get func(*model.Validation) **model.Validation) applyFunc {
-	return func(s *state, raw string) error {
+func Nested(marker string, get func(*model.Validation) **model.Validation) ApplyFunc {
+	return func(s *State, raw string) error {
 		inner := strings.TrimSpace(raw)
 		if !strings.HasPrefix(inner, "+") {
 			return fmt.Errorf("the value must be a marker, as +%s=+k8s:minimum=1", marker)
 		}
-		return s.applyInto(get(&s.m.Validation), func(sub *state) { sub.parseOne(inner[1:]) })
+		return s.applyInto(get(&s.m.Validation), func(sub *State) { sub.parseOne(inner[1:]) })
 	}
 }
 
-// items returns the applyFunc of +kubebuilder:validation:items:<Name>: the marker
+// Items returns the ApplyFunc of +kubebuilder:validation:items:<Name>: the marker
 // kubebuilder:validation:<Name> applied to every item (Validation.Items).
-func items(fn applyFunc) applyFunc {
-	return func(s *state, raw string) error {
-		return s.applyInto(&s.m.Validation.Items, func(sub *state) {
+func Items(fn ApplyFunc) ApplyFunc {
+	return func(s *State, raw string) error {
+		return s.applyInto(&s.m.Validation.Items, func(sub *State) {
 			if err := fn(sub, raw); err != nil {
 				sub.errorf("+%s: %v", strings.TrimSpace(strings.TrimSpace(sub.line.Text)[1:]), err)
 			}
@@ -111,8 +111,8 @@ func items(fn applyFunc) applyFunc {
 }
 
 // applyInto parses into a fresh state and merges its validation into *dst.
-func (s *state) applyInto(dst **model.Validation, parse func(sub *state)) error {
-	sub := &state{m: &model.Markers{}, seen: map[string]seenValue{}, line: s.line}
+func (s *State) applyInto(dst **model.Validation, parse func(sub *State)) error {
+	sub := &State{reg: s.reg, m: &model.Markers{}, seen: map[string]seenValue{}, line: s.line}
 	if *dst != nil {
 		sub.m.Validation = **dst
 	}
@@ -123,8 +123,8 @@ func (s *state) applyInto(dst **model.Validation, parse func(sub *state)) error 
 	return nil
 }
 
-// unionMember is +k8s:unionMember[(union: "<name>", memberName: "<value>")].
-func unionMember(s *state, _ string) error {
+// UnionMember is +k8s:unionMember[(union: "<name>", memberName: "<value>")].
+func UnionMember(s *State, _ string) error {
 	if s.tag == nil {
 		return nil // the codetag did not parse; already reported
 	}
@@ -143,8 +143,8 @@ func unionMember(s *state, _ string) error {
 	return nil
 }
 
-// unionDiscriminator is +k8s:unionDiscriminator[(union: "<name>")].
-func unionDiscriminator(s *state, _ string) error {
+// UnionDiscriminator is +k8s:unionDiscriminator[(union: "<name>")].
+func UnionDiscriminator(s *State, _ string) error {
 	if s.tag == nil {
 		return nil
 	}
@@ -159,12 +159,18 @@ func unionDiscriminator(s *state, _ string) error {
 	return nil
 }
 
-// oneOf returns the applyFunc of controller-tools' type-level
-// +kubebuilder:validation:AtMostOneOf, ExactlyOneOf and AtLeastOneOf ({a,b} or a;b, JSON
-// field names): the CEL rule and message controller-tools writes into the schema, kept aside
-// until Parse appends them after the XValidation rules, in controller-tools' order.
-func oneOf(order int, rule func(fields []string) (string, string)) applyFunc {
-	return func(s *state, raw string) error {
+// OneOf returns the ApplyFunc of controller-tools' type-level
+// +kubebuilder:validation:<name> for name AtMostOneOf, ExactlyOneOf or AtLeastOneOf ({a,b} or
+// a;b, JSON field names): the CEL rule and message controller-tools writes into the schema,
+// kept aside until Parse appends them after the XValidation rules, in controller-tools' order.
+// It panics on another name.
+func OneOf(name string) ApplyFunc {
+	order := slices.IndexFunc(oneOfDefs, func(d oneOfDef) bool { return d.name == name })
+	if order < 0 {
+		panic("markers.OneOf: no one-of marker " + name)
+	}
+	rule := oneOfDefs[order].rule
+	return func(s *State, raw string) error {
 		fields, err := parseList(raw)
 		if err != nil {
 			return err
@@ -187,11 +193,14 @@ func oneOfSum(fields []string) string {
 	return strings.Join(terms, "+")
 }
 
-// oneOfDefs are the one-of markers in the order controller-tools applies them.
-var oneOfDefs = []struct {
+// oneOfDef is a one-of marker's name and its CEL rule and message for the fields it names.
+type oneOfDef struct {
 	name string
 	rule func([]string) (string, string)
-}{
+}
+
+// oneOfDefs are the one-of markers in the order controller-tools applies them.
+var oneOfDefs = []oneOfDef{
 	{"AtMostOneOf", func(f []string) (string, string) {
 		return oneOfSum(f) + " <= 1", fmt.Sprintf("at most one of the fields in %v may be set", f)
 	}},
@@ -207,19 +216,19 @@ var oneOfDefs = []struct {
 	}},
 }
 
-// zeroOrOneOfMember is +k8s:zeroOrOneOfMember[(union: "<name>")]: a member of a union of
+// ZeroOrOneOfMember is +k8s:zeroOrOneOfMember[(union: "<name>")]: a member of a union of
 // which at most one may be set.
-func zeroOrOneOfMember(s *state, raw string) error {
-	if err := unionMember(s, raw); err != nil || s.m.Validation.UnionMember == nil {
+func ZeroOrOneOfMember(s *State, raw string) error {
+	if err := UnionMember(s, raw); err != nil || s.m.Validation.UnionMember == nil {
 		return err
 	}
 	s.m.Validation.UnionMember.ZeroOrOne = true
 	return nil
 }
 
-// enumMarker returns the applyFunc of +enum or +k8s:enum on a type.
-func enumMarker(name string) applyFunc {
-	return func(s *state, _ string) error {
+// EnumMarker returns the ApplyFunc of +enum or +k8s:enum on a type.
+func EnumMarker(name string) ApplyFunc {
+	return func(s *State, _ string) error {
 		s.m.EnumMarker = name
 		return nil
 	}

@@ -1,4 +1,18 @@
-// Package markers parses the comment markers of API types into model.Markers.
+// Package markers parses the comment markers of API types into model.Markers, with the
+// grammar the generators register.
+//
+// Registration: as controller-tools' generators register their markers
+// (genall.Generator.RegisterMarkers with markers.MakeDefinition), each apigen generator
+// registers the markers it owns in a Registry, from a package beside it
+// (generators/crd/crdmarkers, generators/validation/validationmarkers, ...; the generator's
+// RegisterMarkers method calls it): a Definition names the marker, where it goes (Level), its
+// owner, its arguments and help, and its grammar (an ApplyFunc made with this package's
+// Flag, String, Float, ... or one of its marker-specific functions). A marker several
+// generators read is registered once, by its owner (Definition's owner rule). Accepted but
+// unhonoured markers are registered with their warning (Definition.Unhonored); open-ended
+// families with Family. RegisterUnowned registers the ecosystem's markers no generator owns.
+// generators/markerset assembles every registration; Registry.Parse reads markers with it
+// and Registry.WriteHelp and Markdown print its help (`apigen markers`, the README's list).
 //
 // Four grammars are accepted verbatim (DESIGN.md section 4), so API types written for
 // Kubernetes' code-generator or for kubebuilder work unchanged. A marker is a comment line
@@ -17,7 +31,7 @@
 //	list        = "{" [ scalar { "," scalar } ] "}" | scalar { ";" scalar } .  // {a,b} or a;b
 //	scalar      = quoted | backquoted | bare .                    // "Engine", `.spec.engine`, 10Gi
 //
-// A marker's name is the longest known name that prefixes it (so
+// A marker's name is the longest registered name that prefixes it (so
 // "+kubebuilder:subresource:scale:specpath=.spec.replicas" is the marker
 // kubebuilder:subresource:scale with the argument specpath). The wrappers
 // "+k8s:ifEnabled(Feature)=", "+k8s:ifDisabled(Feature)=" and "+k8s:beta(since: ...)=" are
@@ -51,11 +65,11 @@
 // +kubebuilder:validation:AtMostOneOf, ExactlyOneOf and AtLeastOneOf become the CEL rules and
 // messages controller-tools writes (Validation.Rules, after the XValidation rules).
 //
-// Accepted but not honoured: the markers of unhonored (+patchStrategy, +kubebuilder:rbac,
-// +k8s:prerelease-lifecycle-gen, +k8s:item, ...) are warnings at their file:line naming the
-// marker and saying why; so is a code-generator switch turned off (+k8s:deepcopy-gen=false,
-// +k8s:openapi-gen=false, +kubebuilder:object:generate=false), since apigen generates that
-// code for every type.
+// Accepted but not honoured: the markers registered with Definition.Unhonored (+patchStrategy,
+// +kubebuilder:rbac, +k8s:prerelease-lifecycle-gen, +k8s:item, ...) are warnings at their
+// file:line naming the marker and saying why; so is a code-generator switch turned off
+// (+k8s:deepcopy-gen=false, +k8s:openapi-gen=false, +kubebuilder:object:generate=false), since
+// apigen generates that code for every type.
 //
 // Synonyms land on one model field:
 //
@@ -82,12 +96,13 @@
 //     genclient namespaces or a bare marker that is a near miss of a known one; the nearest
 //     known marker is named when the spelling is close: "unknown marker
 //     +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)";
-//   - a marker apigen accepts but cannot honour (unhonored).
+//   - a marker apigen accepts but cannot honour (Definition.Unhonored).
 //
 // The marker families of the ecosystem that generate nothing server-side are accepted without
-// a word (quietPrefixes: the kubebuilder book's +kubebuilder:docs-gen, kubebuilder's
-// +kubebuilder:scaffold, operator-sdk's +operator-sdk:csv). controller-tools' ":=" form
-// ("+kubebuilder:default:=Allow", "+kubebuilder:validation:Minimum:=1") reads as "=".
+// a word (families of RegisterUnowned: the kubebuilder book's +kubebuilder:docs-gen,
+// kubebuilder's +kubebuilder:scaffold, operator-sdk's +operator-sdk:csv). controller-tools'
+// ":=" form ("+kubebuilder:default:=Allow", "+kubebuilder:validation:Minimum:=1") reads as
+// "=".
 //
 // Errors (each a model.Diagnostic at the marker's file:line):
 //
@@ -96,7 +111,7 @@
 //   - a default on a required field;
 //   - +optional and +required (or their synonyms) on one field, as openapi-gen rejects them.
 //
-// GluedToFunc tells the loader which markers in a function's doc comment to warn about.
+// Registry.GluedToFunc tells the loader which markers in a function's doc comment to warn about.
 //
 // Markers of other namespaces (+protobuf, +x-kubernetes-...) are ignored.
 package markers

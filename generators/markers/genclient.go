@@ -24,10 +24,10 @@ var (
 	resultOverrides   = []string{"create", "update", "get", "list", "patch", "apply"}
 )
 
-// clientVerbList parses the comma-separated verbs of +genclient:onlyVerbs or skipVerbs into
+// ClientVerbList parses the comma-separated verbs of +genclient:onlyVerbs or skipVerbs into
 // dst, rejecting a verb client-gen does not know.
-func clientVerbList(field string, get func(*model.Markers) *[]string) applyFunc {
-	return func(s *state, raw string) error {
+func ClientVerbList(field string, get func(*model.Markers) *[]string) ApplyFunc {
+	return func(s *State, raw string) error {
 		v, err := unquote(raw)
 		if err != nil {
 			return err
@@ -48,9 +48,9 @@ func clientVerbList(field string, get func(*model.Markers) *[]string) applyFunc 
 	}
 }
 
-// clientMethod parses +genclient:method=Name,verb=v[,subresource=s][,input=T][,result=T] as
+// ClientMethod parses +genclient:method=Name,verb=v[,subresource=s][,input=T][,result=T] as
 // client-gen's parseClientExtensions, with its errors.
-func clientMethod(s *state, raw string) error {
+func ClientMethod(s *State, raw string) error {
 	parts := strings.Split(raw, ",")
 	m := model.ClientMethod{Name: strings.TrimSpace(parts[0]), Pos: s.line.Pos}
 	if m.Name == "" || strings.Contains(m.Name, "=") {
@@ -94,9 +94,9 @@ func clientMethod(s *state, raw string) error {
 	return nil
 }
 
-// deprecatedVersion is +kubebuilder:deprecatedversion[:warning="..."], as controller-tools'
+// DeprecatedVersion is +kubebuilder:deprecatedversion[:warning="..."], as controller-tools'
 // DeprecatedVersion marker.
-func deprecatedVersion(s *state, raw string) error {
+func DeprecatedVersion(s *State, raw string) error {
 	var warning *string
 	err := applyArgs(raw, map[string]argSetter{"warning": func(raw string) error {
 		w, err := unquote(raw)

@@ -3,7 +3,6 @@ package markers
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 
@@ -62,10 +61,10 @@ func Has(lines []Line, name string) bool {
 }
 
 // Parse parses every marker among lines (non-marker lines are skipped) into one
-// model.Markers. Problems come back as diagnostics at the marker's position; a marker with
-// a problem sets nothing.
-func Parse(lines []Line) (model.Markers, model.Diagnostics) {
-	s := &state{m: &model.Markers{}, seen: map[string]seenValue{}}
+// model.Markers, with the grammar of r's definitions. Problems come back as diagnostics at
+// the marker's position; a marker with a problem sets nothing.
+func (r *Registry) Parse(lines []Line) (model.Markers, model.Diagnostics) {
+	s := &State{reg: r, m: &model.Markers{}, seen: map[string]seenValue{}}
 	for _, l := range lines {
 		if !IsMarker(l.Text) {
 			continue
@@ -92,8 +91,10 @@ func Parse(lines []Line) (model.Markers, model.Diagnostics) {
 	return *s.m, s.diags
 }
 
-// state accumulates one declaration's markers.
-type state struct {
+// State accumulates one declaration's markers while Registry.Parse reads them; an
+// ApplyFunc sets the model through it.
+type State struct {
+	reg   *Registry
 	m     *model.Markers
 	seen  map[string]seenValue
 	line  Line
@@ -122,18 +123,15 @@ func comparePos(a, b model.Position) int {
 	return a.Col - b.Col
 }
 
-func (s *state) errorf(format string, args ...any) {
+func (s *State) errorf(format string, args ...any) {
 	s.diags = append(s.diags, model.Diagnostic{Pos: s.line.Pos, Message: fmt.Sprintf(format, args...)})
 }
 
 // parseOne parses one marker body (the text after "+").
-func (s *state) parseOne(body string) {
-	if quiet(body) {
-		return
-	}
-	name, rest, known := lookup(body)
+func (s *State) parseOne(body string) {
+	name, rest, known := s.reg.lookup(body)
 	if !known {
-		if msg := unknown(body); msg != "" {
+		if msg := s.reg.unknown(body); msg != "" {
 			s.warnf("%s", msg)
 		}
 		return
@@ -151,17 +149,18 @@ func (s *state) parseOne(body string) {
 			return
 		}
 	}
-	fn := defs[name]
-	if fn == nil {
+	def := s.reg.defs[name]
+	if def == nil || def.Apply == nil {
 		return
 	}
+	fn := def.Apply
 	if err := fn(s, rest); err != nil {
 		s.errorf("+%s: %v", strings.TrimSpace(body), err)
 	}
 }
 
 // parseWrapped unwraps +k8s:ifEnabled(Feature)=+inner and parses the inner marker.
-func (s *state) parseWrapped(body, rest string) {
+func (s *State) parseWrapped(body, rest string) {
 	inner := strings.TrimSpace(rest)
 	if !strings.HasPrefix(inner, "+") {
 		s.errorf("+%s: the value must be a marker, as +k8s:ifEnabled(Feature)=+k8s:maxItems=10", body)
@@ -172,7 +171,7 @@ func (s *state) parseWrapped(body, rest string) {
 
 // record notes that field is set to value by the current marker; a different earlier value
 // is a conflict.
-func (s *state) record(field, value string) error {
+func (s *State) record(field, value string) error {
 	marker := "+" + strings.TrimSpace(strings.TrimSpace(s.line.Text)[1:])
 	if prev, ok := s.seen[field]; ok && prev.value != value {
 		return fmt.Errorf("conflicts with %s", prev.marker)
@@ -182,7 +181,7 @@ func (s *state) record(field, value string) error {
 }
 
 // setDefault records a JSON default (Parse rejects one on a required field).
-func (s *state) setDefault(j string) error {
+func (s *State) setDefault(j string) error {
 	if err := s.record("default", j); err != nil {
 		return err
 	}
@@ -194,23 +193,21 @@ func (s *state) setDefault(j string) error {
 // lookup finds the known marker name body starts with and returns the rest: the value after
 // "=", the arguments after ":", or "" for a bare flag. Codetag arguments "(X)" stay on the
 // name only for ifEnabled/ifDisabled, which need none of them.
-func lookup(body string) (name, rest string, known bool) {
+func (r *Registry) lookup(body string) (name, rest string, known bool) {
 	head := body
 	if i := strings.IndexAny(body, "=("); i >= 0 {
 		head = body[:i]
 	}
-	for _, p := range ignoredPrefixes {
-		if strings.HasPrefix(body, p) {
-			return p, "", true
-		}
+	if f := r.family(body); f != nil {
+		return f.Name, "", true
 	}
-	if head == "k8s:ifEnabled" || head == "k8s:ifDisabled" || head == "k8s:alpha" || head == "k8s:beta" {
+	if _, ok := r.defs[head]; ok && wrappers[head] {
 		_, after, _ := strings.Cut(body, ")=")
 		return head, after, true
 	}
 	// Longest known prefix of head that ends at a ":" boundary.
 	for cand := head; cand != ""; {
-		if _, ok := defs[cand]; ok {
+		if d, ok := r.defs[cand]; ok && !d.Family {
 			return cand, valueAfter(body, len(cand)), true
 		}
 		i := strings.LastIndexByte(cand, ':')
@@ -248,14 +245,14 @@ func valueAfter(body string, n int) string {
 // with generators apigen does not replace) and among bare markers only a near miss of a known
 // name is reported. controller-gen ignores markers it does not know; apigen warns, so that a
 // misspelt constraint is never silently dropped, and `apigen generate --strict` fails on it.
-func unknown(body string) string {
+func (r *Registry) unknown(body string) string {
 	head := body
 	if i := strings.IndexAny(body, "=("); i >= 0 {
 		head = body[:i]
 	}
 	head = strings.TrimSuffix(head, ":")
 	ns, _, _ := strings.Cut(head, ":")
-	best, dist := nearest(head)
+	best, dist := r.nearest(head)
 	near := best != "" && dist <= max(1, len(head)/6)
 	switch {
 	case near:
@@ -266,29 +263,15 @@ func unknown(body string) string {
 	return ""
 }
 
-// quietPrefixes are marker families of the ecosystem that generate nothing an API server
-// (or a CRD) needs: the kubebuilder book's documentation markers, kubebuilder's scaffolding
-// anchors and operator-sdk's CSV markers. They are accepted without a word, as controller-gen
-// accepts them.
-var quietPrefixes = []string{"kubebuilder:docs-gen", "kubebuilder:scaffold", "operator-sdk:"}
-
-// quiet reports whether body is a marker of quietPrefixes.
-func quiet(body string) bool {
-	for _, p := range quietPrefixes {
-		if strings.HasPrefix(body, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // nearest returns the known marker name closest to head by edit distance, also comparing
 // head's leading colon-separated segments (so arguments written as extra segments, as in
 // kubebuilder:resourse:path, still find kubebuilder:resource).
-func nearest(head string) (string, int) {
-	names := make([]string, 0, len(defs))
-	for n := range defs {
-		names = append(names, n)
+func (r *Registry) nearest(head string) (string, int) {
+	names := make([]string, 0, len(r.defs))
+	for n, d := range r.defs {
+		if !d.Family {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	segs := strings.Split(head, ":")
@@ -306,24 +289,28 @@ func nearest(head string) (string, int) {
 	return best, bestDist
 }
 
-// funcMarkers are the markers that belong on a function declaration (conversion-gen's
-// +k8s:conversion-fn on a hand-written Convert_ function), which GluedToFunc leaves alone.
-var funcMarkers = map[string]bool{"k8s:conversion-fn": true}
-
 // GluedToFunc returns the marker name of a comment line (without "//") in a function's doc
 // comment when it is a known package, type or field marker, which apigen (like gengo and
 // controller-tools) does not read there: "kubebuilder:validation:Minimum" for
 // " +kubebuilder:validation:Minimum=0". It returns "" for text that is no marker, for markers
 // of unknown namespaces, for the open-ended families (+kubebuilder:rbac, +kubebuilder:webhook,
-// ... which controller-gen reads from functions) and for markers that belong on functions.
-func GluedToFunc(text string) string {
+// ... which controller-gen reads from functions) and for markers that belong on functions
+// (FuncLevel: conversion-gen's +k8s:conversion-fn on a hand-written Convert_ function).
+func (r *Registry) GluedToFunc(text string) string {
 	if !IsMarker(text) {
 		return ""
 	}
 	body := strings.TrimSpace(text)[1:]
-	name, _, known := lookup(body)
-	if !known || funcMarkers[name] || slices.Contains(ignoredPrefixes, name) {
+	name, _, known := r.lookup(body)
+	if !known {
+		return ""
+	}
+	if d := r.defs[name]; d.Family || d.Level&FuncLevel != 0 {
 		return ""
 	}
 	return name
 }
+
+// wrappers are the codetags whose value is another marker (+k8s:ifEnabled(Feature)=+inner):
+// lookup returns the inner marker as their value.
+var wrappers = map[string]bool{"k8s:ifEnabled": true, "k8s:ifDisabled": true, "k8s:alpha": true, "k8s:beta": true}

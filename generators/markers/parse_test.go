@@ -1,4 +1,4 @@
-package markers
+package markers_test
 
 import (
 	"strings"
@@ -6,15 +6,17 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/apigen-dev/apigen/generators/markers"
+	"github.com/apigen-dev/apigen/generators/markerset"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
 func ptr[T any](v T) *T { return &v }
 
-func lines(texts ...string) []Line {
-	out := make([]Line, len(texts))
+func lines(texts ...string) []markers.Line {
+	out := make([]markers.Line, len(texts))
 	for i, t := range texts {
-		out[i] = Line{Text: " " + t, Pos: model.Position{File: "types.go", Line: 10 + i, Col: 1}}
+		out[i] = markers.Line{Text: " " + t, Pos: model.Position{File: "types.go", Line: 10 + i, Col: 1}}
 	}
 	return out
 }
@@ -200,7 +202,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, diags := Parse(lines(tt.lines...))
+			got, diags := markerset.Registry().Parse(lines(tt.lines...))
 			if tt.wantError == "" && len(diags) > 0 {
 				t.Fatalf("Parse() diagnostics:\n%v", diags)
 			}
@@ -216,11 +218,11 @@ func TestParse(t *testing.T) {
 
 func TestDocAndHas(t *testing.T) {
 	ls := lines("Database is a managed database.", "", "+genclient", "+genclient:noStatus", "It has a spec.")
-	ls = append(ls, Line{Text: "go:generate echo hi"}, Line{Text: "nolint:lll"})
-	if got, want := Doc(ls), "Database is a managed database.\n\nIt has a spec."; got != want {
+	ls = append(ls, markers.Line{Text: "go:generate echo hi"}, markers.Line{Text: "nolint:lll"})
+	if got, want := markers.Doc(ls), "Database is a managed database.\n\nIt has a spec."; got != want {
 		t.Errorf("Doc() = %q, want %q", got, want)
 	}
-	if !Has(ls, "genclient:noStatus") || Has(ls, "genclient:nonNamespaced") {
+	if !markers.Has(ls, "genclient:noStatus") || markers.Has(ls, "genclient:nonNamespaced") {
 		t.Errorf("Has() wrong for %v", ls)
 	}
 }
@@ -236,7 +238,7 @@ func TestGluedToFunc(t *testing.T) {
 		" +protobuf=true":                                 "",
 		" SetDefaults_Database sets defaults.":            "",
 	} {
-		if got := GluedToFunc(text); got != want {
+		if got := markerset.Registry().GluedToFunc(text); got != want {
 			t.Errorf("GluedToFunc(%q) = %q, want %q", text, got, want)
 		}
 	}

@@ -71,7 +71,7 @@ that they are up to date.`,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newInitCommand(), newCreateCommand(), newGenerateCommand(), newVerifyCommand(), newVersionCommand())
+	root.AddCommand(newInitCommand(), newCreateCommand(), newGenerateCommand(), newVerifyCommand(), newMarkersCommand(), newVersionCommand())
 	return root
 }
 

@@ -7,6 +7,7 @@
 //	apigen create api --group G --version V --kind K   add a kind or a version to it
 //	apigen generate [packages]   load once, run every generator, write zz_generated.*.go files, clients and CRDs
 //	apigen verify [packages]     the same, but diff against the disk instead of writing (CI)
+//	apigen markers [filter]      list every marker: usage, where it goes, owner generator, help
 //	apigen version               print apigen's version
 //
 // Packages are `go list` patterns relative to the working directory (default ./...).
