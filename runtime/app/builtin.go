@@ -9,9 +9,9 @@ import (
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 )
 
-// builtins is the table of what the typed link of the chain serves besides routes: the
-// server's own groups, the built-in APIs, and the admission chain, post-start hooks, health
-// checks and controllers around them. The wiring (wiring.go) walks it three times, each time
+// builtins is the table of what the typed link of the chain is made of: the server's own
+// groups, the built-in APIs, and the admission chain, routes, post-start hooks, health checks
+// and leader-elected controllers around them. The wiring (wiring.go) walks it three times, each time
 // in this order: build (before any link exists: storage and API groups; the typed link then
 // serves the groups in table order, the core group first), serve (on the typed link before it
 // serves: hooks, checks, controllers) and chained (once buildChain has built every link).
@@ -44,17 +44,27 @@ var builtins = []builtin{
 	{name: "Events API", groups: []string{"events.k8s.io"},
 		needs: []product{coreGroup}, provides: []product{apiGroups}, build: buildEvents},
 	{name: "admission chain", needs: []product{apiGroups, authorizer}, provides: []product{admissionChain},
-		build: buildAdmissionChain, serve: serveAdmissionPlugins},
+		build: buildAdmissionChain, serve: serveAdmissionPlugins,
+		checks: []string{"poststarthook/start-admission-plugin-caches"}},
 	{name: "namespace lifecycle", needs: []product{coreGroup, apiGroups, admissionChain},
-		provides: []product{finalStorage, controllers}, serve: serveNamespaceLifecycle},
+		provides: []product{finalStorage, controllers}, serve: serveNamespaceLifecycle,
+		checks:      []string{"poststarthook/start-system-namespaces-controller", "poststarthook/start-kube-apiserver-admission-initializer"},
+		controllers: []string{"namespace-controller"}},
 	{name: "RBAC guard and bootstrap", needs: []product{rbacGroup, authorizer, admissionChain},
-		provides: []product{finalStorage, controllers}, build: guardRBAC, serve: serveRBACBootstrap},
-	{name: "routes", needs: []product{apiGroups, finalStorage}, serve: serveRoutes},
-	{name: "cluster authentication", needs: []product{coreGroup}, serve: serveClusterAuthentication},
-	{name: "object count", needs: []product{apiGroups}, serve: serveObjectCount},
-	{name: "etcd compactor", serve: serveCompactor},
-	{name: "garbage collector", provides: []product{controllers}, chained: chainGarbageCollector},
-	{name: "leader-elected controllers", needs: []product{controllers}, chained: chainSingletons},
+		provides: []product{finalStorage, controllers}, build: guardRBAC, serve: serveRBACBootstrap,
+		checks: []string{"poststarthook/rbac/bootstrap-roles"}, controllers: []string{"clusterrole-aggregation-controller"}},
+	{name: "routes", needs: []product{apiGroups, finalStorage}, serve: serveRoutes,
+		checks: []string{"etcd"}},
+	{name: "cluster authentication", needs: []product{coreGroup}, serve: serveClusterAuthentication,
+		checks: []string{"poststarthook/" + clusterAuthenticationHook}},
+	{name: "object count", needs: []product{apiGroups}, serve: serveObjectCount,
+		checks: []string{"poststarthook/storage-object-count-tracker"}},
+	{name: "etcd compactor", serve: serveCompactor,
+		checks: []string{"poststarthook/start-etcd-compactor"}},
+	{name: "garbage collector", provides: []product{controllers}, chained: chainGarbageCollector,
+		checks: []string{"poststarthook/" + GarbageCollectorHookName}, controllers: []string{"garbage-collector"}},
+	{name: "leader-elected controllers", needs: []product{controllers}, chained: chainSingletons,
+		checks: []string{"poststarthook/" + singletonsHookName}},
 }
 
 // buildOwnGroups builds the server's own groups, the GroupBuilders given to Main, in their

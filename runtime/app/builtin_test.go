@@ -125,3 +125,22 @@ func TestWiringCoreGroupLeads(t *testing.T) {
 		t.Errorf("groups %q, want %q", got, want)
 	}
 }
+
+// tableChecks returns the /readyz checks the built-in table declares.
+func tableChecks() []string {
+	var out []string
+	for _, e := range builtins {
+		out = append(out, e.checks...)
+	}
+	return out
+}
+
+// tableControllers returns the leader-elected controllers (their Leases) the built-in table
+// declares.
+func tableControllers() []string {
+	var out []string
+	for _, e := range builtins {
+		out = append(out, e.controllers...)
+	}
+	return out
+}

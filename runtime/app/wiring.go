@@ -56,6 +56,10 @@ type builtin struct {
 	leads bool
 	// needs are the products of earlier entries the entry uses; provides those it makes.
 	needs, provides []product
+	// checks are the /readyz checks the entry adds, as a secure server on its embedded etcd
+	// lists them ("poststarthook/<hook>", or a health check's name); controllers the Leases
+	// of the controllers it adds, as replicas on --etcd-servers elect them.
+	checks, controllers []string
 	// build builds storage before any link exists and returns the API groups to serve.
 	build func(*wiring) ([]*registry.APIGroupInfo, error)
 	// serve adds to the typed link, before it serves, what the entry runs: hooks, health
