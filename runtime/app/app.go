@@ -162,14 +162,12 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 	return <-done
 }
 
-// buildServer builds every group over one scheme and installs them in a server whose
-// post-start hook starts the etcd compactor, behind an aggregator when proxy endpoints are
-// given.
+// buildServer builds the server's groups and the built-in APIs over one scheme by walking the
+// table builtins (builtin.go), and assembles the delegation chain around them (buildChain).
 func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, sec *security, lb *loopback, groups []GroupBuilder) (*server.Server, error) {
-	scheme := runtime.NewScheme()
 	m := metrics.New()
-	// The watch caches start filling once every group below is built: building registers
-	// types in scheme, which their decoding reads.
+	// The watch caches start filling once every group is built: building registers types in
+	// the scheme, which their decoding reads.
 	built := make(chan struct{})
 	defer close(built)
 	factory, err := newStorageFactory(&opts.WatchCacheOptions, etcd,
@@ -178,43 +176,25 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err != nil {
 		return nil, err
 	}
-	infos := make([]*registry.APIGroupInfo, 0, len(groups))
-	for _, build := range groups {
-		info, err := build(scheme, factory)
-		if err != nil {
-			return nil, fmt.Errorf("cannot build API group: %w", err)
-		}
-		infos = append(infos, info)
-	}
-	if err := serveRBAC(&opts.SecureOptions, sec, scheme, factory, &infos); err != nil {
+	w := &wiring{table: builtins, opts: opts, log: log, scheme: runtime.NewScheme(), factory: factory, metrics: m,
+		etcd: etcd, sec: sec, builders: groups,
+		// With --etcd-servers other replicas may share the etcd: the singleton controllers
+		// run under Leases, through the loopback client. The embedded etcd has one process.
+		singles: newSingletons(opts.LeaderElectionOptions, opts.LeaderElect && len(opts.EtcdServers) > 0, log, lb.clients)}
+	if err := w.build(); err != nil {
 		return nil, err
 	}
-	if err := serveReviews(&opts.SecureOptions, sec, scheme, factory, &infos); err != nil {
-		return nil, err
-	}
-	if err := serveAdmissionRegistration(opts, scheme, factory, &infos); err != nil {
-		return nil, err
-	}
-	if err := serveLeases(opts, scheme, factory, &infos); err != nil {
-		return nil, err
-	}
-	// With --etcd-servers other replicas may share the etcd: the singleton controllers run
-	// under Leases, through the loopback client. The embedded etcd has one process.
-	singles := newSingletons(opts.LeaderElectionOptions, opts.LeaderElect && len(opts.EtcdServers) > 0, log, lb.clients)
-	namespaces, err := serveNamespaces(opts, log, scheme, factory, &infos)
+	c, err := buildChain(opts, chainConfig{server: serverConfig(name, log, opts, m, sec), scheme: w.scheme, storage: factory,
+		admission: w.admission}, w.core, w.serve)
 	if err != nil {
 		return nil, err
 	}
-	if err := serveEvents(opts, scheme, factory, namespaces.Info(), &infos); err != nil {
-		return nil, err
-	}
-	admissionChain, err := buildAdmission(&opts.AdmissionOptions, infos)
-	if err != nil {
-		return nil, err
-	}
-	if err := sec.rbac.guard(sec.authz, log); err != nil {
-		return nil, err
-	}
+	return c.top, w.chained(c)
+}
+
+// serverConfig is the configuration of every link of the chain: the flags', and sec's
+// authenticator, authorizer and audit (set once the built-in table has built the authorizer).
+func serverConfig(name string, log *slog.Logger, opts *Options, m *metrics.Metrics, sec *security) server.Config {
 	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout, Metrics: m,
 		ShutdownDelayDuration: opts.ShutdownDelayDuration, Profiling: opts.Profiling, HTTP2MaxStreamsPerConnection: opts.HTTP2MaxStreamsPerConnection,
 		MaxRequestsInFlight: noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
@@ -222,49 +202,7 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if !opts.Enabled(FeatureServerSideApply) {
 		cfg.InstallAPIGroup = endpoints.InstallAPIGroupWithoutFieldManagement
 	}
-	// The typed groups' link: their routes, and the hooks and checks of the process.
-	installTyped := func(typed *server.Server) error {
-		if err := initAdmissionPlugins(typed, admissionChain, scheme, infos, sec.authz); err != nil {
-			return err
-		}
-		if err := namespaces.install(typed, infos, singles); err != nil {
-			return err
-		}
-		if err := typed.InstallAPIGroups(infos...); err != nil {
-			return err
-		}
-		if err := typed.AddHealthChecks(server.EtcdHealthCheck(etcd.client, 0)); err != nil {
-			return err
-		}
-		if err := sec.rbac.install(typed, log, singles); err != nil {
-			return err
-		}
-		if err := publishClusterAuthentication(typed, &opts.SecureOptions, sec, namespaces.ConfigMaps(), log); err != nil {
-			return err
-		}
-		if err := typed.AddPostStartHook("storage-object-count-tracker", func(ctx context.Context) error {
-			go countObjects(ctx, etcd.client, opts.EtcdPrefix, infos, m, objectCountInterval)
-			return nil
-		}); err != nil {
-			return err
-		}
-		interval := opts.EtcdCompactionInterval
-		if err := typed.AddPostStartHook("start-etcd-compactor", func(ctx context.Context) error {
-			etcd3.StartCompactor(ctx, etcd.client, interval)
-			return nil
-		}); err != nil {
-			return err
-		}
-		return nil
-	}
-	c, err := buildChain(opts, chainConfig{server: cfg, scheme: scheme, storage: factory, admission: admissionChain}, namespaces, installTyped)
-	if err != nil {
-		return nil, err
-	}
-	if err := serveGarbageCollector(&opts.GarbageCollectorOptions, log, m, c.top, c.extensions, singles); err != nil {
-		return nil, err
-	}
-	return c.top, singles.install(c.top)
+	return cfg
 }
 
 // noLimitIsNegative maps a flag's "0 means no limit" to server.Config's "negative means no

@@ -45,11 +45,16 @@ type chain struct {
 //	aggregator (APIServices; proxies to other servers) -> typed groups (infos) ->
 //	extensions (CRDs, custom resources) -> not found
 //
-// --runtime-config leaves the aggregator or the extensions server out by turning off their
-// API (a request for a custom resource then reaches not found). installTyped installs the
-// typed groups and their hooks on the typed link before it gets a link in front of it. When
-// namespaces are served (namespaces not nil), the namespace controller deletes the custom
-// resources of a terminating namespace too.
+// Each link is built once the one after it exists, as it delegates to it: the extensions
+// server first (its own groups; the admission chain the built-in table built), then the typed
+// link, on which installTyped (buildServer's: wiring.serve, the serve steps of the built-in
+// table, builtin.go, its routes among them) installs the typed groups and their hooks before
+// it gets a link in front of it, then the aggregator, whose proxy needs the typed link to
+// delegate to. The table's chained steps (the garbage collector, the leader-elected
+// controllers' hook) run on the result. --runtime-config leaves the aggregator or the
+// extensions server out by turning off their API (a request for a custom resource then
+// reaches not found). When namespaces are served (namespaces not nil), the namespace
+// controller deletes the custom resources of a terminating namespace too.
 func buildChain(opts *Options, cfg chainConfig, namespaces *coreNamespaces, installTyped func(*server.Server) error) (*chain, error) {
 	c := &chain{}
 	var next server.DelegationTarget = server.NewEmptyDelegate()

@@ -34,6 +34,15 @@
 // ValidatingAdmissionPolicy and ValidatingAdmissionWebhook plugins (on by default, after the
 // in-process plugins) apply to every write.
 //
+// What the typed link serves is one table, builtins (builtin.go): an entry per step (the
+// server's own groups, each built-in API, the admission chain, namespace lifecycle, the RBAC
+// guard, the routes, the hooks), naming the groups it serves, how it builds their storage, the
+// hooks, health checks and controllers it adds, and the products it needs from earlier
+// entries. wiring.go walks it in that order, stated and justified beside the table: the build
+// steps before any link exists, the serve steps on the typed link, the chained steps once
+// buildChain (chain.go) has built every link; a table whose order leaves a need unmet fails
+// the start.
+//
 // Serving HTTPS, the post-start hook "start-cluster-authentication-info-controller" publishes
 // kube-system/extension-apiserver-authentication as kube-apiserver does for delegating
 // (aggregated) API servers (clusterauthentication.go): client-ca-file (--client-ca-file's CAs

@@ -56,42 +56,41 @@ func (o *EventOptions) validate() []string {
 // field selectors and --event-ttl, and events.k8s.io/v1 (unless --runtime-config turns it
 // off) over the same storage: the core/v1 objects under the etcd prefix "events",
 // converted field by field (runtime/apis/events/v1 ToCore, FromCore), with one watch cache
-// and one lease manager. Errors: a group that cannot be built.
-func serveEvents(o *Options, scheme *runtime.Scheme, factory registry.StorageFactory, core *registry.APIGroupInfo,
-	infos *[]*registry.APIGroupInfo) error {
+// and one lease manager. It returns events.k8s.io/v1 to serve (nil when off). Errors: a group
+// that cannot be built.
+func serveEvents(o *Options, scheme *runtime.Scheme, factory registry.StorageFactory, core *registry.APIGroupInfo) ([]*registry.APIGroupInfo, error) {
 	var coreStorage storage.Interface
 	if core != nil {
 		store, ok := core.VersionedResourcesStorageMap["v1"]["events"].(*registry.Store)
 		if !ok {
-			return fmt.Errorf("cannot build the core API group: events is not served by a registry.Store")
+			return nil, fmt.Errorf("cannot build the core API group: events is not served by a registry.Store")
 		}
 		finishEventStore(store, o.EventTTL, corev1.SchemeGroupVersion, func(obj runtime.Object) *corev1.Event { return obj.(*corev1.Event) })
 		store.FieldsFunc = func(obj runtime.Object) fields.Set { return corev1.EventFields(obj.(*corev1.Event)) }
 		coreStorage = store.Storage
 	}
 	if !o.RuntimeConfigEnabled(eventsV1) {
-		return nil
+		return nil, nil
 	}
 	if coreStorage == nil {
 		coreinstall.Install(scheme)
 		s, err := factory.NewStorage(corev1.Resource("events"), corev1.SchemeGroupVersion, scheme, func() runtime.Object { return &corev1.Event{} })
 		if err != nil {
-			return fmt.Errorf("cannot create the storage of events: %w", err)
+			return nil, fmt.Errorf("cannot create the storage of events: %w", err)
 		}
 		coreStorage = s
 	}
 	info, err := eventsinstall.NewAPIGroupInfo(scheme, cohabitingEvents{coreStorage})
 	if err != nil {
-		return fmt.Errorf("cannot build the events.k8s.io API: %w", err)
+		return nil, fmt.Errorf("cannot build the events.k8s.io API: %w", err)
 	}
 	store, ok := info.VersionedResourcesStorageMap["v1"]["events"].(*registry.Store)
 	if !ok {
-		return fmt.Errorf("cannot build the events.k8s.io API: events is not served by a registry.Store")
+		return nil, fmt.Errorf("cannot build the events.k8s.io API: events is not served by a registry.Store")
 	}
 	finishEventStore(store, o.EventTTL, eventsv1.SchemeGroupVersion, toCoreEvent)
 	store.FieldsFunc = func(obj runtime.Object) fields.Set { return eventsv1.EventFields(obj.(*eventsv1.Event)) }
-	*infos = append(*infos, info)
-	return nil
+	return []*registry.APIGroupInfo{info}, nil
 }
 
 // finishEventStore gives an Events store kube's strategy (validation by the version of the

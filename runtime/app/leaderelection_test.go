@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,9 @@ import (
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
-// singletonLeases are the Leases of the controllers that run in one replica at a time.
-var singletonLeases = []string{"namespace-controller", "garbage-collector", "clusterrole-aggregation-controller"}
+// singletonLeases are the Leases of the controllers that run in one replica at a time: those
+// the built-in table declares.
+var singletonLeases = tableControllers()
 
 // TestLeaderElection runs two servers on one etcd: each singleton controller's Lease in
 // kube-system is held by one of them; when the holder stops (cleanly, releasing its Leases)
@@ -58,6 +60,18 @@ func TestLeaderElection(t *testing.T) {
 		}
 		return true
 	})
+	// Those are every Lease in kube-system: the table declares every controller it adds.
+	leases, err := clientA.CoordinationV1().Leases("kube-system").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, l := range leases.Items {
+		names = append(names, l.Name)
+	}
+	if !slices.Equal(slices.Sorted(slices.Values(names)), slices.Sorted(slices.Values(singletonLeases))) {
+		t.Errorf("Leases in kube-system %q, want the built-in table's controllers %q", names, singletonLeases)
+	}
 
 	// B starts and campaigns, but A keeps every Lease while it runs.
 	_, kubeconfigB := startArgs(t, flags, testGroup)

@@ -47,6 +47,14 @@ func TestRunSecure(t *testing.T) {
 	if !strings.HasPrefix(url, "https://") {
 		t.Fatalf("serving on %s, want https", url)
 	}
+	// Ready (every post-start hook returned), the server passes every check the built-in
+	// table declares.
+	readyz := runKubectl(t, kubeconfig, "get", "--raw", "/readyz?verbose")
+	for _, check := range tableChecks() {
+		if !strings.Contains(readyz, "[+]"+check+" ok\n") {
+			t.Errorf("/readyz?verbose lacks the built-in table's check %s:\n%s", check, readyz)
+		}
+	}
 
 	// kubectl as the admin of the kubeconfig.
 	out := runKubectl(t, kubeconfig, "get", "--raw", "/apis/test.apigen.dev/v1/namespaces/default/widgets")

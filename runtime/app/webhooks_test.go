@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
-
-	"github.com/apigen-dev/apigen/runtime/registry"
 )
 
 // TestDynamicAdmissionPluginsByDefault checks that MutatingAdmissionWebhook,
@@ -38,10 +36,9 @@ func TestDynamicAdmissionPluginsByDefault(t *testing.T) {
 // admissionregistration.k8s.io/v1=false: the API is not served (the plugins then find no
 // configuration).
 func TestAdmissionRegistrationRuntimeConfig(t *testing.T) {
-	var infos []*registry.APIGroupInfo
 	off := NewOptions()
 	off.RuntimeConfig = map[string]string{admissionRegistrationV1: "false"}
-	if err := serveAdmissionRegistration(off, runtime.NewScheme(), nil, &infos); err != nil || len(infos) != 0 {
+	if infos, err := serveAdmissionRegistration(off, runtime.NewScheme(), nil); err != nil || len(infos) != 0 {
 		t.Errorf("turned off: %d groups, %v", len(infos), err)
 	}
 }
