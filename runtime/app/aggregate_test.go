@@ -30,6 +30,7 @@ import (
 // an unknown service is Available=False (ServiceNotFound). Once the first stops, the second
 // answers 503 for its groups only and reports the APIService unavailable.
 func TestAggregation(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	proxy := selfSigned(t, dir, "front-proxy")
 	ctxA, stopA := context.WithCancel(context.Background())

@@ -34,6 +34,7 @@ func TestDelegation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two servers")
 	}
+	t.Parallel()
 	dir := t.TempDir()
 	proxy := selfSigned(t, dir, "front-proxy")
 	bPKI := filepath.Join(dir, "b-pki")

@@ -139,6 +139,7 @@ func TestConnectEtcdServersTLS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts etcd members; skipped in -short mode")
 	}
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	pki, err := certs.EnsureEtcd(filepath.Join(t.TempDir(), "pki"))
