@@ -77,7 +77,7 @@ func serveRBAC(o *SecureOptions, sec *security, scheme *runtime.Scheme, factory 
 		if err != nil {
 			return fmt.Errorf("cannot build the RBAC API: %w", err)
 		}
-		stored, err := rbac.NewStoragePolicy(info, 0)
+		stored, err := rbac.NewStoragePolicy(info)
 		if err != nil {
 			return err
 		}
