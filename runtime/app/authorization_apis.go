@@ -47,12 +47,20 @@ func newRBACAPI(info *registry.APIGroupInfo, policy *rbac.StoragePolicy, own []*
 	return &rbacAPI{info: info, policy: policy, unguarded: &unguarded, own: slices.Clone(own)}
 }
 
-// install adds the post-start hooks "rbac/bootstrap-roles" (the default roles and bindings,
-// the own groups' aggregated roles and the namespaced default roles, created or reconciled)
-// and "start-clusterrole-aggregation-controller". r may be nil (RBAC off).
+// install adds the post-start hooks "start-rbac-informers" (the authorizer's watches of
+// roles and bindings, ready once each has listed; every replica runs its own, as
+// kube-apiserver's informers), "rbac/bootstrap-roles" (the default roles and bindings, the
+// own groups' aggregated roles and the namespaced default roles, created or reconciled) and
+// "start-clusterrole-aggregation-controller". r may be nil (RBAC off).
 func (r *rbacAPI) install(srv *server.Server, log *slog.Logger, singles *singletons) error {
 	if r == nil {
 		return nil
+	}
+	if err := srv.AddPostStartHook("start-rbac-informers", func(ctx context.Context) error {
+		r.policy.Run(ctx)
+		return nil
+	}); err != nil {
+		return err
 	}
 	stores, err := rbac.StoresOf(r.unguarded)
 	if err != nil {

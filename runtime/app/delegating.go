@@ -42,12 +42,18 @@ type DelegatingOptions struct {
 	// AuthenticationSkipLookup does not read the client CA and front-proxy settings from the
 	// cluster's ConfigMap (only bearer tokens are delegated).
 	AuthenticationSkipLookup bool
-	// TokenWebhookCacheTTL is how long the cluster's answer about a token is reused
-	// (--authentication-token-webhook-cache-ttl, 10s).
+	// TokenWebhookCacheTTL is how long an answer about a bearer token, authenticated or not,
+	// is reused (--authentication-token-webhook-cache-ttl, 10s as k8s.io/apiserver's
+	// DelegatingAuthenticationOptions.CacheTTL; 0 asks every time): the cluster's TokenReview
+	// answers, and those of --authentication-token-webhook-config-file (kube-apiserver's own
+	// default there is 2m; apigen has one flag for both, with the delegated default).
 	TokenWebhookCacheTTL time.Duration
-	// AuthorizedTTL and UnauthorizedTTL are how long the cluster's SubjectAccessReview
-	// answers are reused (--authorization-webhook-cache-authorized-ttl and -unauthorized-ttl,
-	// 10s each).
+	// AuthorizedTTL and UnauthorizedTTL are how long SubjectAccessReview answers are reused,
+	// allowed ones and the others apart (--authorization-webhook-cache-authorized-ttl and
+	// -unauthorized-ttl, 10s each as DelegatingAuthorizationOptions' AllowCacheTTL and
+	// DenyCacheTTL; 0 asks every time): the cluster's, and those of
+	// --authorization-webhook-config-file (kube-apiserver's own defaults there are 5m and
+	// 30s; apigen has one pair of flags for both, with the delegated defaults).
 	AuthorizedTTL, UnauthorizedTTL time.Duration
 	// AlwaysAllowPaths are allowed without asking the cluster (--authorization-always-allow-paths,
 	// /healthz, /readyz, /livez): a kubelet's probes need no SubjectAccessReview.
@@ -67,9 +73,9 @@ func (o *DelegatingOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.AuthenticationKubeconfig, "authentication-kubeconfig", o.AuthenticationKubeconfig, "kubeconfig of the cluster whose tokenreviews.authentication.k8s.io authenticate bearer tokens and whose kube-system/extension-apiserver-authentication ConfigMap gives the client CA and front-proxy settings")
 	fs.StringVar(&o.AuthorizationKubeconfig, "authorization-kubeconfig", o.AuthorizationKubeconfig, "kubeconfig of the cluster whose subjectaccessreviews.authorization.k8s.io authorize requests")
 	fs.BoolVar(&o.AuthenticationSkipLookup, "authentication-skip-lookup", o.AuthenticationSkipLookup, "do not read the client CA and front-proxy settings from the cluster's extension-apiserver-authentication ConfigMap")
-	fs.DurationVar(&o.TokenWebhookCacheTTL, "authentication-token-webhook-cache-ttl", o.TokenWebhookCacheTTL, "how long the cluster's answer about a bearer token is reused")
-	fs.DurationVar(&o.AuthorizedTTL, "authorization-webhook-cache-authorized-ttl", o.AuthorizedTTL, "how long the cluster's 'authorized' answers are reused")
-	fs.DurationVar(&o.UnauthorizedTTL, "authorization-webhook-cache-unauthorized-ttl", o.UnauthorizedTTL, "how long the cluster's 'unauthorized' answers are reused")
+	fs.DurationVar(&o.TokenWebhookCacheTTL, "authentication-token-webhook-cache-ttl", o.TokenWebhookCacheTTL, "how long an answer about a bearer token (the cluster's TokenReview or --authentication-token-webhook-config-file) is reused; 0 asks every time")
+	fs.DurationVar(&o.AuthorizedTTL, "authorization-webhook-cache-authorized-ttl", o.AuthorizedTTL, "how long 'authorized' SubjectAccessReview answers (the cluster's or --authorization-webhook-config-file's) are reused; 0 asks every time")
+	fs.DurationVar(&o.UnauthorizedTTL, "authorization-webhook-cache-unauthorized-ttl", o.UnauthorizedTTL, "how long 'unauthorized' SubjectAccessReview answers (the cluster's or --authorization-webhook-config-file's) are reused; 0 asks every time")
 	fs.StringSliceVar(&o.AlwaysAllowPaths, "authorization-always-allow-paths", o.AlwaysAllowPaths, "paths allowed without asking the cluster (a trailing * is a prefix)")
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -184,4 +185,24 @@ func caPool(t *testing.T, path string) *x509.CertPool {
 		t.Fatalf("no certificate in %s", path)
 	}
 	return pool
+}
+
+// TestDelegatingCacheTTLFlags checks the webhook cache flags' names and defaults are
+// k8s.io/apiserver's DelegatingAuthenticationOptions (CacheTTL 10s) and
+// DelegatingAuthorizationOptions (AllowCacheTTL 10s, DenyCacheTTL 10s), set apart.
+func TestDelegatingCacheTTLFlags(t *testing.T) {
+	t.Parallel()
+	o := newDelegatingOptions()
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	o.AddFlags(fs)
+	if o.TokenWebhookCacheTTL != 10*time.Second || o.AuthorizedTTL != 10*time.Second || o.UnauthorizedTTL != 10*time.Second {
+		t.Errorf("defaults: token %v, authorized %v, unauthorized %v; want 10s each", o.TokenWebhookCacheTTL, o.AuthorizedTTL, o.UnauthorizedTTL)
+	}
+	if err := fs.Parse([]string{"--authentication-token-webhook-cache-ttl=2m",
+		"--authorization-webhook-cache-authorized-ttl=5m", "--authorization-webhook-cache-unauthorized-ttl=30s"}); err != nil {
+		t.Fatal(err)
+	}
+	if o.TokenWebhookCacheTTL != 2*time.Minute || o.AuthorizedTTL != 5*time.Minute || o.UnauthorizedTTL != 30*time.Second {
+		t.Errorf("set: token %v, authorized %v, unauthorized %v", o.TokenWebhookCacheTTL, o.AuthorizedTTL, o.UnauthorizedTTL)
+	}
 }

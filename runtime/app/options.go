@@ -49,7 +49,7 @@ type Options struct {
 	MaxMutatingRequestsInFlight int
 	// HTTP2MaxStreamsPerConnection is how many concurrent streams a client may open on one
 	// HTTP/2 connection, as kube-apiserver's --http2-max-streams-per-connection; 0 means
-	// server.DefaultHTTP2MaxStreamsPerConnection (250, golang.org/x/net's default). Default 0.
+	// server.DefaultHTTP2MaxStreamsPerConnection (100, as kube-apiserver). Default 0.
 	HTTP2MaxStreamsPerConnection int
 	// ShutdownDelayDuration is how long the server goes on serving after SIGTERM with /readyz
 	// failing, before it stops listening and drains, as kube-apiserver's
@@ -130,7 +130,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.RequestTimeout, "request-timeout", o.RequestTimeout, "longest time a request other than a watch may take before the server gives up on it (a request's own shorter \"timeout\" parameter wins)")
 	fs.IntVar(&o.MaxRequestsInFlight, "max-requests-inflight", o.MaxRequestsInFlight, "maximum number of non-mutating requests served at once (watches not counted); more get 429; 0 for no limit")
 	fs.IntVar(&o.MaxMutatingRequestsInFlight, "max-mutating-requests-inflight", o.MaxMutatingRequestsInFlight, "maximum number of mutating requests served at once; more get 429; 0 for no limit")
-	fs.IntVar(&o.HTTP2MaxStreamsPerConnection, "http2-max-streams-per-connection", o.HTTP2MaxStreamsPerConnection, "the limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection; zero means golang's default (250)")
+	fs.IntVar(&o.HTTP2MaxStreamsPerConnection, "http2-max-streams-per-connection", o.HTTP2MaxStreamsPerConnection, "the limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection; zero means 100, as kube-apiserver (aggregated servers on k8s.io/apiserver's RecommendedOptions use 1000)")
 	fs.BoolVar(&o.Profiling, "profiling", o.Profiling, "serve Go's profiles at /debug/pprof/ (authorized as non-resource paths)")
 	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", o.ShutdownDelayDuration, "time to go on serving after SIGTERM with /readyz failing, so that load balancers stop sending requests, before the server stops listening and drains in-flight requests")
 	o.SecureOptions.AddFlags(fs)

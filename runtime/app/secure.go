@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/uuid"
@@ -54,6 +55,9 @@ type security struct {
 	// delegation is the cluster authentication and authorization are delegated to; nil
 	// when none (DelegatingOptions).
 	delegation *delegation
+	// webhookTTLs holds the --authorization-webhook-cache-*-ttl flags, which the
+	// Webhook authorization mode's cache follows as the delegated one does.
+	webhookTTLs *DelegatingOptions
 }
 
 // BuiltinGroups are the API groups the runtime serves itself besides the server's own (some
@@ -80,14 +84,14 @@ func serveRBAC(o *SecureOptions, sec *security, scheme *runtime.Scheme, factory 
 		if err != nil {
 			return nil, fmt.Errorf("cannot build the RBAC API: %w", err)
 		}
-		stored, err := rbac.NewStoragePolicy(info, 0)
+		stored, err := rbac.NewStoragePolicy(info)
 		if err != nil {
 			return nil, err
 		}
 		sec.rbac = newRBACAPI(info, stored, own)
 		served, policy = []*registry.APIGroupInfo{info}, stored
 	}
-	authz, err := buildAuthorizer(o, policy, sec.delegation)
+	authz, err := buildAuthorizer(o, policy, sec.delegation, sec.webhookTTLs)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +120,7 @@ func (s *security) Close() error {
 // they are issued (shareCA, for replicas on one etcd). Errors: unreadable files, a bad
 // policy, certificates that cannot be made.
 func buildSecurity(ctx context.Context, o *SecureOptions, do *DelegatingOptions, dataDir, bindAddress string, log *slog.Logger, share func(dir string) error) (*security, error) {
-	s := &security{}
+	s := &security{webhookTTLs: do}
 	if err := s.buildAudit(o, log); err != nil {
 		return nil, err
 	}
@@ -178,7 +182,7 @@ func buildSecurity(ctx context.Context, o *SecureOptions, do *DelegatingOptions,
 		s.delegation.run(ctx)
 		delegated = s.delegation.authenticators()
 	}
-	authn, err := buildAuthenticator(o, clientCAs, delegated)
+	authn, err := buildAuthenticator(o, clientCAs, delegated, do.TokenWebhookCacheTTL)
 	if err != nil {
 		return nil, err
 	}
@@ -196,8 +200,8 @@ func buildSecurity(ctx context.Context, o *SecureOptions, do *DelegatingOptions,
 // buildAuthenticator is the union of the enabled authenticators, as kube-apiserver's: front
 // proxy, client certificates, bearer tokens (file, then webhook), then the delegated ones (a
 // cluster's); authenticated users get system:authenticated; a request with no credentials
-// is anonymous on anonymousPaths only.
-func buildAuthenticator(o *SecureOptions, clientCAs *x509.CertPool, delegated []auth.Authenticator) (auth.Authenticator, error) {
+// is anonymous on anonymousPaths only. tokenTTL is the token webhook's cache TTL.
+func buildAuthenticator(o *SecureOptions, clientCAs *x509.CertPool, delegated []auth.Authenticator, tokenTTL time.Duration) (auth.Authenticator, error) {
 	var as []auth.Authenticator
 	if o.RequestHeaderClientCAFile != "" {
 		pool, err := cert.NewPool(o.RequestHeaderClientCAFile)
@@ -218,7 +222,7 @@ func buildAuthenticator(o *SecureOptions, clientCAs *x509.CertPool, delegated []
 		as = append(as, auth.BearerToken(tokens))
 	}
 	if o.AuthenticationTokenWebhookConfigFile != "" {
-		wh, err := auth.NewTokenWebhook(o.AuthenticationTokenWebhookConfigFile, 0)
+		wh, err := auth.NewTokenWebhook(o.AuthenticationTokenWebhookConfigFile, tokenTTL)
 		if err != nil {
 			return nil, err
 		}
@@ -235,8 +239,8 @@ func buildAuthenticator(o *SecureOptions, clientCAs *x509.CertPool, delegated []
 // buildAuthorizer is the union of system:masters (always allowed) and --authorization-mode, in
 // order; policy is the RBAC policy (the served RBAC API's). With a delegation, the
 // --authorization-always-allow-paths come first and the cluster's SubjectAccessReview last,
-// as k8s.io/apiserver's delegating authorizer.
-func buildAuthorizer(o *SecureOptions, policy rbac.PolicySource, d *delegation) (authorization.Authorizer, error) {
+// as k8s.io/apiserver's delegating authorizer. ttls gives the Webhook mode's cache TTLs.
+func buildAuthorizer(o *SecureOptions, policy rbac.PolicySource, d *delegation, ttls *DelegatingOptions) (authorization.Authorizer, error) {
 	var zs []authorization.Authorizer
 	if d != nil {
 		zs = append(zs, authorization.AlwaysAllowPaths(d.o.AlwaysAllowPaths...))
@@ -252,7 +256,7 @@ func buildAuthorizer(o *SecureOptions, policy rbac.PolicySource, d *delegation) 
 		case "RBAC":
 			zs = append(zs, rbac.Authorizer(policy))
 		case "Webhook":
-			wh, err := authorization.NewWebhook(o.AuthorizationWebhookConfigFile)
+			wh, err := authorization.NewWebhook(o.AuthorizationWebhookConfigFile, ttls.AuthorizedTTL, ttls.UnauthorizedTTL)
 			if err != nil {
 				return nil, err
 			}

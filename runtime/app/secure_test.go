@@ -75,7 +75,7 @@ func TestRunSecure(t *testing.T) {
 	}
 
 	// The bootstrap policy is in the served RBAC API; the admin grants bob a namespaced Role,
-	// after which (the policy is re-read within a second) bob may do what it grants, and only
+	// after which (once the RBAC watches deliver the writes) bob may do what it grants, and only
 	// that, in its namespace only.
 	if out := runKubectl(t, kubeconfig, "get", "clusterrolebinding", "cluster-admin", "-o", "jsonpath={.roleRef.name} {.subjects[0].name}"); out != "cluster-admin system:masters" {
 		t.Errorf("bootstrap cluster-admin binding: %q", out)

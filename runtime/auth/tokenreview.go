@@ -2,70 +2,59 @@ package auth
 
 import (
 	"context"
-	"crypto/sha256"
 	"net/http"
 	"time"
 
 	authnv1 "k8s.io/api/authentication/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/cache"
 	authenticationv1client "k8s.io/client-go/kubernetes/typed/authentication/v1"
+	"k8s.io/utils/clock"
 )
 
-// Delegated authentication's defaults, as k8s.io/apiserver's DelegatingAuthenticationOptions:
-// an answer about a token is reused for DefaultTokenReviewCacheTTL; a failed review for
-// failedTokenReviewTTL; at most tokenReviewCacheSize tokens are remembered.
-const (
-	DefaultTokenReviewCacheTTL = 10 * time.Second
-	failedTokenReviewTTL       = 10 * time.Second
-	tokenReviewCacheSize       = 4096
-	tokenReviewTimeout         = 10 * time.Second
-)
+// DefaultTokenReviewCacheTTL is how long an answer about a token is reused by default, as
+// k8s.io/apiserver's DelegatingAuthenticationOptions.CacheTTL
+// (--authentication-token-webhook-cache-ttl, 10s).
+const DefaultTokenReviewCacheTTL = 10 * time.Second
+
+// tokenReviewTimeout bounds one TokenReview, as DelegatingAuthenticationOptions'
+// TokenRequestTimeout.
+const tokenReviewTimeout = 10 * time.Second
 
 // TokenReviewer authenticates bearer tokens by creating TokenReviews in a cluster
 // (authentication.k8s.io/v1, through client-go's typed client), as a delegating server
 // (k8s.io/apiserver's DelegatingAuthenticationOptions, --authentication-kubeconfig) does:
-// the cluster answers who the token is. Answers (authenticated or not) are cached for the TTL
-// and reviews that fail for 10s, keyed by the token's SHA-256, in an LRU of bounded size, so
-// that no token is kept in memory and unknown tokens cannot grow it. Safe for concurrent use.
+// the cluster answers who the token is. Answers, authenticated or not, are reused for the
+// TTL, as k8s.io/apiserver's delegating authenticator caches them (success and failure TTLs
+// both CacheTTL, errors not cached); see tokenCache. Safe for concurrent use.
 type TokenReviewer struct {
 	client authenticationv1client.TokenReviewInterface
-	ttl    time.Duration
-	cache  *cache.LRUExpireCache
+	cache  *tokenCache
 }
 
-// tokenReviewAnswer is a cached answer: the user, nil when not authenticated.
-type tokenReviewAnswer struct{ user *User }
-
-// NewTokenReviewer returns a TokenReviewer over client; ttl <= 0 means
-// DefaultTokenReviewCacheTTL.
+// NewTokenReviewer returns a TokenReviewer over client; ttl is how long an answer is reused
+// (DefaultTokenReviewCacheTTL is the flag's default; 0 asks the cluster about every request).
 func NewTokenReviewer(client authenticationv1client.TokenReviewInterface, ttl time.Duration) *TokenReviewer {
-	if ttl <= 0 {
-		ttl = DefaultTokenReviewCacheTTL
-	}
-	return &TokenReviewer{client: client, ttl: ttl, cache: cache.NewLRUExpireCache(tokenReviewCacheSize)}
+	return &TokenReviewer{client: client, cache: newTokenCache(ttl, ttl, clock.RealClock{})}
 }
 
 // AuthenticateToken implements TokenAuthenticator. A cluster that cannot be reached, or
-// answers with an error, authenticates no one for 10s.
+// answers with an error, authenticates no one for this request (and is asked again on the
+// next).
 func (r *TokenReviewer) AuthenticateToken(token string) (*User, bool) {
-	key := sha256.Sum256([]byte(token))
-	if a, ok := r.cache.Get(key); ok {
-		u := a.(tokenReviewAnswer).user
+	if u, ok := r.cache.get(token); ok {
 		return u, u != nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), tokenReviewTimeout)
 	defer cancel()
 	review, err := r.client.Create(ctx, &authnv1.TokenReview{Spec: authnv1.TokenReviewSpec{Token: token}}, metav1.CreateOptions{})
 	if err != nil {
-		r.cache.Add(key, tokenReviewAnswer{}, failedTokenReviewTTL)
 		return nil, false
 	}
 	var u *User
 	if review.Status.Authenticated {
 		u = userFromReview(review.Status.User)
 	}
-	r.cache.Add(key, tokenReviewAnswer{user: u}, r.ttl)
+	r.cache.add(token, u)
 	return u, u != nil
 }
 

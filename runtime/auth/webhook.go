@@ -7,51 +7,38 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sync"
 	"time"
 
 	authnv1 "k8s.io/api/authentication/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/utils/clock"
 )
-
-// DefaultWebhookCacheTTL is how long a webhook's answer about a token is reused, as
-// kube-apiserver's --authentication-token-webhook-cache-ttl.
-const DefaultWebhookCacheTTL = 2 * time.Minute
 
 // TokenWebhook authenticates bearer tokens by sending a TokenReview
 // (authentication.k8s.io/v1) to a remote service, as kube-apiserver's
 // --authentication-token-webhook-config-file: the service answers status.authenticated and
-// status.user. Answers are cached for the TTL (authenticated or not). Safe for concurrent use.
+// status.user. Answers, authenticated or not, are reused for the TTL
+// (--authentication-token-webhook-cache-ttl), as kube's cached token authenticator; failed
+// reviews are not. Safe for concurrent use.
 type TokenWebhook struct {
 	client *http.Client
 	url    string
-	ttl    time.Duration
-	now    func() time.Time
-
-	mu    sync.Mutex
-	cache map[string]webhookAnswer
-}
-
-type webhookAnswer struct {
-	user    *User
-	expires time.Time
+	cache  *tokenCache
 }
 
 // NewTokenWebhook reads the webhook's kubeconfig-format file (its cluster's server is the URL
 // to POST to, with its certificate authority; its user the credential the server presents),
-// as kube-apiserver reads it. ttl <= 0 means DefaultWebhookCacheTTL.
-// Errors: the file cannot be read or names no server.
+// as kube-apiserver reads it. ttl is how long an answer is reused; 0 asks the webhook about
+// every request, as kube's --authentication-token-webhook-cache-ttl=0. Errors: the file
+// cannot be read or names no server.
 func NewTokenWebhook(configFile string, ttl time.Duration) (*TokenWebhook, error) {
 	client, url, err := WebhookClient(configFile)
 	if err != nil {
 		return nil, fmt.Errorf("token webhook: %w", err)
 	}
-	if ttl <= 0 {
-		ttl = DefaultWebhookCacheTTL
-	}
-	return &TokenWebhook{client: client, url: url, ttl: ttl, now: time.Now, cache: map[string]webhookAnswer{}}, nil
+	return &TokenWebhook{client: client, url: url, cache: newTokenCache(ttl, ttl, clock.RealClock{})}, nil
 }
 
 // WebhookClient reads a webhook's kubeconfig-format config file, as kube-apiserver reads its
@@ -77,19 +64,14 @@ func WebhookClient(configFile string) (*http.Client, string, error) {
 // AuthenticateToken implements TokenAuthenticator. A webhook that cannot be reached or answers
 // with an error status authenticates no one (and is not cached).
 func (t *TokenWebhook) AuthenticateToken(token string) (*User, bool) {
-	t.mu.Lock()
-	a, ok := t.cache[token]
-	t.mu.Unlock()
-	if ok && t.now().Before(a.expires) {
-		return a.user, a.user != nil
+	if u, ok := t.cache.get(token); ok {
+		return u, u != nil
 	}
 	u, err := t.review(context.Background(), token)
 	if err != nil {
 		return nil, false
 	}
-	t.mu.Lock()
-	t.cache[token] = webhookAnswer{user: u, expires: t.now().Add(t.ttl)}
-	t.mu.Unlock()
+	t.cache.add(token, u)
 	return u, u != nil
 }
 

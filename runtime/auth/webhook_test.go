@@ -14,6 +14,7 @@ import (
 	"time"
 
 	authnv1 "k8s.io/api/authentication/v1"
+	clocktesting "k8s.io/utils/clock/testing"
 )
 
 // writeWebhookConfig writes a kubeconfig-format webhook config pointing at the TLS server srv
@@ -72,8 +73,8 @@ func TestTokenWebhook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := time.Now()
-	wh.now = func() time.Time { return now }
+	clk := clocktesting.NewFakeClock(time.Now())
+	wh.cache = newTokenCache(time.Minute, time.Minute, clk)
 
 	u, ok := wh.AuthenticateToken("good")
 	if !ok || u.Name != "erin" || u.UID != "42" || len(u.Groups) != 1 || u.Extra["scopes"][0] != "a" {
@@ -95,7 +96,7 @@ func TestTokenWebhook(t *testing.T) {
 	if calls.Load() != before+1 {
 		t.Error("a webhook error was cached")
 	}
-	now = now.Add(2 * time.Minute)
+	clk.Step(2 * time.Minute)
 	wh.AuthenticateToken("good")
 	if calls.Load() != before+2 {
 		t.Error("an expired answer was reused")

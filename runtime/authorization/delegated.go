@@ -2,66 +2,54 @@ package authorization
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
 
 	authzv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/cache"
 	authorizationv1client "k8s.io/client-go/kubernetes/typed/authorization/v1"
+	"k8s.io/utils/clock"
 )
 
 // Delegated authorization's defaults, as k8s.io/apiserver's DelegatingAuthorizationOptions
-// (--authorization-webhook-cache-authorized-ttl, -unauthorized-ttl).
+// AllowCacheTTL and DenyCacheTTL (--authorization-webhook-cache-authorized-ttl,
+// -unauthorized-ttl).
 const (
 	DefaultAuthorizedTTL   = 10 * time.Second
 	DefaultUnauthorizedTTL = 10 * time.Second
-	reviewCacheSize        = 10000
-	reviewTimeout          = 10 * time.Second
 )
+
+// reviewTimeout bounds one SubjectAccessReview, as DelegatingAuthorizationOptions'
+// ClientTimeout.
+const reviewTimeout = 10 * time.Second
 
 // SubjectAccessReviewer asks a cluster whether a request is allowed, by creating a
 // SubjectAccessReview (authorization.k8s.io/v1, through client-go's typed client), as a
 // delegating server (k8s.io/apiserver's DelegatingAuthorizationOptions,
 // --authorization-kubeconfig) does: status.allowed is Allow, status.denied Deny, neither
 // NoOpinion. Allowed answers are reused for the authorized TTL, the others for the
-// unauthorized TTL, in an LRU of bounded size; a review that fails is NoOpinion with the
-// error, not cached. Safe for concurrent use.
+// unauthorized TTL (see reviewCache); a review that fails is NoOpinion with the error, not
+// cached. Safe for concurrent use.
 type SubjectAccessReviewer struct {
-	client                   authorizationv1client.SubjectAccessReviewInterface
-	authorizedTTL, deniedTTL time.Duration
-	cache                    *cache.LRUExpireCache
+	client authorizationv1client.SubjectAccessReviewInterface
+	cache  *reviewCache
 }
 
-// reviewAnswer is a cached decision and its reason.
-type reviewAnswer struct {
-	decision Decision
-	reason   string
-}
-
-// NewSubjectAccessReviewer returns a reviewer over client; a TTL <= 0 means its default.
+// NewSubjectAccessReviewer returns a reviewer over client with the two TTLs
+// (DefaultAuthorizedTTL and DefaultUnauthorizedTTL are the flags' defaults; 0 asks the
+// cluster every time for that kind of answer).
 func NewSubjectAccessReviewer(client authorizationv1client.SubjectAccessReviewInterface, authorizedTTL, unauthorizedTTL time.Duration) *SubjectAccessReviewer {
-	if authorizedTTL <= 0 {
-		authorizedTTL = DefaultAuthorizedTTL
-	}
-	if unauthorizedTTL <= 0 {
-		unauthorizedTTL = DefaultUnauthorizedTTL
-	}
-	return &SubjectAccessReviewer{client: client, authorizedTTL: authorizedTTL, deniedTTL: unauthorizedTTL,
-		cache: cache.NewLRUExpireCache(reviewCacheSize)}
+	return &SubjectAccessReviewer{client: client, cache: newReviewCache(authorizedTTL, unauthorizedTTL, clock.RealClock{})}
 }
 
 // Authorize implements Authorizer.
 func (z *SubjectAccessReviewer) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
 	spec := subjectAccessReviewSpec(a)
-	keyBytes, err := json.Marshal(spec)
+	key, err := reviewKey(spec)
 	if err != nil {
 		return NoOpinion, "", err
 	}
-	key := string(keyBytes)
-	if v, ok := z.cache.Get(key); ok {
-		ans := v.(reviewAnswer)
+	if ans, ok := z.cache.get(key); ok {
 		return ans.decision, ans.reason, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, reviewTimeout)
@@ -71,11 +59,7 @@ func (z *SubjectAccessReviewer) Authorize(ctx context.Context, a Attributes) (De
 		return NoOpinion, "", err
 	}
 	decision, reason, _ := decisionOf(review.Status)
-	ttl := z.deniedTTL
-	if decision == Allow {
-		ttl = z.authorizedTTL
-	}
-	z.cache.Add(key, reviewAnswer{decision: decision, reason: reason}, ttl)
+	z.cache.add(key, decision, reason)
 	return decision, reason, nil
 }
 

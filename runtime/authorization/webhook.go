@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	authzv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
 
 	"github.com/apigen-dev/apigen/runtime/auth"
 )
@@ -18,26 +20,47 @@ import (
 // kube-apiserver's --authorization-mode=Webhook with --authorization-webhook-config-file:
 // status.allowed is Allow, status.denied is Deny, neither is NoOpinion; status.reason is the
 // reason. A service that cannot be reached or answers an error status gives NoOpinion and
-// the error. Answers are not cached.
+// the error. Allowed answers are reused for the authorized TTL, the others for the
+// unauthorized TTL (--authorization-webhook-cache-authorized-ttl and -unauthorized-ttl, see
+// reviewCache); errors are not. Safe for concurrent use.
 type Webhook struct {
 	client *http.Client
 	url    string
+	cache  *reviewCache
 }
 
-// NewWebhook reads the webhook's kubeconfig-format config file (see auth.WebhookClient).
-func NewWebhook(configFile string) (*Webhook, error) {
+// NewWebhook reads the webhook's kubeconfig-format config file (see auth.WebhookClient);
+// authorizedTTL and unauthorizedTTL are how long its answers are reused (0: not at all).
+func NewWebhook(configFile string, authorizedTTL, unauthorizedTTL time.Duration) (*Webhook, error) {
 	client, url, err := auth.WebhookClient(configFile)
 	if err != nil {
 		return nil, fmt.Errorf("authorization webhook: %w", err)
 	}
-	return &Webhook{client: client, url: url}, nil
+	return &Webhook{client: client, url: url, cache: newReviewCache(authorizedTTL, unauthorizedTTL, clock.RealClock{})}, nil
 }
 
 // Authorize implements Authorizer.
 func (wh *Webhook) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
+	spec := subjectAccessReviewSpec(a)
+	key, err := reviewKey(spec)
+	if err != nil {
+		return NoOpinion, "", err
+	}
+	if ans, ok := wh.cache.get(key); ok {
+		return ans.decision, ans.reason, nil
+	}
+	decision, reason, err := wh.review(ctx, spec)
+	if err == nil {
+		wh.cache.add(key, decision, reason)
+	}
+	return decision, reason, err
+}
+
+// review asks the webhook about spec.
+func (wh *Webhook) review(ctx context.Context, spec authzv1.SubjectAccessReviewSpec) (Decision, string, error) {
 	review := &authzv1.SubjectAccessReview{
 		TypeMeta: metav1.TypeMeta{APIVersion: "authorization.k8s.io/v1", Kind: "SubjectAccessReview"},
-		Spec:     subjectAccessReviewSpec(a),
+		Spec:     spec,
 	}
 	body, err := json.Marshal(review)
 	if err != nil {

@@ -51,7 +51,7 @@ func TestWebhook(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	wh, err := authorization.NewWebhook(path)
+	wh, err := authorization.NewWebhook(path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,14 @@ import (
 )
 
 // DefaultHTTP2MaxStreamsPerConnection is how many concurrent streams a client may open on
-// one HTTP/2 connection when Config.HTTP2MaxStreamsPerConnection is zero: golang.org/x/net's
-// default, which kube-apiserver's --http2-max-streams-per-connection=0 means ("golang's
-// default").
-const DefaultHTTP2MaxStreamsPerConnection = 250
+// one HTTP/2 connection when Config.HTTP2MaxStreamsPerConnection is zero, as kube-apiserver's
+// --http2-max-streams-per-connection=0 (k8s.io/apiserver's SecureServingInfo sets 100, the
+// initial limit golang.org/x/net's clients assume, not x/net's server default of 250, so that
+// a client can open at most 4x100 streams before Go's rapid-reset mitigation closes the
+// connection; its help text still says "golang's default"). Aggregated servers built on
+// k8s.io/apiserver's RecommendedOptions default the flag to 1000 instead (their client is a
+// proxy multiplexing many requests); pass --http2-max-streams-per-connection=1000 for that.
+const DefaultHTTP2MaxStreamsPerConnection = 100
 
 // http2FrameSize is kube-apiserver's per-stream upload buffer and largest read frame (its
 // SecureServingInfo's resourceBody99Percentile): at least 99% of serialized objects fit in

@@ -4,139 +4,177 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/apigen-dev/apigen/runtime/admission/informer"
 	rbacv1 "github.com/apigen-dev/apigen/runtime/apis/rbac/v1"
 	"github.com/apigen-dev/apigen/runtime/registry"
-	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
-// DefaultPolicyTTL is how long StoragePolicy reuses what it read before it reads again: a
-// change to roles or bindings applies within about that long.
-const DefaultPolicyTTL = time.Second
-
-// readTimeout bounds one read of the policy.
+// readTimeout bounds one read of the policy from storage.
 const readTimeout = 5 * time.Second
 
-// StoragePolicy is the PolicySource of the served RBAC API: it lists Roles, ClusterRoles,
-// RoleBindings and ClusterRoleBindings through their stores, standing in for kube-apiserver's
-// informer-fed RBAC authorizer: once read, the policy is served from memory, and read again
-// in the background when older than the TTL, so an unavailable etcd never holds up a
-// request's authorization (the last policy read stays in force). Safe for concurrent use.
-type StoragePolicy struct {
-	roles, clusterRoles, roleBindings, clusterRoleBindings rest.Lister
-	ttl                                                    time.Duration
+// resources are the four RBAC resources the policy is read from, in the order a Policy lists
+// them: Roles then ClusterRoles, RoleBindings then ClusterRoleBindings.
+var resources = [4]string{"roles", "clusterroles", "rolebindings", "clusterrolebindings"}
 
-	mu         sync.Mutex
-	cached     *Policy
-	at         time.Time
-	refreshing bool
-	now        func() time.Time
+// StoragePolicy is the PolicySource of the served RBAC API, as kube-apiserver's RBAC
+// authorizer reads its informers: once Run, it follows Roles, ClusterRoles, RoleBindings and
+// ClusterRoleBindings through one list and watch each (informer.Cache over their stores, so
+// over the watch cache when the server has one), and every decision uses the policy as of
+// the last event each watch delivered: a grant or revocation applies to the next request
+// once the watch has delivered its write (milliseconds), however long nothing changed
+// before. While a watch is not following its storage (before Run, before the first list,
+// or after a broken watch until the list that follows) the policy is read from storage for
+// each request instead, so it is never older than storage. Safe for concurrent use.
+type StoragePolicy struct {
+	sources [4]informer.Source
+	caches  [4]*informer.Cache
+
+	// built is the policy made from the caches and the generations it was made at.
+	built atomic.Pointer[builtPolicy]
+	mu    sync.Mutex // held while building from the caches
+}
+
+// builtPolicy is a policy made from the caches when their generations were gens.
+type builtPolicy struct {
+	gens   [4]uint64
+	policy *Policy
 }
 
 // NewStoragePolicy reads the policy through the stores of info, the group
-// runtime/apis/rbac/v1/install builds; ttl <= 0 means DefaultPolicyTTL.
-// Errors: info lacks one of the four resources.
-func NewStoragePolicy(info *registry.APIGroupInfo, ttl time.Duration) (*StoragePolicy, error) {
-	if ttl <= 0 {
-		ttl = DefaultPolicyTTL
-	}
-	p := &StoragePolicy{ttl: ttl, now: time.Now}
+// runtime/apis/rbac/v1/install builds; it reads storage for every request until Run.
+// Errors: info lacks one of the four resources, or one cannot be listed and watched.
+func NewStoragePolicy(info *registry.APIGroupInfo) (*StoragePolicy, error) {
+	p := &StoragePolicy{}
 	stores := info.VersionedResourcesStorageMap["v1"]
-	for name, dst := range map[string]*rest.Lister{"roles": &p.roles, "clusterroles": &p.clusterRoles,
-		"rolebindings": &p.roleBindings, "clusterrolebindings": &p.clusterRoleBindings} {
-		l, ok := stores[name].(rest.Lister)
+	for i, name := range resources {
+		s, ok := stores[name].(informer.Source)
 		if !ok {
-			return nil, fmt.Errorf("the RBAC group serves no %s", name)
+			return nil, fmt.Errorf("the RBAC group serves no %s that can be listed and watched", name)
 		}
-		*dst = l
+		p.sources[i], p.caches[i] = s, informer.New(s)
 	}
 	return p, nil
 }
 
-// Policy implements PolicySource: the policy in memory, refreshed in the background when
-// older than the TTL; the first call reads it (within 5s). Errors: the first read failing.
-func (p *StoragePolicy) Policy(ctx context.Context) (*Policy, error) {
-	p.mu.Lock()
-	cached := p.cached
-	if cached != nil && p.now().Sub(p.at) >= p.ttl && !p.refreshing {
-		p.refreshing = true
-		go p.refresh()
+// Run follows the four resources until ctx ends (a failed list or an ended watch is retried
+// after informer.RelistInterval). It returns once every cache has read its first list, or
+// ctx ended; the caches keep running in the background.
+func (p *StoragePolicy) Run(ctx context.Context) {
+	for _, c := range p.caches {
+		go c.Run(ctx)
 	}
-	p.mu.Unlock()
-	if cached != nil {
-		return cached, nil
+	for _, c := range p.caches {
+		c.WaitForSync(ctx)
 	}
-	return p.Current(ctx)
 }
 
-// Current reads the policy from storage now (within 5s) and keeps it as the one in memory, as
-// kube's escalation checks read roles and bindings from storage rather than a cache: a role
-// created a moment ago can be bound at once. Errors: the read failing (the policy in memory
-// stays).
-func (p *StoragePolicy) Current(ctx context.Context) (*Policy, error) {
-	ctx, cancel := context.WithTimeout(ctx, readTimeout)
-	defer cancel()
-	policy, err := p.read(ctx)
-	if err != nil {
-		return nil, err
+// Policy implements PolicySource: the policy of the caches, as of the last event each watch
+// delivered, while all four follow their storage; else the policy read from storage now
+// (within 5s). Errors: that read failing.
+func (p *StoragePolicy) Policy(ctx context.Context) (*Policy, error) {
+	for _, c := range p.caches {
+		if !c.Watching() {
+			return p.Current(ctx)
+		}
+	}
+	var gens [4]uint64
+	for i, c := range p.caches {
+		gens[i] = c.Generation()
+	}
+	if b := p.built.Load(); b != nil && b.gens == gens {
+		return b.policy, nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.cached, p.at = policy, p.now()
+	if b := p.built.Load(); b != nil && b.gens == gens {
+		return b.policy, nil
+	}
+	// The generations are read before the objects: a change applied in between makes the
+	// next call build again, never serve an older policy under newer generations.
+	var lists [4][]runtime.Object
+	for i, c := range p.caches {
+		lists[i] = c.List()
+	}
+	policy, err := policyOf(lists)
+	if err != nil {
+		return nil, err
+	}
+	p.built.Store(&builtPolicy{gens: gens, policy: policy})
 	return policy, nil
 }
 
-// refresh reads the policy again; on failure the last one stays, and the next call after the
-// TTL tries again.
-func (p *StoragePolicy) refresh() {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+// Current reads the policy from storage now (within 5s), as kube's escalation checks read
+// roles and bindings from storage rather than a cache: a role created a moment ago can be
+// bound at once. Errors: the read failing.
+func (p *StoragePolicy) Current(ctx context.Context) (*Policy, error) {
+	ctx, cancel := context.WithTimeout(ctx, readTimeout)
 	defer cancel()
-	policy, err := p.read(ctx)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.refreshing = false
-	p.at = p.now()
-	if err == nil {
-		p.cached = policy
+	var lists [4][]runtime.Object
+	for i, s := range p.sources {
+		obj, err := s.List(ctx, &metainternalversion.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		if lists[i], err = items(obj); err != nil {
+			return nil, err
+		}
 	}
+	return policyOf(lists)
 }
 
-// read lists the four resources in every namespace.
-func (p *StoragePolicy) read(ctx context.Context) (*Policy, error) {
-	list := func(l rest.Lister) (runtime.Object, error) {
-		return l.List(ctx, &metainternalversion.ListOptions{})
+// items returns the items of a list of one of the four resources.
+func items(list runtime.Object) ([]runtime.Object, error) {
+	var out []runtime.Object
+	switch l := list.(type) {
+	case *rbacv1.RoleList:
+		for i := range l.Items {
+			out = append(out, &l.Items[i])
+		}
+	case *rbacv1.ClusterRoleList:
+		for i := range l.Items {
+			out = append(out, &l.Items[i])
+		}
+	case *rbacv1.RoleBindingList:
+		for i := range l.Items {
+			out = append(out, &l.Items[i])
+		}
+	case *rbacv1.ClusterRoleBindingList:
+		for i := range l.Items {
+			out = append(out, &l.Items[i])
+		}
+	default:
+		return nil, fmt.Errorf("unexpected RBAC list %T", list)
 	}
+	return out, nil
+}
+
+// policyOf makes the policy of the objects of the four resources, in the order of resources.
+// Errors: an object of another type.
+func policyOf(lists [4][]runtime.Object) (*Policy, error) {
 	out := &Policy{}
-	obj, err := list(p.roles)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range obj.(*rbacv1.RoleList).Items {
-		out.Roles = append(out.Roles, Role{Namespace: r.Namespace, Name: r.Name, Rules: Rules(r.Rules)})
-	}
-	if obj, err = list(p.clusterRoles); err != nil {
-		return nil, err
-	}
-	for _, r := range obj.(*rbacv1.ClusterRoleList).Items {
-		out.Roles = append(out.Roles, Role{Name: r.Name, Rules: Rules(r.Rules)})
-	}
-	if obj, err = list(p.roleBindings); err != nil {
-		return nil, err
-	}
-	for _, b := range obj.(*rbacv1.RoleBindingList).Items {
-		out.Bindings = append(out.Bindings, Binding{Namespace: b.Namespace, Name: b.Name,
-			RoleRef: RoleRef{Kind: b.RoleRef.Kind, Name: b.RoleRef.Name}, Subjects: subjects(b.Subjects)})
-	}
-	if obj, err = list(p.clusterRoleBindings); err != nil {
-		return nil, err
-	}
-	for _, b := range obj.(*rbacv1.ClusterRoleBindingList).Items {
-		out.Bindings = append(out.Bindings, Binding{Name: b.Name,
-			RoleRef: RoleRef{Kind: b.RoleRef.Kind, Name: b.RoleRef.Name}, Subjects: subjects(b.Subjects)})
+	for _, list := range lists {
+		for _, obj := range list {
+			switch o := obj.(type) {
+			case *rbacv1.Role:
+				out.Roles = append(out.Roles, Role{Namespace: o.Namespace, Name: o.Name, Rules: Rules(o.Rules)})
+			case *rbacv1.ClusterRole:
+				out.Roles = append(out.Roles, Role{Name: o.Name, Rules: Rules(o.Rules)})
+			case *rbacv1.RoleBinding:
+				out.Bindings = append(out.Bindings, Binding{Namespace: o.Namespace, Name: o.Name,
+					RoleRef: RoleRef{Kind: o.RoleRef.Kind, Name: o.RoleRef.Name}, Subjects: subjects(o.Subjects)})
+			case *rbacv1.ClusterRoleBinding:
+				out.Bindings = append(out.Bindings, Binding{Name: o.Name,
+					RoleRef: RoleRef{Kind: o.RoleRef.Kind, Name: o.RoleRef.Name}, Subjects: subjects(o.Subjects)})
+			default:
+				return nil, fmt.Errorf("unexpected RBAC object %T", obj)
+			}
+		}
 	}
 	return out, nil
 }

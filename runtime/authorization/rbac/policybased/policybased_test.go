@@ -36,7 +36,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	policy, err := rbac.NewStoragePolicy(info, 0)
+	policy, err := rbac.NewStoragePolicy(info)
 	if err != nil {
 		t.Fatal(err)
 	}
