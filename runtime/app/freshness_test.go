@@ -33,6 +33,7 @@ import (
 // admissionFollowsWatches). The subtests run in parallel, each with its own user and objects,
 // so the test costs about 10 s.
 func TestCachedAuthoritiesFollowWatches(t *testing.T) {
+	t.Parallel()
 	_, kubeconfig := startArgs(t, []string{"--plain-http=false"}, testGroup)
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
