@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
 
@@ -44,7 +44,7 @@ type Attributes struct {
 	OldObject runtime.Object
 	// User made the request; DryRun means nothing will be persisted (plugins with side
 	// effects must not act).
-	User   *auth.User
+	User   *request.User
 	DryRun bool
 }
 

@@ -19,7 +19,7 @@ import (
 
 	apiregv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
 	"github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1/install"
-	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/rest"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
@@ -143,7 +143,7 @@ func serve(a *Aggregator, method, path string) *httptest.ResponseRecorder {
 	req.Header.Set("Authorization", "Bearer secret")
 	req.Header.Set("X-Remote-User", "mallory")
 	req.Header.Set("X-Remote-Extra-Scopes", "all")
-	req = req.WithContext(auth.WithUser(req.Context(), &auth.User{Name: "alice", Groups: []string{"devs", "ops"}, Extra: map[string][]string{"acme.com/team": {"a"}}}))
+	req = req.WithContext(request.WithUser(req.Context(), &request.User{Name: "alice", Groups: []string{"devs", "ops"}, Extra: map[string][]string{"acme.com/team": {"a"}}}))
 	rec := httptest.NewRecorder()
 	a.ServeHTTP(rec, req)
 	return rec

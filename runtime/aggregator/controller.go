@@ -17,7 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	apiregv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
-	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // AutoManagedLabel marks the APIServices the server manages itself, as kube-aggregator's
@@ -201,7 +201,7 @@ func (a *Aggregator) condition(ctx context.Context, client *http.Client, e *entr
 	if err != nil {
 		return c(apiregv1.ConditionFalse, ReasonFailedDiscoveryCheck, err.Error())
 	}
-	setIdentity(req.Header, &auth.User{Name: "system:kube-aggregator", Groups: []string{auth.SystemPrivilegedGroup}})
+	setIdentity(req.Header, &request.User{Name: "system:kube-aggregator", Groups: []string{request.SystemPrivilegedGroup}})
 	cl := *client
 	cl.Transport = e.transport
 	gv := gvOf(e.obj.Spec.Group, e.obj.Spec.Version)

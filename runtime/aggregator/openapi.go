@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/kube-openapi/pkg/spec3"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/openapi"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // openAPISource names the backends' documents in the server's openapi.Service.
@@ -133,7 +133,7 @@ func getJSON(ctx context.Context, client *http.Client, u *url.URL, into any) err
 		return err
 	}
 	req.Header.Set("Accept", "application/json")
-	setIdentity(req.Header, &auth.User{Name: "system:kube-aggregator", Groups: []string{auth.SystemPrivilegedGroup}})
+	setIdentity(req.Header, &request.User{Name: "system:kube-aggregator", Groups: []string{request.SystemPrivilegedGroup}})
 	resp, err := client.Do(req)
 	if err != nil {
 		return err

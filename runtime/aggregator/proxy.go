@@ -14,7 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	apiregv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
-	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 )
 
@@ -62,7 +62,7 @@ func (a *Aggregator) newReverseProxy(name string, base *url.URL, transport http.
 					pr.Out.Header.Del(k)
 				}
 			}
-			if u, ok := auth.UserFrom(pr.In.Context()); ok {
+			if u, ok := request.UserFrom(pr.In.Context()); ok {
 				setIdentity(pr.Out.Header, u)
 			}
 			pr.SetXForwarded()
@@ -75,7 +75,7 @@ func (a *Aggregator) newReverseProxy(name string, base *url.URL, transport http.
 }
 
 // setIdentity names u in front-proxy headers.
-func setIdentity(h http.Header, u *auth.User) {
+func setIdentity(h http.Header, u *request.User) {
 	h.Set("X-Remote-User", u.Name)
 	for _, g := range u.Groups {
 		h.Add("X-Remote-Group", g)

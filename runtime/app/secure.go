@@ -27,6 +27,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/authorization/rbac"
 	"github.com/apigen-dev/apigen/runtime/certs"
 	"github.com/apigen-dev/apigen/runtime/registry"
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/server"
 )
 
@@ -246,7 +247,7 @@ func buildAuthorizer(o *SecureOptions, policy rbac.PolicySource, d *delegation, 
 		zs = append(zs, authorization.AlwaysAllowPaths(d.o.AlwaysAllowPaths...))
 	}
 	// system:masters first, whatever the modes, as kube-apiserver's BuildAuthorizer.
-	zs = append(zs, authorization.PrivilegedGroups(auth.SystemPrivilegedGroup))
+	zs = append(zs, authorization.PrivilegedGroups(request.SystemPrivilegedGroup))
 	for _, m := range o.AuthorizationMode {
 		switch m {
 		case "AlwaysAllow":

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 const policyYAML = `apiVersion: audit.k8s.io/v1
@@ -122,11 +123,11 @@ func TestWithAudit(t *testing.T) {
 	}
 	out := &syncBuffer{}
 	h := WithAudit(answering(`{"kind":"Database","metadata":{"name":"main"}}`), policy, NewLog(out, nil))
-	users := map[string]*auth.User{
-		"alice": {Name: "alice", Groups: []string{"devs", auth.AllAuthenticated}},
+	users := map[string]*request.User{
+		"alice": {Name: "alice", Groups: []string{"devs", request.AllAuthenticated}},
 		"proxy": {Name: "system:kube-proxy"},
 	}
-	srv := httptest.NewServer(auth.WithAuthentication(h, auth.AuthenticatorFunc(func(r *http.Request) (*auth.User, bool, error) {
+	srv := httptest.NewServer(auth.WithAuthentication(h, auth.AuthenticatorFunc(func(r *http.Request) (*request.User, bool, error) {
 		return users[r.Header.Get("X-Test-User")], true, nil
 	}), nil, nil))
 	t.Cleanup(srv.Close)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // Annotation keys kube-apiserver's authorization filter sets.
@@ -55,7 +55,7 @@ func AddAnnotation(ctx context.Context, key, value string) {
 
 // LogImpersonatedUser records who the request of ctx acts as, as k8s.io/apiserver's
 // audit.LogImpersonatedUser: the event's impersonatedUser.
-func LogImpersonatedUser(ctx context.Context, u *auth.User) {
+func LogImpersonatedUser(ctx context.Context, u *request.User) {
 	ec := eventFrom(ctx)
 	if ec == nil || u == nil {
 		return
@@ -81,6 +81,6 @@ func (ec *eventContext) snapshot() Event {
 }
 
 // userInfo is u as an event records it.
-func userInfo(u *auth.User) UserInfo {
+func userInfo(u *request.User) UserInfo {
 	return UserInfo{Username: u.Name, UID: u.UID, Groups: u.Groups, Extra: u.Extra}
 }

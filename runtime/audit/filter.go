@@ -16,7 +16,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/uuid"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/serializer/protobuf"
@@ -42,7 +41,7 @@ func WithAudit(h http.Handler, policy *Policy, backend Backend) http.Handler {
 			h.ServeHTTP(w, r) // a path that does not parse is refused further in; nothing to audit
 			return
 		}
-		u, _ := auth.UserFrom(r.Context())
+		u, _ := request.UserFrom(r.Context())
 		cfg := policy.For(u, info)
 		if cfg.Level == LevelNone {
 			h.ServeHTTP(w, r)
@@ -107,7 +106,7 @@ func (ec *eventContext) setStatus(rec *responseRecorder, omitManagedFields bool)
 }
 
 // newEvent fills what every stage's event shares.
-func newEvent(r *http.Request, u *auth.User, info *request.RequestInfo, level Level) *Event {
+func newEvent(r *http.Request, u *request.User, info *request.RequestInfo, level Level) *Event {
 	ev := &Event{
 		TypeMeta:                 metav1.TypeMeta{APIVersion: "audit.k8s.io/v1", Kind: "Event"},
 		Level:                    level,

@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/request"
 )
 
@@ -128,7 +127,7 @@ type RequestConfig struct {
 // k8s.io/apiserver's policyRuleEvaluator: the first matching rule's level, the policy's and
 // the rule's omitted stages, and the rule's omitManagedFields (else the policy's); level None
 // when no rule matches.
-func (p *Policy) For(u *auth.User, info *request.RequestInfo) RequestConfig {
+func (p *Policy) For(u *request.User, info *request.RequestInfo) RequestConfig {
 	for i := range p.Rules {
 		r := &p.Rules[i]
 		if r.matches(u, info) {
@@ -143,7 +142,7 @@ func (p *Policy) For(u *auth.User, info *request.RequestInfo) RequestConfig {
 }
 
 // LevelFor returns For's level and stages not to record.
-func (p *Policy) LevelFor(u *auth.User, info *request.RequestInfo) (Level, []Stage) {
+func (p *Policy) LevelFor(u *request.User, info *request.RequestInfo) (Level, []Stage) {
 	c := p.For(u, info)
 	return c.Level, c.OmitStages
 }
@@ -151,7 +150,7 @@ func (p *Policy) LevelFor(u *auth.User, info *request.RequestInfo) (Level, []Sta
 // matches reports whether r applies, as k8s.io/apiserver's ruleMatches: users, groups and
 // verbs when listed; then resources and namespaces (resource requests only), else
 // non-resource URLs (non-resource requests only).
-func (r *PolicyRule) matches(u *auth.User, info *request.RequestInfo) bool {
+func (r *PolicyRule) matches(u *request.User, info *request.RequestInfo) bool {
 	if len(r.Users) > 0 && (u == nil || !slices.Contains(r.Users, u.Name)) {
 		return false
 	}

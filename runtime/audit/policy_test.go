@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/request"
 )
 
@@ -17,9 +16,9 @@ import (
 const documentationPolicy = "testdata/audit-policy.yaml"
 
 var (
-	alice     = &auth.User{Name: "alice", Groups: []string{"devs", auth.AllAuthenticated}}
-	kubeProxy = &auth.User{Name: "system:kube-proxy", Groups: []string{auth.AllAuthenticated}}
-	anonymous = &auth.User{Name: auth.Anonymous, Groups: []string{auth.AllUnauthenticated}}
+	alice     = &request.User{Name: "alice", Groups: []string{"devs", request.AllAuthenticated}}
+	kubeProxy = &request.User{Name: "system:kube-proxy", Groups: []string{request.AllAuthenticated}}
+	anonymous = &request.User{Name: request.Anonymous, Groups: []string{request.AllUnauthenticated}}
 )
 
 // TestDocumentationPolicy loads the documentation's example policy unchanged and checks each
@@ -31,7 +30,7 @@ func TestDocumentationPolicy(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		why          string
-		user         *auth.User
+		user         *request.User
 		method, path string
 		want         Level
 	}{
@@ -83,9 +82,9 @@ func TestDocumentationPolicyEvents(t *testing.T) {
 	}
 	out := &syncBuffer{}
 	h := WithAudit(answering(`{"kind":"Pod","metadata":{"name":"p"}}`), p, NewLog(out, nil))
-	serve := func(u *auth.User, method, path, body string) {
+	serve := func(u *request.User, method, path, body string) {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))
-		h.ServeHTTP(httptest.NewRecorder(), r.WithContext(auth.WithUser(context.Background(), u)))
+		h.ServeHTTP(httptest.NewRecorder(), r.WithContext(request.WithUser(context.Background(), u)))
 	}
 	serve(alice, "POST", "/api/v1/namespaces/a/pods", `{"kind":"Pod"}`)
 	serve(alice, "PUT", "/api/v1/namespaces/kube-system/configmaps/c", `{"kind":"ConfigMap"}`)
@@ -128,13 +127,13 @@ func TestEventAnnotationsAndImpersonation(t *testing.T) {
 		AddAnnotation(r.Context(), DecisionAnnotation, "forbid")
 		AddAnnotation(r.Context(), ReasonAnnotation, "")
 		AddAnnotation(r.Context(), DecisionAnnotation, "allow") // the first value stays
-		LogImpersonatedUser(r.Context(), &auth.User{Name: "bob", Groups: []string{auth.AllAuthenticated}})
+		LogImpersonatedUser(r.Context(), &request.User{Name: "bob", Groups: []string{request.AllAuthenticated}})
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = w.Write([]byte(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"no","reason":"Forbidden","code":403}`))
 	}), p, NewLog(out, nil))
 	r := httptest.NewRequest("DELETE", "/apis/db.example.com/v1/namespaces/a/databases/x", nil)
-	h.ServeHTTP(httptest.NewRecorder(), r.WithContext(auth.WithUser(context.Background(), alice)))
+	h.ServeHTTP(httptest.NewRecorder(), r.WithContext(request.WithUser(context.Background(), alice)))
 	events := out.events(t)
 	if len(events) != 1 {
 		t.Fatalf("%d events", len(events))
@@ -187,7 +186,7 @@ rules:
 	}), p, NewLog(out, nil))
 	serve := func(method, path, body string) {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))
-		h.ServeHTTP(httptest.NewRecorder(), r.WithContext(auth.WithUser(context.Background(), alice)))
+		h.ServeHTTP(httptest.NewRecorder(), r.WithContext(request.WithUser(context.Background(), alice)))
 	}
 	serve("PUT", "/apis/db.example.com/v1/namespaces/a/databases/x", object)
 	serve("GET", "/apis/db.example.com/v1/namespaces/a/databases", "")
@@ -227,7 +226,7 @@ func TestBlockingStrictFailsRequest(t *testing.T) {
 	served := false
 	h := WithAudit(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served = true }), p, Union(NewLog(&syncBuffer{}, nil), refusing{}))
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", "/apis/db.example.com/v1/databases", nil).WithContext(auth.WithUser(context.Background(), alice)))
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/apis/db.example.com/v1/databases", nil).WithContext(request.WithUser(context.Background(), alice)))
 	if rec.Code != http.StatusInternalServerError || served || !strings.Contains(rec.Body.String(), "failed to store audit event") {
 		t.Errorf("%d %s, handler run %v", rec.Code, rec.Body, served)
 	}
@@ -245,7 +244,7 @@ func TestObjectRefFromBody(t *testing.T) {
 	h := WithAudit(answering(`{}`), p, NewLog(out, nil))
 	r := httptest.NewRequest("POST", "/apis/db.example.com/v1/namespaces/a/databases",
 		strings.NewReader(`{"metadata":{"name":"new","uid":"u-1","resourceVersion":"7","namespace":"ignored"}}`))
-	h.ServeHTTP(httptest.NewRecorder(), r.WithContext(auth.WithUser(context.Background(), alice)))
+	h.ServeHTTP(httptest.NewRecorder(), r.WithContext(request.WithUser(context.Background(), alice)))
 	events := out.events(t)
 	if len(events) != 2 {
 		t.Fatalf("%d events", len(events))

@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // shortRecord is a line kube's token file format rejects: it has no comment syntax, so this
@@ -30,10 +32,10 @@ t-bob,robert,uid-4
 	}
 	for _, tc := range []struct {
 		token string
-		want  *User
+		want  *request.User
 	}{
-		{"t-admin", &User{Name: "admin", UID: "uid-1", Groups: []string{"system:masters", "team-a"}}},
-		{"t-bob", &User{Name: "robert", UID: "uid-4"}}, // a later record replaces an earlier one
+		{"t-admin", &request.User{Name: "admin", UID: "uid-1", Groups: []string{"system:masters", "team-a"}}},
+		{"t-bob", &request.User{Name: "robert", UID: "uid-4"}}, // a later record replaces an earlier one
 		{"", nil},
 		{"t-admin2", nil},
 	} {
@@ -47,8 +49,8 @@ t-bob,robert,uid-4
 	}
 }
 
-// request returns a request with header h set to v (pairs).
-func request(h ...string) *http.Request {
+// newRequest returns a request with header h set to v (pairs).
+func newRequest(h ...string) *http.Request {
 	r := httptest.NewRequest(http.MethodGet, "/apis", nil)
 	for i := 0; i+1 < len(h); i += 2 {
 		r.Header.Add(h[i], h[i+1])
@@ -65,14 +67,14 @@ func TestBearerTokenUnionAnonymous(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		req     *http.Request
-		want    *User
+		want    *request.User
 		wantErr string
 	}{
-		{"valid token", request("Authorization", "Bearer secret"), &User{Name: "alice", UID: "u1", Groups: []string{"devs", AllAuthenticated}}, ""},
-		{"scheme is case-insensitive", request("Authorization", "bearer secret"), &User{Name: "alice", UID: "u1", Groups: []string{"devs", AllAuthenticated}}, ""},
-		{"wrong token is refused, not anonymous", request("Authorization", "Bearer nope"), nil, "invalid bearer token"},
-		{"no credentials is anonymous", request(), &User{Name: Anonymous, Groups: []string{AllUnauthenticated}}, ""},
-		{"basic auth is not a bearer token", request("Authorization", "Basic YTpi"), &User{Name: Anonymous, Groups: []string{AllUnauthenticated}}, ""},
+		{"valid token", newRequest("Authorization", "Bearer secret"), &request.User{Name: "alice", UID: "u1", Groups: []string{"devs", request.AllAuthenticated}}, ""},
+		{"scheme is case-insensitive", newRequest("Authorization", "bearer secret"), &request.User{Name: "alice", UID: "u1", Groups: []string{"devs", request.AllAuthenticated}}, ""},
+		{"wrong token is refused, not anonymous", newRequest("Authorization", "Bearer nope"), nil, "invalid bearer token"},
+		{"no credentials is anonymous", newRequest(), &request.User{Name: request.Anonymous, Groups: []string{request.AllUnauthenticated}}, ""},
+		{"basic auth is not a bearer token", newRequest("Authorization", "Basic YTpi"), &request.User{Name: request.Anonymous, Groups: []string{request.AllUnauthenticated}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, ok, err := a.AuthenticateRequest(tc.req)
@@ -117,7 +119,7 @@ func tlsServer(t *testing.T, h http.Handler, clientCert *tls.Certificate) (strin
 // whoami serves the authenticated user as JSON through WithAuthentication(a).
 func whoami(a Authenticator) http.Handler {
 	return WithAuthentication(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u, _ := UserFrom(r.Context())
+		u, _ := request.UserFrom(r.Context())
 		_ = json.NewEncoder(w).Encode(u)
 	}), a, nil, nil)
 }
@@ -153,11 +155,11 @@ func TestClientCertOverTLS(t *testing.T) {
 
 	url, c := tlsServer(t, whoami(a), &good)
 	code, body := get(t, c, url)
-	var u User
+	var u request.User
 	if err := json.Unmarshal([]byte(body), &u); err != nil || code != http.StatusOK {
 		t.Fatalf("good certificate: %d %s", code, body)
 	}
-	if diff := cmp.Diff(User{Name: "carol", Groups: []string{"ops", "system:masters"}}, u); diff != "" {
+	if diff := cmp.Diff(request.User{Name: "carol", Groups: []string{"ops", "system:masters"}}, u); diff != "" {
 		t.Errorf("user (-want +got):\n%s", diff)
 	}
 	for name, cert := range map[string]*tls.Certificate{"no certificate": nil, "another CA": &foreign, "server usage": &serverUsage} {
@@ -191,18 +193,18 @@ func TestRequestHeaderFrontProxy(t *testing.T) {
 				leaked = append(leaked, k)
 			}
 		}
-		u, _ := UserFrom(r.Context())
+		u, _ := request.UserFrom(r.Context())
 		_ = json.NewEncoder(w).Encode(u)
 	}), a, nil, nil)
 	headers := []string{"X-Remote-User", "frank", "X-Remote-Group", "g1", "X-Remote-Group", "g2", "X-Remote-Extra-Acme.com%2Fproject", "p1"}
 
 	url, c := tlsServer(t, h, &proxy)
 	code, body := get(t, c, url, headers...)
-	var u User
+	var u request.User
 	if err := json.Unmarshal([]byte(body), &u); err != nil || code != http.StatusOK {
 		t.Fatalf("front proxy: %d %s", code, body)
 	}
-	want := User{Name: "frank", Groups: []string{"g1", "g2"}, Extra: map[string][]string{"acme.com/project": {"p1"}}}
+	want := request.User{Name: "frank", Groups: []string{"g1", "g2"}, Extra: map[string][]string{"acme.com/project": {"p1"}}}
 	if diff := cmp.Diff(want, u); diff != "" {
 		t.Errorf("user (-want +got):\n%s", diff)
 	}
@@ -227,11 +229,11 @@ func TestRequestHeaderFrontProxy(t *testing.T) {
 }
 
 func TestAnonymousFor(t *testing.T) {
-	a := FailOnError(BearerToken(&TokenFile{tokens: map[string]*User{}}), AnonymousFor("/healthz", "/readyz"))
+	a := FailOnError(BearerToken(&TokenFile{tokens: map[string]*request.User{}}), AnonymousFor("/healthz", "/readyz"))
 	for path, want := range map[string]bool{"/healthz": true, "/readyz/etcd": false, "/readyzz": false, "/apis": false, "/": false} {
 		r := httptest.NewRequest(http.MethodGet, path, nil)
 		u, ok, err := a.AuthenticateRequest(r)
-		if ok != want || err != nil || (ok && u.Name != Anonymous) {
+		if ok != want || err != nil || (ok && u.Name != request.Anonymous) {
 			t.Errorf("%s: %+v %v %v, want anonymous %v", path, u, ok, err, want)
 		}
 	}

@@ -7,13 +7,15 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // WithAuthentication authenticates every request with a and serves it with the user in its
-// context (UserFrom), as k8s.io/apiserver's filters.WithAuthentication. A request a does not
-// accept is served by failed (nil: Unauthorized, kube-apiserver's 401; the server's chain
-// wraps it in audit.WithFailedAuthenticationAudit); the reason a gave is logged at debug
-// level, never sent to the client.
+// context (request.UserFrom), as k8s.io/apiserver's filters.WithAuthentication. A request a
+// does not accept is served by failed (nil: Unauthorized, kube-apiserver's 401; the server's
+// chain wraps it in audit.WithFailedAuthenticationAudit); the reason a gave is logged at
+// debug level, never sent to the client.
 func WithAuthentication(h http.Handler, a Authenticator, failed http.Handler, log *slog.Logger) http.Handler {
 	if failed == nil {
 		failed = Unauthorized()
@@ -27,7 +29,7 @@ func WithAuthentication(h http.Handler, a Authenticator, failed http.Handler, lo
 			failed.ServeHTTP(w, r)
 			return
 		}
-		h.ServeHTTP(w, r.WithContext(WithUser(r.Context(), u)))
+		h.ServeHTTP(w, r.WithContext(request.WithUser(r.Context(), u)))
 	})
 }
 

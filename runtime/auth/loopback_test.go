@@ -3,6 +3,8 @@ package auth
 import (
 	"net/http/httptest"
 	"testing"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // TestLoopback checks that the loopback token is system:apiserver in system:masters, and that
@@ -35,8 +37,8 @@ func TestLoopback(t *testing.T) {
 			}
 			continue
 		}
-		if u.Name != LoopbackUserName || u.UID != "uid-1" || !u.InGroup(SystemPrivilegedGroup) {
-			t.Errorf("%q: user %+v, want %s in %s", tc.header, u, LoopbackUserName, SystemPrivilegedGroup)
+		if u.Name != LoopbackUserName || u.UID != "uid-1" || !u.InGroup(request.SystemPrivilegedGroup) {
+			t.Errorf("%q: user %+v, want %s in %s", tc.header, u, LoopbackUserName, request.SystemPrivilegedGroup)
 		}
 		if r.Header.Get("Authorization") != "" {
 			t.Errorf("%q: the token was left in the request", tc.header)

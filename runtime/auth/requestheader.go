@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // RequestHeaderConfig configures the front-proxy authenticator, as kube-apiserver's
@@ -38,7 +40,7 @@ type RequestHeaderConfig struct {
 // they are never passed on.
 func RequestHeader(cfg RequestHeaderConfig) Authenticator {
 	verifier := newChainVerifier(cfg.ClientCA)
-	return AuthenticatorFunc(func(r *http.Request) (*User, bool, error) {
+	return AuthenticatorFunc(func(r *http.Request) (*request.User, bool, error) {
 		name := firstHeader(r.Header, cfg.UsernameHeaders)
 		if name == "" {
 			return nil, false, nil
@@ -50,7 +52,7 @@ func RequestHeader(cfg RequestHeaderConfig) Authenticator {
 		if len(cfg.AllowedNames) > 0 && !slices.Contains(cfg.AllowedNames, cert.Subject.CommonName) {
 			return nil, false, fmt.Errorf("x509: subject with cn=%s is not in the allowed list", cert.Subject.CommonName)
 		}
-		u := &User{Name: name}
+		u := &request.User{Name: name}
 		for _, h := range cfg.GroupHeaders {
 			u.Groups = append(u.Groups, r.Header.Values(h)...)
 		}

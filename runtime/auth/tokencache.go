@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/cache"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // tokenCacheSize bounds the tokens a tokenCache remembers, as k8s.io/apiserver's cached token
@@ -24,7 +26,7 @@ type tokenCache struct {
 }
 
 // tokenAnswer is a remembered answer: the user, nil when not authenticated.
-type tokenAnswer struct{ user *User }
+type tokenAnswer struct{ user *request.User }
 
 // newTokenCache returns a cache with the two TTLs (negative ones count as 0), reading time
 // from clock.
@@ -34,7 +36,7 @@ func newTokenCache(success, failure time.Duration, clock cache.Clock) *tokenCach
 }
 
 // get returns the answer remembered about token, if any: the user (nil: not authenticated).
-func (c *tokenCache) get(token string) (*User, bool) {
+func (c *tokenCache) get(token string) (*request.User, bool) {
 	v, ok := c.lru.Get(sha256.Sum256([]byte(token)))
 	if !ok {
 		return nil, false
@@ -43,7 +45,7 @@ func (c *tokenCache) get(token string) (*User, bool) {
 }
 
 // add remembers the answer about token (u nil: not authenticated) for its TTL.
-func (c *tokenCache) add(token string, u *User) {
+func (c *tokenCache) add(token string, u *request.User) {
 	ttl := c.success
 	if u == nil {
 		ttl = c.failure

@@ -9,13 +9,15 @@ import (
 	"net/http"
 	"os"
 	"strings"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // TokenFile authenticates bearer tokens listed in a static file, as kube-apiserver's
 // --token-auth-file (k8s.io/apiserver's tokenfile.TokenAuthenticator). Build it with
 // LoadTokenFile or ParseTokenFile; it is read-only and safe for concurrent use.
 type TokenFile struct {
-	tokens map[string]*User
+	tokens map[string]*request.User
 }
 
 // LoadTokenFile reads path in kube-apiserver's token file format; see ParseTokenFile.
@@ -41,7 +43,7 @@ func ParseTokenFile(r io.Reader) (*TokenFile, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
-	t := &TokenFile{tokens: map[string]*User{}}
+	t := &TokenFile{tokens: map[string]*request.User{}}
 	for n := 1; ; n++ {
 		record, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -56,7 +58,7 @@ func ParseTokenFile(r io.Reader) (*TokenFile, error) {
 		if record[0] == "" {
 			continue
 		}
-		u := &User{Name: record[1], UID: record[2]}
+		u := &request.User{Name: record[1], UID: record[2]}
 		if len(record) > 3 && record[3] != "" {
 			for _, g := range strings.Split(record[3], ",") {
 				if g = strings.TrimSpace(g); g != "" {
@@ -70,8 +72,8 @@ func ParseTokenFile(r io.Reader) (*TokenFile, error) {
 
 // AuthenticateToken returns the user of token, and whether the file lists it. The comparison
 // takes the same time whatever the token's prefix.
-func (t *TokenFile) AuthenticateToken(token string) (*User, bool) {
-	var found *User
+func (t *TokenFile) AuthenticateToken(token string) (*request.User, bool) {
+	var found *request.User
 	for known, u := range t.tokens {
 		if subtle.ConstantTimeCompare([]byte(known), []byte(token)) == 1 {
 			found = u
@@ -88,7 +90,7 @@ func (t *TokenFile) AuthenticateToken(token string) (*User, bool) {
 // TokenAuthenticator checks a bearer token's value.
 type TokenAuthenticator interface {
 	// AuthenticateToken returns the token's user and true, or false for an unknown token.
-	AuthenticateToken(token string) (*User, bool)
+	AuthenticateToken(token string) (*request.User, bool)
 }
 
 // errInvalidBearerToken is kube-apiserver's error for a bearer token no authenticator accepts.
@@ -99,7 +101,7 @@ var errInvalidBearerToken = errors.New("invalid bearer token")
 // kind; an empty or unknown token is an error ("invalid bearer token"). On success the
 // header is removed, so that it is never passed on to an aggregated server.
 func BearerToken(tokens TokenAuthenticator) Authenticator {
-	return AuthenticatorFunc(func(r *http.Request) (*User, bool, error) {
+	return AuthenticatorFunc(func(r *http.Request) (*request.User, bool, error) {
 		scheme, token, found := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
 		if !found || !strings.EqualFold(scheme, "bearer") {
 			return nil, false, nil

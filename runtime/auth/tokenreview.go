@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	authenticationv1client "k8s.io/client-go/kubernetes/typed/authentication/v1"
 	"k8s.io/utils/clock"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // DefaultTokenReviewCacheTTL is how long an answer about a token is reused by default, as
@@ -40,7 +42,7 @@ func NewTokenReviewer(client authenticationv1client.TokenReviewInterface, ttl ti
 // AuthenticateToken implements TokenAuthenticator. A cluster that cannot be reached, or
 // answers with an error, authenticates no one for this request (and is asked again on the
 // next).
-func (r *TokenReviewer) AuthenticateToken(token string) (*User, bool) {
+func (r *TokenReviewer) AuthenticateToken(token string) (*request.User, bool) {
 	if u, ok := r.cache.get(token); ok {
 		return u, u != nil
 	}
@@ -50,7 +52,7 @@ func (r *TokenReviewer) AuthenticateToken(token string) (*User, bool) {
 	if err != nil {
 		return nil, false
 	}
-	var u *User
+	var u *request.User
 	if review.Status.Authenticated {
 		u = userFromReview(review.Status.User)
 	}
@@ -63,7 +65,7 @@ func (r *TokenReviewer) AuthenticateToken(token string) (*User, bool) {
 // front-proxy settings a delegating server reads from its cluster's
 // extension-apiserver-authentication ConfigMap.
 func Dynamic(current func() Authenticator) Authenticator {
-	return AuthenticatorFunc(func(r *http.Request) (*User, bool, error) {
+	return AuthenticatorFunc(func(r *http.Request) (*request.User, bool, error) {
 		a := current()
 		if a == nil {
 			return nil, false, nil

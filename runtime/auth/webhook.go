@@ -14,6 +14,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/utils/clock"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // TokenWebhook authenticates bearer tokens by sending a TokenReview
@@ -63,7 +65,7 @@ func WebhookClient(configFile string) (*http.Client, string, error) {
 
 // AuthenticateToken implements TokenAuthenticator. A webhook that cannot be reached or answers
 // with an error status authenticates no one (and is not cached).
-func (t *TokenWebhook) AuthenticateToken(token string) (*User, bool) {
+func (t *TokenWebhook) AuthenticateToken(token string) (*request.User, bool) {
 	if u, ok := t.cache.get(token); ok {
 		return u, u != nil
 	}
@@ -76,7 +78,7 @@ func (t *TokenWebhook) AuthenticateToken(token string) (*User, bool) {
 }
 
 // review asks the webhook about token; a nil user means not authenticated.
-func (t *TokenWebhook) review(ctx context.Context, token string) (*User, error) {
+func (t *TokenWebhook) review(ctx context.Context, token string) (*request.User, error) {
 	body, err := json.Marshal(&authnv1.TokenReview{
 		TypeMeta: metav1.TypeMeta{APIVersion: "authentication.k8s.io/v1", Kind: "TokenReview"},
 		Spec:     authnv1.TokenReviewSpec{Token: token},
@@ -112,8 +114,8 @@ func (t *TokenWebhook) review(ctx context.Context, token string) (*User, error) 
 }
 
 // userFromReview is the User a TokenReview's status names.
-func userFromReview(s authnv1.UserInfo) *User {
-	u := &User{Name: s.Username, UID: s.UID, Groups: s.Groups}
+func userFromReview(s authnv1.UserInfo) *request.User {
+	u := &request.User{Name: s.Username, UID: s.UID, Groups: s.Groups}
 	for k, v := range s.Extra {
 		if u.Extra == nil {
 			u.Extra = map[string][]string{}

@@ -102,7 +102,7 @@ func TestTokenWebhook(t *testing.T) {
 		t.Error("an expired answer was reused")
 	}
 	// Through BearerToken, a refused token is an error, not anonymous.
-	if _, ok, err := BearerToken(wh).AuthenticateRequest(request("Authorization", "Bearer bad")); ok || err == nil {
+	if _, ok, err := BearerToken(wh).AuthenticateRequest(newRequest("Authorization", "Bearer bad")); ok || err == nil {
 		t.Errorf("refused token through BearerToken: %v %v", ok, err)
 	}
 }

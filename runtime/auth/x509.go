@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/cache"
+
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // Bounds of a chainVerifier's cache: at most verifiedChainsCacheSize chains are remembered,
@@ -96,7 +98,7 @@ func (v *chainVerifier) verify(r *http.Request) (*x509.Certificate, error) {
 // chainVerifier), so a connection's later requests skip the signature check.
 func ClientCert(roots *x509.CertPool) Authenticator {
 	v := newChainVerifier(roots)
-	return AuthenticatorFunc(func(r *http.Request) (*User, bool, error) {
+	return AuthenticatorFunc(func(r *http.Request) (*request.User, bool, error) {
 		cert, err := v.verify(r)
 		if cert == nil || err != nil {
 			return nil, false, err
@@ -104,6 +106,6 @@ func ClientCert(roots *x509.CertPool) Authenticator {
 		if cert.Subject.CommonName == "" {
 			return nil, false, fmt.Errorf("client certificate SN=%s has no CommonName to name its user", cert.SerialNumber)
 		}
-		return &User{Name: cert.Subject.CommonName, Groups: slices.Clone(cert.Subject.Organization)}, true, nil
+		return &request.User{Name: cert.Subject.CommonName, Groups: slices.Clone(cert.Subject.Organization)}, true, nil
 	})
 }

@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/audit"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 )
@@ -33,7 +32,7 @@ const (
 // Attributes are what a request asks to do: who, and the RequestInfo of what (verb,
 // namespace, API group, resource, subresource, name, or a non-resource path).
 type Attributes struct {
-	User *auth.User
+	User *request.User
 	request.RequestInfo
 }
 
@@ -109,7 +108,7 @@ func (u union) Authorize(ctx context.Context, a Attributes) (Decision, string, e
 // "databases" in API group "db.example.com" in the namespace "team-a"`.
 func WithAuthorization(h http.Handler, z Authorizer, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u, ok := auth.UserFrom(r.Context())
+		u, ok := request.UserFrom(r.Context())
 		if !ok {
 			responsewriters.WriteError(w, apierrors.NewInternalError(errors.New("no user in the request context: authentication must run before authorization")))
 			return

@@ -14,6 +14,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/authorization/rbac"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 func TestUnionFirstDecisionWins(t *testing.T) {
@@ -114,7 +115,7 @@ func TestWithAuthorizationError(t *testing.T) {
 		h := authorization.WithAuthorization(ok, tc.z, nil)
 		r := httptest.NewRequest("GET", "/apis/db.example.com/v1/databases", nil)
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r.WithContext(auth.WithUser(r.Context(), &auth.User{Name: "bob"})))
+		h.ServeHTTP(rec, r.WithContext(request.WithUser(r.Context(), &request.User{Name: "bob"})))
 		if rec.Code != tc.code || (tc.code == 500 && !strings.Contains(rec.Body.String(), "webhook unreachable")) {
 			t.Errorf("%d %s, want %d", rec.Code, rec.Body, tc.code)
 		}
@@ -124,16 +125,16 @@ func TestWithAuthorizationError(t *testing.T) {
 // TestPrivilegedGroups checks that members are allowed anything and others left to the next
 // authorizer.
 func TestPrivilegedGroups(t *testing.T) {
-	z := authorization.Union(authorization.PrivilegedGroups(auth.SystemPrivilegedGroup), authorization.AlwaysDeny())
-	admin := &auth.User{Name: "system:apiserver", Groups: []string{auth.SystemPrivilegedGroup}}
-	bob := &auth.User{Name: "bob", Groups: []string{"devs"}}
+	z := authorization.Union(authorization.PrivilegedGroups(request.SystemPrivilegedGroup), authorization.AlwaysDeny())
+	admin := &request.User{Name: "system:apiserver", Groups: []string{request.SystemPrivilegedGroup}}
+	bob := &request.User{Name: "bob", Groups: []string{"devs"}}
 	if d, _, _ := z.Authorize(context.Background(), authorization.Attributes{User: admin}); d != authorization.Allow {
 		t.Errorf("system:masters: %v, want Allow", d)
 	}
 	if d, _, _ := z.Authorize(context.Background(), authorization.Attributes{User: bob}); d != authorization.Deny {
 		t.Errorf("bob: %v, want the next authorizer's Deny", d)
 	}
-	if r, _, inc, err := authorization.RulesFor(context.Background(), authorization.PrivilegedGroups(auth.SystemPrivilegedGroup), bob, ""); len(r) != 0 || inc || err != nil {
+	if r, _, inc, err := authorization.RulesFor(context.Background(), authorization.PrivilegedGroups(request.SystemPrivilegedGroup), bob, ""); len(r) != 0 || inc || err != nil {
 		t.Errorf("bob's rules: %v %v %v, want none, complete", r, inc, err)
 	}
 }

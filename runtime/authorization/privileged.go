@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // PrivilegedGroups allows every request of a user in one of groups and has no opinion on
@@ -17,7 +17,7 @@ func PrivilegedGroups(groups ...string) Authorizer { return privilegedGroups(gro
 type privilegedGroups []string
 
 // member reports whether u is in one of the groups.
-func (g privilegedGroups) member(u *auth.User) bool {
+func (g privilegedGroups) member(u *request.User) bool {
 	return u != nil && slices.ContainsFunc(g, u.InGroup)
 }
 
@@ -30,7 +30,7 @@ func (g privilegedGroups) Authorize(_ context.Context, a Attributes) (Decision, 
 }
 
 // RulesFor implements RuleResolver: everything for a member, nothing otherwise.
-func (g privilegedGroups) RulesFor(_ context.Context, u *auth.User, _ string) ([]ResourceRule, []NonResourceRule, bool, error) {
+func (g privilegedGroups) RulesFor(_ context.Context, u *request.User, _ string) ([]ResourceRule, []NonResourceRule, bool, error) {
 	if g.member(u) {
 		return everything, everythingNonResource, false, nil
 	}

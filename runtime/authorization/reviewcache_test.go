@@ -19,7 +19,6 @@ import (
 	"k8s.io/client-go/rest"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/request"
 )
 
@@ -88,7 +87,7 @@ func TestReviewCacheTTLs(t *testing.T) {
 			t.Helper()
 			clk.Step(step)
 			for verb := range calls {
-				a := Attributes{User: &auth.User{Name: "gina"}, RequestInfo: request.RequestInfo{IsResourceRequest: true,
+				a := Attributes{User: &request.User{Name: "gina"}, RequestInfo: request.RequestInfo{IsResourceRequest: true,
 					Verb: verb, APIGroup: "db.example.com", APIVersion: "v1", Resource: "databases", Name: "main"}}
 				d, _, err := tc.z.Authorize(context.Background(), a)
 				if d != want[verb] || (err != nil) != (verb == "explode") {

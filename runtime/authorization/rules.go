@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // ResourceRule is a rule a user holds on resources, as k8s.io/apiserver's
@@ -29,12 +29,12 @@ type NonResourceRule struct {
 // resolver cannot list everything the authorizer would allow (a webhook); err a failure to
 // read what it can, the rules then being those it could read.
 type RuleResolver interface {
-	RulesFor(ctx context.Context, u *auth.User, namespace string) (resource []ResourceRule, nonResource []NonResourceRule, incomplete bool, err error)
+	RulesFor(ctx context.Context, u *request.User, namespace string) (resource []ResourceRule, nonResource []NonResourceRule, incomplete bool, err error)
 }
 
 // RulesFor asks z for the rules of u in namespace when z is a RuleResolver; an authorizer
 // that is not one (Webhook) lists nothing and is incomplete, as kube's webhook authorizer.
-func RulesFor(ctx context.Context, z Authorizer, u *auth.User, namespace string) ([]ResourceRule, []NonResourceRule, bool, error) {
+func RulesFor(ctx context.Context, z Authorizer, u *request.User, namespace string) ([]ResourceRule, []NonResourceRule, bool, error) {
 	if r, ok := z.(RuleResolver); ok {
 		return r.RulesFor(ctx, u, namespace)
 	}
@@ -48,18 +48,18 @@ var (
 )
 
 // RulesFor implements RuleResolver: everything.
-func (alwaysAllow) RulesFor(context.Context, *auth.User, string) ([]ResourceRule, []NonResourceRule, bool, error) {
+func (alwaysAllow) RulesFor(context.Context, *request.User, string) ([]ResourceRule, []NonResourceRule, bool, error) {
 	return everything, everythingNonResource, false, nil
 }
 
 // RulesFor implements RuleResolver: nothing, completely.
-func (alwaysDeny) RulesFor(context.Context, *auth.User, string) ([]ResourceRule, []NonResourceRule, bool, error) {
+func (alwaysDeny) RulesFor(context.Context, *request.User, string) ([]ResourceRule, []NonResourceRule, bool, error) {
 	return nil, nil, false, nil
 }
 
 // RulesFor implements RuleResolver: the rules of every member, incomplete when one is, the
 // errors joined, as kube's unionAuthzRulesHandler.
-func (u union) RulesFor(ctx context.Context, user *auth.User, namespace string) ([]ResourceRule, []NonResourceRule, bool, error) {
+func (u union) RulesFor(ctx context.Context, user *request.User, namespace string) ([]ResourceRule, []NonResourceRule, bool, error) {
 	var resource []ResourceRule
 	var nonResource []NonResourceRule
 	var errs []error

@@ -14,7 +14,6 @@ import (
 
 	authzv1 "k8s.io/api/authorization/v1"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/request"
 )
@@ -55,7 +54,7 @@ func TestWebhook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	user := &auth.User{Name: "gina", Groups: []string{"dev"}, Extra: map[string][]string{"scopes": {"s"}}}
+	user := &request.User{Name: "gina", Groups: []string{"dev"}, Extra: map[string][]string{"scopes": {"s"}}}
 	attrs := func(verb, resource string) authorization.Attributes {
 		return authorization.Attributes{User: user, RequestInfo: request.RequestInfo{IsResourceRequest: true, Verb: verb,
 			APIGroup: "db.example.com", APIVersion: "v1", Namespace: "team-a", Resource: resource, Name: "main"}}

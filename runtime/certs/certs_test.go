@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 var loopback = []net.IP{net.ParseIP("127.0.0.1")}
@@ -38,7 +39,7 @@ func TestServeWithSelfSigned(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := httptest.NewUnstartedServer(auth.WithAuthentication(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u, _ := auth.UserFrom(r.Context())
+		u, _ := request.UserFrom(r.Context())
 		_ = json.NewEncoder(w).Encode(u)
 	}), auth.ClientCert(b.CAPool), nil, nil))
 	srv.TLS = &tls.Config{Certificates: []tls.Certificate{serving}, ClientAuth: tls.RequestClientCert}
@@ -55,7 +56,7 @@ func TestServeWithSelfSigned(t *testing.T) {
 		t.Fatalf("HTTPS with the CA as the only root: %v", err)
 	}
 	defer resp.Body.Close()
-	var u auth.User
+	var u request.User
 	if err := json.NewDecoder(resp.Body).Decode(&u); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("%d %v", resp.StatusCode, err)
 	}

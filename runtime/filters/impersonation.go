@@ -12,7 +12,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/apigen-dev/apigen/runtime/audit"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -63,7 +62,7 @@ func WithImpersonation(h http.Handler, z authorization.Authorizer, log *slog.Log
 			h.ServeHTTP(w, r)
 			return
 		}
-		requester, ok := auth.UserFrom(r.Context())
+		requester, ok := request.UserFrom(r.Context())
 		if !ok {
 			responsewriters.WriteError(w, apierrors.NewInternalError(errors.New("no user found for request")))
 			return
@@ -79,7 +78,7 @@ func WithImpersonation(h http.Handler, z authorization.Authorizer, log *slog.Log
 			}
 		}
 		impersonated := impersonatedUser(wanted, len(r.Header.Values(ImpersonateGroupHeader)) > 0)
-		ctx := auth.WithUser(r.Context(), impersonated)
+		ctx := request.WithUser(r.Context(), impersonated)
 		audit.LogImpersonatedUser(ctx, impersonated)
 		if log != nil {
 			log.Debug("impersonating", "user", requester.Name, "as", impersonated.Name)
@@ -94,8 +93,8 @@ func WithImpersonation(h http.Handler, z authorization.Authorizer, log *slog.Log
 }
 
 // impersonatedUser is the user wanted describes, as kube's WithImpersonation builds it.
-func impersonatedUser(wanted []impersonation, groupsAsked bool) *auth.User {
-	u := &auth.User{}
+func impersonatedUser(wanted []impersonation, groupsAsked bool) *request.User {
+	u := &request.User{}
 	for _, want := range wanted {
 		switch name := want.attrs.Name; want.kind {
 		case "ServiceAccount":
@@ -117,10 +116,10 @@ func impersonatedUser(wanted []impersonation, groupsAsked bool) *auth.User {
 		}
 	}
 	switch {
-	case u.Name == auth.Anonymous && !u.InGroup(auth.AllUnauthenticated):
-		u.Groups = append(u.Groups, auth.AllUnauthenticated)
-	case u.Name != auth.Anonymous && !u.InGroup(auth.AllAuthenticated) && !u.InGroup(auth.AllUnauthenticated):
-		u.Groups = append(u.Groups, auth.AllAuthenticated)
+	case u.Name == request.Anonymous && !u.InGroup(request.AllUnauthenticated):
+		u.Groups = append(u.Groups, request.AllUnauthenticated)
+	case u.Name != request.Anonymous && !u.InGroup(request.AllAuthenticated) && !u.InGroup(request.AllUnauthenticated):
+		u.Groups = append(u.Groups, request.AllAuthenticated)
 	}
 	return u
 }

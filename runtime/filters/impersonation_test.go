@@ -13,8 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/apigen-dev/apigen/runtime/audit"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization/rbac"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // impersonationPolicy: admin may impersonate anyone, anything; helper may impersonate the
@@ -44,10 +44,10 @@ func impersonationPolicy() *rbac.Policy {
 // 403 wording, and the audit event.
 func TestWithImpersonation(t *testing.T) {
 	z := rbac.Authorizer((*rbac.StaticPolicy)(impersonationPolicy()))
-	var seen *auth.User
+	var seen *request.User
 	var headersLeft []string
 	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		seen, _ = auth.UserFrom(r.Context())
+		seen, _ = request.UserFrom(r.Context())
 		headersLeft = nil
 		for name := range r.Header {
 			if strings.HasPrefix(name, "Impersonate-") {
@@ -70,7 +70,7 @@ func TestWithImpersonation(t *testing.T) {
 			}
 		}
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r.WithContext(auth.WithUser(context.Background(), &auth.User{Name: user, Groups: []string{auth.AllAuthenticated}})))
+		h.ServeHTTP(rec, r.WithContext(request.WithUser(context.Background(), &request.User{Name: user, Groups: []string{request.AllAuthenticated}})))
 		return rec
 	}
 	status := func(rec *httptest.ResponseRecorder) metav1.Status {
@@ -97,21 +97,21 @@ func TestWithImpersonation(t *testing.T) {
 	}
 
 	rec = serve("helper", map[string][]string{"Impersonate-User": {"alice"}, "Impersonate-Group": {"devs"}, "Impersonate-Extra-Scopes": {"read"}})
-	if rec.Code != 200 || seen == nil || seen.Name != "alice" || !slices.Equal(seen.Groups, []string{"devs", auth.AllAuthenticated}) ||
+	if rec.Code != 200 || seen == nil || seen.Name != "alice" || !slices.Equal(seen.Groups, []string{"devs", request.AllAuthenticated}) ||
 		!slices.Equal(seen.Extra["scopes"], []string{"read"}) || len(headersLeft) != 0 {
 		t.Errorf("helper as alice: %d %+v, headers left %v", rec.Code, seen, headersLeft)
 	}
 	if serve("admin", map[string][]string{"Impersonate-User": {"system:serviceaccount:ci:robot"}, "Impersonate-Uid": {"u-1"},
 		"Impersonate-Extra-Acme.com%2fproject": {"p"}}); seen == nil || seen.Name != "system:serviceaccount:ci:robot" || seen.UID != "u-1" ||
-		!slices.Equal(seen.Groups, []string{"system:serviceaccounts", "system:serviceaccounts:ci", auth.AllAuthenticated}) ||
+		!slices.Equal(seen.Groups, []string{"system:serviceaccounts", "system:serviceaccounts:ci", request.AllAuthenticated}) ||
 		!slices.Equal(seen.Extra["acme.com/project"], []string{"p"}) {
 		t.Errorf("admin as a service account: %+v", seen)
 	}
-	if serve("admin", map[string][]string{"Impersonate-User": {auth.Anonymous}}); seen == nil || !slices.Equal(seen.Groups, []string{auth.AllUnauthenticated}) {
+	if serve("admin", map[string][]string{"Impersonate-User": {request.Anonymous}}); seen == nil || !slices.Equal(seen.Groups, []string{request.AllUnauthenticated}) {
 		t.Errorf("admin as anonymous: %+v", seen)
 	}
-	if serve("admin", map[string][]string{"Impersonate-User": {"x"}, "Impersonate-Group": {auth.AllUnauthenticated}}); seen == nil ||
-		!slices.Equal(seen.Groups, []string{auth.AllUnauthenticated}) {
+	if serve("admin", map[string][]string{"Impersonate-User": {"x"}, "Impersonate-Group": {request.AllUnauthenticated}}); seen == nil ||
+		!slices.Equal(seen.Groups, []string{request.AllUnauthenticated}) {
 		t.Errorf("admin as x, unauthenticated: %+v", seen)
 	}
 	rec = serve("admin", map[string][]string{"Impersonate-Group": {"devs"}})

@@ -12,8 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/metrics"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // Defaults of Config.
@@ -27,8 +27,8 @@ const (
 
 // collectorUser is the user the collector's reads and writes are made as, as
 // kube-controller-manager's garbage collector's service account.
-var collectorUser = &auth.User{Name: "system:serviceaccount:kube-system:generic-garbage-collector",
-	Groups: []string{"system:serviceaccounts", "system:serviceaccounts:kube-system", auth.AllAuthenticated}}
+var collectorUser = &request.User{Name: "system:serviceaccount:kube-system:generic-garbage-collector",
+	Groups: []string{"system:serviceaccounts", "system:serviceaccounts:kube-system", request.AllAuthenticated}}
 
 // Queue names, as kube-controller-manager's (the "name" label of the workqueue_* series).
 const (
@@ -117,7 +117,7 @@ func (gc *GarbageCollector) Run(ctx context.Context) error {
 		return errors.New("the garbage collector is already running")
 	}
 	defer gc.running.Store(false)
-	ctx = auth.WithUser(ctx, collectorUser) // whom admission sees on the collector's writes
+	ctx = request.WithUser(ctx, collectorUser) // whom admission sees on the collector's writes
 	c := gc.newCollector()
 	gc.current.Store(c)
 	defer gc.current.Store(nil)

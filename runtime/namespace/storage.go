@@ -14,7 +14,6 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/admission"
 	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/rest"
@@ -289,7 +288,7 @@ func deleteAttributes(ctx context.Context, ns *corev1.Namespace, dryRun bool) *a
 	if info, ok := request.RequestInfoFrom(ctx); ok && info.Subresource != "" {
 		a.Subresource = info.Subresource
 	}
-	if u, ok := auth.UserFrom(ctx); ok {
+	if u, ok := request.UserFrom(ctx); ok {
 		a.User = u
 	}
 	return a

@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/request"
 )
 
@@ -37,7 +36,7 @@ func (e *Store) admissionAttributes(ctx context.Context, op admission.Operation,
 	if !e.NamespaceScoped() {
 		a.Namespace = ""
 	}
-	if u, ok := auth.UserFrom(ctx); ok {
+	if u, ok := request.UserFrom(ctx); ok {
 		a.User = u
 	}
 	return a

@@ -16,7 +16,6 @@ import (
 	admreginstall "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1/install"
 	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
 	coreinstall "github.com/apigen-dev/apigen/runtime/apis/core/v1/install"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/rest"
@@ -155,7 +154,7 @@ func WaitFor(t *testing.T, what string, cond func() bool) {
 // create).
 func WidgetAttrs(op admission.Operation, ns string, obj, old *testapi.Widget) *admission.Attributes {
 	a := &admission.Attributes{Operation: op, Kind: WidgetsV1.GroupVersion().WithKind("Widget"), Resource: WidgetsV1,
-		Namespace: ns, User: &auth.User{Name: "alice", Groups: []string{"devs"}}}
+		Namespace: ns, User: &request.User{Name: "alice", Groups: []string{"devs"}}}
 	if obj != nil {
 		a.Object, a.Name = obj, obj.Name
 	}

@@ -6,7 +6,6 @@ import (
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/request"
 )
@@ -24,9 +23,9 @@ type authorizerAdapter struct{ authz authorization.Authorizer }
 
 // Authorize asks the server's authorizer about attrs.
 func (z authorizerAdapter) Authorize(ctx context.Context, attrs authorizer.Attributes) (authorizer.Decision, string, error) {
-	var u *auth.User
+	var u *request.User
 	if info := attrs.GetUser(); info != nil {
-		u = &auth.User{Name: info.GetName(), UID: info.GetUID(), Groups: info.GetGroups(), Extra: info.GetExtra()}
+		u = &request.User{Name: info.GetName(), UID: info.GetUID(), Groups: info.GetGroups(), Extra: info.GetExtra()}
 	}
 	d, reason, err := z.authz.Authorize(ctx, authorization.Attributes{User: u, RequestInfo: request.RequestInfo{
 		IsResourceRequest: attrs.IsResourceRequest(), Path: attrs.GetPath(), Verb: attrs.GetVerb(),
@@ -43,7 +42,7 @@ func (z authorizerAdapter) Authorize(ctx context.Context, attrs authorizer.Attri
 }
 
 // UserInfo returns u as Kubernetes' user.Info (nil for nil).
-func UserInfo(u *auth.User) user.Info {
+func UserInfo(u *request.User) user.Info {
 	if u == nil {
 		return &user.DefaultInfo{}
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/google/cel-go/common/types"
 
 	"github.com/apigen-dev/apigen/runtime/admission"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 func mustCompile(t *testing.T, c *Compiler, expr string, want ...*cel.Type) *Expression {
@@ -62,7 +62,7 @@ func TestEval(t *testing.T) {
 	if err := c.AddVariable("broken", "object.spec.size.foo()"); err == nil {
 		t.Fatal("an invalid variable compiled")
 	}
-	a := &admission.Attributes{Operation: admission.Create, Name: "main", Namespace: "team-a", User: &auth.User{Name: "alice"}}
+	a := &admission.Attributes{Operation: admission.Create, Name: "main", Namespace: "team-a", User: &request.User{Name: "alice"}}
 	a.Resource.Group, a.Resource.Version, a.Resource.Resource = "db.example.com", "v1", "databases"
 	req, err := RequestValue(admission.NewAdmissionRequest(a, "uid", a.Resource, a.Kind))
 	if err != nil {

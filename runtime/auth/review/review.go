@@ -63,7 +63,7 @@ func tokenReview(ctx context.Context, authn auth.Authenticator, review *authnv1.
 
 // selfSubjectReview returns the requesting user, as kube's selfsubjectreview REST.
 func selfSubjectReview(ctx context.Context, _ runtime.Object) (runtime.Object, error) {
-	u, ok := auth.UserFrom(ctx)
+	u, ok := request.UserFrom(ctx)
 	if !ok {
 		return nil, apierrors.NewBadRequest("no user present on request")
 	}
@@ -73,7 +73,7 @@ func selfSubjectReview(ctx context.Context, _ runtime.Object) (runtime.Object, e
 }
 
 // userInfo is u as the reviews answer it; extra is never nil, as kube's.
-func userInfo(u *auth.User) authnv1.UserInfo {
+func userInfo(u *request.User) authnv1.UserInfo {
 	info := authnv1.UserInfo{Username: u.Name, UID: u.UID, Groups: u.Groups, Extra: make(map[string]authnv1.ExtraValue, len(u.Extra))}
 	for k, v := range u.Extra {
 		info.Extra[k] = v

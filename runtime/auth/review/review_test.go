@@ -65,8 +65,8 @@ func TestTokenReview(t *testing.T) {
 
 func TestSelfSubjectReview(t *testing.T) {
 	_, self := stores(t, nil)
-	u := &auth.User{Name: "alice", UID: "u1", Groups: []string{"devs"}, Extra: map[string][]string{"scopes": {"read"}}}
-	obj, err := self.Create(auth.WithUser(context.Background(), u), &authnv1.SelfSubjectReview{}, &metav1.CreateOptions{})
+	u := &request.User{Name: "alice", UID: "u1", Groups: []string{"devs"}, Extra: map[string][]string{"scopes": {"read"}}}
+	obj, err := self.Create(request.WithUser(context.Background(), u), &authnv1.SelfSubjectReview{}, &metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	rbacv1 "github.com/apigen-dev/apigen/runtime/apis/rbac/v1"
-	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // The labels and annotation of Kubernetes' default roles.
@@ -107,10 +107,10 @@ func DefaultClusterRoleBindings() []rbacv1.ClusterRoleBinding {
 			RoleRef: rbacv1.RoleRef{APIGroup: GroupName, Kind: "ClusterRole", Name: role}, Subjects: subjects}
 	}
 	return []rbacv1.ClusterRoleBinding{
-		bind("cluster-admin", group(auth.SystemPrivilegedGroup)),
-		bind("system:discovery", group(auth.AllAuthenticated)),
-		bind("system:basic-user", group(auth.AllAuthenticated)),
-		bind("system:public-info-viewer", group(auth.AllAuthenticated), group(auth.AllUnauthenticated)),
+		bind("cluster-admin", group(request.SystemPrivilegedGroup)),
+		bind("system:discovery", group(request.AllAuthenticated)),
+		bind("system:basic-user", group(request.AllAuthenticated)),
+		bind("system:public-info-viewer", group(request.AllAuthenticated), group(request.AllUnauthenticated)),
 	}
 }
 

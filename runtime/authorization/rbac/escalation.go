@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/component-helpers/auth/rbac/validation"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // FullAuthority is what cluster-admin holds: every verb on every resource and path. Setting
@@ -23,7 +23,7 @@ var FullAuthority = []PolicyRule{
 // "alice" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not
 // currently held:` and the missing rules, one per line, compacted and sorted. Rules are
 // compared with k8s.io/component-helpers' Covers. u nil is an error ("no user on request").
-func ConfirmNoEscalation(p *Policy, u *auth.User, namespace string, rules []PolicyRule) error {
+func ConfirmNoEscalation(p *Policy, u *request.User, namespace string, rules []PolicyRule) error {
 	if u == nil {
 		return errors.New("no user on request")
 	}

@@ -21,8 +21,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
+	"github.com/apigen-dev/apigen/runtime/request"
 )
 
 // All is the wildcard of verbs, apiGroups, resources and nonResourceURLs.
@@ -109,7 +109,7 @@ func (z *authorizer) Authorize(ctx context.Context, a authorization.Attributes) 
 
 // RulesFor implements authorization.RuleResolver, as kube's RBACAuthorizer.RulesFor: every
 // rule bound to u in namespace, split into resource and non-resource rules; never incomplete.
-func (z *authorizer) RulesFor(ctx context.Context, u *auth.User, namespace string) ([]authorization.ResourceRule, []authorization.NonResourceRule, bool, error) {
+func (z *authorizer) RulesFor(ctx context.Context, u *request.User, namespace string) ([]authorization.ResourceRule, []authorization.NonResourceRule, bool, error) {
 	p, err := z.source.Policy(ctx)
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("cannot read RBAC policy: %w", err)
@@ -161,7 +161,7 @@ func (p *Policy) allowedBy(a authorization.Attributes) (string, bool) {
 // RulesFor returns every rule of every role bound to u that applies in namespace, as kube's
 // DefaultRuleResolver.RulesFor: those granted by ClusterRoleBindings and, when namespace is
 // not "", by RoleBindings in namespace. A binding to a missing role grants nothing.
-func (p *Policy) RulesFor(u *auth.User, namespace string) []PolicyRule {
+func (p *Policy) RulesFor(u *request.User, namespace string) []PolicyRule {
 	var out []PolicyRule
 	p.visit(u, namespace, func(_ *Binding, _ *Subject, rule *PolicyRule) bool {
 		out = append(out, *rule)
@@ -173,7 +173,7 @@ func (p *Policy) RulesFor(u *auth.User, namespace string) []PolicyRule {
 // visit calls f with each rule of each role bound to u (nil: none) in namespace ("": by
 // ClusterRoleBindings only), with the binding and its first subject naming u, in binding
 // order, until f returns false.
-func (p *Policy) visit(u *auth.User, namespace string, f func(*Binding, *Subject, *PolicyRule) bool) {
+func (p *Policy) visit(u *request.User, namespace string, f func(*Binding, *Subject, *PolicyRule) bool) {
 	if u == nil {
 		return
 	}
@@ -238,7 +238,7 @@ func (p *Policy) role(b Binding) *Role {
 }
 
 // appliesTo reports whether s names u, as kube's RBAC appliesToUser.
-func appliesTo(s Subject, u *auth.User) bool {
+func appliesTo(s Subject, u *request.User) bool {
 	switch s.Kind {
 	case "User":
 		return s.Name == u.Name

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/request"
 )
@@ -45,13 +44,13 @@ func res(verb, ns, group, resource, name, sub string) request.RequestInfo {
 
 func TestPolicyAllows(t *testing.T) {
 	p := teamPolicy()
-	bob := &auth.User{Name: "bob", Groups: []string{auth.AllAuthenticated}}
-	admin := &auth.User{Name: "root", Groups: []string{auth.SystemPrivilegedGroup}}
-	anon := &auth.User{Name: auth.Anonymous, Groups: []string{auth.AllUnauthenticated}}
-	robot := &auth.User{Name: "system:serviceaccount:ci:robot"}
+	bob := &request.User{Name: "bob", Groups: []string{request.AllAuthenticated}}
+	admin := &request.User{Name: "root", Groups: []string{request.SystemPrivilegedGroup}}
+	anon := &request.User{Name: request.Anonymous, Groups: []string{request.AllUnauthenticated}}
+	robot := &request.User{Name: "system:serviceaccount:ci:robot"}
 	for _, tc := range []struct {
 		name string
-		user *auth.User
+		user *request.User
 		info request.RequestInfo
 		want bool
 	}{
@@ -89,15 +88,15 @@ func TestPolicyAllows(t *testing.T) {
 // TestAuthorizeReason: an allowed request names the binding that allowed it, in kube's words.
 func TestAuthorizeReason(t *testing.T) {
 	z := Authorizer((*StaticPolicy)(teamPolicy()))
-	bob := &auth.User{Name: "bob", Groups: []string{auth.AllAuthenticated}}
+	bob := &request.User{Name: "bob", Groups: []string{request.AllAuthenticated}}
 	for _, tc := range []struct {
-		user *auth.User
+		user *request.User
 		info request.RequestInfo
 		want string
 	}{
 		{bob, res("list", "team-a", "db.example.com", "databases", "", ""), `RBAC: allowed by RoleBinding "bob-reads/team-a" of Role "db-reader" to User "bob"`},
 		{bob, request.RequestInfo{Verb: "get", Path: "/apis"}, `RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"`},
-		{&auth.User{Name: "system:serviceaccount:ci:robot"}, res("get", "team-a", "db.example.com", "databases", "x", ""),
+		{&request.User{Name: "system:serviceaccount:ci:robot"}, res("get", "team-a", "db.example.com", "databases", "x", ""),
 			`RBAC: allowed by RoleBinding "robot/team-a" of Role "db-reader" to ServiceAccount "robot/ci"`},
 	} {
 		d, reason, err := z.Authorize(context.Background(), authorization.Attributes{User: tc.user, RequestInfo: tc.info})

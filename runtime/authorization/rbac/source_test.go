@@ -8,7 +8,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	rbacv1 "github.com/apigen-dev/apigen/runtime/apis/rbac/v1"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/rest"
@@ -36,7 +35,7 @@ func TestStoragePolicy(t *testing.T) {
 		Subjects: []rbacv1.Subject{{APIGroup: GroupName, Kind: "User", Name: "ann"}}}, &metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	list := authorization.Attributes{User: &auth.User{Name: "ann"},
+	list := authorization.Attributes{User: &request.User{Name: "ann"},
 		RequestInfo: request.RequestInfo{IsResourceRequest: true, Verb: "list", APIVersion: "v1", Resource: "configmaps"}}
 	allowed := func() (*Policy, bool) {
 		t.Helper()

@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	authzv1 "github.com/apigen-dev/apigen/runtime/apis/authorization/v1"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/request"
@@ -76,8 +75,8 @@ func localSubjectAccessReview(ctx context.Context, z authorization.Authorizer, o
 }
 
 // requestUser is the request's user; 400 without one, as kube's reviews.
-func requestUser(ctx context.Context) (*auth.User, error) {
-	u, ok := auth.UserFrom(ctx)
+func requestUser(ctx context.Context) (*request.User, error) {
+	u, ok := request.UserFrom(ctx)
 	if !ok {
 		return nil, apierrors.NewBadRequest("no user present on request")
 	}
@@ -86,8 +85,8 @@ func requestUser(ctx context.Context) (*auth.User, error) {
 
 // specUser is the user a SubjectAccessReviewSpec names, as kube's
 // AuthorizationAttributesFrom: no group is added.
-func specUser(spec *authzv1.SubjectAccessReviewSpec) *auth.User {
-	u := &auth.User{Name: spec.User, UID: spec.UID, Groups: spec.Groups}
+func specUser(spec *authzv1.SubjectAccessReviewSpec) *request.User {
+	u := &request.User{Name: spec.User, UID: spec.UID, Groups: spec.Groups}
 	if len(spec.Extra) > 0 {
 		u.Extra = make(map[string][]string, len(spec.Extra))
 		for k, v := range spec.Extra {
@@ -99,7 +98,7 @@ func specUser(spec *authzv1.SubjectAccessReviewSpec) *auth.User {
 
 // attributes are what the review asks about, as kube's ResourceAttributesFrom (an empty
 // version is every version, "*") and NonResourceAttributesFrom.
-func attributes(u *auth.User, ra *authzv1.ResourceAttributes, nra *authzv1.NonResourceAttributes) authorization.Attributes {
+func attributes(u *request.User, ra *authzv1.ResourceAttributes, nra *authzv1.NonResourceAttributes) authorization.Attributes {
 	a := authorization.Attributes{User: u}
 	if ra != nil {
 		version := ra.Version

@@ -11,7 +11,6 @@ import (
 
 	authzv1 "github.com/apigen-dev/apigen/runtime/apis/authorization/v1"
 	authzinstall "github.com/apigen-dev/apigen/runtime/apis/authorization/v1/install"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/authorization/rbac"
 	"github.com/apigen-dev/apigen/runtime/registry"
@@ -45,10 +44,10 @@ func teamPolicy() authorization.Authorizer {
 	return rbac.Authorizer((*rbac.StaticPolicy)(p))
 }
 
-var bob = &auth.User{Name: "bob", Groups: []string{auth.AllAuthenticated}}
+var bob = &request.User{Name: "bob", Groups: []string{request.AllAuthenticated}}
 
-func as(u *auth.User, namespace string) context.Context {
-	return request.WithNamespace(auth.WithUser(context.Background(), u), namespace)
+func as(u *request.User, namespace string) context.Context {
+	return request.WithNamespace(request.WithUser(context.Background(), u), namespace)
 }
 
 func TestSelfSubjectAccessReview(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	rbacv1 "github.com/apigen-dev/apigen/runtime/apis/rbac/v1"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/authorization/rbac"
 	"github.com/apigen-dev/apigen/runtime/registry"
@@ -49,7 +48,7 @@ func NewClusterRoleBindings(store *registry.Store, z authorization.Authorizer, p
 // ClusterRoleBinding) or already holds every rule of it there, as kube's binding policybased
 // storage: BindingAuthorized, then GetRoleReferenceRules and ConfirmNoEscalation. A binding
 // to a missing role the user may not bind is 404 NotFound, as in kube.
-func (s *Bindings) check(ctx context.Context, u *auth.User, obj runtime.Object) error {
+func (s *Bindings) check(ctx context.Context, u *request.User, obj runtime.Object) error {
 	namespace, ref := request.NamespaceValue(ctx), s.roleRef(obj)
 	resource := ""
 	switch ref.Kind {

@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/authorization/rbac"
 	"github.com/apigen-dev/apigen/runtime/request"
@@ -51,14 +50,14 @@ type guard struct {
 
 // escalationAllowed reports whether u is in system:masters, as kube's
 // rbacregistry.EscalationAllowed: the group the server's own privileged clients use.
-func escalationAllowed(u *auth.User) bool {
-	return u != nil && u.InGroup(auth.SystemPrivilegedGroup)
+func escalationAllowed(u *request.User) bool {
+	return u != nil && u.InGroup(request.SystemPrivilegedGroup)
 }
 
 // authorized asks the authorizer whether u may do verb (escalate, bind) on the role resource
 // ("roles", "clusterroles") named name in namespace, as kube's RoleEscalationAuthorized and
 // BindingAuthorized (API version "*"). An authorizer error counts as no.
-func (g *guard) authorized(ctx context.Context, u *auth.User, verb, resource, namespace, name string) bool {
+func (g *guard) authorized(ctx context.Context, u *request.User, verb, resource, namespace, name string) bool {
 	if g.authorizer == nil || u == nil {
 		return false
 	}
@@ -72,7 +71,7 @@ func (g *guard) authorized(ctx context.Context, u *auth.User, verb, resource, na
 }
 
 // confirm refuses, with 403, rules u does not hold in namespace; name is the object's.
-func (g *guard) confirm(ctx context.Context, u *auth.User, namespace, name string, rules []rbac.PolicyRule) error {
+func (g *guard) confirm(ctx context.Context, u *request.User, namespace, name string, rules []rbac.PolicyRule) error {
 	p, err := g.policy.Current(ctx)
 	if err != nil {
 		return apierrors.NewInternalError(fmt.Errorf("cannot read the RBAC policy: %w", err))
@@ -128,8 +127,8 @@ func onlyGCFieldsChange(obj, old runtime.Object) bool {
 }
 
 // userFrom returns the request's user; a request without one may not write RBAC objects.
-func userFrom(ctx context.Context) (*auth.User, error) {
-	u, ok := auth.UserFrom(ctx)
+func userFrom(ctx context.Context) (*request.User, error) {
+	u, ok := request.UserFrom(ctx)
 	if !ok {
 		return nil, apierrors.NewForbidden(schema.GroupResource{Group: rbac.GroupName}, "", errors.New("no user on request"))
 	}

@@ -11,7 +11,6 @@ import (
 
 	rbacv1 "github.com/apigen-dev/apigen/runtime/apis/rbac/v1"
 	rbacinstall "github.com/apigen-dev/apigen/runtime/apis/rbac/v1/install"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization/rbac"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/request"
@@ -69,8 +68,8 @@ func (f *fixture) admin(t *testing.T, resource, namespace string, obj runtime.Ob
 	}
 }
 
-func as(u *auth.User, namespace string) context.Context {
-	return request.WithNamespace(auth.WithUser(context.Background(), u), namespace)
+func as(u *request.User, namespace string) context.Context {
+	return request.WithNamespace(request.WithUser(context.Background(), u), namespace)
 }
 
 func rule(verbs, groups, resources string, names ...string) rbacv1.PolicyRule {
@@ -86,7 +85,7 @@ func userSubject(name string) []rbacv1.Subject {
 	return []rbacv1.Subject{{Kind: "User", APIGroup: rbac.GroupName, Name: name}}
 }
 
-var alice = &auth.User{Name: "alice", Groups: []string{auth.AllAuthenticated}}
+var alice = &request.User{Name: "alice", Groups: []string{request.AllAuthenticated}}
 
 // wantForbidden fails unless err is 403 with msg in its message.
 func wantForbidden(t *testing.T, what string, err error, msg string) {
@@ -225,7 +224,7 @@ func TestRoleEscalation(t *testing.T) {
 		ClusterRoleSelectors: []metav1.LabelSelector{{MatchLabels: map[string]string{"x": "y"}}}}}
 	_, err = f.clusterRoles.Create(as(alice, ""), aggregated.DeepCopy(), &metav1.CreateOptions{})
 	wantForbidden(t, "aggregationRule", err, `clusterroles.rbac.authorization.k8s.io "gatherer" is forbidden: must have cluster-admin privileges to use the aggregationRule`)
-	root := &auth.User{Name: "root", Groups: []string{auth.SystemPrivilegedGroup, auth.AllAuthenticated}}
+	root := &request.User{Name: "root", Groups: []string{request.SystemPrivilegedGroup, request.AllAuthenticated}}
 	if _, err := f.clusterRoles.Create(as(root, ""), aggregated.DeepCopy(), &metav1.CreateOptions{}); err != nil {
 		t.Errorf("system:masters: %v", err)
 	}

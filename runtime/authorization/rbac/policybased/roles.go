@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	rbacv1 "github.com/apigen-dev/apigen/runtime/apis/rbac/v1"
-	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/authorization/rbac"
 	"github.com/apigen-dev/apigen/runtime/registry"
@@ -52,7 +51,7 @@ func NewClusterRoles(store *registry.Store, z authorization.Authorizer, policy P
 
 // mayEscalate reports whether u is exempt from the checks: system:masters, or the escalate
 // verb on the role the request addresses, as kube's RoleEscalationAuthorized.
-func (s *Roles) mayEscalate(ctx context.Context, u *auth.User) bool {
+func (s *Roles) mayEscalate(ctx context.Context, u *request.User) bool {
 	if escalationAllowed(u) {
 		return true
 	}
@@ -66,7 +65,7 @@ func (s *Roles) mayEscalate(ctx context.Context, u *auth.User) bool {
 // check refuses obj (its old version being old, nil on create) when it grants rules u does
 // not hold in the request's namespace, or sets or changes an aggregationRule without every
 // right.
-func (s *Roles) check(ctx context.Context, u *auth.User, obj, old runtime.Object) error {
+func (s *Roles) check(ctx context.Context, u *request.User, obj, old runtime.Object) error {
 	name, namespace := objectName(obj), request.NamespaceValue(ctx)
 	rules, aggregated := s.rules(obj)
 	if err := s.confirm(ctx, u, namespace, name, rules); err != nil {
