@@ -12,6 +12,6 @@
 // are cel (admission CEL expressions), informer (caches of stored objects), matching (rules and
 // selectors) and versioned (objects in the version a webhook or policy asked for). Plugins may
 // want listers (WantsListers), the scheme and the server's resources (WantsScheme), the
-// authorizer (WantsAuthorizer) and background caches (CacheRunner); the server gives them
+// authorizer (authorization.WantsAuthorizer) and background caches (CacheRunner); the server gives them
 // before serving. NewAdmissionRequest describes a write as kube's AdmissionRequest.
 package admission

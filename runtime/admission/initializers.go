@@ -5,8 +5,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/apigen-dev/apigen/runtime/authorization"
 )
 
 // Resources knows the server's resources, as kube's EquivalentResourceMapper: which
@@ -28,13 +26,6 @@ type Resources interface {
 // before serving, with its scheme and resources.
 type WantsScheme interface {
 	SetScheme(scheme *runtime.Scheme, resources Resources)
-}
-
-// WantsAuthorizer is a plugin that asks the server's authorizer (the authorizer variable of
-// CEL expressions), as kube's initializer.WantsAuthorizer: the server calls SetAuthorizer
-// once, before serving.
-type WantsAuthorizer interface {
-	SetAuthorizer(authz authorization.Authorizer)
 }
 
 // CacheRunner is a plugin that keeps caches of stored objects (webhook configurations,

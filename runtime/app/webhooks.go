@@ -66,8 +66,8 @@ func serveAdmissionRegistration(o *Options, scheme *runtime.Scheme, factory regi
 }
 
 // initAdmissionPlugins gives the chain's plugins what they ask for besides listers: the
-// scheme and the resources of infos (admission.WantsScheme), the authorizer (AlwaysAllow
-// when serving plain HTTP), and a post-start hook "start-admission-plugin-caches" running the
+// scheme and the resources of infos (admission.WantsScheme), the authorizer
+// (authorization.WantsAuthorizer; AlwaysAllow when serving plain HTTP), and a post-start hook "start-admission-plugin-caches" running the
 // caches of every admission.CacheRunner until the server stops.
 func initAdmissionPlugins(srv *server.Server, chain *admission.Chain, scheme *runtime.Scheme, infos []*registry.APIGroupInfo, authz authorization.Authorizer) error {
 	if authz == nil {
@@ -79,7 +79,7 @@ func initAdmissionPlugins(srv *server.Server, chain *admission.Chain, scheme *ru
 		if w, ok := p.(admission.WantsScheme); ok {
 			w.SetScheme(scheme, resources)
 		}
-		if w, ok := p.(admission.WantsAuthorizer); ok {
+		if w, ok := p.(authorization.WantsAuthorizer); ok {
 			w.SetAuthorizer(authz)
 		}
 		if r, ok := p.(admission.CacheRunner); ok {

@@ -69,7 +69,7 @@ func TestEval(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := &Input{Object: map[string]any{"spec": map[string]any{"size": int64(20)}}, Params: map[string]any{"limit": int64(10)},
-		Request: req, Authorizer: Authorizer(allowDatabases), User: UserInfo(a.User), Resource: Resource(a)}
+		Request: req, Authorizer: authorization.CELAuthorizer(allowDatabases), User: UserInfo(a.User), Resource: Resource(a)}
 	act := c.NewActivation(context.Background(), in, RuntimeCELCostBudget)
 	for expr, want := range map[string]any{
 		"variables.big": true,

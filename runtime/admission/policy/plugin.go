@@ -66,7 +66,7 @@ var (
 	_ admission.ValidationInterface = (*Plugin)(nil)
 	_ admission.WantsListers        = (*Plugin)(nil)
 	_ admission.WantsScheme         = (*Plugin)(nil)
-	_ admission.WantsAuthorizer     = (*Plugin)(nil)
+	_ authorization.WantsAuthorizer = (*Plugin)(nil)
 	_ admission.CacheRunner         = (*Plugin)(nil)
 )
 

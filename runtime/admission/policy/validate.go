@@ -17,6 +17,7 @@ import (
 	admissioncel "github.com/apigen-dev/apigen/runtime/admission/cel"
 	"github.com/apigen-dev/apigen/runtime/admission/matching"
 	admregv1 "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1"
+	"github.com/apigen-dev/apigen/runtime/authorization"
 	"github.com/apigen-dev/apigen/runtime/warning"
 )
 
@@ -128,7 +129,7 @@ func (p *Plugin) act(ctx context.Context, h *hook, b *admregv1.ValidatingAdmissi
 // input is what the policy's expressions see of a, matched as m (parameters are set per
 // parameter object). Errors: the namespace cannot be read, an object cannot be converted.
 func (p *Plugin) input(ctx context.Context, a *admission.Attributes, m matching.Match) (*admissioncel.Input, error) {
-	in := &admissioncel.Input{User: admissioncel.UserInfo(a.User), Authorizer: admissioncel.Authorizer(p.authz), Resource: admissioncel.Resource(a)}
+	in := &admissioncel.Input{User: admissioncel.UserInfo(a.User), Authorizer: authorization.CELAuthorizer(p.authz), Resource: admissioncel.Resource(a)}
 	var err error
 	if in.Object, err = p.versioned(a.Object, m.Kind); err != nil {
 		return nil, err

@@ -39,10 +39,10 @@ type base struct {
 }
 
 var (
-	_ admission.WantsListers    = (*base)(nil)
-	_ admission.WantsScheme     = (*base)(nil)
-	_ admission.WantsAuthorizer = (*base)(nil)
-	_ admission.CacheRunner     = (*base)(nil)
+	_ admission.WantsListers        = (*base)(nil)
+	_ admission.WantsScheme         = (*base)(nil)
+	_ authorization.WantsAuthorizer = (*base)(nil)
+	_ admission.CacheRunner         = (*base)(nil)
 )
 
 // Handles returns true for CREATE, UPDATE, DELETE and CONNECT.
@@ -164,7 +164,7 @@ func (p *base) matchConditions(ctx context.Context, h *hook, a *admission.Attrib
 
 // celInput is what match conditions see of a, its objects in m's version.
 func (p *base) celInput(ctx context.Context, a *admission.Attributes, m matching.Match) (*admissioncel.Input, error) {
-	in := &admissioncel.Input{User: admissioncel.UserInfo(a.User), Authorizer: admissioncel.Authorizer(p.authz),
+	in := &admissioncel.Input{User: admissioncel.UserInfo(a.User), Authorizer: authorization.CELAuthorizer(p.authz),
 		Resource: admissioncel.Resource(a)}
 	var err error
 	if in.Object, err = p.converter.VersionedMap(a.Object, m.Kind); err != nil {
