@@ -3,10 +3,8 @@ package runtime
 import (
 	"encoding/json"
 	"io"
-	"os"
 	"os/exec"
 	"path"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -66,74 +64,10 @@ func TestRuntimeImports(t *testing.T) {
 	}
 }
 
-// layerArrows lists, per runtime package (or tree, with a trailing "/..."), the runtime
-// packages it must not import directly: the request path (endpoints) and the serializers
-// reach storage only through the Store and storage.Interface they are given, so that
-// serialization and HTTP handling are told apart from etcd; the API types import no server.
-var layerArrows = map[string][]string{
-	"runtime/endpoints":      {"runtime/storage"},
-	"runtime/serializer/...": {"runtime/storage", "runtime/endpoints", "runtime/registry"},
-	"runtime/request":        {"runtime/storage", "runtime/endpoints", "runtime/registry"},
-	// The API types (and structural schemas, a leaf they use) do not import the CRD server.
-	"runtime/apis/...":              {"runtime/apiextensions"},
-	"runtime/validation/structural": {"runtime/apiextensions", "runtime/apis"},
-}
-
-// TestRuntimeLayers checks layerArrows on the direct imports of the runtime's packages.
-func TestRuntimeLayers(t *testing.T) {
-	matched := map[string]bool{}
-	for _, pkg := range goList(t, "-json=ImportPath,Imports", "github.com/apigen-dev/apigen/runtime/...") {
-		rel := strings.TrimPrefix(pkg.ImportPath, module+"/")
-		for from, banned := range layerArrows {
-			if tree, ok := strings.CutSuffix(from, "/..."); !(rel == from || ok && (rel == tree || strings.HasPrefix(rel, tree+"/"))) {
-				continue
-			}
-			matched[from] = true
-			for _, imp := range pkg.Imports {
-				for _, b := range banned {
-					if bad := module + "/" + b; imp == bad || strings.HasPrefix(imp, bad+"/") {
-						t.Errorf("%s imports %s: %s must not import %s", rel, imp, from, b)
-					}
-				}
-			}
-		}
-	}
-	for from := range layerArrows {
-		if !matched[from] {
-			t.Errorf("no runtime package matches %s: update layerArrows", from)
-		}
-	}
-}
-
-// TestDocListsEveryPackage keeps doc.go's map of the runtime true: every runtime package
-// (API version and install packages, generated clients and test API types aside) is named
-// in it.
-func TestDocListsEveryPackage(t *testing.T) {
-	doc, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("go", "list", "github.com/apigen-dev/apigen/runtime/...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	skip := regexp.MustCompile(`/(v1|v1beta1|v1alpha1|install)$|^pkg/generated|^registry/testapi/`)
-	for _, p := range strings.Fields(string(out)) {
-		rel := strings.TrimPrefix(strings.TrimPrefix(p, module), "/runtime")
-		rel = strings.TrimPrefix(rel, "/")
-		if rel == "" || skip.MatchString(rel) {
-			continue
-		}
-		if !regexp.MustCompile(`[\s(,]` + regexp.QuoteMeta(rel) + `[\s:,;).]`).Match(doc) {
-			t.Errorf("runtime/doc.go does not name runtime/%s: add it to its layer", rel)
-		}
-	}
-}
-
 // listedPackage is what the tests read of `go list -json`.
 type listedPackage struct {
-	ImportPath    string
-	Imports, Deps []string
+	ImportPath, Dir        string
+	GoFiles, Imports, Deps []string
 }
 
 // goList runs `go list` with args (which must include -json) and decodes its packages.
