@@ -109,6 +109,7 @@ func (l *layerList) layerOf(rel string) (int, string, bool) {
 // non-test file imports a runtime package from a higher layer. Test helpers may import
 // anything; only helpers (and tests, whose imports are not checked) import them.
 func TestRuntimeLayers(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("doc.go")
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +188,7 @@ func importers(t *testing.T, pkg listedPackage, imp string) string {
 
 // TestParseLayers checks the reading of doc.go's list on a small one.
 func TestParseLayers(t *testing.T) {
+	t.Parallel()
 	l, err := parseLayers(`// Package runtime is ... by layer:
 //
 // Top (why):
