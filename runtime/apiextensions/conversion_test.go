@@ -147,7 +147,7 @@ func TestConversionWebhook(t *testing.T) {
 	}
 	v1 := base + "/apis/conv.example.com/v1/namespaces/default/widgets"
 	v2 := base + "/apis/conv.example.com/v2/namespaces/default/widgets"
-	eventually(t, 5*time.Second, func() string {
+	eventually(t, func() string {
 		if code, out := do(t, http.MethodGet, v2, ""); code != http.StatusOK {
 			return fmt.Sprintf("list v2: %d %s", code, out)
 		}
@@ -239,7 +239,7 @@ func TestConversionWebhook(t *testing.T) {
 	downURL := "https://" + down.Addr().String() + "/convert"
 	down.Close()
 	setWebhook(t, base, `{"clientConfig":{"url":"`+downURL+`"}}`)
-	eventually(t, 5*time.Second, func() string {
+	eventually(t, func() string {
 		code, out := do(t, http.MethodGet, v2+"/a", "")
 		if code != http.StatusInternalServerError || !strings.Contains(out, "conversion webhook for conv.example.com/v1, Kind=Widget failed: Post \\\""+downURL+"?timeout=30s\\\": dial tcp") {
 			return fmt.Sprintf("webhook down: %d %s", code, out)
@@ -249,7 +249,7 @@ func TestConversionWebhook(t *testing.T) {
 
 	setWebhook(t, base, `{"clientConfig":{"url":null,"service":{"namespace":"webhooks","name":"convert","path":"/convert","port":8443}},
 "conversionReviewVersions":["v1beta1","v1"]}`)
-	eventually(t, 5*time.Second, func() string {
+	eventually(t, func() string {
 		if code, out := do(t, http.MethodGet, v2+"/a", ""); code != http.StatusOK || !strings.Contains(out, `"length":3`) {
 			return fmt.Sprintf("through the service: %d %s", code, out)
 		}
@@ -266,7 +266,7 @@ func TestConversionWebhook(t *testing.T) {
 	if code, out := do(t, http.MethodPatch, base+crdsPath+"/widgets.conv.example.com", versions); code != http.StatusOK {
 		t.Fatalf("make v2 the storage version: %d %s", code, out)
 	}
-	eventually(t, 5*time.Second, func() string {
+	eventually(t, func() string {
 		code, out := do(t, http.MethodPatch, v1+"/a", `{"spec":{"size":11}}`)
 		if code != http.StatusOK || !strings.Contains(out, `"spec":{"size":11}`) {
 			return fmt.Sprintf("patch a through v1: %d %s", code, out)

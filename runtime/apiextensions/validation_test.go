@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
@@ -93,7 +92,7 @@ func TestCRDUpdateValidation(t *testing.T) {
 	if code, body := do(t, http.MethodPost, url+crdsPath, gizmoCRD); code != http.StatusCreated {
 		t.Fatalf("create CRD: %d %s", code, body)
 	}
-	eventually(t, time.Second, func() string {
+	eventually(t, func() string {
 		if !apiextensionsv1.IsConditionTrue(getCRD(t, url, "gizmos.ext.example.com"), apiextensionsv1.Established) {
 			return "not established"
 		}
@@ -128,7 +127,7 @@ func TestControllerGenCRD(t *testing.T) {
 	if code, out := do(t, http.MethodPost, url+crdsPath+"?fieldValidation=Strict", string(body)); code != http.StatusCreated {
 		t.Fatalf("create: %d %s", code, out)
 	}
-	eventually(t, time.Second, func() string {
+	eventually(t, func() string {
 		if !apiextensionsv1.IsConditionTrue(getCRD(t, url, "guestbooks.webapp.my.domain"), apiextensionsv1.Established) {
 			return "not established"
 		}

@@ -221,10 +221,13 @@ func get(t *testing.T, c *http.Client, url string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
-// waitForCode polls url until it answers code (at most 30s) and returns the Status it wrote.
+// waitForCode polls url until it answers code (at most 90s) and returns the Status it wrote.
 func waitForCode(t *testing.T, c *http.Client, url string, code int) metav1.Status {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	// A bound for a loaded machine (CI runs this under the race detector beside other
+	// packages): the aggregator checks an APIService every 5 s, each check up to 5 s.
+	const wait = 90 * time.Second
+	deadline := time.Now().Add(wait)
 	for {
 		got, body := get(t, c, url)
 		if got == code {
@@ -233,7 +236,7 @@ func waitForCode(t *testing.T, c *http.Client, url string, code int) metav1.Stat
 			return s
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("GET %s: %d %s; waited 30s for %d", url, got, body, code)
+			t.Fatalf("GET %s: %d %s; waited %v for %d", url, got, body, wait, code)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
