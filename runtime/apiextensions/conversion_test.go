@@ -190,8 +190,8 @@ func TestConversionWebhook(t *testing.T) {
 		if !strings.Contains(ev, `"type":"ADDED"`) || !strings.Contains(ev, `"apiVersion":"conv.example.com/v2"`) || !strings.Contains(ev, `"length":4`) {
 			t.Errorf("watch event in v2: %s", ev)
 		}
-	case <-time.After(5 * time.Second):
-		t.Error("no watch event in 5s")
+	case <-time.After(30 * time.Second):
+		t.Error("no watch event in 30s")
 	}
 
 	// Each version's schema validates the object in that version.

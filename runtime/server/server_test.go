@@ -116,7 +116,7 @@ func TestPostStartHooksGateReadiness(t *testing.T) {
 	close(release)
 	select {
 	case <-p.Ready():
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Ready not closed after the hook returned")
 	}
 	if code, body, _ := get(t, base+"/readyz"); code != http.StatusOK {

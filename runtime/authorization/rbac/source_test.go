@@ -59,7 +59,7 @@ func TestStoragePolicy(t *testing.T) {
 	if _, _, err := stores["clusterrolebindings"].(rest.GracefulDeleter).Delete(ctx, "ann-lists", &metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		if _, ok := allowed(); !ok {
 			break
 		}

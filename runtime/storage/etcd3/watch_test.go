@@ -39,7 +39,7 @@ func TestWatchStopLeavesNoGoroutines(t *testing.T) {
 			t.Fatalf("result channel open after Stop")
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		after := runtime.NumGoroutine()
 		if after <= before+2 {
@@ -149,7 +149,7 @@ func TestStreamingListFromCompactedRevision(t *testing.T) {
 		case ev := <-w.ResultChan():
 			obj := ev.Object.(*testapi.Widget)
 			got = append(got, string(ev.Type)+" "+obj.Name+"@"+obj.ResourceVersion)
-		case <-time.After(5 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Fatalf("events so far %q; want ADDED a, ADDED b, BOOKMARK", got)
 		}
 	}
