@@ -45,11 +45,13 @@ vet:
 	$(GO) vet $(TEST_PKGS)
 
 ## test: vet and verify; then every package's tests (unit, golden and end-to-end: real etcd,
-## real HTTP, /usr/bin/kubectl), those of RACE_PKGS (the runtime's packages with concurrency of
-## their own) under the race detector, the others without, and the fuzz targets (make fuzz,
-## its output in $(FUZZ_LOG), summed up after), the three side by side: each package's time
-## printed as it ends (gotestsum, through the Go module proxy), then the ten slowest tests and
-## each phase's time (go vet having run, go test's own vet pass is off)
+## real HTTP, /usr/bin/kubectl) but those of RACE_PKGS (the runtime's packages with concurrency
+## of their own), then those under the race detector (their only run), then the fuzz targets
+## (make fuzz, its output in $(FUZZ_LOG), summed up); each package's time printed as it ends
+## (gotestsum, through the Go module proxy), then the ten slowest tests and each phase's time
+## (go vet having run, go test's own vet pass is off). One run after another: on two cores
+## each keeps the machine busy alone, and side by side they only slowed each other's timed
+## tests.
 GOTESTSUM := $(GO) run gotest.tools/gotestsum@v1.13.0
 TEST_JSON ?= $(BIN)/test.json
 RACE_JSON ?= $(BIN)/test-race.json
@@ -62,20 +64,21 @@ RACE_PKGS := ./runtime/app/... ./runtime/storage/... ./runtime/endpoints/... ./r
 test:
 	@mkdir -p $(BIN); start=$$(date +%s); \
 	$(MAKE) --no-print-directory vet verify || exit 1; checked=$$(date +%s); \
-	$(MAKE) --no-print-directory fuzz > $(FUZZ_LOG) 2>&1 & fuzzpid=$$!; \
 	all=$$($(GO) list $(TEST_PKGS)) || exit 1; race=$$($(GO) list $(RACE_PKGS) | grep -xF "$$all"); \
 	plain=$$(echo "$$all" | grep -vxF "$$race"); rm -f $(TEST_JSON) $(RACE_JSON); status=0; \
-	{ [ -z "$$race" ] || $(GOTESTSUM) --format pkgname --jsonfile $(RACE_JSON) -- -race -vet=off $(TEST_FLAGS) $$race; } & racepid=$$!; \
 	[ -z "$$plain" ] || $(GOTESTSUM) --format pkgname --jsonfile $(TEST_JSON) -- -vet=off $(TEST_FLAGS) $$plain || status=$$?; \
-	wait $$racepid || status=$$?; tested=$$(date +%s); \
+	tested=$$(date +%s); \
+	[ -z "$$race" ] || $(GOTESTSUM) --format pkgname --jsonfile $(RACE_JSON) -- -race -vet=off $(TEST_FLAGS) $$race || status=$$?; \
+	raced=$$(date +%s); \
 	echo "the ten slowest tests (race: under the race detector):"; \
 	{ $(GOTESTSUM) tool slowest --jsonfile $(TEST_JSON) --threshold 1s; \
 	  $(GOTESTSUM) tool slowest --jsonfile $(RACE_JSON) --threshold 1s | sed 's/$$/ (race)/'; } 2>/dev/null | \
 		awk '{ t=$$3; s=0; if (t ~ /m/) { split(t, a, "m"); s=a[1]*60; t=a[2] } sub(/s.*/, "", t); print s+t "\t" $$0 }' | \
 		sort -rn | head -10 | cut -f2-; \
-	if wait $$fuzzpid; then grep -E '^(fuzz [A-Z]|ok )' $(FUZZ_LOG); else status=1; echo "make fuzz failed:"; cat $(FUZZ_LOG); fi; \
-	fuzzed=$$(date +%s); \
-	echo "make test took $$((fuzzed-start))s: vet and verify $$((checked-start))s, then tests $$((tested-checked))s and fuzz (beside them) $$((fuzzed-checked))s"; \
+	if $(MAKE) --no-print-directory fuzz > $(FUZZ_LOG) 2>&1; then grep -E '^(fuzz [A-Z]|ok )' $(FUZZ_LOG); \
+	else status=1; echo "make fuzz failed:"; cat $(FUZZ_LOG); fi; end=$$(date +%s); \
+	echo "make test took $$((end-start))s: vet and verify $$((checked-start))s, tests $$((tested-checked))s," \
+		"race $$((raced-tested))s, fuzz $$((end-raced))s"; \
 	exit $$status
 
 ## fuzz: each fuzz target from its committed corpus (testdata/fuzz) for a number of inputs
