@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -121,37 +122,11 @@ func (p *StoragePolicy) Current(ctx context.Context) (*Policy, error) {
 		if err != nil {
 			return nil, err
 		}
-		if lists[i], err = items(obj); err != nil {
+		if lists[i], err = meta.ExtractList(obj); err != nil {
 			return nil, err
 		}
 	}
 	return policyOf(lists)
-}
-
-// items returns the items of a list of one of the four resources.
-func items(list runtime.Object) ([]runtime.Object, error) {
-	var out []runtime.Object
-	switch l := list.(type) {
-	case *rbacv1.RoleList:
-		for i := range l.Items {
-			out = append(out, &l.Items[i])
-		}
-	case *rbacv1.ClusterRoleList:
-		for i := range l.Items {
-			out = append(out, &l.Items[i])
-		}
-	case *rbacv1.RoleBindingList:
-		for i := range l.Items {
-			out = append(out, &l.Items[i])
-		}
-	case *rbacv1.ClusterRoleBindingList:
-		for i := range l.Items {
-			out = append(out, &l.Items[i])
-		}
-	default:
-		return nil, fmt.Errorf("unexpected RBAC list %T", list)
-	}
-	return out, nil
 }
 
 // policyOf makes the policy of the objects of the four resources, in the order of resources.
