@@ -17,6 +17,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/output"
+	"github.com/apigen-dev/apigen/internal/testinputs"
 )
 
 // corpusTree is one API tree of the compatibility corpus (testdata/corpus/README.md).
@@ -127,6 +128,7 @@ func TestCorpusBuilds(t *testing.T) {
 		t.Skip("runs go build, go vet and go test on the corpus")
 	}
 	t.Parallel()
+	testinputs.Declare(t, corpusPattern)
 	files := map[string][]byte{}
 	for _, tree := range corpusTrees {
 		generated, _ := generateTree(t, tree)

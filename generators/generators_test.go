@@ -10,6 +10,7 @@ import (
 
 	"github.com/apigen-dev/apigen/generators/load"
 	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/internal/testinputs"
 )
 
 func TestAllNamesUnique(t *testing.T) {
@@ -34,6 +35,7 @@ func TestAllBuildExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	pkgs := []string{"./example-api/apis/db", "./example-api/apis/db/v1", "./example-api/apis/db/v1alpha1"}
+	testinputs.Declare(t, pkgs...)
 	api, err := load.Load(root, pkgs...)
 	if ds, ok := err.(model.Diagnostics); err != nil && (!ok || ds.HasErrors()) {
 		t.Fatalf("cannot load example-api: %v", err)

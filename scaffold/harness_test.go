@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"github.com/apigen-dev/apigen/internal/testinputs"
 	"io"
 	"os"
 	"os/exec"
@@ -40,8 +41,13 @@ func goEnv() []string {
 	return append(os.Environ(), "GOFLAGS="+strings.Join(append(flags, "-mod=mod"), " "))
 }
 
+// generatedRepoDeps are the packages of this checkout that a scaffolded repository is built
+// with: apigen, which generates its code, and the runtime, which that code links against.
+var generatedRepoDeps = []string{"./cmd/apigen", "./runtime/..."}
+
 // buildApigen builds this checkout's cmd/apigen into dir and returns the binary's path.
 func buildApigen(tb testing.TB, dir string) string {
+	testinputs.Declare(tb, generatedRepoDeps...)
 	bin := filepath.Join(dir, "apigen")
 	runIn(tb, checkout(tb), 5*time.Minute, "go", "build", "-o", bin, "./cmd/apigen")
 	return bin

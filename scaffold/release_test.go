@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/mod/module"
 	modzip "golang.org/x/mod/zip"
+
+	"github.com/apigen-dev/apigen/internal/testinputs"
 )
 
 // released is an apigen published from this checkout and installed the way a new user
@@ -33,6 +35,7 @@ type released struct {
 // tb.Cleanup.
 func installRelease(tb testing.TB, dir string) *released {
 	tb.Helper()
+	testinputs.Declare(tb, generatedRepoDeps...)
 	cacheDownload := strings.TrimSpace(runIn(tb, checkout(tb), time.Minute, "go", "env", "GOMODCACHE"))
 	version := module.PseudoVersion("", "", time.Now().UTC(), "000000000000")
 	proxy := publish(tb, filepath.Join(dir, "proxy"), version)

@@ -25,6 +25,7 @@ import (
 	"github.com/apigen-dev/apigen/example-api/pkg/generated/clientset/versioned"
 	"github.com/apigen-dev/apigen/example-api/pkg/generated/informers/externalversions"
 	"github.com/apigen-dev/apigen/internal/freeport"
+	"github.com/apigen-dev/apigen/internal/testinputs"
 )
 
 // controllerPackage is the example controller's import path.
@@ -202,6 +203,7 @@ var (
 // controllerBinary builds the example controller once per test binary run.
 func controllerBinary(t *testing.T) string {
 	t.Helper()
+	testinputs.Declare(t, controllerPackage)
 	controllerOnce.Do(func() {
 		dir, err := binDir()
 		if err != nil {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
 	"github.com/apigen-dev/apigen/internal/freeport"
+	"github.com/apigen-dev/apigen/internal/testinputs"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 )
 
@@ -61,6 +62,7 @@ func TestMain(m *testing.M) {
 // serverBinary builds example-apiserver once per test binary run.
 func serverBinary(t *testing.T) string {
 	t.Helper()
+	testinputs.Declare(t, serverproc.Package)
 	buildOnce.Do(func() {
 		dir, err := binDir()
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/internal/golden"
 	"github.com/apigen-dev/apigen/generators/load"
 	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/internal/testinputs"
 )
 
 // markersPkg is the testdata package whose markers TestMarkersToSchema turns into schemas.
@@ -132,6 +133,7 @@ func TestMarkersToSchema(t *testing.T) {
 // runGenerated compiles generated (package install) with evalMain in a scratch module that
 // has apigen's dependencies, runs it and returns its output.
 func runGenerated(t *testing.T, root string, generated []byte) []byte {
+	testinputs.Declare(t, "./runtime/openapi/apimachinery")
 	t.Helper()
 	dir := t.TempDir()
 	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/internal/testinputs"
 )
 
 // The tests in this file run `apigen generate` with every real generator on small modules
@@ -363,6 +365,7 @@ func TestUserDeclarationsKeepTheirNames(t *testing.T) {
 		t.Fatalf("generate exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	// The generated code links against apigen's runtime: this checkout.
+	testinputs.Declare(t, "./runtime/...")
 	gomod := files["go.mod"] + "\nrequire github.com/apigen-dev/apigen v0.0.0\n\nreplace github.com/apigen-dev/apigen => " + root + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
+	"github.com/apigen-dev/apigen/internal/testinputs"
 )
 
 // clusterLine matches -etcd cluster's topology line and captures the replicas' URLs and
@@ -77,6 +78,7 @@ func TestRunCluster(t *testing.T) {
 // it for every child process left running (and kills them).
 func buildServer(ctx context.Context, t *testing.T) string {
 	t.Helper()
+	testinputs.Declare(t, serverproc.Package)
 	bin, err := serverproc.Build(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
