@@ -29,21 +29,15 @@ type Tree struct {
 // the git repository holding dir into a new temporary directory. Errors: dir outside a git
 // repository, a ref git cannot resolve, git missing, or the extraction failing.
 func Extract(dir, ref string) (*Tree, error) {
-	if dir == "" {
-		dir = "."
-	}
-	top, err := git(dir, "rev-parse", "--show-toplevel")
+	top, err := Resolve(dir, ref)
 	if err != nil {
-		return nil, fmt.Errorf("%s is not in a git repository: %w", dir, err)
-	}
-	if _, err := git(dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err != nil {
-		return nil, fmt.Errorf("git cannot resolve %q to a commit (in CI, fetch it: actions/checkout with fetch-depth: 0): %w", ref, err)
+		return nil, err
 	}
 	tmp, err := os.MkdirTemp("", "apigen-against-")
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{Ref: ref, Top: strings.TrimSpace(top), Dir: tmp}
+	t := &Tree{Ref: ref, Top: top, Dir: tmp}
 	cmd := exec.Command("git", "archive", "--format=tar", ref+"^{commit}")
 	cmd.Dir = t.Top
 	var stderr bytes.Buffer
@@ -63,6 +57,22 @@ func Extract(dir, ref string) (*Tree, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// Resolve checks that dir is in a git repository in which ref names a commit, and returns
+// the repository's top directory; Extract calls it first. Errors say which of the two fails.
+func Resolve(dir, ref string) (top string, err error) {
+	if dir == "" {
+		dir = "."
+	}
+	top, err = git(dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", fmt.Errorf("%s is not in a git repository: %w", dir, err)
+	}
+	if _, err := git(dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err != nil {
+		return "", fmt.Errorf("git cannot resolve %q to a commit (in CI, fetch it: actions/checkout with fetch-depth: 0): %w", ref, err)
+	}
+	return strings.TrimSpace(top), nil
 }
 
 // Close removes the temporary directory.
