@@ -163,7 +163,7 @@ func (c *comparer) kind(og, ng *model.Group, ov, nv *model.Version, ok, nk *mode
 	}
 	osch, nsch := c.oldSchemas[schemaKey{og.Name, ov.Name, ok.Name}], c.newSchemas[schemaKey{ng.Name, nv.Name, nk.Name}]
 	if osch != nil && nsch != nil {
-		kc.walk("", osch.props, nsch.props, true)
+		kc.walk("", osch.props, nsch.props)
 	}
 	kc.omission()
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/apigen-dev/apigen/generators/compat"
+	"github.com/apigen-dev/apigen/generators/compat/compatmarkers"
 	"github.com/apigen-dev/apigen/generators/load"
 )
 
@@ -79,6 +80,9 @@ var wantChanges = []change{
 	// A hub field the spoke cannot carry.
 	{"lossy-conversion", compat.Breaking, "apis/conv/v1/types.go", "Color string", false, "v1 field .spec.color has no counterpart in conv.example.com/v1beta1", false},
 	{"field-added", compat.Additive, "apis/conv/v1/types.go", "Color string", false, "new optional field .spec.color", false},
+	{"lossy-conversion", compat.Breaking, "apis/hub/types.go", "Pitch int32", false, "the internal version field .spec.pitch has no counterpart in hub.example.com/v1", false},
+	// Spelled otherwise (+k8s:maximum for +kubebuilder:validation:Maximum), or moved from the
+	// field to its type, a constraint is the same: no change (any would be unexpected).
 }
 
 // lineOf returns the 1-based line of testdata/<tree>/file holding text.
@@ -203,5 +207,19 @@ func TestCheckUnchanged(t *testing.T) {
 	}
 	if len(fresh.Changes) == 0 {
 		t.Errorf("against a tree without the API: no change, want every version added")
+	}
+}
+
+// TestREADMENames checks that the README's table of breaking changes names each of them.
+func TestREADMENames(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile(filepath.Join(moduleRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range compatmarkers.Breaking {
+		if !strings.Contains(string(readme), "| `"+b.Name+"` | "+b.Help+" |") {
+			t.Errorf("README.md has no row | `%s` | %s |", b.Name, b.Help)
+		}
 	}
 }

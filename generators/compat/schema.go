@@ -137,8 +137,8 @@ func typeOf(s *apiext.JSONSchemaProps) string {
 }
 
 // walk compares the schemas at path, o at the ref and n now, both present, then their
-// properties, items and values. existed is false below a property that is new.
-func (kc *kindComparer) walk(path string, o, n *apiext.JSONSchemaProps, existed bool) {
+// properties, items and values.
+func (kc *kindComparer) walk(path string, o, n *apiext.JSONSchemaProps) {
 	o, n = effective(o), effective(n)
 	what := path
 	if what == "" {
@@ -163,10 +163,10 @@ func (kc *kindComparer) walk(path string, o, n *apiext.JSONSchemaProps, existed 
 	kc.rules(path, what, o, n)
 	kc.properties(path, o, n)
 	if o.Items != nil && n.Items != nil && o.Items.Schema != nil && n.Items.Schema != nil {
-		kc.walk(path+"[*]", o.Items.Schema, n.Items.Schema, existed)
+		kc.walk(path+"[*]", o.Items.Schema, n.Items.Schema)
 	}
 	if o.AdditionalProperties != nil && n.AdditionalProperties != nil && o.AdditionalProperties.Schema != nil && n.AdditionalProperties.Schema != nil {
-		kc.walk(path+"{*}", o.AdditionalProperties.Schema, n.AdditionalProperties.Schema, existed)
+		kc.walk(path+"{*}", o.AdditionalProperties.Schema, n.AdditionalProperties.Schema)
 	}
 }
 
@@ -454,7 +454,7 @@ func (kc *kindComparer) properties(path string, o, n *apiext.JSONSchemaProps) {
 		case was && !is:
 			kc.change("validation-loosened", Additive, p, false, "%s becomes optional", p)
 		}
-		kc.walk(p, &os, &ns, true)
+		kc.walk(p, &os, &ns)
 	}
 }
 

@@ -33,6 +33,10 @@ type Item struct {
 	Port int32  `json:"port"`
 }
 
+// Percent is a share, 0 to 100.
+// +kubebuilder:validation:Maximum=100
+type Percent int32
+
 // Ref names another object.
 type Ref struct {
 	Name string `json:"name,omitempty"`
@@ -93,6 +97,10 @@ type WidgetSpec struct {
 	// +kubebuilder:validation:Maximum=50
 	// +apigen:allow-breaking=maximum-lowered
 	Ceiling int32 `json:"ceiling,omitempty"`
+	// +k8s:maximum=7
+	Spelled int32 `json:"spelled,omitempty"`
+	// Moved has its maximum on its type now.
+	Moved Percent `json:"moved,omitempty"`
 }
 
 // WidgetStatus is the observed state.

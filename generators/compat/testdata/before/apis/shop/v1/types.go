@@ -33,6 +33,10 @@ type Item struct {
 	Port int32  `json:"port"`
 }
 
+// Percent is a share, 0 to 100.
+// It has no marker here.
+type Percent int32
+
 // Ref names another object.
 type Ref struct {
 	Name string `json:"name,omitempty"`
@@ -81,6 +85,10 @@ type WidgetSpec struct {
 	Loose int32 `json:"loose,omitempty"`
 	// +kubebuilder:validation:Maximum=100
 	Ceiling int32 `json:"ceiling,omitempty"`
+	// +kubebuilder:validation:Maximum=7
+	Spelled int32 `json:"spelled,omitempty"`
+	// +kubebuilder:validation:Maximum=100
+	Moved Percent `json:"moved,omitempty"`
 }
 
 // WidgetStatus is the observed state.
