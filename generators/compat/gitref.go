@@ -265,26 +265,52 @@ func (r *Result) Failed() int {
 	return n
 }
 
-// Check compares the API matching patterns in dir at ref with now, the API as loaded from
-// the working tree: the changes of Compare, positions at the ref mapped to the working tree's
-// files, allowed by their markers and by the names in allow (Allow). Errors: those of
-// Extract and Tree.Load.
-func Check(dir, ref string, patterns []string, now *model.API, allow []string) (*Result, error) {
+// Baseline is the API at a ref, loaded from its extracted tree, to compare the working
+// tree's with (Check); Close removes the tree.
+type Baseline struct {
+	tree *Tree
+	api  *model.API
+}
+
+// LoadBaseline extracts ref's tree (Extract) and loads patterns in its counterpart of dir
+// (Tree.Load). It can run while the working tree's API loads. Errors: those of Extract and
+// Tree.Load.
+func LoadBaseline(dir, ref string, patterns []string) (*Baseline, error) {
 	t, err := Extract(dir, ref)
 	if err != nil {
 		return nil, err
 	}
-	defer t.Close()
-	old, err := t.Load(dir, patterns...)
+	api, err := t.Load(dir, patterns...)
 	if err != nil {
+		t.Close()
 		return nil, err
 	}
-	changes := Compare(old, now)
+	return &Baseline{tree: t, api: api}, nil
+}
+
+// Close removes the extracted tree.
+func (b *Baseline) Close() error { return b.tree.Close() }
+
+// Check compares the baseline with now, the API as loaded from the working tree: the changes
+// of Compare, positions at the ref mapped to the working tree's files, allowed by their
+// markers and by the names in allow (Allow).
+func (b *Baseline) Check(now *model.API, allow []string) *Result {
+	changes := Compare(b.api, now)
 	for i := range changes {
 		if changes[i].AtRef {
-			changes[i].Pos = t.Pos(changes[i].Pos)
+			changes[i].Pos = b.tree.Pos(changes[i].Pos)
 		}
 	}
 	Allow(changes, allow)
-	return &Result{Ref: ref, Top: t.Top, Changes: sortChanges(changes)}, nil
+	return &Result{Ref: b.tree.Ref, Top: b.tree.Top, Changes: sortChanges(changes)}
+}
+
+// Check is LoadBaseline, then Baseline.Check of now, then Close.
+func Check(dir, ref string, patterns []string, now *model.API, allow []string) (*Result, error) {
+	b, err := LoadBaseline(dir, ref, patterns)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	return b.Check(now, allow), nil
 }

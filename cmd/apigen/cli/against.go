@@ -27,6 +27,8 @@ type againstOptions struct {
 	output          string
 	annotations     string
 	annotationsFile string
+	// base is the API at the ref, loading (verify sets it).
+	base baseline
 }
 
 // addFlags registers o's flags on cmd.
@@ -73,16 +75,36 @@ func (o *againstOptions) annotationFormat() string {
 	return o.annotations
 }
 
-// check runs the compatibility check of now (the API of patterns as loaded from the working
-// tree) against o.against and prints it; stale are verify's out-of-date files, which the JSON
+// baseline waits for the API at the ref, loading beside the generators' pass.
+type baseline func() (*compat.Baseline, error)
+
+// loadBaseline starts loading the API of patterns at o.against (compat.LoadBaseline) and
+// returns the function that waits for it; the caller closes what it returns.
+func (o *againstOptions) loadBaseline(patterns []string) baseline {
+	var b *compat.Baseline
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b, err = compat.LoadBaseline("", o.against, patterns)
+	}()
+	return func() (*compat.Baseline, error) {
+		<-done
+		return b, err
+	}
+}
+
+// check runs the compatibility check of now (the API as loaded from the working tree)
+// against o.base, which loadBaseline started, and prints it; stale are verify's out-of-date files, which the JSON
 // output lists too. It returns whether the check fails (any breaking change not allowed, or
 // the API at the ref not loading).
-func (o *againstOptions) check(now *model.API, patterns []string, stale []output.FileDiff, stdout, stderr io.Writer) bool {
-	res, err := compat.Check("", o.against, patterns, now, o.allow)
+func (o *againstOptions) check(now *model.API, stale []output.FileDiff, stdout, stderr io.Writer) bool {
+	b, err := o.base()
 	if err != nil {
 		fmt.Fprintf(stderr, "apigen verify --against %s: %v\n", o.against, err)
 		return true
 	}
+	res := b.Check(now, o.allow)
 	failed := res.Failed()
 	fromTop := func(file string) string {
 		abs, err := filepath.Abs(file)
