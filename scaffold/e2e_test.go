@@ -2,6 +2,7 @@ package scaffold_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,9 @@ import (
 // create api (v1), go generate (types' code and the kind's typed clients in pkg/generated),
 // make test in the new repository, the server answering kubectl; create api again changing
 // nothing and a clashing one writing nothing; apigen verify failing on an edited type with a
-// diff naming the file, then passing after go generate; a second version (v1beta1) creating
+// diff naming the file, then passing after go generate; make verify-api, which the CI
+// template runs on a pull request, failing on a minimum raised against the commit of the API
+// so far (the repository made a git one for it); a second version (v1beta1) creating
 // the hub package and conversions, with the object stored through v1 served by both versions;
 // after each served step, the deploy manifests (config/deploy) built with kustomize and
 // checked against the server's flags and the group versions its discovery lists.
@@ -171,6 +174,38 @@ func TestScaffoldEndToEnd(t *testing.T) {
 			if _, err := os.Stat(stale); !os.IsNotExist(err) {
 				t.Errorf("the stale file is still there after a second go generate: %v", err)
 			}
+		}},
+		{"make verify-api fails on a breaking change", func(t *testing.T) {
+			// What CI runs on a pull request (make verify-api BASE=origin/<base branch>),
+			// against the commit of the API so far: a minimum raised is breaking.
+			git := func(args ...string) {
+				t.Helper()
+				runIn(t, repo, time.Minute, "git", append([]string{"-c", "user.name=apigen test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+			}
+			git("init", "-q")
+			git("add", "-A")
+			git("commit", "-q", "-m", "the API so far")
+			types := filepath.Join(repo, "apis/shop/v1/order_types.go")
+			src, err := os.ReadFile(types)
+			if err != nil {
+				t.Fatal(err)
+			}
+			edited := strings.Replace(string(src), "// +kubebuilder:validation:Minimum=1\n", "// +kubebuilder:validation:Minimum=2\n", 1)
+			if edited == string(src) {
+				t.Fatalf("%s has no Minimum=1 to raise", types)
+			}
+			if err := os.WriteFile(types, []byte(edited), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			line := slices.IndexFunc(strings.Split(edited, "\n"), func(l string) bool { return strings.Contains(l, "Quantity int32") }) + 1
+			runIn(t, repo, long, "go", "generate", "./...")
+			out, err := tryIn(repo, long, "make", "verify-api", "BASE=HEAD")
+			want := fmt.Sprintf("apis/shop/v1/order_types.go:%d:2: breaking: minimum of .spec.quantity changes from 1 to 2", line)
+			if code := exitCode(err); code != 2 || !strings.Contains(out, want) || !strings.Contains(out, "[minimum-raised]") ||
+				!strings.Contains(out, "1 breaking change(s) not allowed") || !strings.Contains(out, "all up to date") {
+				t.Errorf("make verify-api BASE=HEAD after raising a minimum: exit %d, want make's 2, the generated files up to date and %q:\n%s", code, want, out)
+			}
+			git("checkout", "-q", "--", ".")
 		}},
 		{"second version", func(t *testing.T) {
 			runIn(t, repo, time.Minute, apigen, "create", "api", "--group", "shop.example.com", "--version", "v1beta1", "--kind", "Order")

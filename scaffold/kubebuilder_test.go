@@ -72,6 +72,14 @@ func TestKubebuilderProjectServed(t *testing.T) {
 			t.Errorf("init wrote no %s", f)
 		}
 	}
+	for f, want := range map[string]string{
+		"Makefile":                         "apiserver-verify-api: ## apiserver-verify, and exit 1 on a breaking API change",
+		".github/workflows/apiserver.yaml": "if: github.event_name == 'pull_request'\n        run: make apiserver-verify-api APISERVER_BASE=origin/${{ github.base_ref }}\n",
+	} {
+		if !strings.Contains(after[f], want) {
+			t.Errorf("%s after init lacks %q:\n%s", f, want, after[f])
+		}
+	}
 	if groups := after["cmd/cronjob-apiserver/groups.go"]; !strings.Contains(groups, `"example.com/cronjob/api/v2/install"`) {
 		t.Errorf("groups.go does not list the install package below the most preferred version, api/v2:\n%s", groups)
 	}

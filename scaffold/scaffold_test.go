@@ -84,11 +84,13 @@ func TestInitWritesGofmtCleanRepo(t *testing.T) {
 	}
 	checkout, _ := filepath.Abs("..")
 	for file, wants := range map[string][]string{
-		"go.mod":                    {"module example.com/shop\n", "\ngo 1.26\n", "tool github.com/apigen-dev/apigen/cmd/apigen", "replace github.com/apigen-dev/apigen => " + checkout},
-		"apis/doc.go":               {"//go:generate go tool apigen generate ./..."},
-		"Makefile":                  {"generate:", "verify:", "build:", "run:", "test:", "./cmd/$(SERVER)", "SERVER   := shop-apiserver"},
-		".github/workflows/ci.yaml": {"go tool apigen verify ./...", "go test ./..."},
-		".gitignore":                {"/apiserver-data/"},
+		"go.mod":      {"module example.com/shop\n", "\ngo 1.26\n", "tool github.com/apigen-dev/apigen/cmd/apigen", "replace github.com/apigen-dev/apigen => " + checkout},
+		"apis/doc.go": {"//go:generate go tool apigen generate ./..."},
+		"Makefile": {"generate:", "verify:", "build:", "run:", "test:", "./cmd/$(SERVER)", "SERVER   := shop-apiserver",
+			"BASE     ?= origin/main", "verify-api:\n\t$(GO) tool apigen verify --against $(BASE) ./...\n"},
+		".github/workflows/ci.yaml": {"go tool apigen verify ./...", "go test ./...", "fetch-depth: 0",
+			"if: github.event_name == 'pull_request'\n        run: make verify-api BASE=origin/${{ github.base_ref }}\n"},
+		".gitignore": {"/apiserver-data/"},
 		"README.md": {"go generate ./...\nmake run\n", "## Deploy to a cluster", "docker build -t $IMG -f config/deploy/Dockerfile .",
 			"kustomize edit set image shop-apiserver=$IMG) && kubectl apply -k config/deploy", "kubectl get apiservices",
 			"kubectl -n shop-system create secret tls shop-apiserver-tls"},

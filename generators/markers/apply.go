@@ -91,6 +91,37 @@ func Choice(field string, choices []string, get func(*model.Markers) *string) Ap
 	}
 }
 
+// Names returns the ApplyFunc of a marker whose value is a list of names ("a,b", "a;b" or
+// "{a,b}", quoted or bare) accumulated, without repeats, over repeated markers into the
+// slice get returns; check, when set, says what is wrong with one name.
+func Names(check func(name string) error, get func(*model.Markers) *[]string) ApplyFunc {
+	return func(s *State, raw string) error {
+		v, err := unquote(raw)
+		if err != nil {
+			return err
+		}
+		v = strings.Trim(v, "{}")
+		for _, name := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' }) {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				continue
+			}
+			if check != nil {
+				if err := check(name); err != nil {
+					return err
+				}
+			}
+			if !contains(*get(s.m), name) {
+				*get(s.m) = append(*get(s.m), name)
+			}
+		}
+		if len(*get(s.m)) == 0 {
+			return fmt.Errorf("no name given")
+		}
+		return nil
+	}
+}
+
 // ValidationFlag is Flag for a field of model.Validation.
 func ValidationFlag(field string, get func(*model.Validation) *bool) ApplyFunc {
 	return Flag(field, func(m *model.Markers) *bool { return get(&m.Validation) })

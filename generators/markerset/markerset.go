@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/apigen-dev/apigen/generators/clientset/clientsetmarkers"
+	"github.com/apigen-dev/apigen/generators/compat/compatmarkers"
 	"github.com/apigen-dev/apigen/generators/conversion/conversionmarkers"
 	"github.com/apigen-dev/apigen/generators/crd/crdmarkers"
 	"github.com/apigen-dev/apigen/generators/deepcopy/deepcopymarkers"
@@ -21,7 +22,8 @@ import (
 )
 
 // Registrations are the register functions of the generators' markers packages, in the
-// order apigen runs the generators, then the parser's own (markers.RegisterUnowned).
+// order apigen runs the generators, then the compatibility check's (`apigen verify --against`,
+// which generates nothing), then the parser's own (markers.RegisterUnowned).
 var Registrations = []func(*markers.Registry){
 	registermarkers.Register,
 	deepcopymarkers.Register,
@@ -32,6 +34,7 @@ var Registrations = []func(*markers.Registry){
 	crdmarkers.Register,
 	installmarkers.Register,
 	clientsetmarkers.Register,
+	compatmarkers.Register,
 	markers.RegisterUnowned,
 }
 

@@ -68,6 +68,10 @@ type Markers struct {
 	// as a whole or key by key: x-kubernetes-map-type in the OpenAPI schema.
 	MapType    string
 	StructType string
+	// AllowBreaking names the incompatible changes `apigen verify --against` accepts at this
+	// declaration (a field, a type and its fields, or a package and everything in it), from
+	// +apigen:allow-breaking=<name>[,<name>...] (generators/compat names them).
+	AllowBreaking []string
 }
 
 // ResourceMarker is +kubebuilder:resource:path=...,scope=...,shortName=...,categories=...,singular=...

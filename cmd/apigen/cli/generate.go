@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/apigen-dev/apigen/generators"
+	"github.com/apigen-dev/apigen/generators/compat"
+	"github.com/apigen-dev/apigen/generators/compat/compatmarkers"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/output"
 )
@@ -168,26 +170,63 @@ func printResult(w io.Writer, p *pass, res output.Result) {
 
 func newVerifyCommand() *cobra.Command {
 	var opts runOptions
+	var against againstOptions
 	cmd := &cobra.Command{
 		Use:   "verify [packages]",
 		Short: "Check that every generated file (Go, clients, CRDs) is up to date",
 		Long: `verify runs the same pass as generate but writes nothing: it prints a unified diff
 for every generated file that is stale, missing, or no longer produced, and exits 1 if
-there is any. Use it in CI.`,
+there is any. Use it in CI.
+
+With --against <git ref>, verify also loads the API packages as they are at the ref (from
+git, leaving the working tree alone) and reports every change per group, version, kind
+and field, at the file:line of the new declaration (or of the removed one, as it was at
+the ref), with a severity and a reason after Kubernetes' API change guidelines:
+breaking (exit 1), needs-migration (a storage version switch: deploy, then create a
+StorageVersionMigration) or additive. What a marker means is what it means in a CRD: the
+effective validation is compared, whatever the marker's spelling. A breaking change is
+accepted, by name, by +apigen:allow-breaking=<name> on its field, on its type, or on its
+version's package, or everywhere by --allow <name>. The names:
+` + breakingNames() + `.`,
 		Example: `  apigen verify ./...
   apigen verify -v ./apis/...
 
   # In CI, with apigen as a go.mod tool:
-  go tool apigen verify ./...`,
+  go tool apigen verify ./...
+
+  # In CI of a pull request: also fail on a breaking change against its base branch
+  go tool apigen verify --against origin/main ./...
+  go tool apigen verify --against origin/main --allow field-removed --output json ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return verify(patternsOrDefault(args), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			if err := against.validate(cmd); err != nil {
+				return err
+			}
+			if against.against != "" {
+				// A ref git cannot resolve fails before the generators' pass.
+				if _, err := compat.Resolve("", against.against); err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "apigen verify --against %s: %v\n", against.against, err)
+					return exitError{exitFailure}
+				}
+			}
+			return verify(patternsOrDefault(args), opts, against, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	opts.addFlags(cmd, "list every generated file checked and whether it is up to date")
+	against.addFlags(cmd)
 	return cmd
 }
 
-func verify(patterns []string, opts runOptions, stdout, stderr io.Writer) error {
+func verify(patterns []string, opts runOptions, against againstOptions, stdout, stderr io.Writer) error {
+	if against.against != "" {
+		// The API at the ref loads while the generators' pass runs.
+		base := against.loadBaseline(patterns)
+		defer func() {
+			if b, err := base(); err == nil {
+				b.Close()
+			}
+		}()
+		against.base = base
+	}
 	p, err := runGenerators(patterns, opts.strict, stderr)
 	if err != nil {
 		return err
@@ -196,6 +235,10 @@ func verify(patterns []string, opts runOptions, stdout, stderr io.Writer) error 
 	if err != nil {
 		fmt.Fprintf(stderr, "apigen: %v\n", err)
 		return exitError{exitFailure}
+	}
+	out := stdout
+	if against.against != "" && against.output == "json" {
+		out = stderr // stdout holds the JSON document only
 	}
 	summary := fmt.Sprintf("apigen verify: %d packages, %d kinds, %d files checked", len(p.API.Packages), p.Kinds(), len(p.Files))
 	status := map[string]string{}
@@ -212,20 +255,53 @@ func verify(patterns []string, opts runOptions, stdout, stderr io.Writer) error 
 			lines = append(lines, fmt.Sprintf("  %-10s %s (%s)", st, relPath(path), p.Origin[path]))
 		}
 		sort.Strings(lines)
-		fmt.Fprintln(stdout, strings.Join(lines, "\n"))
+		fmt.Fprintln(out, strings.Join(lines, "\n"))
 	}
+	failed := false
 	if len(diffs) == 0 {
-		fmt.Fprintf(stdout, "%s, all up to date in %dms\n", summary, time.Since(p.start).Milliseconds())
-		return nil
+		fmt.Fprintf(out, "%s, all up to date in %dms\n", summary, time.Since(p.start).Milliseconds())
+	} else {
+		var names []string
+		for _, d := range diffs {
+			fmt.Fprint(out, d.Unified)
+			names = append(names, fmt.Sprintf("  %s (%s)", relPath(d.Path), d.Status))
+		}
+		fmt.Fprintf(stderr, "%s, %d out of date in %dms; run apigen generate:\n%s\n",
+			summary, len(diffs), time.Since(p.start).Milliseconds(), strings.Join(names, "\n"))
+		failed = true
 	}
-	var names []string
-	for _, d := range diffs {
-		fmt.Fprint(stdout, d.Unified)
-		names = append(names, fmt.Sprintf("  %s (%s)", relPath(d.Path), d.Status))
+	if against.against != "" && against.check(p.API, diffs, stdout, stderr) {
+		failed = true
 	}
-	fmt.Fprintf(stderr, "%s, %d out of date in %dms; run apigen generate:\n%s\n",
-		summary, len(diffs), time.Since(p.start).Milliseconds(), strings.Join(names, "\n"))
-	return exitError{exitFailure}
+	if failed {
+		return exitError{exitFailure}
+	}
+	return nil
+}
+
+// breakingNames lists the names of the breaking changes --allow and +apigen:allow-breaking
+// take, comma-separated, in lines of at most 88 characters.
+func breakingNames() string {
+	names := make([]string, len(compatmarkers.Breaking))
+	for i, b := range compatmarkers.Breaking {
+		names[i] = b.Name
+	}
+	var lines []string
+	line := ""
+	for i, name := range names {
+		if i < len(names)-1 {
+			name += ","
+		}
+		if line != "" && len(line)+1+len(name) > 88 {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += name
+	}
+	return strings.Join(append(lines, line), "\n")
 }
 
 func patternsOrDefault(args []string) []string {

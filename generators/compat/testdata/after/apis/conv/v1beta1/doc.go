@@ -1,0 +1,4 @@
+// Package v1beta1 is a version of conv.example.com.
+//
+// +groupName=conv.example.com
+package v1beta1

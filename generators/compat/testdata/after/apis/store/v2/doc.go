@@ -1,0 +1,4 @@
+// Package v2 is a version of store.example.com.
+//
+// +groupName=store.example.com
+package v2

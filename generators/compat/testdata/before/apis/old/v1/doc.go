@@ -1,0 +1,4 @@
+// Package v1 is a version of old.example.com.
+//
+// +groupName=old.example.com
+package v1
