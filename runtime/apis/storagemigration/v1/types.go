@@ -50,8 +50,6 @@ const (
 // StorageVersionMigrationStatus is the status of a StorageVersionMigration.
 type StorageVersionMigrationStatus struct {
 	// The latest available observations of the migration's current state.
-	// +patchMergeKey=type
-	// +patchStrategy=merge
 	// +listType=map
 	// +listMapKey=type
 	// +optional
