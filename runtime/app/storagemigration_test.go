@@ -122,6 +122,20 @@ func TestStorageVersionMigrator(t *testing.T) {
 		}
 	}
 
+	// A saved token the list refuses (here: no token at all; likewise one whose revision is
+	// compacted): the migration starts over, and rewrites g0 and g1 too.
+	if code, body := send(t, http.MethodPost, svms, `{"apiVersion":"storagemigration.k8s.io/v1","kind":"StorageVersionMigration",
+"metadata":{"name":"gizmos-again","annotations":{"`+storageversionmigrator.ContinueAnnotation+`":"not-a-token"}},
+"spec":{"resource":{"group":"crd.example.com","resource":"gizmos"}}}`); code != http.StatusCreated {
+		t.Fatalf("creating the migration: %d %s", code, body)
+	}
+	if again := waitForMigration(t, svms+"/gizmos-again"); again.cond("Succeeded") != "True" {
+		t.Errorf("migration from an unusable token: %+v, want Succeeded", again.Status)
+	}
+	if stored := storedCustomResources(t, etcdURL); stored["g0"] != "crd.example.com/v1" || stored["g1"] != "crd.example.com/v1" {
+		t.Errorf("after a migration from an unusable token: stored %v, want every gizmo as v1", stored)
+	}
+
 	// A resource the server does not serve: Failed, with the reason.
 	if code, body := send(t, http.MethodPost, svms, `{"apiVersion":"storagemigration.k8s.io/v1","kind":"StorageVersionMigration",
 "metadata":{"name":"nothing"},"spec":{"resource":{"group":"crd.example.com","resource":"nothings"}}}`); code != http.StatusCreated {

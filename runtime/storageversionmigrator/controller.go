@@ -176,10 +176,11 @@ func (c *Controller) Sync(ctx context.Context, name string) error {
 	migrated := 0
 	for {
 		list, err := target.client().List(ctx, metav1.ListOptions{Limit: c.cfg.PageSize, Continue: token})
-		if apierrors.IsResourceExpired(err) && token != "" {
-			// The token's revision is compacted: list again from the start. The objects
-			// already rewritten are written again only if they changed (a no-op otherwise).
-			log.Info("storage version migration: the continue token expired; listing again from the start")
+		if token != "" && (apierrors.IsResourceExpired(err) || apierrors.IsBadRequest(err)) {
+			// The token's revision is compacted (410 Expired), or the annotation holds no
+			// token of this list (400): list again from the start. The objects already
+			// rewritten are not written again (their bytes are the same).
+			log.Info("storage version migration: the saved continue token cannot be used; listing again from the start", "err", err)
 			token = ""
 			continue
 		}
