@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -272,4 +273,30 @@ func storedCustomResources(t *testing.T, etcdURL string) map[string]string {
 		out[strings.TrimPrefix(string(kv.Key), prefix)] = tm.APIVersion
 	}
 	return out
+}
+
+// TestStorageVersionOverrideFlags checks the flags' errors: a malformed override or page
+// size (exit 2), and a start refused for an override naming a resource the server does not
+// store or a version its group does not have.
+func TestStorageVersionOverrideFlags(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{args: []string{"--help"}, code: 0, want: "--storage-version-overrides"},
+		{args: []string{"--storage-version-overrides=databases.db.example.com"}, code: 2, want: "write <resource>.<group>=<version>"},
+		{args: []string{"--storage-version-migration-page-size=0"}, code: 2, want: "--storage-version-migration-page-size must be positive"},
+		{args: []string{"--plain-http", "--secure-port=0", "--data-dir=" + t.TempDir(), "--storage-version-overrides=gizmos.example.com=v1,leases.coordination.k8s.io=v1"},
+			code: 1, want: "--storage-version-overrides: the server stores no resource gizmos.example.com"},
+		{args: []string{"--plain-http", "--secure-port=0", "--data-dir=" + t.TempDir(), "--storage-version-overrides=leases.coordination.k8s.io=v9"},
+			code: 1, want: "storage version coordination.k8s.io/v9 is not registered"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Run(context.Background(), "test-apiserver", tc.args, &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
+			t.Errorf("Run %v = %d, output %q; want %d containing %q", tc.args, code, stdout.String()+stderr.String(), tc.code, tc.want)
+		}
+	}
 }

@@ -62,9 +62,11 @@ type Config struct {
 // resourceVersion then), pages through every object of spec.resource (limit/continue,
 // keeping the next page's token in ContinueAnnotation), re-applies each (see migrate) so that
 // the server re-encodes it in the resource's current storage version, and sets Succeeded,
-// or Failed with the reason (the resource is not served; an object cannot be written). A
-// server error that may pass (timeouts, throttling, the connection) retries the migration
-// later from its last page. Migrations run one at a time, in the order they are seen.
+// or Failed with the reason (the resource is not served; an object cannot be written, e.g.
+// 422 from a validating webhook). An error that may pass (timeouts, throttling, 503, 500 such
+// as a conversion webhook that does not answer, the connection, the server stopping)
+// retries the migration later, with the workqueue's backoff, from its last saved page, where
+// Kubernetes' controller fails it. Migrations run one at a time, in the order they are seen.
 type Controller struct {
 	cfg   Config
 	log   *slog.Logger
