@@ -163,13 +163,26 @@ func (c *Controller) saveProgress(ctx context.Context, svm *svmv1.StorageVersion
 	return c.cfg.Migrations.StorageVersionMigrations().Patch(ctx, svm.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: ControllerName})
 }
 
-// finish ends svm with the condition t (Succeeded or Failed) True and Running False, and
-// removes its progress annotation.
+// finish ends svm with the condition t (Succeeded or Failed) True and Running False, having
+// removed its progress annotation first, so that whoever sees the final condition sees no
+// progress left (and a restart between the two starts the list over, rewriting nothing
+// already rewritten).
 func (c *Controller) finish(ctx context.Context, svm *svmv1.StorageVersionMigration, t svmv1.MigrationConditionType, reason, message string) error {
 	if t == svmv1.MigrationFailed {
 		c.log.Warn("storage version migration: failed", "migration", svm.Name, "reason", message)
 	}
-	err := retryOnConflict(ctx, func() error {
+	if svm.Annotations[ContinueAnnotation] != "" {
+		patch := []byte(`{"metadata":{"annotations":{"` + ContinueAnnotation + `":null}}}`)
+		out, err := c.cfg.Migrations.StorageVersionMigrations().Patch(ctx, svm.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: ControllerName})
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		svm = out
+	}
+	return retryOnConflict(ctx, func() error {
 		if apimeta.FindStatusCondition(svm.Status.Conditions, string(svmv1.MigrationRunning)) != nil {
 			setCondition(svm, svmv1.MigrationRunning, metav1.ConditionFalse, reason, message)
 		}
@@ -180,13 +193,4 @@ func (c *Controller) finish(ctx context.Context, svm *svmv1.StorageVersionMigrat
 		}
 		return err
 	})
-	if err != nil || svm.Annotations[ContinueAnnotation] == "" {
-		return err
-	}
-	patch := []byte(`{"metadata":{"annotations":{"` + ContinueAnnotation + `":null}}}`)
-	_, err = c.cfg.Migrations.StorageVersionMigrations().Patch(ctx, svm.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: ControllerName})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	return err
 }
