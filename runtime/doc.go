@@ -20,7 +20,8 @@
 //     apiextensions/conversion: the extensions link: CustomResourceDefinitions, their custom
 //     resources, and their conversion webhooks;
 //   - namespace: the namespace lifecycle controller;
-//   - garbagecollector: ownerReference-driven deletion, as kube-controller-manager's.
+//   - garbagecollector: ownerReference-driven deletion, as kube-controller-manager's;
+//   - storageversionmigrator: StorageVersionMigrations carried out, as kube-controller-manager's.
 //
 // The request path (filters, then a route's handler):
 //   - filters: the handler chain (authentication, impersonation, audit, in-flight limits,

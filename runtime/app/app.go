@@ -176,13 +176,21 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	if err != nil {
 		return nil, err
 	}
+	if factory, err = withStorageVersionOverrides(factory, &opts.StorageMigrationOptions); err != nil {
+		return nil, err
+	}
 	w := &wiring{table: builtins, opts: opts, log: log, scheme: runtime.NewScheme(), factory: factory, metrics: m,
-		etcd: etcd, sec: sec, builders: groups,
+		etcd: etcd, sec: sec, builders: groups, loopback: lb,
 		// With --etcd-servers other replicas may share the etcd: the singleton controllers
 		// run under Leases, through the loopback client. The embedded etcd has one process.
 		singles: newSingletons(opts.LeaderElectionOptions, opts.LeaderElect && len(opts.EtcdServers) > 0, log, lb.clients)}
 	if err := w.build(); err != nil {
 		return nil, err
+	}
+	if f, ok := factory.(*overridingFactory); ok {
+		if err := f.unused(); err != nil {
+			return nil, err
+		}
 	}
 	c, err := buildChain(opts, chainConfig{server: serverConfig(name, log, opts, m, sec), scheme: w.scheme, storage: factory,
 		admission: w.admission}, w.core, w.serve)

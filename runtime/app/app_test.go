@@ -41,7 +41,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-var readyLine = regexp.MustCompile(`^test-apiserver: serving on (https?://127\.0\.0\.1:\d+) \((?:plain HTTP, no authentication|HTTPS); etcd: (?:embedded, (.+), client URL (https://127\.0\.0\.1:\d+) \(mutual TLS: etcdctl [^)]+\)|https?://[^;]+)\); kubectl: export KUBECONFIG=(.+)\n$`)
+var readyLine = regexp.MustCompile(`^test-apiserver: serving on (https?://127\.0\.0\.1:\d+) \((?:plain HTTP, no authentication|HTTPS); etcd: (?:embedded, (.+), client URL (https?://127\.0\.0\.1:\d+) \((?:mutual TLS: etcdctl [^)]+|no authentication: any local process may read and write it)\)|https?://[^;]+)\); kubectl: export KUBECONFIG=(.+)\n$`)
 
 // start runs the server in-process with Run on a free port with a temporary data directory
 // and returns its URL and kubeconfig path once it printed its readiness line (it skips the

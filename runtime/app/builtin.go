@@ -7,6 +7,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/server"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
+	"github.com/apigen-dev/apigen/runtime/storageversionmigrator"
 )
 
 // builtins is the table of what the typed link of the chain is made of: the server's own
@@ -39,6 +40,8 @@ var builtins = []builtin{
 		provides: []product{apiGroups}, build: buildAdmissionRegistration},
 	{name: "Lease API", groups: []string{"coordination.k8s.io"},
 		provides: []product{apiGroups}, build: buildLeases},
+	{name: "StorageVersionMigration API", groups: []string{"storagemigration.k8s.io"},
+		provides: []product{apiGroups}, build: buildStorageMigrations},
 	{name: "core group", groups: []string{""}, leads: true,
 		provides: []product{coreGroup, apiGroups}, build: buildCore},
 	{name: "Events API", groups: []string{"events.k8s.io"},
@@ -63,6 +66,8 @@ var builtins = []builtin{
 		checks: []string{"poststarthook/start-etcd-compactor"}},
 	{name: "garbage collector", provides: []product{controllers}, chained: chainGarbageCollector,
 		checks: []string{"poststarthook/" + GarbageCollectorHookName}, controllers: []string{"garbage-collector"}},
+	{name: "storage version migrator", provides: []product{controllers}, chained: chainStorageVersionMigrator,
+		checks: []string{"poststarthook/" + StorageVersionMigratorHookName}, controllers: []string{storageversionmigrator.ControllerName}},
 	{name: "leader-elected controllers", needs: []product{controllers}, chained: chainSingletons,
 		checks: []string{"poststarthook/" + singletonsHookName}},
 }
@@ -100,6 +105,11 @@ func buildAdmissionRegistration(w *wiring) ([]*registry.APIGroupInfo, error) {
 // buildLeases builds coordination.k8s.io (serveLeases).
 func buildLeases(w *wiring) ([]*registry.APIGroupInfo, error) {
 	return serveLeases(w.opts, w.scheme, w.factory)
+}
+
+// buildStorageMigrations builds storagemigration.k8s.io (serveStorageMigrations).
+func buildStorageMigrations(w *wiring) ([]*registry.APIGroupInfo, error) {
+	return serveStorageMigrations(w.opts, w.scheme, w.factory)
 }
 
 // buildCore builds the core group: namespaces, configmaps, events (serveNamespaces).
@@ -191,6 +201,17 @@ func serveCompactor(w *wiring, typed *server.Server) error {
 // controller "garbage-collector" (serveGarbageCollector): it watches every link's groups.
 func chainGarbageCollector(w *wiring, c *chain) error {
 	return serveGarbageCollector(&w.opts.GarbageCollectorOptions, w.log, w.metrics, c.top, c.extensions, w.singles)
+}
+
+// chainStorageVersionMigrator adds the hook "start-storage-version-migrator" to the first
+// link, or the controller "storage-version-migrator-controller" (serveStorageVersionMigrator):
+// it migrates the resources of every link, custom resources once the CRDs are served.
+func chainStorageVersionMigrator(w *wiring, c *chain) error {
+	var crdsServed <-chan struct{}
+	if c.extensions != nil {
+		crdsServed = c.extensions.Served()
+	}
+	return serveStorageVersionMigrator(w.opts, w.log, w.loopback, c.top, crdsServed, w.singles)
 }
 
 // chainSingletons adds the hook "start-leader-elected-controllers" to the first link, which

@@ -55,9 +55,14 @@
 // resource of the chain and every custom resource (picked up as CRDs are served), unless
 // --enable-garbage-collector=false.
 //
+// The post-start hook "start-storage-version-migrator" runs runtime/storageversionmigrator,
+// which carries out the storagemigration.k8s.io/v1 StorageVersionMigrations the server serves
+// (storagemigration.go), through the loopback client; --storage-version-overrides stores
+// resources in another version than their types declare.
+//
 // With --etcd-servers (replicas may share the etcd) and --leader-elect (the default), the
 // controllers kube-controller-manager runs once per cluster (namespace, garbage collector,
-// clusterrole aggregation) run each under a coordination.k8s.io/v1 Lease through client-go's
+// clusterrole aggregation, storage version migrator) run each under a coordination.k8s.io/v1 Lease through client-go's
 // leaderelection (leaderelection.go), over a loopback client of the server itself
 // (loopback.go, auth.Loopback); the post-start hook "start-leader-elected-controllers" starts
 // their campaigns, the pre-shutdown hook of that name waits for them to release the Leases.

@@ -43,7 +43,7 @@ type LeaderElectionOptions struct {
 
 // AddFlags registers the options on fs, named as kube-controller-manager's.
 func (o *LeaderElectionOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.BoolVar(&o.LeaderElect, "leader-elect", o.LeaderElect, "when several replicas share --etcd-servers, run the namespace controller, the garbage collector and the clusterrole aggregation controller in one replica at a time, each under a coordination.k8s.io/v1 Lease (ignored with the embedded etcd, which one process holds)")
+	fs.BoolVar(&o.LeaderElect, "leader-elect", o.LeaderElect, "when several replicas share --etcd-servers, run the namespace controller, the garbage collector, the clusterrole aggregation controller and the storage version migrator in one replica at a time, each under a coordination.k8s.io/v1 Lease (ignored with the embedded etcd, which one process holds)")
 	fs.DurationVar(&o.LeaseDuration, "leader-elect-lease-duration", o.LeaseDuration, "how long a replica waits after the last observed renewal of a Lease before taking it over")
 	fs.DurationVar(&o.RenewDeadline, "leader-elect-renew-deadline", o.RenewDeadline, "how long the holder of a Lease tries to renew it before it stops the controller and gives the Lease up; less than --leader-elect-lease-duration")
 	fs.DurationVar(&o.RetryPeriod, "leader-elect-retry-period", o.RetryPeriod, "the wait between attempts to take or renew a Lease")

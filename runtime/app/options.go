@@ -11,6 +11,7 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/filters"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
+	"github.com/apigen-dev/apigen/runtime/storageversionmigrator"
 )
 
 // Options are the server's flags, named as kube-apiserver's where one exists.
@@ -74,6 +75,8 @@ type Options struct {
 	WatchCacheOptions
 	// EventOptions keep Events for --event-ttl.
 	EventOptions
+	// StorageMigrationOptions override storage versions and page the storage version migrator.
+	StorageMigrationOptions
 	// FeatureGates turn features off (--feature-gates).
 	FeatureGates
 	// RuntimeConfig turns the runtime's built-in API group versions on or off, as
@@ -110,8 +113,9 @@ func NewOptions() *Options {
 		GarbageCollectorOptions:     GarbageCollectorOptions{EnableGarbageCollector: true},
 		LeaderElectionOptions: LeaderElectionOptions{LeaderElect: true, LeaseDuration: 15 * time.Second,
 			RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second, ResourceNamespace: "kube-system"},
-		WatchCacheOptions: newWatchCacheOptions(),
-		EventOptions:      EventOptions{EventTTL: time.Hour, LeaseReuseDurationSeconds: etcd3.DefaultLeaseReuseDurationSeconds},
+		WatchCacheOptions:       newWatchCacheOptions(),
+		EventOptions:            EventOptions{EventTTL: time.Hour, LeaseReuseDurationSeconds: etcd3.DefaultLeaseReuseDurationSeconds},
+		StorageMigrationOptions: StorageMigrationOptions{MigrationPageSize: storageversionmigrator.DefaultPageSize},
 	}
 }
 
@@ -141,6 +145,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.LeaderElectionOptions.AddFlags(fs)
 	o.WatchCacheOptions.addFlags(fs)
 	o.EventOptions.AddFlags(fs)
+	o.StorageMigrationOptions.AddFlags(fs)
 	o.FeatureGates.AddFlags(fs)
 	fs.StringToStringVar(&o.RuntimeConfig, "runtime-config", o.RuntimeConfig, "built-in API group versions to turn on or off, <group>/<version>=true|false or api/all=true|false, comma-separated (e.g. apiextensions.k8s.io/v1=false); all are on by default")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
@@ -201,6 +206,7 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.WatchCacheOptions.validate()...)
 	errs = append(errs, o.LeaderElectionOptions.validate()...)
 	errs = append(errs, o.EventOptions.validate()...)
+	errs = append(errs, o.StorageMigrationOptions.validate()...)
 	if o.LeaderElect && len(o.EtcdServers) > 0 && !o.RuntimeConfigEnabled(coordinationV1) {
 		errs = append(errs, "--leader-elect with --etcd-servers needs "+coordinationV1+", turned off by --runtime-config (or --leader-elect=false when only one replica runs)")
 	}

@@ -83,6 +83,7 @@ type wiring struct {
 	etcd     *etcdConn
 	sec      *security // sec.authz and sec.rbac are products: authorizer(), rbacAPI()
 	singles  *singletons
+	loopback *loopback // the client of the server's own API, configured once it listens
 	builders []GroupBuilder
 
 	// The products.

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/endpoints"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
@@ -18,10 +19,14 @@ func TestDiscovery(t *testing.T) {
 		t.Fatalf("discovery lists: %+v", s.discovery)
 	}
 	all := []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+	// Stored as v1: kube-apiserver's storageVersionHash of test.apigen.dev/v1 and the kind,
+	// on the resources only (not on widgets/status).
 	want := []metav1.APIResource{
-		{Name: "gadgets", SingularName: "gadget", Namespaced: false, Kind: "Gadget", Verbs: all},
+		{Name: "gadgets", SingularName: "gadget", Namespaced: false, Kind: "Gadget", Verbs: all,
+			StorageVersionHash: discovery.StorageVersionHash("test.apigen.dev", "v1", "Gadget")},
 		{Name: "widgets", SingularName: "widget", Namespaced: true, Kind: "Widget", Verbs: all,
-			ShortNames: []string{"wd"}, Categories: []string{"all"}},
+			ShortNames: []string{"wd"}, Categories: []string{"all"},
+			StorageVersionHash: discovery.StorageVersionHash("test.apigen.dev", "v1", "Widget")},
 		{Name: "widgets/status", Namespaced: true, Kind: "Widget", Verbs: []string{"get", "patch", "update"}},
 	}
 	if diff := cmp.Diff(want, s.discovery[0].APIResources); diff != "" {

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 
+	"github.com/apigen-dev/apigen/runtime/discovery"
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/rest"
 )
@@ -185,6 +186,13 @@ func (s *scope) apiResource() metav1.APIResource {
 	}
 	if p, ok := s.storage.(rest.CategoriesProvider); ok {
 		r.Categories = p.Categories()
+	}
+	if p, ok := s.storage.(rest.StorageVersionProvider); ok {
+		// As kube-apiserver's installer: the storage version's group and version and the
+		// resource's kind; resources with storage only (not reviews, not subresources).
+		if gv := p.StorageVersion(); !gv.Empty() {
+			r.StorageVersionHash = discovery.StorageVersionHash(gv.Group, gv.Version, s.resourceKind)
+		}
 	}
 	return r
 }

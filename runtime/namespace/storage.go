@@ -9,6 +9,7 @@ import (
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
@@ -22,17 +23,18 @@ import (
 
 // The rest interfaces REST and FinalizeREST serve; a missing method breaks the build here.
 var (
-	_ rest.Getter               = &REST{}
-	_ rest.Lister               = &REST{}
-	_ rest.Creater              = &REST{}
-	_ rest.Updater              = &REST{}
-	_ rest.GracefulDeleter      = &REST{}
-	_ rest.Watcher              = &REST{}
-	_ rest.TableConvertor       = &REST{}
-	_ rest.ShortNamesProvider   = &REST{}
-	_ rest.SingularNameProvider = &REST{}
-	_ rest.Updater              = &FinalizeREST{}
-	_ rest.Scoper               = &FinalizeREST{}
+	_ rest.Getter                 = &REST{}
+	_ rest.Lister                 = &REST{}
+	_ rest.Creater                = &REST{}
+	_ rest.Updater                = &REST{}
+	_ rest.GracefulDeleter        = &REST{}
+	_ rest.Watcher                = &REST{}
+	_ rest.TableConvertor         = &REST{}
+	_ rest.ShortNamesProvider     = &REST{}
+	_ rest.StorageVersionProvider = &REST{}
+	_ rest.SingularNameProvider   = &REST{}
+	_ rest.Updater                = &FinalizeREST{}
+	_ rest.Scoper                 = &FinalizeREST{}
 )
 
 // REST serves namespaces as kube-apiserver's pkg/registry/core/namespace/storage.REST: the
@@ -82,6 +84,10 @@ func (r *REST) ShortNames() []string { return r.store.ShortNames() }
 
 // GetSingularName returns "namespace".
 func (r *REST) GetSingularName() string { return r.store.GetSingularName() }
+
+// StorageVersion implements rest.StorageVersionProvider: the Store's, for discovery's
+// storageVersionHash, as kube's namespace REST (core v1 Namespace).
+func (r *REST) StorageVersion() schema.GroupVersion { return r.store.StorageVersion() }
 
 // Get returns the namespace name, as registry.Store.Get.
 func (r *REST) Get(ctx context.Context, name string, opts *metav1.GetOptions) (runtime.Object, error) {

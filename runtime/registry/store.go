@@ -35,6 +35,10 @@ type Store struct {
 	Strategy Strategy
 	// Storage holds the objects.
 	Storage storage.Interface
+	// StorageGroupVersion, when set, is the group version Storage encodes objects in, for a
+	// Storage that does not report it (storage.Versioned), such as a custom resource's, whose
+	// codec is its own. StorageVersion reports it.
+	StorageGroupVersion schema.GroupVersion
 	// ShortNameList and CategoryList are published in discovery ("db"; "all").
 	ShortNameList []string
 	CategoryList  []string
@@ -76,6 +80,20 @@ type Store struct {
 	// validating plugins after, before anything is stored (dry runs included, with
 	// Attributes.DryRun set). nil admits everything.
 	Admission *admission.Chain
+}
+
+var _ rest.StorageVersionProvider = (*Store)(nil)
+
+// StorageVersion implements rest.StorageVersionProvider: StorageGroupVersion, or else
+// Storage's (storage.Versioned); zero when neither is known.
+func (e *Store) StorageVersion() schema.GroupVersion {
+	if !e.StorageGroupVersion.Empty() {
+		return e.StorageGroupVersion
+	}
+	if e.Storage == nil {
+		return schema.GroupVersion{}
+	}
+	return storage.StorageVersionOf(e.Storage)
 }
 
 // NameIsDNSLabel accepts DNS-1123 labels (at most 63 characters, no dots), as

@@ -88,6 +88,16 @@ type SingularNameProvider interface {
 	GetSingularName() string
 }
 
+// StorageVersionProvider is implemented by a storage that knows the group version its
+// objects are stored in, as k8s.io/apiserver's rest.StorageVersionProvider: the endpoints
+// publish it in the resource's discovery entry as storageVersionHash. Virtual resources
+// (reviews) and subresources do not publish one.
+type StorageVersionProvider interface {
+	// StorageVersion returns the storage group version; the zero GroupVersion when unknown,
+	// which publishes no hash.
+	StorageVersion() schema.GroupVersion
+}
+
 // GroupVersionKindProvider is implemented by a storage whose objects are of a kind other
 // than its resource's, such as a /scale subresource serving autoscaling/v1 Scale in any
 // group, as k8s.io/apiserver's rest.GroupVersionKindProvider. The endpoints installer then

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"net/http"
 	"reflect"
 
@@ -43,6 +44,10 @@ type converted struct {
 func NewConverted(inner Interface, c Converter) Interface {
 	return &converted{inner: inner, c: c, innerType: reflect.TypeOf(c.NewInner())}
 }
+
+// StorageVersion implements Versioned: inner's storage version, in which the inner objects
+// are stored (events.k8s.io Events are stored as core/v1 Events, as kube-apiserver's).
+func (s *converted) StorageVersion() schema.GroupVersion { return StorageVersionOf(s.inner) }
 
 // in converts an outer object to a new inner one.
 func (s *converted) in(outer runtime.Object) (runtime.Object, error) {

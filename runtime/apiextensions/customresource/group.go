@@ -90,6 +90,7 @@ func (h *Handler) newResource(def Definition) (*resource, error) {
 			SingularQualifiedResource: schema.GroupResource{Group: def.Group, Resource: singular},
 			Strategy:                  &strategy{namespaced: def.Namespaced, version: v, converter: converter, gv: gv},
 			Storage:                   st,
+			StorageGroupVersion:       schema.GroupVersion{Group: def.Group, Version: def.StorageVersion},
 			ShortNameList:             def.Names.ShortNames,
 			CategoryList:              def.Names.Categories,
 			TableConvertor:            tc,

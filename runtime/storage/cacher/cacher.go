@@ -135,6 +135,9 @@ func (c *Cacher) DecodedObject(key string, rev int64) (runtime.Object, bool) {
 	return c.state.object(key, rev)
 }
 
+// StorageVersion implements storage.Versioned: the cached storage's version.
+func (c *Cacher) StorageVersion() schema.GroupVersion { return storage.StorageVersionOf(c.storage) }
+
 // Stop stops the cache: its watchers are closed, and from then on every call goes to
 // storage. It waits for the cache's goroutines; it may be called more than once.
 func (c *Cacher) Stop() {

@@ -47,5 +47,6 @@ func (f *StorageFactory) NewStorage(resource schema.GroupResource, storageVersio
 	st := New(f.Client, codec, newFunc, prefix, resource)
 	st.(*store).metrics = f.Metrics
 	st.(*store).leases = newLeaseManager(f.Client, f.Leases)
+	st.(*store).storageVersion = storageVersion
 	return st, nil
 }

@@ -30,6 +30,9 @@ type store struct {
 	// "/registry/db.example.com/databases".
 	prefix string
 	gr     schema.GroupResource
+	// storageVersion is the version objects are encoded in (StorageVersion); zero for a
+	// store made with a codec of its own (New, NewStorageWithCodec).
+	storageVersion schema.GroupVersion
 	// decoded caches decoded objects by their stored bytes; nil when objects are a watch
 	// cache's (UseDecodedObjects).
 	decoded *decodeCache
@@ -45,6 +48,9 @@ type store struct {
 	// leases grants the leases of objects written with a TTL (storage.WithTTL).
 	leases *leaseManager
 }
+
+// StorageVersion implements storage.Versioned: the version NewStorage encodes objects in.
+func (s *store) StorageVersion() schema.GroupVersion { return s.storageVersion }
 
 // observe records an etcd request of operation op that started at start, as
 // kube-apiserver's etcd_request_duration_seconds{operation,type}.

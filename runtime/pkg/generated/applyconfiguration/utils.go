@@ -10,11 +10,13 @@ import (
 	apiregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
 	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
 	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
+	storagemigrationv1 "github.com/apigen-dev/apigen/runtime/apis/storagemigration/v1"
 	applyadmissionregistrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/admissionregistration/v1"
 	applyapiregistrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/apiregistration/v1"
 	applycoordinationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/coordination/v1"
 	applycorev1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/core/v1"
 	internal "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/internal"
+	applystoragemigrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/storagemigration/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
@@ -90,6 +92,13 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applycoordinationv1.LeaseApplyConfiguration{}
 	case coordinationv1.SchemeGroupVersion.WithKind("LeaseSpec"):
 		return &applycoordinationv1.LeaseSpecApplyConfiguration{}
+	// Group=storagemigration.k8s.io, Version=v1
+	case storagemigrationv1.SchemeGroupVersion.WithKind("StorageVersionMigration"):
+		return &applystoragemigrationv1.StorageVersionMigrationApplyConfiguration{}
+	case storagemigrationv1.SchemeGroupVersion.WithKind("StorageVersionMigrationSpec"):
+		return &applystoragemigrationv1.StorageVersionMigrationSpecApplyConfiguration{}
+	case storagemigrationv1.SchemeGroupVersion.WithKind("StorageVersionMigrationStatus"):
+		return &applystoragemigrationv1.StorageVersionMigrationStatusApplyConfiguration{}
 	}
 	return nil
 }

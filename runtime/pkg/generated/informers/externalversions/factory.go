@@ -13,6 +13,7 @@ import (
 	coordinationinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/coordination"
 	coreinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/core"
 	internalinterfaces "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/internalinterfaces"
+	storagemigrationinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/storagemigration"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -244,6 +245,7 @@ type SharedInformerFactory interface {
 	Admissionregistration() admissionregistrationinformers.Interface
 	Apiregistration() apiregistrationinformers.Interface
 	Coordination() coordinationinformers.Interface
+	Storagemigration() storagemigrationinformers.Interface
 }
 
 // Core returns the informers of the core group.
@@ -264,4 +266,9 @@ func (f *sharedInformerFactory) Apiregistration() apiregistrationinformers.Inter
 // Coordination returns the informers of the coordination.k8s.io group.
 func (f *sharedInformerFactory) Coordination() coordinationinformers.Interface {
 	return coordinationinformers.New(f, f.namespace, f.tweakListOptions)
+}
+
+// Storagemigration returns the informers of the storagemigration.k8s.io group.
+func (f *sharedInformerFactory) Storagemigration() storagemigrationinformers.Interface {
+	return storagemigrationinformers.New(f, f.namespace, f.tweakListOptions)
 }

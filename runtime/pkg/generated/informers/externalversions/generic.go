@@ -10,6 +10,7 @@ import (
 	apiregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
 	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
 	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
+	storagemigrationv1 "github.com/apigen-dev/apigen/runtime/apis/storagemigration/v1"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
@@ -74,6 +75,12 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case coordinationv1.SchemeGroupVersion.WithResource("leases"):
 		return &genericInformer{
 			informer: f.Coordination().V1().Leases().Informer(),
+			resource: resource.GroupResource(),
+		}, nil
+	// Group=storagemigration.k8s.io, Version=v1
+	case storagemigrationv1.SchemeGroupVersion.WithResource("storageversionmigrations"):
+		return &genericInformer{
+			informer: f.Storagemigration().V1().StorageVersionMigrations().Informer(),
 			resource: resource.GroupResource(),
 		}, nil
 	}

@@ -19,6 +19,8 @@ import (
 	fakecoordinationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/coordination/v1/fake"
 	typedcorev1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/core/v1"
 	fakecorev1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/core/v1/fake"
+	typedstoragemigrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/storagemigration/v1"
+	fakestoragemigrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/storagemigration/v1/fake"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	watch "k8s.io/apimachinery/pkg/watch"
@@ -142,4 +144,9 @@ func (c *Clientset) AuthorizationV1() typedauthorizationv1.AuthorizationV1Interf
 // CoordinationV1 retrieves the fake CoordinationV1Client.
 func (c *Clientset) CoordinationV1() typedcoordinationv1.CoordinationV1Interface {
 	return &fakecoordinationv1.FakeCoordinationV1{Fake: &c.Fake}
+}
+
+// StoragemigrationV1 retrieves the fake StoragemigrationV1Client.
+func (c *Clientset) StoragemigrationV1() typedstoragemigrationv1.StoragemigrationV1Interface {
+	return &fakestoragemigrationv1.FakeStoragemigrationV1{Fake: &c.Fake}
 }
