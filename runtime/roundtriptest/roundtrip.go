@@ -36,6 +36,11 @@ const SeedEnv = "APIGEN_ROUNDTRIP_SEED"
 // Group.Iterations is 0, as apitesting/roundtrip's default -fuzz-iters.
 const DefaultIterations = 20
 
+// maxDepth bounds how deep the fuzzer nests values (randfill's MaxDepth, 100 by default), so
+// that recursive types (a JSON schema's properties of properties) stay small: deeper values
+// are left zero.
+var maxDepth = 12
+
 // Group is one API group as its generated install package registers it.
 type Group struct {
 	// Name is the group's name ("db.example.com").
@@ -107,6 +112,7 @@ func Run(t *testing.T, g Group) {
 		funcs = append(funcs, g.FuzzerFuncs)
 	}
 	filler := fuzzer.FuzzerFor(fuzzer.MergeFuzzerFuncs(funcs...), rand.NewSource(seed), codecs)
+	filler.MaxDepth(maxDepth)
 	r := &runner{group: g, scheme: scheme, filler: filler,
 		json: jsonserializer.NewSerializer(scheme, scheme, kjson.SerializerOptions{})}
 	iterations := g.Iterations
