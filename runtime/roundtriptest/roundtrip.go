@@ -194,7 +194,7 @@ func (r *runner) fromOrigin(t *testing.T, k Kind, name, origin string) {
 	}
 	hub, err := r.convert(in, k.Hub, name)
 	if err != nil {
-		t.Fatalf("%s: cannot convert to the hub (%s): %v%s", gvk, k.Hub, err, r.fuzzerHint())
+		t.Fatalf("%s: cannot convert to the hub (%s): %v%s", gvk, k.Hub, err, r.fuzzerHint(false))
 	}
 	if k.Hub != origin {
 		route = append(route, k.Hub)
@@ -202,13 +202,13 @@ func (r *runner) fromOrigin(t *testing.T, k Kind, name, origin string) {
 	for _, v := range k.Versions {
 		back, steps, err := r.through(hub, k, name, v)
 		if err != nil {
-			t.Fatalf("%s: %s: %v%s", gvk, strings.Join(append(route, steps...), " -> "), err, r.fuzzerHint())
+			t.Fatalf("%s: %s: %v%s", gvk, strings.Join(append(route, steps...), " -> "), err, r.fuzzerHint(false))
 		}
 		steps = append(route, steps...)
 		out := back
 		if origin != k.Hub {
 			if out, err = r.convert(back, origin, name); err != nil {
-				t.Fatalf("%s: %s: cannot convert back to %s: %v%s", gvk, strings.Join(steps, " -> "), origin, err, r.fuzzerHint())
+				t.Fatalf("%s: %s: cannot convert back to %s: %v%s", gvk, strings.Join(steps, " -> "), origin, err, r.fuzzerHint(false))
 			}
 			steps = append(steps, origin)
 		}
@@ -300,18 +300,22 @@ func (r *runner) lost(t *testing.T, gvk schema.GroupVersionKind, route []string,
 	for _, d := range Diff(in, out) {
 		fmt.Fprintf(&b, "\n  %s", d)
 	}
-	t.Errorf("%s changed on its way %s:%s%s", gvk, strings.Join(route, " -> "), b.String(), r.fuzzerHint())
+	t.Errorf("%s changed on its way %s:%s%s", gvk, strings.Join(route, " -> "), b.String(), r.fuzzerHint(true))
 	return true
 }
 
-// fuzzerHint is the part of a failure that tells where value constraints go.
-func (r *runner) fuzzerHint() string {
+// fuzzerHint is the part of a failure that tells where value constraints go: after a
+// difference (lost) or a conversion's error.
+func (r *runner) fuzzerHint(lost bool) string {
 	where := "a fuzzer package beside the group's install package"
 	if r.group.FuzzerPackage != "" {
 		where = r.group.FuzzerPackage
 	}
-	return "\n(a conversion that loses a field loses data: fix it; if the value cannot occur (a field one version " +
-		"holds in coarser units, a range validation enforces), keep the fuzzer within it with Funcs in " + where + ")"
+	if lost {
+		return "\n(a conversion that loses a field loses stored data: fix it; if the value cannot occur (a field one " +
+			"version holds in coarser units, a range validation enforces), keep the fuzzer within it with Funcs in " + where + ")"
+	}
+	return "\n(if the conversion rightly rejects the value, keep the fuzzer within what it accepts with Funcs in " + where + ")"
 }
 
 // clearKind empties obj's apiVersion and kind, which decoding sets and conversion keeps: the
