@@ -1,9 +1,3 @@
-// Package roundtriptest is the round-trip test apigen generates for every API group
-// (zz_generated.roundtrip_test.go in the group's install package), as Kubernetes' per-group
-// roundtrip_test.go runs k8s.io/apimachinery's apitesting/roundtrip with the group's fuzzer:
-// random objects of every kind, in the internal version and every served version, are
-// converted to the hub, into every other served version through its JSON, and back, and must
-// come back unchanged. A lossy conversion fails with the field path of what was lost.
 package roundtriptest
 
 import (
@@ -88,7 +82,8 @@ type Kind struct {
 // and to the origin version, and compares. Conversions run without defaulting: what is
 // checked is that nothing is lost. A difference fails the subtest naming the route and the
 // field path of each difference (spec.sizeGiB: 7 -> 0). Fuzzing is seeded randomly, or from
-// SeedEnv; a failure logs the seed.
+// SeedEnv; a failure logs the seed. Filled values nest at most maxDepth (16) deep, deeper ones
+// left zero, so that recursive types (a JSON schema) stay small.
 func Run(t *testing.T, g Group) {
 	t.Helper()
 	seed := rand.Int63()
