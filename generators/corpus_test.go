@@ -118,11 +118,13 @@ func TestCorpusGolden(t *testing.T) {
 // corpusPattern matches every corpus package, the trees and corpustest's tests.
 const corpusPattern = "./generators/testdata/corpus/..."
 
-// TestCorpusBuilds builds and vets every corpus package, then runs corpustest's tests, which
-// serve each corpus group over etcd and HTTP and round-trip every kind through every version.
-// The files generated now are laid over the tree (go -overlay), so the checks hold for
-// apigen's current output even before -update, and a stale committed file cannot break the
-// build of this package.
+// TestCorpusBuilds builds and vets every corpus package, then runs their tests: corpustest's,
+// which serve each corpus group over etcd and HTTP and round-trip every kind through every
+// version, and each group's generated round-trip test (zz_generated.roundtrip_test.go). The
+// files generated now are laid over the tree (go -overlay), so the checks hold for apigen's
+// current output even before -update, and a stale committed file cannot break the build of
+// this package. Last, the codegen tree's hand-written v1beta1 conversion is made lossy and its
+// generated round-trip test must fail naming the lost field (lossyConversionFails).
 func TestCorpusBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go build, go vet and go test on the corpus")
@@ -147,6 +149,46 @@ func TestCorpusBuilds(t *testing.T) {
 				t.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 			}
 		})
+	}
+	t.Run("lossy conversion", func(t *testing.T) { lossyConversionFails(t, files) })
+}
+
+// lossyConversionFails lays over files a version of the codegen tree's v1beta1/conversion.go
+// whose conversion from the hub forgets spec.size (Convert_shop_StoreSpec_To_v1beta1_StoreSpec
+// no longer copies Replicas), and runs the group's generated round-trip test: it must fail for
+// Store objects filled in v1beta1, on their way through the storage version and back, naming
+// spec.size, the field that was lost. Run by TestCorpusBuilds, after the tree's own tests
+// passed with the conversion intact.
+func lossyConversionFails(t *testing.T, files map[string][]byte) {
+	dir := filepath.Join(moduleRoot(t), "generators/testdata/corpus/codegen/apis/shop")
+	conversion := filepath.Join(dir, "v1beta1", "conversion.go")
+	src, err := os.ReadFile(conversion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const copySize = "\tout.Size = in.Replicas\n"
+	if !bytes.Contains(src, []byte(copySize)) {
+		t.Fatalf("%s no longer copies Replicas to spec.size with %q", conversion, copySize)
+	}
+	lossy := maps.Clone(files)
+	lossy[conversion] = bytes.Replace(src, []byte(copySize), []byte("\t// spec.size is lost\n"), 1)
+	cmd := exec.Command("go", "test", "-count=1", "-vet=off", "-run", "^TestRoundTrip$", "-overlay", writeOverlay(t, lossy), "./install")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the generated round-trip test passed with a lossy conversion:\n%s", out)
+	}
+	for _, want := range []string{
+		"--- FAIL: TestRoundTrip/Store/v1beta1",
+		"shop.example.com/v1beta1, Kind=Store changed on its way v1beta1 -> v1beta1 JSON -> __internal -> v1 -> " +
+			"v1 JSON (the storage version) -> __internal -> v1beta1 (as read back from storage):",
+		"spec.size: &",
+		"-> nil",
+		"(a conversion that loses a field loses stored data: fix it;",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the failure does not say %q:\n%s", want, out)
+		}
 	}
 }
 

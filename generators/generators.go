@@ -16,12 +16,14 @@ import (
 	"github.com/apigen-dev/apigen/generators/listers"
 	"github.com/apigen-dev/apigen/generators/openapi"
 	"github.com/apigen-dev/apigen/generators/register"
+	"github.com/apigen-dev/apigen/generators/roundtrip"
 	"github.com/apigen-dev/apigen/generators/samples"
 	"github.com/apigen-dev/apigen/generators/validation"
 )
 
 // All returns every generator, in the fixed order `apigen generate` runs them: deepcopy,
-// equality, json, register, defaulting, conversion, validation, openapi, install, then the
+// equality, json, register, defaulting, conversion, validation, openapi, install, the
+// install package's round-trip test (roundtrip), then the
 // typed clients of +genclient kinds: clientset, listers, informers, applyconfigurations, and
 // last the CustomResourceDefinitions (crd) and a sample object of each of their versions
 // (samples). Each call returns new values.
@@ -36,6 +38,7 @@ func All() []emit.Generator {
 		validation.New(),
 		openapi.New(),
 		install.New(),
+		roundtrip.New(),
 		clientset.New(),
 		listers.New(),
 		informers.New(),

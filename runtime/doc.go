@@ -78,7 +78,9 @@
 //   - admission/admissiontest, apiextensions/conversion/conversiontest,
 //     jsoncodec/jsoncodectest, registry/testapi/..., storage/etcdtest, storage/storagetest,
 //     storage/storagetest/testapi: what tests of the layers above share (storagetest is the
-//     storage conformance suite).
+//     storage conformance suite);
+//   - roundtriptest: the round-trip test every generated install package runs
+//     (zz_generated.roundtrip_test.go).
 //
 // The runtime never imports apigen's generators, the example API, or the code-generation
 // libraries (jennifer, gengo, go/packages); imports_test.go enforces it.

@@ -123,6 +123,10 @@ func TestScaffoldEndToEnd(t *testing.T) {
 			if !strings.Contains(out, "ok  \texample.com/shop/cmd/shop-apiserver") {
 				t.Errorf("make test did not run the server's end-to-end test:\n%s", out)
 			}
+			// and the group's generated round-trip test (zz_generated.roundtrip_test.go)
+			if !strings.Contains(out, "ok  \texample.com/shop/apis/shop/v1/install") {
+				t.Errorf("make test did not run the generated round-trip test of apis/shop/v1/install:\n%s", out)
+			}
 		}},
 		{"serve v1", func(t *testing.T) {
 			runIn(t, repo, long, "make", "build")
@@ -231,7 +235,8 @@ func TestScaffoldEndToEnd(t *testing.T) {
 				}
 			}
 			out := runIn(t, repo, long, "make", "test")
-			if !strings.Contains(out, "ok  \texample.com/shop/cmd/shop-apiserver") {
+			if !strings.Contains(out, "ok  \texample.com/shop/cmd/shop-apiserver") ||
+				!strings.Contains(out, "ok  \texample.com/shop/apis/shop/install") { // the round trip through both versions
 				t.Errorf("make test:\n%s", out)
 			}
 			runIn(t, repo, long, "make", "build")

@@ -20,7 +20,9 @@ import (
 //   - every file the project had is kept byte for byte; the Makefile, .gitignore and go.mod
 //     only gain lines at their end;
 //   - make apiserver-generate leaves controller-gen's deepcopy alone and make apiserver-test
-//     passes (the server's end-to-end test creates the project's own sample);
+//     passes (the server's end-to-end test creates the project's own sample, and the generated
+//     round-trip test of api/v2/install converts CronJobs between v1 and v2 with the project's
+//     api/v2/fuzzer);
 //   - go build ./... builds the manager and the server;
 //   - the server serves the project's samples (kubectl apply -k config/samples), each version
 //     reads the other's objects through the project's conversion, and one it refuses fails
@@ -100,8 +102,9 @@ func TestKubebuilderProjectServed(t *testing.T) {
 			t.Errorf("make apiserver-generate wrote no %s", f)
 		}
 	}
-	if out := runIn(t, repo, long, "make", "apiserver-test"); !strings.Contains(out, "ok  \texample.com/cronjob/cmd/cronjob-apiserver") {
-		t.Errorf("make apiserver-test did not run the server's test:\n%s", out)
+	if out := runIn(t, repo, long, "make", "apiserver-test"); !strings.Contains(out, "ok  \texample.com/cronjob/cmd/cronjob-apiserver") ||
+		!strings.Contains(out, "ok  \texample.com/cronjob/api/v2/install") {
+		t.Errorf("make apiserver-test did not run the server's test and the generated round-trip test:\n%s", out)
 	}
 	runIn(t, repo, long, "go", "build", "./...")
 	runIn(t, repo, long, "make", "apiserver-build")

@@ -431,3 +431,38 @@ func TestOneBuildConfiguration(t *testing.T) {
 		}
 	}
 }
+
+// TestTestTargetsRunRoundTrip: the generated round-trip test (install/zz_generated.roundtrip_test.go
+// of every group) runs in the test target of every repository apigen init writes: a new
+// repository's `make test` runs go test ./..., and a kubebuilder project's
+// `make apiserver-test` and its CI workflow add the install packages below api/ to the server's
+// test, which is all they ran before.
+func TestTestTargetsRunRoundTrip(t *testing.T) {
+	files := tree(t, initRepo(t))
+	if mk := files["Makefile"]; !regexp.MustCompile(`(?m)^test: .*\n(\t.*\n)*\t\$\(GO\) test \./\.\.\.\n`).MatchString(mk) {
+		t.Errorf("make test does not run go test ./...:\n%s", mk)
+	}
+
+	checkout, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(t.TempDir(), "cronjob")
+	if err := os.CopyFS(project, os.DirFS(filepath.Join(checkout, "scaffold", "testdata", "kubebuilder"))); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Init(InitOptions{Dir: project, Replace: checkout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	files = tree(t, project)
+	if mk := files["Makefile"]; !strings.Contains(mk, "\tgo test ./cmd/$(APISERVER)/... $$(go list ./api/... | grep '/install$$')\n") {
+		t.Errorf("make apiserver-test does not test the install packages below api/:\n%s", mk)
+	}
+	if ci := files[".github/workflows/apiserver.yaml"]; !strings.Contains(ci, "run: go test ./cmd/cronjob-apiserver/... $(go list ./api/... | grep '/install$')\n") {
+		t.Errorf("the CI workflow does not test the install packages below api/:\n%s", ci)
+	}
+}

@@ -62,7 +62,11 @@
 //     reporting an Install of another signature as an error; the group's validation package
 //     (<hub>/validation) is parsed for Validate<Kind>(obj *<hub>.<Kind>) field.ErrorList and
 //     Validate<Kind>Update(obj, old *<hub>.<Kind>) field.ErrorList (model.Group.Validation),
-//     a function named so with another signature being a warning saying what to write;
+//     a function named so with another signature being a warning saying what to write; the
+//     group's fuzzer package (<hub>/fuzzer, as Kubernetes' pkg/apis/<group>/fuzzer) is parsed
+//     for Funcs, apimachinery's fuzzer.FuzzerFuncs, which the generated round-trip test uses
+//     (model.Group.Fuzzer): a function Funcs of another signature is an error, a package
+//     without Funcs a warning;
 //   - +k8s:conversion-gen on a version package must name the hub (an error; in a group
 //     without a hub package, another version package); a Validate<Kind> hook in a version
 //     package that does not hold the kind and +k8s:conversion-gen=false without a

@@ -43,6 +43,9 @@ func TestLoadCodeGeneratorLayout(t *testing.T) {
 	if g.Validation.Path != g.Hub.Path+"/validation" || g.Validation.Name != "validation" {
 		t.Errorf("Validation = %s (package %s), want %s/validation", g.Validation.Path, g.Validation.Name, g.Hub.Path)
 	}
+	if g.Fuzzer == nil || g.Fuzzer.Path != g.Hub.Path+"/fuzzer" || g.Fuzzer.Name != "fuzzer" || !g.Fuzzer.HasVar("Funcs") {
+		t.Errorf("Fuzzer = %+v, want package fuzzer at %s/fuzzer declaring var Funcs", g.Fuzzer, g.Hub.Path)
+	}
 	file := "codegenlayout/apis/wardle/validation/validation.go"
 	want := []string{
 		file + ":30:6: warning: func ValidateFischer(f wardle.Fischer) field.ErrorList is not called: the generated strategy of Fischer calls " +
@@ -75,5 +78,37 @@ func TestLoadHandWrittenInstallSignature(t *testing.T) {
 		"the install package's Install, as Kubernetes' install packages declare it: write func Install(scheme *runtime.Scheme) (k8s.io/apimachinery/pkg/runtime), or rename this function"
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("Load() error =\n%v\nwant substring %q", err, want)
+	}
+}
+
+// TestLoadFuzzerPackage: a group's fuzzer package (<hub>/fuzzer) whose Funcs is a function of
+// another signature than apimachinery's fuzzer.FuzzerFuncs is an error at it; one without
+// Funcs is a warning at its package clause, and neither is recorded in model.Group.Fuzzer.
+func TestLoadFuzzerPackage(t *testing.T) {
+	api, err := Load(filepath.Join(fixtures, "fuzzer"), "./...")
+	var diags model.Diagnostics
+	if !errors.As(err, &diags) || !diags.HasErrors() {
+		t.Fatalf("Load() error = %v, want error diagnostics", err)
+	}
+	want := []string{
+		"fuzzer/bad/v1alpha1/fuzzer/fuzzer.go:6:6: func Funcs() []interface{}: the generated round-trip test of bad.fuzzer.example.com passes " +
+			"Funcs as apimachinery's fuzzer.FuzzerFuncs: write func Funcs(codecs serializer.CodecFactory) []interface{}",
+		"fuzzer/nofuncs/v1alpha1/fuzzer/fuzzer.go:2:9: warning: package github.com/apigen-dev/apigen/generators/testdata/load/fuzzer/nofuncs/v1alpha1/fuzzer declares no Funcs: " +
+			"the generated round-trip test of nofuncs.fuzzer.example.com fills objects with apimachinery's metafuzzer alone",
+	}
+	if len(diags) != len(want) {
+		t.Errorf("Load() error =\n%v\nwant %d diagnostics", err, len(want))
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("Load() error =\n%v\nwant substring %q", err, w)
+		}
+	}
+	if api != nil {
+		for _, g := range api.Groups {
+			if g.Fuzzer != nil {
+				t.Errorf("group %s: Fuzzer = %+v, want nil", g.Name, g.Fuzzer)
+			}
+		}
 	}
 }

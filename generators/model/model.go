@@ -61,6 +61,13 @@ type Group struct {
 	// context.Context, as apiextensions-apiserver's ValidateCustomResourceDefinition(ctx, obj):
 	// the strategies pass them the request's context.
 	ValidationTakesContext map[string]bool
+	// Fuzzer is the group's hand-written fuzzer package, <hub path>/fuzzer, as Kubernetes'
+	// pkg/apis/<group>/fuzzer: its Funcs (a function or variable named Funcs, of
+	// apimachinery's fuzzer.FuzzerFuncs type, func(codecs serializer.CodecFactory) []interface{})
+	// keep the objects the generated round-trip test fills within what every version can
+	// represent. Path, Dir, Name and Funcs or Vars (holding Funcs) are set. Nil when the group
+	// has no such package or it declares no Funcs.
+	Fuzzer *Package
 	// ClientPath is the import path of the tree generated clients go to (<root>/pkg/generated,
 	// root being the parent of the apis directory: example-api/pkg/generated) and ClientDir its
 	// directory; the clientset, listers, informers and applyconfiguration generators write

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 
 	"github.com/apigen-dev/apigen/example-api/apis/db"
+	dbfuzzer "github.com/apigen-dev/apigen/example-api/apis/db/fuzzer"
 	"github.com/apigen-dev/apigen/example-api/apis/db/install"
 	v1 "github.com/apigen-dev/apigen/example-api/apis/db/v1"
 	"github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1"
@@ -24,9 +25,9 @@ var dbCodecs = sync.OnceValue(func() serializer.CodecFactory {
 })
 
 // dbFill fills obj from seed with the round-trip test's fuzzer (metafuzzer's funcs and the
-// group's fuzzerFuncs).
+// group's fuzzer package, dbfuzzer.Funcs).
 func dbFill[T any](seed int64, obj *T) {
-	f := fuzzer.FuzzerFor(fuzzer.MergeFuzzerFuncs(metafuzzer.Funcs, fuzzerFuncs), rand.NewSource(seed), dbCodecs())
+	f := fuzzer.FuzzerFor(fuzzer.MergeFuzzerFuncs(metafuzzer.Funcs, dbfuzzer.Funcs), rand.NewSource(seed), dbCodecs())
 	f.Fill(obj)
 }
 

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
+	dbfuzzer "github.com/apigen-dev/apigen/example-api/apis/db/fuzzer"
 	"github.com/apigen-dev/apigen/example-api/apis/db/install"
 	v1 "github.com/apigen-dev/apigen/example-api/apis/db/v1"
 	"github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1"
@@ -92,5 +93,5 @@ func TestTypeConverterMatchesManagedFields(t *testing.T) {
 
 // fillObject fills obj from seed as dbFill does.
 func fillObject(seed int64, obj runtime.Object) {
-	fuzzer.FuzzerFor(fuzzer.MergeFuzzerFuncs(metafuzzer.Funcs, fuzzerFuncs), rand.NewSource(seed), dbCodecs()).Fill(obj)
+	fuzzer.FuzzerFor(fuzzer.MergeFuzzerFuncs(metafuzzer.Funcs, dbfuzzer.Funcs), rand.NewSource(seed), dbCodecs()).Fill(obj)
 }
