@@ -37,6 +37,26 @@ var allowed = map[string]bool{
 	"k8s.io/apiserver/pkg/authorization/authorizer":      true,
 	"k8s.io/apiserver/pkg/authentication/user":           true,
 	"k8s.io/apiserver/pkg/authentication/serviceaccount": true,
+	// kube's JWT authenticator (--authentication-config, --oidc-*; runtime/auth/oidc), its
+	// config types and validation, and the leaf packages it imports: CEL environments and
+	// feature gates, and the egress dialer it offers (no server framework comes with it).
+	"k8s.io/apiserver/plugin/pkg/authenticator/token/oidc": true,
+	"k8s.io/apiserver/pkg/apis/apiserver":                  true,
+	"k8s.io/apiserver/pkg/apis/apiserver/v1":               true,
+	"k8s.io/apiserver/pkg/apis/apiserver/v1alpha1":         true,
+	"k8s.io/apiserver/pkg/apis/apiserver/v1beta1":          true,
+	"k8s.io/apiserver/pkg/apis/apiserver/install":          true,
+	"k8s.io/apiserver/pkg/apis/apiserver/validation":       true,
+	"k8s.io/apiserver/pkg/authentication/authenticator":    true,
+	"k8s.io/apiserver/pkg/authentication/cel":              true,
+	"k8s.io/apiserver/pkg/authentication/token/jwt":        true,
+	"k8s.io/apiserver/pkg/authorization/cel":               true,
+	"k8s.io/apiserver/pkg/cel/environment":                 true,
+	"k8s.io/apiserver/pkg/features":                        true,
+	"k8s.io/apiserver/pkg/util/feature":                    true,
+	"k8s.io/apiserver/pkg/util/compatibility":              true,
+	"k8s.io/apiserver/pkg/server/egressselector":           true,
+	"k8s.io/apiserver/pkg/server/egressselector/metrics":   true,
 }
 
 // TestRuntimeImports checks the dependency closure of every runtime package, as Go's own

@@ -183,7 +183,11 @@ func buildSecurity(ctx context.Context, o *SecureOptions, do *DelegatingOptions,
 		s.delegation.run(ctx)
 		delegated = s.delegation.authenticators()
 	}
-	authn, err := buildAuthenticator(o, clientCAs, delegated, do.TokenWebhookCacheTTL)
+	jwt, err := buildJWTAuthenticator(ctx, o, log)
+	if err != nil {
+		return nil, err
+	}
+	authn, err := buildAuthenticator(o, clientCAs, jwt, delegated, do.TokenWebhookCacheTTL)
 	if err != nil {
 		return nil, err
 	}
@@ -199,10 +203,11 @@ func buildSecurity(ctx context.Context, o *SecureOptions, do *DelegatingOptions,
 }
 
 // buildAuthenticator is the union of the enabled authenticators, as kube-apiserver's: front
-// proxy, client certificates, bearer tokens (file, then webhook), then the delegated ones (a
-// cluster's); authenticated users get system:authenticated; a request with no credentials
-// is anonymous on anonymousPaths only. tokenTTL is the token webhook's cache TTL.
-func buildAuthenticator(o *SecureOptions, clientCAs *x509.CertPool, delegated []auth.Authenticator, tokenTTL time.Duration) (auth.Authenticator, error) {
+// proxy, client certificates, bearer tokens (file, then JWT issuers, then webhook), then the
+// delegated ones (a cluster's); authenticated users get system:authenticated; a request with
+// no credentials is anonymous on anonymousPaths only. jwt is --authentication-config's or
+// --oidc-*'s authenticator, or nil. tokenTTL is the token webhook's cache TTL.
+func buildAuthenticator(o *SecureOptions, clientCAs *x509.CertPool, jwt auth.Authenticator, delegated []auth.Authenticator, tokenTTL time.Duration) (auth.Authenticator, error) {
 	var as []auth.Authenticator
 	if o.RequestHeaderClientCAFile != "" {
 		pool, err := cert.NewPool(o.RequestHeaderClientCAFile)
@@ -221,6 +226,9 @@ func buildAuthenticator(o *SecureOptions, clientCAs *x509.CertPool, delegated []
 			return nil, err
 		}
 		as = append(as, auth.BearerToken(tokens))
+	}
+	if jwt != nil {
+		as = append(as, jwt)
 	}
 	if o.AuthenticationTokenWebhookConfigFile != "" {
 		wh, err := auth.NewTokenWebhook(o.AuthenticationTokenWebhookConfigFile, tokenTTL)

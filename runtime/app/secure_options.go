@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/apigen-dev/apigen/runtime/audit"
+	"github.com/apigen-dev/apigen/runtime/auth/oidc"
 )
 
 // SecureOptions are the serving, authentication, authorization and audit flags, named as
@@ -30,6 +31,11 @@ type SecureOptions struct {
 	// AuthenticationTokenWebhookConfigFile is a kubeconfig-format file naming a TokenReview
 	// service.
 	AuthenticationTokenWebhookConfigFile string
+	// AuthenticationConfig is an apiserver.config.k8s.io AuthenticationConfiguration whose
+	// JWT issuers authenticate bearer tokens, reloaded when it changes.
+	AuthenticationConfig string
+	// OIDC are the legacy --oidc-* flags, one JWT issuer; exclusive with AuthenticationConfig.
+	OIDC oidc.LegacyOptions
 	// AnonymousAuth serves requests without credentials as system:anonymous on /healthz,
 	// /livez, /readyz and /version only; others get 401. Default true.
 	AnonymousAuth bool
@@ -91,6 +97,7 @@ func (o *SecureOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.AuditLogPath, "audit-log-path", o.AuditLogPath, `file audit events (audit.k8s.io/v1, JSON lines) are appended to; "-" is stdout; empty disables auditing`)
 	fs.StringVar(&o.AuditPolicyFile, "audit-policy-file", o.AuditPolicyFile, "audit.k8s.io/v1 Policy giving each request's audit level; required with --audit-log-path or --audit-webhook-config-file")
 	o.addAuditWebhookFlags(fs)
+	o.addOIDCFlags(fs)
 }
 
 // validate reports the options' errors.
@@ -128,5 +135,6 @@ func (o *SecureOptions) validate() []string {
 	if (o.AuditLogPath == "" && o.AuditWebhook.ConfigFile == "") != (o.AuditPolicyFile == "") {
 		errs = append(errs, "--audit-policy-file goes with --audit-log-path or --audit-webhook-config-file")
 	}
+	errs = append(errs, o.validateOIDC()...)
 	return append(errs, o.validateAuditWebhook()...)
 }
