@@ -63,7 +63,6 @@ func New(ctx context.Context, c *apiserver.AuthenticationConfiguration, signingA
 		return nil, err
 	}
 	a.current.Store(g)
-	context.AfterFunc(ctx, func() { a.current.Load().cancel() })
 	return a, nil
 }
 
