@@ -58,7 +58,12 @@ func (o *Options) validateStorageBackend() []string {
 
 // startStorageBackend starts the in-process storage backend name and connects to it.
 func startStorageBackend(ctx context.Context, name, dataDir string) (*etcdConn, error) {
-	endpoints, describe, stop, err := StorageBackends[name](ctx, dataDir)
+	return startStorageBackendFrom(ctx, StorageBackends, name, dataDir)
+}
+
+// startStorageBackendFrom is startStorageBackend with backends for StorageBackends.
+func startStorageBackendFrom(ctx context.Context, backends map[string]StorageBackend, name, dataDir string) (*etcdConn, error) {
+	endpoints, describe, stop, err := backends[name](ctx, dataDir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start --storage-backend=%s: %w", name, err)
 	}
