@@ -88,6 +88,12 @@ func compactNow(t *testing.T, client *clientv3.Client) {
 func TestKitSQLite(t *testing.T) {
 	t.Parallel()
 	client := startKine(t, kine.SQLiteEndpoint(filepath.Join(t.TempDir(), "state.db")))
+	// kine reports etcd 3.6.11: the server's watch caches serve consistent reads.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if ok, err := etcd3.SupportsWatchProgress(ctx, client); !ok || err != nil {
+		t.Errorf("SupportsWatchProgress of kine: %v, %v; want true", ok, err)
+	}
 	runKit(t, client, client)
 }
 
