@@ -12,9 +12,10 @@
 //   - compaction is driven by the API server (Start turns kine's own compactor off): the
 //     server's --etcd-compaction-interval compactor runs kube-apiserver's compact_rev_key
 //     transaction, which kine recognises, then etcd's Compact, which kine carries out;
-//   - no leases of their own: kine expires keys with a lease by polling (TTL events come up
-//     to a second late), and no authentication, members, snapshots, defragmentation, or
-//     key versions beyond compact_rev_key's;
+//   - serializable reads: kine refuses them (the etcd3 store then reads linearizably);
+//   - leases are granted but not kept alive, revoked or reported: keys written with a TTL
+//     expire by kine's own polling; no members, authentication, snapshots,
+//     defragmentation or alarms;
 //   - one kine process per SQLite file; several servers share a PostgreSQL database
 //     through kine processes of their own, which learn each other's writes by polling the
 //     table every PollInterval (a watch on another kine lags by up to that);

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -140,6 +141,31 @@ func TestCompactorOnKine(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatalf("revision %d still readable after 30s of the compactor", first.Header.Revision)
 		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// TestStartRefusesBadConfig: kine serves without TLS or authentication, so Start listens
+// only on loopback or a unix socket; an endpoint whose driver is not linked is named, and a
+// postgres password never appears in the error.
+func TestStartRefusesBadConfig(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		cfg  kine.Config
+		want string
+	}{
+		{kine.Config{Endpoint: "sqlite:///tmp/x.db", Listen: "0.0.0.0:2379"}, "must be a loopback address"},
+		{kine.Config{Endpoint: "sqlite:///tmp/x.db", Listen: "unix://relative.sock"}, "must be absolute"},
+		{kine.Config{Endpoint: "mysql://root:secret@tcp(127.0.0.1:3306)/kine", Listen: "127.0.0.1:0"}, `scheme "mysql" is not linked`},
+		{kine.Config{Endpoint: "no-scheme", Listen: "127.0.0.1:0"}, "want sqlite://<file> or postgres://<url>"},
+	} {
+		_, err := kine.Start(ctx, tc.cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Start(%+v): %v, want an error containing %q", tc.cfg, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "secret") {
+			t.Errorf("Start(%+v): the error shows the password: %v", tc.cfg, err)
 		}
 	}
 }
