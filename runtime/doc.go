@@ -62,6 +62,8 @@
 //   - storage: storage.Interface, as k8s.io/apiserver's, and its errors;
 //   - storage/cacher: the watch cache in front of etcd3;
 //   - storage/etcd3: storage.Interface on etcd's clientv3;
+//   - storage/encryption: encryption at rest, kube's EncryptionConfiguration read into
+//     the value transformers etcd3 applies;
 //   - storage/embedded: the embedded etcd member.
 //
 // Encoding (below storage, which encodes what it keeps with it):

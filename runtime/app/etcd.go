@@ -10,6 +10,8 @@ import (
 
 	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/storage/value"
 
 	"github.com/apigen-dev/apigen/runtime/certs"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
@@ -32,6 +34,9 @@ type etcdConn struct {
 	describe string
 	// beforeClose are called, in order, when Close starts (the watch caches stop).
 	beforeClose []func()
+	// transformers, when not nil, are the value transformers of each resource
+	// (--encryption-provider-config, loadEncryption).
+	transformers func(schema.GroupResource) value.Transformer
 }
 
 // connectEtcd connects to servers (connectEtcdServers), or, when servers is empty, starts the embedded etcd in
