@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/apiserver/pkg/storage/value"
 
 	"github.com/apigen-dev/apigen/runtime/storage"
@@ -110,14 +112,30 @@ func roundTrip(t *testing.T, st storage.Interface, name string) {
 		len(list.Items) != 1 || list.Items[0].Labels["secret"] != secret {
 		t.Fatalf("GetList: %v, %d items", err, len(list.Items))
 	}
+	// A watch from "0" sends the stored object (ADDED), then the update (MODIFIED).
+	w, err := st.Watch(ctx, "/ns/"+name, storage.ListOptions{ResourceVersion: "0"})
+	if err != nil {
+		t.Fatalf("Watch: %v", err)
+	}
+	defer w.Stop()
 	out := &testapi.Widget{}
-	err := st.GuaranteedUpdate(ctx, "/ns/"+name, out, false, nil, func(obj runtime.Object) (runtime.Object, error) {
+	err = st.GuaranteedUpdate(ctx, "/ns/"+name, out, false, nil, func(obj runtime.Object) (runtime.Object, error) {
 		w := obj.(*testapi.Widget)
 		w.Labels["updated"] = "yes"
 		return w, nil
 	})
 	if err != nil || out.Labels["updated"] != "yes" || out.Labels["secret"] != secret {
 		t.Fatalf("GuaranteedUpdate: %v, %+v", err, out.ObjectMeta)
+	}
+	for _, want := range []watch.EventType{watch.Added, watch.Modified} {
+		select {
+		case ev := <-w.ResultChan():
+			if got, ok := ev.Object.(*testapi.Widget); ev.Type != want || !ok || got.Labels["secret"] != secret {
+				t.Fatalf("watch event %s %#v, want %s of the widget", ev.Type, ev.Object, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no %s event in 5s", want)
+		}
 	}
 }
 
