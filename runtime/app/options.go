@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/apigen-dev/apigen/runtime/filters"
+	"github.com/apigen-dev/apigen/runtime/storage/encryption"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storageversionmigrator"
 )
@@ -181,6 +182,11 @@ func (o *Options) Validate() error {
 		}
 		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 			errs = append(errs, fmt.Sprintf("--embedded-etcd-client-url %q must be an http:// or https:// loopback URL", u))
+		}
+	}
+	if f := o.EncryptionProviderConfig; f != "" {
+		if _, err := encryption.ParseFile(f); err != nil {
+			errs = append(errs, fmt.Sprintf("--encryption-provider-config: %v", err))
 		}
 	}
 	if o.EtcdTLS != (EtcdTLSFiles{}) && len(o.EtcdServers) == 0 {

@@ -71,6 +71,20 @@ type Options struct {
 // kube-apiserver does); their status polls run until ctx ends. Errors name the file and
 // the offending entry, in kube-apiserver's words where it has them.
 func LoadFile(ctx context.Context, path string, opts Options) (Transformers, error) {
+	cfg, err := ParseFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := Build(ctx, cfg, opts)
+	if err != nil {
+		return nil, fmt.Errorf("error while parsing file %q: %w", path, err)
+	}
+	return t, nil
+}
+
+// ParseFile reads and parses (Parse) the EncryptionConfiguration at path, without building
+// its providers: what a server checks among its flags before it starts. Errors name the file.
+func ParseFile(path string) (*apiserverv1.EncryptionConfiguration, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("error reading encryption provider configuration file %q: %w", path, err)
@@ -82,11 +96,7 @@ func LoadFile(ctx context.Context, path string, opts Options) (Transformers, err
 	if err != nil {
 		return nil, fmt.Errorf("error decoding encryption provider configuration file %q: %w", path, err)
 	}
-	t, err := Build(ctx, cfg, opts)
-	if err != nil {
-		return nil, fmt.Errorf("error while parsing file %q: %w", path, err)
-	}
-	return t, nil
+	return cfg, nil
 }
 
 // Parse decodes an apiserver.config.k8s.io/v1 EncryptionConfiguration (YAML or JSON,
