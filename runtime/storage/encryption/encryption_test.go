@@ -229,6 +229,7 @@ func TestConfigErrors(t *testing.T) {
 		{"two providers in one", "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers:\n  - identity: {}\n    aescbc: {keys: [{name: a, secret: " + b64(1, 32) + "}]}\n", "more than one provider"},
 		{"masked", "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: ['*.*']\n  providers: [{identity: {}}]\n- resources: [secrets]\n  providers: [{identity: {}}]\n", `resource "secrets" is masked by earlier rule "*.*"`},
 		{"bad aes key", "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers: [{aesgcm: {keys: [{name: a, secret: " + b64(1, 7) + "}]}}]\n", "named key a"},
+		{"kms v2 cachesize", "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers: [{kms: {apiVersion: v2, name: x, cachesize: 10, endpoint: 'unix:///nope'}}]\n", "cachesize is not supported in v2"},
 		{"kms v1", "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers: [{kms: {name: x, endpoint: 'unix:///nope'}}]\n", "KMSv1 is deprecated"},
 	} {
 		path := filepath.Join(t.TempDir(), "c.yaml")

@@ -19,13 +19,17 @@ import (
 // kube-apiserver's KMS v2 timings (encryptionconfig): the status poll when healthy and
 // when not, and how long a DEK may still encrypt after the plugin stops answering.
 const (
-	kmsStatusInterval         = time.Minute
-	kmsStatusRetryInterval    = time.Second
-	kmsWriteDEKSourceMaxTTL   = 3 * time.Minute
-	kmsAPIVersionV2           = "v2"
-	kmsAPIVersionV2beta1      = "v2beta1"
-	kmsConfigAPIVersionV2     = "v2"
-	kmsConfigAPIVersionV1Name = "v1"
+	kmsStatusInterval       = time.Minute
+	kmsStatusRetryInterval  = time.Second
+	kmsWriteDEKSourceMaxTTL = 3 * time.Minute
+)
+
+// The API versions: of a plugin's Status answer, and of a kms provider's configuration.
+const (
+	kmsAPIVersionV2      = "v2"
+	kmsAPIVersionV2beta1 = "v2beta1"
+	kmsConfigV1          = "v1"
+	kmsConfigV2          = "v2"
 )
 
 // kmsTransformer is kube-apiserver's kmsPrefixTransformer for apiVersion v2: kube's kmsv2
@@ -35,8 +39,11 @@ const (
 // kube-apiserver refuses it without its deprecated feature gate.
 func kmsTransformer(ctx context.Context, cfg *apiserverv1.KMSConfiguration, opts Options) (value.PrefixTransformer, error) {
 	switch cfg.APIVersion {
-	case kmsConfigAPIVersionV2:
-	case kmsConfigAPIVersionV1Name:
+	case kmsConfigV2:
+		if cfg.CacheSize != nil {
+			return value.PrefixTransformer{}, fmt.Errorf("kms provider %q: cachesize is not supported in v2", cfg.Name)
+		}
+	case kmsConfigV1:
 		return value.PrefixTransformer{}, fmt.Errorf("KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead (kms provider %q)", cfg.Name)
 	default:
 		return value.PrefixTransformer{}, fmt.Errorf("could not configure KMS plugin %q, unsupported KMS API version %q", cfg.Name, cfg.APIVersion)
