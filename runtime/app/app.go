@@ -124,7 +124,7 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 	// KMS plugins' status polls run as long as the server does.
 	encCtx, stopEncryption := context.WithCancel(ctx)
 	defer stopEncryption()
-	if etcd.transformers, err = loadEncryption(encCtx, opts.EncryptionProviderConfig); err != nil {
+	if etcd.transformers, etcd.kmsCheck, err = loadEncryption(encCtx, opts.EncryptionProviderConfig); err != nil {
 		return err
 	}
 	lb := &loopback{}

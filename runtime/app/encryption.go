@@ -3,10 +3,12 @@ package app
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/storage/value"
 
+	"github.com/apigen-dev/apigen/runtime/server"
 	"github.com/apigen-dev/apigen/runtime/storage/encryption"
 )
 
@@ -14,13 +16,21 @@ import (
 // transformer of each resource, as kube-apiserver's storage factory applies its
 // EncryptionConfiguration to every resource: built-ins and custom resources alike. KMS
 // plugins' polls run until ctx ends.
-func loadEncryption(ctx context.Context, file string) (func(schema.GroupResource) value.Transformer, error) {
+// The health check, when the file configures KMS v2 plugins, is kube-apiserver's
+// "kms-providers" (nil otherwise).
+func loadEncryption(ctx context.Context, file string) (func(schema.GroupResource) value.Transformer, server.HealthChecker, error) {
 	if file == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
-	t, err := encryption.LoadFile(ctx, file, encryption.Options{})
+	health := &encryption.KMSHealth{}
+	t, err := encryption.LoadFile(ctx, file, encryption.Options{KMSHealth: health})
 	if err != nil {
-		return nil, fmt.Errorf("--encryption-provider-config: %w", err)
+		return nil, nil, fmt.Errorf("--encryption-provider-config: %w", err)
 	}
-	return t.TransformerFor, nil
+	if health.Empty() {
+		return t.TransformerFor, nil, nil
+	}
+	return t.TransformerFor, server.NamedCheck("kms-providers", func(req *http.Request) error {
+		return health.Check(req.Context())
+	}), nil
 }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apiserver/pkg/storage/value"
 
 	"github.com/apigen-dev/apigen/runtime/certs"
+	"github.com/apigen-dev/apigen/runtime/server"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 )
 
@@ -37,6 +38,9 @@ type etcdConn struct {
 	// transformers, when not nil, are the value transformers of each resource
 	// (--encryption-provider-config, loadEncryption).
 	transformers func(schema.GroupResource) value.Transformer
+	// kmsCheck, when not nil, is the "kms-providers" health check of the KMS plugins the
+	// encryption configuration names.
+	kmsCheck server.HealthChecker
 }
 
 // connectEtcd connects to servers (connectEtcdServers), or, when servers is empty, starts the embedded etcd in

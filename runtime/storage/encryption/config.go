@@ -64,6 +64,9 @@ type Options struct {
 	// APIServerID names this server to KMS plugins (the DEK's annotations and metrics), as
 	// kube-apiserver's --apiserver-id... identity; may be empty.
 	APIServerID string
+	// KMSHealth, when not nil, receives the probe of every KMS v2 provider built, for the
+	// server's "kms-providers" health check.
+	KMSHealth *KMSHealth
 }
 
 // LoadFile reads the EncryptionConfiguration at path and returns its transformers. KMS

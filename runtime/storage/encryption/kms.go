@@ -66,6 +66,9 @@ func kmsTransformer(ctx context.Context, cfg *apiserverv1.KMSConfiguration, opts
 		interval = kmsStatusInterval
 	}
 	p.start(ctx, interval)
+	if opts.KMSHealth != nil {
+		opts.KMSHealth.add(p)
+	}
 	return value.PrefixTransformer{
 		Transformer: kmsv2.NewEnvelopeTransformer(svc, cfg.Name, p.current, opts.APIServerID),
 		Prefix:      []byte(kmsV2Prefix + cfg.Name + ":"),
@@ -188,4 +191,40 @@ func (p *kmsProbe) current() (kmsv2.State, error) {
 		return kmsv2.State{}, fmt.Errorf("got invalid EncryptedObject: %w", err)
 	}
 	return state, nil
+}
+
+// KMSHealth is the health of a configuration's KMS v2 plugins, as kube-apiserver's
+// "kms-providers" check of /healthz, /livez and /readyz: each plugin answers Status healthy
+// with a valid key ID (a new one rotates the DEK, as the background poll does). The zero
+// value has no plugins and is healthy. Safe for concurrent use.
+type KMSHealth struct {
+	mu     sync.Mutex
+	probes []*kmsProbe
+}
+
+func (h *KMSHealth) add(p *kmsProbe) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.probes = append(h.probes, p)
+}
+
+// Empty reports whether no KMS plugin is configured (no check to install).
+func (h *KMSHealth) Empty() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.probes) == 0
+}
+
+// Check returns nil when every plugin is healthy, else the first plugin's failure, in
+// kube-apiserver's words.
+func (h *KMSHealth) Check(ctx context.Context) error {
+	h.mu.Lock()
+	probes := append([]*kmsProbe(nil), h.probes...)
+	h.mu.Unlock()
+	for _, p := range probes {
+		if err := p.check(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	kmsapi "k8s.io/kms/apis/v2"
 
 	"github.com/apigen-dev/apigen/runtime/storage"
+	"github.com/apigen-dev/apigen/runtime/storage/encryption"
 	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
@@ -30,6 +32,7 @@ const testStatusInterval = 50 * time.Millisecond
 type fakePlugin struct {
 	kmsapi.UnimplementedKeyManagementServiceServer
 	path               string
+	stop               func() // stops serving
 	mu                 sync.Mutex
 	keyID              string
 	encrypts, decrypts atomic.Int32
@@ -47,6 +50,7 @@ func startPlugin(t *testing.T, keyID string) *fakePlugin {
 	kmsapi.RegisterKeyManagementServiceServer(srv, p)
 	go srv.Serve(ln) //nolint:errcheck // ends with Stop
 	t.Cleanup(srv.Stop)
+	p.stop = srv.Stop
 	return p
 }
 
@@ -178,5 +182,36 @@ func TestKMSv2(t *testing.T) {
 	}
 	if v, _ := raw(t, client, "a"); kmsKeyID(t, v, prefix) != "key-2" {
 		t.Errorf("after a no-op update a value under key-1 is still under %q, want key-2", kmsKeyID(t, v, prefix))
+	}
+}
+
+// TestKMSHealth: the "kms-providers" check passes while the plugin answers Status and fails
+// once it is gone, naming the provider.
+func TestKMSHealth(t *testing.T) {
+	t.Parallel()
+	plugin := startPlugin(t, "key-1")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg, err := encryption.Parse([]byte("apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n" +
+		"- resources: [secrets]\n  providers: [{kms: {apiVersion: v2, name: fake, endpoint: 'unix://" + plugin.path + "', timeout: 1s}}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	health := &encryption.KMSHealth{}
+	if !health.Empty() || health.Check(ctx) != nil {
+		t.Fatal("an empty KMSHealth is not healthy")
+	}
+	if _, err := encryption.Build(ctx, cfg, encryption.Options{KMSHealth: health}); err != nil {
+		t.Fatal(err)
+	}
+	if health.Empty() {
+		t.Fatal("the kms provider's probe was not added")
+	}
+	if err := health.Check(ctx); err != nil {
+		t.Fatalf("Check with the plugin up: %v", err)
+	}
+	plugin.stop()
+	if err := health.Check(ctx); err == nil || !strings.Contains(err.Error(), "KMS Provider fake") {
+		t.Fatalf("Check with the plugin gone: %v, want a failure naming the provider", err)
 	}
 }
