@@ -64,7 +64,9 @@
 //   - storage/etcd3: storage.Interface on etcd's clientv3;
 //   - storage/encryption: encryption at rest, kube's EncryptionConfiguration read into
 //     the value transformers etcd3 applies;
-//   - storage/embedded: the embedded etcd member.
+//   - storage/embedded: the embedded etcd member;
+//   - storage/kine: etcd's API over SQLite or PostgreSQL in process (kine), linked only by
+//     the binaries that import it (runtime/app does not: a main registers it).
 //
 // Encoding (below storage, which encodes what it keeps with it):
 //   - serializer/json, serializer/protobuf: the HTTP and storage serializers;

@@ -106,7 +106,7 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 		return err
 	}
 	defer func() { err = errors.Join(err, unlock()) }()
-	etcd, err := connectEtcd(ctx, opts.EtcdServers, opts.EtcdTLS, dataDir, opts.EmbeddedEtcdClientURL)
+	etcd, err := connectEtcd(ctx, opts.StorageBackend, opts.EtcdServers, opts.EtcdTLS, dataDir, opts.EmbeddedEtcdClientURL)
 	if err != nil {
 		return err
 	}

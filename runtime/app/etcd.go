@@ -41,9 +41,12 @@ type etcdConn struct {
 	// kmsCheck, when not nil, is the "kms-providers" health check of the KMS plugins the
 	// encryption configuration names.
 	kmsCheck server.HealthChecker
+	// stop, when not nil, stops the --storage-backend storage after the client closes.
+	stop func() error
 }
 
-// connectEtcd connects to servers (connectEtcdServers), or, when servers is empty, starts the embedded etcd in
+// connectEtcd starts the in-process storage backend (StorageBackends) when backend is not
+// "etcd3" (nor "") and connects to it; else it connects to servers (connectEtcdServers), or, when servers is empty, starts the embedded etcd in
 // <dataDir>/etcd and talks to it in process (embedded.Server.Client): a single-machine server
 // pays for no gRPC round trip to its own member. The member's client URL is for etcdctl and
 // other clients. By default (clientURL "") it is https on a free loopback port and, as its peer
@@ -51,7 +54,10 @@ type etcdConn struct {
 // so that no other local process reads or rewrites the objects (RBAC bindings included);
 // clientURL "https://127.0.0.1:<port>" picks the port, "http://127.0.0.1:<port>" serves
 // without authentication, as asked.
-func connectEtcd(ctx context.Context, servers []string, files EtcdTLSFiles, dataDir, clientURL string) (*etcdConn, error) {
+func connectEtcd(ctx context.Context, backend string, servers []string, files EtcdTLSFiles, dataDir, clientURL string) (*etcdConn, error) {
+	if backend != "" && backend != etcd3Backend {
+		return startStorageBackend(ctx, backend, dataDir)
+	}
 	if len(servers) > 0 {
 		return connectEtcdServers(ctx, servers, files)
 	}
@@ -87,6 +93,9 @@ func (c *etcdConn) Close() error {
 		f()
 	}
 	err := c.client.Close()
+	if c.stop != nil {
+		err = errors.Join(err, c.stop())
+	}
 	if c.embedded != nil {
 		// The in-process client's Close reports the cancellation of its own context.
 		if errors.Is(err, context.Canceled) {

@@ -42,6 +42,10 @@ type Options struct {
 	// "https://127.0.0.1:<port>" the same on that port; "http://127.0.0.1:<port>" serves
 	// without authentication. Default "".
 	EmbeddedEtcdClientURL string
+	// StorageBackend is kube-apiserver's --storage-backend: "etcd3" (the default: the
+	// embedded etcd, or EtcdServers) or a backend a main registered in StorageBackends, such
+	// as "kine-sqlite".
+	StorageBackend string
 	// EtcdPrefix is the root of every key. Default "/registry".
 	EtcdPrefix string
 	// EtcdCompactionInterval is how often old revisions are compacted; 0 disables
@@ -107,6 +111,7 @@ func NewOptions() *Options {
 		DataDir:                     "apiserver-data",
 		BindAddress:                 "127.0.0.1",
 		SecurePort:                  6443,
+		StorageBackend:              etcd3Backend,
 		EtcdPrefix:                  "/registry",
 		EtcdCompactionInterval:      5 * time.Minute,
 		RequestTimeout:              time.Minute,
@@ -135,6 +140,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.EtcdTLS.CertFile, "etcd-certfile", o.EtcdTLS.CertFile, "SSL certification file used to secure etcd communication (with --etcd-servers)")
 	fs.StringVar(&o.EtcdTLS.KeyFile, "etcd-keyfile", o.EtcdTLS.KeyFile, "SSL key file used to secure etcd communication (with --etcd-servers)")
 	fs.StringVar(&o.EmbeddedEtcdClientURL, "embedded-etcd-client-url", o.EmbeddedEtcdClientURL, "loopback URL the embedded etcd serves clients such as etcdctl on: empty is https on a free port requiring the client certificate in <data-dir>/pki/etcd; https://127.0.0.1:<port> picks the port; http://127.0.0.1:<port> serves without authentication")
+	fs.StringVar(&o.StorageBackend, "storage-backend", o.StorageBackend, "the storage backend for persistence: etcd3 (the embedded etcd, or --etcd-servers; an etcd API such as kine's counts) or one this server links in process (kine-sqlite: kine on SQLite in <data-dir>/kine)")
 	fs.StringVar(&o.EtcdPrefix, "etcd-prefix", o.EtcdPrefix, "prefix of every etcd key")
 	fs.StringVar(&o.EncryptionProviderConfig, "encryption-provider-config", o.EncryptionProviderConfig, "the file containing configuration for encryption providers to be used for storing resources in etcd (apiserver.config.k8s.io/v1 EncryptionConfiguration: identity, aescbc, aesgcm, secretbox, kms v2), as kube-apiserver's")
 	fs.DurationVar(&o.EtcdCompactionInterval, "etcd-compaction-interval", o.EtcdCompactionInterval, "interval between compactions of old etcd revisions; 0 disables compaction")
@@ -176,6 +182,7 @@ func (o *Options) Validate() error {
 	if o.EtcdPrefix == "" || !strings.HasPrefix(o.EtcdPrefix, "/") {
 		errs = append(errs, fmt.Sprintf("--etcd-prefix %q must start with /", o.EtcdPrefix))
 	}
+	errs = append(errs, o.validateStorageBackend()...)
 	if u := o.EmbeddedEtcdClientURL; u != "" {
 		if len(o.EtcdServers) > 0 {
 			errs = append(errs, "--embedded-etcd-client-url needs the embedded etcd (no --etcd-servers)")

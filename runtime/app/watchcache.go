@@ -78,6 +78,15 @@ func newStorageFactory(o *WatchCacheOptions, etcd *etcdConn, base *etcd3.Storage
 	ctx, cancel := context.WithCancel(context.Background())
 	tracker := etcd3.TrackCompactions(ctx, etcd.client)
 	f := &cacher.StorageFactory{Base: base, HistorySizes: sizes, CompactedRevision: tracker.Revision, Logger: log, Metrics: base.Metrics, Start: built}
+	// As kube-apiserver: consistent reads come from the caches only when every etcd
+	// endpoint answers watch progress requests (kine v0.17.5 does); otherwise from etcd.
+	probe, cancelProbe := context.WithTimeout(ctx, etcdDialTimeout)
+	progress, err := etcd3.SupportsWatchProgress(probe, etcd.client)
+	cancelProbe()
+	if !progress {
+		f.NoWatchProgress = true
+		log.Warn("etcd does not answer watch progress requests (RequestWatchProgress needs etcd 3.4.31, 3.5.13 or later): consistent reads are served by etcd, not the watch cache", "error", err)
+	}
 	etcd.beforeClose = append(etcd.beforeClose, func() {
 		f.Stop()
 		cancel()

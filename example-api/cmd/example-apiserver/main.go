@@ -1,5 +1,6 @@
 // Command example-apiserver serves the db.example.com API (Databases, DatabaseClasses,
-// Backups) on an embedded etcd, or on an etcd cluster given with --etcd-servers.
+// Backups) on an embedded etcd, on an etcd cluster (or kine endpoint) given with
+// --etcd-servers, or with --storage-backend=kine-sqlite on kine over SQLite in process.
 //
 //	go run ./example-api/cmd/example-apiserver
 //	kubectl --kubeconfig apiserver-data/kubeconfig get databases
@@ -12,9 +13,12 @@ import (
 	dbadmission "github.com/apigen-dev/apigen/example-api/admission"
 	dbinstall "github.com/apigen-dev/apigen/example-api/apis/db/install"
 	"github.com/apigen-dev/apigen/runtime/app"
+	"github.com/apigen-dev/apigen/runtime/storage/kine"
 )
 
 func main() {
+	// --storage-backend=kine-sqlite: kine on SQLite in <data-dir>/kine instead of the embedded etcd.
+	app.StorageBackends["kine-sqlite"] = kine.EmbeddedSQLite
 	// The example's admission plugins, off by default:
 	// --enable-admission-plugins=DatabaseEngineLabel,DatabaseQuota.
 	if err := dbadmission.Register(app.AdmissionPlugins); err != nil {

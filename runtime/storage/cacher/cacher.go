@@ -56,6 +56,11 @@ type Config struct {
 	// closes it once every API group is built, since decoding reads the scheme those builds
 	// still write to. Until then every call goes to storage, as before a sync.
 	Start <-chan struct{}
+	// NoWatchProgress says storage's watch cannot report progress (an etcd before 3.4.31 or
+	// 3.5.13, or another etcd API without progress notifications): consistent reads go to
+	// Storage, as kube-apiserver's when its feature check finds no RequestWatchProgress,
+	// rather than wait for an event that may not come. See etcd3.SupportsWatchProgress.
+	NoWatchProgress bool
 }
 
 // Cacher is a storage.Interface serving reads and watches from memory, as kube-apiserver's
@@ -116,7 +121,9 @@ func New(cfg Config) (*Cacher, error) {
 		gvk:       watcherKind(cfg.Resource, cfg.NewFunc()),
 		start:     cfg.Start,
 	}
-	c.revisions, _ = cfg.Storage.(storage.RevisionReader)
+	if !cfg.NoWatchProgress {
+		c.revisions, _ = cfg.Storage.(storage.RevisionReader)
+	}
 	if u, ok := cfg.Storage.(storage.DecodedObjectsUser); ok {
 		u.UseDecodedObjects(c)
 	}

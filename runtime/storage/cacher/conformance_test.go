@@ -103,7 +103,7 @@ func TestConformance(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var last *cacher.Cacher
 			var prefix string
-			storagetest.RunTests(t, storagetest.Backend{
+			storagetest.Run(t, storagetest.Backend{
 				New: func(t *testing.T) storage.Interface {
 					prefix = newPrefix()
 					last = newCacher(t, c, prefix, tracker, cacher.Config{})

@@ -41,6 +41,8 @@ type StorageFactory struct {
 	Metrics *metrics.Metrics
 	// Start is every cache's Config.Start (may be nil).
 	Start <-chan struct{}
+	// NoWatchProgress is every cache's Config.NoWatchProgress.
+	NoWatchProgress bool
 
 	mu      sync.Mutex
 	cachers []*Cacher
@@ -96,7 +98,8 @@ func (f *StorageFactory) cache(resource schema.GroupResource, st storage.Interfa
 		return st, nil
 	}
 	c, err := New(Config{Storage: st, Resource: resource, NewFunc: newFunc, HistorySize: size,
-		CompactedRevision: f.CompactedRevision, Logger: f.Logger, Metrics: f.Metrics, Start: f.Start})
+		CompactedRevision: f.CompactedRevision, Logger: f.Logger, Metrics: f.Metrics, Start: f.Start,
+		NoWatchProgress: f.NoWatchProgress})
 	if err != nil {
 		return nil, err
 	}

@@ -146,6 +146,9 @@ func (s *store) readPage(ctx context.Context, key string, plan listPlan, pred st
 	for {
 		start := time.Now()
 		resp, err := s.client.Get(ctx, fromKey, s.rangeOptions(plan, rev, readLimit)...)
+		if s.serializableUnsupported(err) && plan.anyRV && rev == 0 {
+			resp, err = s.client.Get(ctx, fromKey, s.rangeOptions(plan, rev, readLimit)...)
+		}
 		s.observe("list", start)
 		if err != nil {
 			if plan.continued && errors.Is(err, rpctypes.ErrCompacted) {
@@ -208,7 +211,7 @@ func (s *store) rangeOptions(plan listPlan, rev, limit int64) []clientv3.OpOptio
 	switch {
 	case rev > 0:
 		ops = append(ops, clientv3.WithRev(rev))
-	case plan.anyRV:
+	case plan.anyRV && !s.noSerializable.Load():
 		ops = append(ops, clientv3.WithSerializable())
 	}
 	return ops

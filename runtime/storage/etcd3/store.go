@@ -7,11 +7,14 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/kubernetes"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -53,6 +56,9 @@ type store struct {
 	// holds (encryption at rest, SetTransformer); everything above put and the reads sees
 	// the plain bytes.
 	transformer value.Transformer
+	// noSerializable is set once the backend refused a serializable read (kine does):
+	// reads at resourceVersion "0" are then linearizable.
+	noSerializable atomic.Bool
 }
 
 // StorageVersion implements storage.Versioned: the version NewStorage encodes objects in.
@@ -195,14 +201,29 @@ func (s *store) Create(ctx context.Context, key string, obj, out runtime.Object)
 // read: from the member's local state when serializable, else linearizably, coalesced with
 // concurrent reads (readBatcher).
 func (s *store) read(ctx context.Context, k string, serializable bool) (*mvccpb.KeyValue, int64, error) {
-	if !serializable {
+	if !serializable || s.noSerializable.Load() {
 		return s.reads.get(ctx, k)
 	}
 	resp, err := s.client.Get(ctx, k, clientv3.WithSerializable())
+	if s.serializableUnsupported(err) {
+		return s.reads.get(ctx, k)
+	}
 	if err != nil {
 		return nil, 0, err
 	}
 	return firstKV(resp.Kvs), resp.Header.Revision, nil
+}
+
+// serializableUnsupported reports whether err is a backend's refusal of serializable reads
+// (kine: "serializable is not implemented by kine", gRPC Unimplemented), and then makes the
+// store read linearizably from now on, as kube-apiserver's store always does: a read at
+// resourceVersion "0" is then as fresh as one at "".
+func (s *store) serializableUnsupported(err error) bool {
+	if err == nil || status.Code(err) != codes.Unimplemented {
+		return false
+	}
+	s.noSerializable.Store(true)
+	return true
 }
 
 // Get implements storage.Interface: ResourceVersion "" is a linearizable read, "0" may be

@@ -45,7 +45,7 @@ func TestConformance(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			var prefix string
-			storagetest.RunTests(t, storagetest.Backend{
+			storagetest.Run(t, storagetest.Backend{
 				New: func(t *testing.T) storage.Interface {
 					prefix = fmt.Sprintf("/registry/test.apigen.dev/widgets-%d", n.Add(1))
 					return etcd3.New(b.client, b.codec(), testapi.NewWidget, prefix, testapi.Resource)

@@ -40,41 +40,71 @@ type Backend struct {
 	BookmarkInterval time.Duration
 }
 
-// RunTests runs the conformance suite against b, one subtest per behaviour.
-func RunTests(t *testing.T, b Backend) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, b Backend)
-	}{
-		{"create", testCreate},
-		{"create-exists", testCreateExists},
-		{"get-not-found", testGetNotFound},
-		{"get", testGet},
-		{"list", testList},
-		{"list-paged-consistent", testListPagedConsistent},
-		{"list-large-pages", testListLargePages},
-		{"list-continue-tampered", testListContinueTampered},
-		{"list-continue-expired", testListContinueExpired},
-		{"list-label-selector", testListLabelSelector},
-		{"guaranteed-update", testGuaranteedUpdate},
-		{"guaranteed-update-noop-keeps-rv", testGuaranteedUpdateNoop},
-		{"guaranteed-update-conflict-retry", testGuaranteedUpdateConflictRetry},
-		{"delete", testDelete},
-		{"delete-preconditions", testDeletePreconditions},
-		{"watch-from-rv", testWatchFromRV},
-		{"watch-initial-state", testWatchInitialState},
-		{"watch-starts-at-return", testWatchStartsAtReturn},
-		{"watch-deleted-object", testWatchDeletedObject},
-		{"watch-selector-transitions", testWatchSelectorTransitions},
-		{"watch-compacted-410", testWatchCompacted},
-		{"bookmarks", testBookmarks},
-		{"send-initial-events", testSendInitialEvents},
-		{"list-matches-reference", testListMatchesReference},
-		{"replica-read-your-writes", testReplicaReadYourWrites},
+// Run runs the storage conformance kit against b, one subtest per guarantee, in the order
+// of Guarantees, as Kubernetes runs k8s.io/apiserver/pkg/storage/testing against each of its
+// backends: a backend author calls it from a test of their own,
+//
+//	func TestConformance(t *testing.T) {
+//		storagetest.Run(t, storagetest.Backend{New: func(t *testing.T) storage.Interface {
+//			return mystore.New(testapi.Codec(), testapi.NewWidget, ...)
+//		}})
+//	}
+//
+// The subtests run one after another (they share b's last New); a failing one says which
+// guarantee the backend breaks in a last line "broken guarantee <name>: <text>" (the
+// Guarantee's), after the failure itself. Tests whose Backend field is nil (Compact,
+// NewReference, NewReplica) are skipped, saying why.
+func Run(t *testing.T, b Backend) {
+	for _, g := range Guarantees {
+		t.Run(g.Name, func(t *testing.T) {
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("broken guarantee %s: %s", g.Name, g.Text)
+				}
+			})
+			g.test(t, b)
+		})
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, b) })
-	}
+}
+
+// Guarantee is one promise of storage.Interface that Run checks in a subtest of its Name.
+type Guarantee struct {
+	// Name is the subtest's name, e.g. "watch-from-rv".
+	Name string
+	// Text states the guarantee, as a failure reports it.
+	Text string
+	test func(t *testing.T, b Backend)
+}
+
+// Guarantees are what Run checks, in its order. Together they are the contract of
+// storage.Interface that the layers above it (the watch cache, the registry's Store, the
+// endpoints' paging and resourceVersion semantics) rely on, as etcd3 keeps it.
+var Guarantees = []Guarantee{
+	{"create", "Create stores the object and returns it with the resourceVersion a Get then reads", testCreate},
+	{"create-exists", "Create of an existing key fails with KeyExists (409 AlreadyExists)", testCreateExists},
+	{"get-not-found", "Get of a missing key fails with KeyNotFound (404), or returns the zero object with IgnoreNotFound", testGetNotFound},
+	{"get", "Get returns the stored object at resourceVersion \"\", \"0\" (soon) and the object's own; a key escaping the prefix is InvalidObj (400)", testGet},
+	{"list", "GetList returns every object under the key in key order, with the list's resourceVersion", testList},
+	{"list-paged-consistent", "paged lists (limit, continue) return every object once, all pages read at the first page's revision", testListPagedConsistent},
+	{"list-large-pages", "a page holds exactly limit objects in key order, counts the remaining ones, and a write between pages shows in none", testListLargePages},
+	{"list-continue-tampered", "a malformed continue token, or one for another key, fails with InvalidObj (400)", testListContinueTampered},
+	{"list-continue-expired", "a continue token at a compacted revision fails with ResourceVersionExpired (410)", testListContinueExpired},
+	{"list-label-selector", "GetList returns exactly the objects its label selector matches, paging over matches", testListLabelSelector},
+	{"guaranteed-update", "GuaranteedUpdate applies the update and bumps the resourceVersion; a refusing tryUpdate's error is returned; a missing key is KeyNotFound unless ignoreNotFound", testGuaranteedUpdate},
+	{"guaranteed-update-noop-keeps-rv", "an update that changes nothing writes nothing and keeps the resourceVersion", testGuaranteedUpdateNoop},
+	{"guaranteed-update-conflict-retry", "optimistic concurrency: concurrent GuaranteedUpdates each apply to the latest state; a write against a stale one is retried, never lost", testGuaranteedUpdateConflictRetry},
+	{"delete", "Delete removes the object and returns its last state; a second Delete fails with KeyNotFound", testDelete},
+	{"delete-preconditions", "Delete with a UID or resourceVersion precondition that does not match fails with Conflict and keeps the object", testDeletePreconditions},
+	{"watch-from-rv", "a watch from resourceVersion N delivers every change after N, once, in order (no event lost or duplicated)", testWatchFromRV},
+	{"watch-initial-state", "a watch from resourceVersion 0 first delivers the current objects as ADDED, then changes", testWatchInitialState},
+	{"watch-starts-at-return", "a watch from \"\" starts where it stands when Watch returns: later writes are events, never lost", testWatchStartsAtReturn},
+	{"watch-deleted-object", "a DELETED event carries the object's last state with the deletion's resourceVersion", testWatchDeletedObject},
+	{"watch-selector-transitions", "a filtered watch sees an object entering its selector as ADDED and leaving it as DELETED", testWatchSelectorTransitions},
+	{"watch-compacted-410", "a watch from a compacted resourceVersion fails with 410 Gone (Expired)", testWatchCompacted},
+	{"bookmarks", "a watch that asks for bookmarks gets BOOKMARK events while idle, at a revision not older than its last event", testBookmarks},
+	{"send-initial-events", "sendInitialEvents streams the current objects, then a BOOKMARK annotated initial-events-end, then changes", testSendInitialEvents},
+	{"list-matches-reference", "lists at any revision, selector and page size equal the reference's (etcd's) pages, tokens and counts", testListMatchesReference},
+	{"replica-read-your-writes", "a write through one server is seen at once by consistent reads and watches of another on the same database", testReplicaReadYourWrites},
 }
 
 // testContext returns a context that ends with the test or after a generous bound.
