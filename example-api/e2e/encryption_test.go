@@ -90,7 +90,7 @@ func TestEncryptionAtRest(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.mustKubectl(t, "create", "-f", svm)
-	svmWaitFor(t, 20*time.Second, "the migration to succeed", func() bool {
+	svmWaitFor(t, time.Minute, "the migration to succeed", func() bool {
 		return getMigration(t, s, "reencrypt").conditions["Succeeded"] == "True"
 	})
 	checkStored("k8s:enc:aescbc:v1:key2:")
