@@ -26,7 +26,8 @@
 // The request path (filters, then a route's handler):
 //   - filters: the handler chain (authentication, impersonation, audit, in-flight limits,
 //     deadlines, panics, request info);
-//   - auth, auth/review: authentication and TokenReview / SelfSubjectReview;
+//   - auth, auth/oidc, auth/review: authentication (x509, token file, OIDC/JWT, webhook) and
+//     TokenReview / SelfSubjectReview;
 //   - authorization, authorization/rbac, authorization/rbac/aggregation,
 //     authorization/rbac/policybased, authorization/review: authorizers, RBAC and its
 //     bootstrap policy, ClusterRole aggregation, the access reviews;
@@ -62,6 +63,8 @@
 //   - storage: storage.Interface, as k8s.io/apiserver's, and its errors;
 //   - storage/cacher: the watch cache in front of etcd3;
 //   - storage/etcd3: storage.Interface on etcd's clientv3;
+//   - storage/encryption: encryption at rest, kube's EncryptionConfiguration read into
+//     the value transformers etcd3 applies;
 //   - storage/embedded: the embedded etcd member;
 //   - storage/kine: etcd's API over SQLite or PostgreSQL in process (kine), linked only by
 //     the binaries that import it (runtime/app does not: a main registers it).
@@ -77,7 +80,7 @@
 //     openapi's handler writes them and it imports no other runtime package).
 //
 // Test helpers (they may import any runtime package; only tests and helpers import them):
-//   - admission/admissiontest, apiextensions/conversion/conversiontest,
+//   - admission/admissiontest, apiextensions/conversion/conversiontest, auth/oidc/oidctest,
 //     jsoncodec/jsoncodectest, registry/testapi/..., storage/etcdtest, storage/storagetest,
 //     storage/storagetest/testapi: what tests of the layers above share (storagetest is the
 //     storage conformance suite);

@@ -121,6 +121,12 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 		return err
 	}
 	defer func() { err = errors.Join(err, sec.Close()) }()
+	// KMS plugins' status polls run as long as the server does.
+	encCtx, stopEncryption := context.WithCancel(ctx)
+	defer stopEncryption()
+	if etcd.transformers, etcd.kmsCheck, err = loadEncryption(encCtx, opts.EncryptionProviderConfig); err != nil {
+		return err
+	}
 	lb := &loopback{}
 	srv, err := buildServer(name, log, opts, etcd, sec, lb, groups)
 	if err != nil {
@@ -171,7 +177,7 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	built := make(chan struct{})
 	defer close(built)
 	factory, err := newStorageFactory(&opts.WatchCacheOptions, etcd,
-		&etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix, Metrics: m,
+		&etcd3.StorageFactory{Client: etcd.client, Prefix: opts.EtcdPrefix, Metrics: m, Transformers: etcd.transformers,
 			Leases: etcd3.LeaseConfig{ReuseDurationSeconds: opts.LeaseReuseDurationSeconds}}, log, built)
 	if err != nil {
 		return nil, err

@@ -226,6 +226,8 @@ func TestRunFlags(t *testing.T) {
 		{args: []string{"--runtime-config=apiextensions.k8s.io=false"}, code: 2, want: "write <group>/<version> or api/all"},
 		{args: []string{"--help"}, code: 0, want: "--watch-cache-sizes"},
 		{args: []string{"--help"}, code: 0, want: "--event-ttl"},
+		{args: []string{"--help"}, code: 0, want: "--encryption-provider-config"},
+		{args: []string{"--encryption-provider-config=testdata/no-such-file.yaml"}, code: 2, want: "--encryption-provider-config: error reading encryption provider configuration file"},
 		{args: []string{"--event-ttl=500ms"}, code: 2, want: "--event-ttl must be at least 1s"},
 		{args: []string{"--lease-reuse-duration-seconds=0"}, code: 2, want: "--lease-reuse-duration-seconds must be greater than or equal to 1"},
 		{args: []string{"--watch-cache-sizes=databases.db.example.com"}, code: 2, want: "write resource[.group]#size"},

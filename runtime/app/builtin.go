@@ -164,12 +164,17 @@ func serveRBACBootstrap(w *wiring, typed *server.Server) error {
 	return w.rbacAPI().install(typed, w.log, w.singles)
 }
 
-// serveRoutes installs every group's routes on the typed link and the health check "etcd".
+// serveRoutes installs every group's routes on the typed link and the health checks "etcd"
+// and, with KMS plugins configured, "kms-providers".
 func serveRoutes(w *wiring, typed *server.Server) error {
 	if err := typed.InstallAPIGroups(w.apiGroups()...); err != nil {
 		return err
 	}
-	return typed.AddHealthChecks(server.EtcdHealthCheck(w.etcd.client, 0))
+	checks := []server.HealthChecker{server.EtcdHealthCheck(w.etcd.client, 0)}
+	if w.etcd.kmsCheck != nil {
+		checks = append(checks, w.etcd.kmsCheck)
+	}
+	return typed.AddHealthChecks(checks...)
 }
 
 // serveClusterAuthentication adds the hook "start-cluster-authentication-info-controller",

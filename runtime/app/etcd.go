@@ -10,8 +10,11 @@ import (
 
 	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/storage/value"
 
 	"github.com/apigen-dev/apigen/runtime/certs"
+	"github.com/apigen-dev/apigen/runtime/server"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
 )
 
@@ -32,6 +35,12 @@ type etcdConn struct {
 	describe string
 	// beforeClose are called, in order, when Close starts (the watch caches stop).
 	beforeClose []func()
+	// transformers, when not nil, are the value transformers of each resource
+	// (--encryption-provider-config, loadEncryption).
+	transformers func(schema.GroupResource) value.Transformer
+	// kmsCheck, when not nil, is the "kms-providers" health check of the KMS plugins the
+	// encryption configuration names.
+	kmsCheck server.HealthChecker
 	// stop, when not nil, stops the --storage-backend storage after the client closes.
 	stop func() error
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/apigen-dev/apigen/runtime/filters"
+	"github.com/apigen-dev/apigen/runtime/storage/encryption"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 	"github.com/apigen-dev/apigen/runtime/storageversionmigrator"
 )
@@ -27,6 +28,11 @@ type Options struct {
 	// EtcdServers are etcd client URLs; empty starts the embedded etcd. With several, the
 	// client fails over between them (clientv3's balancer), as kube-apiserver's.
 	EtcdServers []string
+	// EncryptionProviderConfig is the apiserver.config.k8s.io/v1 EncryptionConfiguration
+	// file of encryption at rest (kube-apiserver's --encryption-provider-config): the
+	// providers each resource's values are written and read with. Empty: values are stored
+	// as encoded.
+	EncryptionProviderConfig string
 	// EtcdTLS are the files that secure the connection to EtcdServers, as kube-apiserver's
 	// --etcd-cafile, --etcd-certfile and --etcd-keyfile.
 	EtcdTLS EtcdTLSFiles
@@ -136,6 +142,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.EmbeddedEtcdClientURL, "embedded-etcd-client-url", o.EmbeddedEtcdClientURL, "loopback URL the embedded etcd serves clients such as etcdctl on: empty is https on a free port requiring the client certificate in <data-dir>/pki/etcd; https://127.0.0.1:<port> picks the port; http://127.0.0.1:<port> serves without authentication")
 	fs.StringVar(&o.StorageBackend, "storage-backend", o.StorageBackend, "the storage backend for persistence: etcd3 (the embedded etcd, or --etcd-servers; an etcd API such as kine's counts) or one this server links in process (kine-sqlite: kine on SQLite in <data-dir>/kine)")
 	fs.StringVar(&o.EtcdPrefix, "etcd-prefix", o.EtcdPrefix, "prefix of every etcd key")
+	fs.StringVar(&o.EncryptionProviderConfig, "encryption-provider-config", o.EncryptionProviderConfig, "the file containing configuration for encryption providers to be used for storing resources in etcd (apiserver.config.k8s.io/v1 EncryptionConfiguration: identity, aescbc, aesgcm, secretbox, kms v2), as kube-apiserver's")
 	fs.DurationVar(&o.EtcdCompactionInterval, "etcd-compaction-interval", o.EtcdCompactionInterval, "interval between compactions of old etcd revisions; 0 disables compaction")
 	fs.DurationVar(&o.RequestTimeout, "request-timeout", o.RequestTimeout, "longest time a request other than a watch may take before the server gives up on it (a request's own shorter \"timeout\" parameter wins)")
 	fs.IntVar(&o.MaxRequestsInFlight, "max-requests-inflight", o.MaxRequestsInFlight, "maximum number of non-mutating requests served at once (watches not counted); more get 429; 0 for no limit")
@@ -182,6 +189,11 @@ func (o *Options) Validate() error {
 		}
 		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 			errs = append(errs, fmt.Sprintf("--embedded-etcd-client-url %q must be an http:// or https:// loopback URL", u))
+		}
+	}
+	if f := o.EncryptionProviderConfig; f != "" {
+		if _, err := encryption.ParseFile(f); err != nil {
+			errs = append(errs, fmt.Sprintf("--encryption-provider-config: %v", err))
 		}
 	}
 	if o.EtcdTLS != (EtcdTLSFiles{}) && len(o.EtcdServers) == 0 {

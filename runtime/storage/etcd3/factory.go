@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
+	"k8s.io/apiserver/pkg/storage/value"
 
 	"github.com/apigen-dev/apigen/runtime/metrics"
 	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
@@ -29,6 +30,18 @@ type StorageFactory struct {
 	// kube-apiserver's --lease-reuse-duration-seconds; the zero value is kube's defaults.
 	// Each storage has its own lease manager, as each of kube's etcd3 stores has.
 	Leases LeaseConfig
+	// Transformers, when not nil, returns the value.Transformer of each resource's values
+	// (encryption at rest: --encryption-provider-config, encryption.Transformers'
+	// TransformerFor), for typed resources and custom resources alike; nil stores values as
+	// encoded.
+	Transformers func(schema.GroupResource) value.Transformer
+}
+
+// transform sets st's transformer for resource from Transformers.
+func (f *StorageFactory) transform(st storage.Interface, resource schema.GroupResource) {
+	if f.Transformers != nil {
+		SetTransformer(st, f.Transformers(resource))
+	}
 }
 
 // NewStorage returns storage for resource under <Prefix>/<group>/<resource>. Objects are
@@ -48,5 +61,6 @@ func (f *StorageFactory) NewStorage(resource schema.GroupResource, storageVersio
 	st.(*store).metrics = f.Metrics
 	st.(*store).leases = newLeaseManager(f.Client, f.Leases)
 	st.(*store).storageVersion = storageVersion
+	f.transform(st, resource)
 	return st, nil
 }

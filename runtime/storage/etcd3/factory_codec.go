@@ -23,5 +23,6 @@ func (f *StorageFactory) NewStorageWithCodec(resource schema.GroupResource, code
 	prefix := path.Join("/", f.Prefix, resource.Group, resource.Resource)
 	st := New(f.Client, codec, newFunc, prefix, resource)
 	st.(*store).metrics = f.Metrics
+	f.transform(st, resource)
 	return st, nil
 }

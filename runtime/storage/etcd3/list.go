@@ -236,7 +236,11 @@ func (s *store) appendMatching(ctx context.Context, kvs []*mvccpb.KeyValue, pred
 			return true, lastKey, nil
 		}
 		lastKey = string(kv.Key)
-		obj, err := s.decodeFor(ctx, lastKey, kv.Value, kv.ModRevision, kv.ModRevision)
+		data, err := s.plain(ctx, lastKey, kv.Value)
+		if err != nil {
+			return false, "", err
+		}
+		obj, err := s.decodeFor(ctx, lastKey, data, kv.ModRevision, kv.ModRevision)
 		if err != nil {
 			return false, "", err
 		}

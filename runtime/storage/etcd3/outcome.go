@@ -62,6 +62,10 @@ func (s *store) disconnected() bool {
 //
 // A ctx with a TTL (storage.WithTTL) attaches the key to a lease of the store's leaseManager.
 func (s *store) put(ctx context.Context, key, k string, data []byte, expectedRev int64) (kubernetes.PutResponse, error) {
+	data, err := s.toStorage(ctx, k, data)
+	if err != nil {
+		return kubernetes.PutResponse{}, err
+	}
 	opts := kubernetes.PutOptions{GetOnFailure: true}
 	if ttl := storage.TTLFrom(ctx); ttl > 0 {
 		id, err := s.leases.lease(ctx, ttl)

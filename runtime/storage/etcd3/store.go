@@ -19,6 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"k8s.io/apiserver/pkg/storage/value"
+
 	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
@@ -50,6 +52,10 @@ type store struct {
 	metrics *metrics.Metrics
 	// leases grants the leases of objects written with a TTL (storage.WithTTL).
 	leases *leaseManager
+	// transformer, when not nil, transforms values between their encoding and what etcd
+	// holds (encryption at rest, SetTransformer); everything above put and the reads sees
+	// the plain bytes.
+	transformer value.Transformer
 	// noSerializable is set once the backend refused a serializable read (kine does):
 	// reads at resourceVersion "0" are then linearizable.
 	noSerializable atomic.Bool
@@ -254,8 +260,12 @@ func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, ou
 		}
 		return storage.NewKeyNotFoundError(key, 0)
 	}
-	s.states.remember(k, kv.ModRevision, kv.Value)
-	obj, err := s.decodeFor(ctx, k, kv.Value, kv.ModRevision, kv.ModRevision)
+	data, err := s.plain(ctx, k, kv.Value)
+	if err != nil {
+		return err
+	}
+	s.states.remember(k, kv.ModRevision, data)
+	obj, err := s.decodeFor(ctx, k, data, kv.ModRevision, kv.ModRevision)
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,10 @@ import (
 type objState struct {
 	obj runtime.Object // with resourceVersion rev (a zero object when absent); no one else holds it
 	knownState
+	// stale: the stored value was read by a transformer other than the one writes use (an
+	// older encryption key or provider), so even an unchanged object is written again, as
+	// kube-apiserver's GuaranteedUpdate rewrites a stale origState.
+	stale bool
 }
 
 // getState reads the current state of the etcd key k (key is its relative name for errors).
@@ -30,7 +34,7 @@ func (s *store) getState(ctx context.Context, key, k string, ignoreNotFound bool
 	if err != nil {
 		return nil, interpretError(err, key, listExpiredMessage, 0)
 	}
-	return s.stateFromKV(key, k, resp.KV, ignoreNotFound)
+	return s.stateFromKV(ctx, key, k, resp.KV, ignoreNotFound)
 }
 
 // startState returns the state a write of k starts from: the one this store last saw there
@@ -51,7 +55,7 @@ func (s *store) startState(ctx context.Context, key, k string, ignoreNotFound bo
 
 // stateFromKV decodes kv, read from the etcd key k (nil when absent), into an objState and
 // remembers it. Errors: KeyNotFound when kv is nil and !ignoreNotFound.
-func (s *store) stateFromKV(key, k string, kv *mvccpb.KeyValue, ignoreNotFound bool) (*objState, error) {
+func (s *store) stateFromKV(ctx context.Context, key, k string, kv *mvccpb.KeyValue, ignoreNotFound bool) (*objState, error) {
 	if kv == nil {
 		s.states.forget(k)
 		if !ignoreNotFound {
@@ -59,12 +63,16 @@ func (s *store) stateFromKV(key, k string, kv *mvccpb.KeyValue, ignoreNotFound b
 		}
 		return &objState{obj: s.newFunc()}, nil
 	}
-	s.states.remember(k, kv.ModRevision, kv.Value)
-	obj, err := s.decodeObject(k, kv.Value, kv.ModRevision, kv.ModRevision, useOwn)
+	data, stale, err := s.fromStorage(ctx, k, kv.Value)
 	if err != nil {
 		return nil, err
 	}
-	return &objState{obj: obj, knownState: knownState{data: kv.Value, rev: kv.ModRevision}}, nil
+	s.states.remember(k, kv.ModRevision, data)
+	obj, err := s.decodeObject(k, data, kv.ModRevision, kv.ModRevision, useOwn)
+	if err != nil {
+		return nil, err
+	}
+	return &objState{obj: obj, knownState: knownState{data: data, rev: kv.ModRevision}, stale: stale}, nil
 }
 
 // refresh handles err, the failure of a step that ran on state: when state is current, err
@@ -132,7 +140,7 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, dest runtime.O
 			current = true
 			continue
 		}
-		if state.holds(data) {
+		if state.holds(data) && !state.stale {
 			if !current {
 				// A no-op only against the state tryUpdate saw: confirm that state is still
 				// the current one, else run again on the current one (whose resourceVersion
@@ -144,7 +152,7 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, dest runtime.O
 				}
 				changed := fresh.rev != state.rev || !bytes.Equal(fresh.data, data)
 				current, state = true, fresh
-				if changed {
+				if changed || fresh.stale {
 					continue
 				}
 			}
@@ -160,7 +168,7 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, dest runtime.O
 			s.states.remember(k, resp.Revision, data)
 			return written(stored, dest, resp.Revision)
 		}
-		if state, err = s.stateFromKV(key, k, resp.KV, ignoreNotFound); err != nil {
+		if state, err = s.stateFromKV(ctx, key, k, resp.KV, ignoreNotFound); err != nil {
 			return err
 		}
 		current = true
@@ -220,7 +228,7 @@ func (s *store) Delete(ctx context.Context, key string, out runtime.Object, prec
 			}
 			return s.decode(k, state.data, state.rev, out, resp.Revision)
 		}
-		if state, err = s.stateFromKV(key, k, resp.KV, false); err != nil {
+		if state, err = s.stateFromKV(ctx, key, k, resp.KV, false); err != nil {
 			return err
 		}
 		current = true

@@ -261,7 +261,11 @@ func (w *watcher) sendInitialEvents() (int64, error) {
 	}
 	for {
 		for _, kv := range resp.Kvs {
-			obj, err := w.s.decodeFor(w.ctx, string(kv.Key), kv.Value, kv.ModRevision, kv.ModRevision)
+			data, err := w.s.plain(w.ctx, string(kv.Key), kv.Value)
+			if err != nil {
+				return 0, err
+			}
+			obj, err := w.s.decodeFor(w.ctx, string(kv.Key), data, kv.ModRevision, kv.ModRevision)
 			if err != nil {
 				return 0, err
 			}
@@ -297,7 +301,11 @@ func (w *watcher) transform(e *clientv3.Event) (ev watch.Event, ok bool, err err
 	rev := e.Kv.ModRevision
 	var cur, prev runtime.Object
 	if e.Type == clientv3.EventTypePut {
-		if cur, err = w.s.decodeFor(w.ctx, string(e.Kv.Key), e.Kv.Value, rev, rev); err != nil {
+		data, err := w.s.plain(w.ctx, string(e.Kv.Key), e.Kv.Value)
+		if err != nil {
+			return ev, false, err
+		}
+		if cur, err = w.s.decodeFor(w.ctx, string(e.Kv.Key), data, rev, rev); err != nil {
 			return ev, false, err
 		}
 	}
@@ -311,7 +319,11 @@ func (w *watcher) transform(e *clientv3.Event) (ev watch.Event, ok bool, err err
 	}
 	if e.PrevKv != nil {
 		// The previous state carries the event's revision, as kube-apiserver sends it.
-		if prev, err = w.s.decodeFor(w.ctx, string(e.PrevKv.Key), e.PrevKv.Value, e.PrevKv.ModRevision, rev); err != nil {
+		data, err := w.s.plain(w.ctx, string(e.PrevKv.Key), e.PrevKv.Value)
+		if err != nil {
+			return ev, false, err
+		}
+		if prev, err = w.s.decodeFor(w.ctx, string(e.PrevKv.Key), data, e.PrevKv.ModRevision, rev); err != nil {
 			return ev, false, err
 		}
 	}
