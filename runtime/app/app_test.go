@@ -55,7 +55,7 @@ func start(t *testing.T, groups ...GroupBuilder) (url, kubeconfig string) {
 }
 
 // startArgs is start with extra command-line flags.
-func startArgs(t *testing.T, flags []string, groups ...GroupBuilder) (url, kubeconfig string) {
+func startArgs(t testing.TB, flags []string, groups ...GroupBuilder) (url, kubeconfig string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	return startWith(t, cancel, func(args []string, stdout, stderr io.Writer) int {
@@ -64,14 +64,14 @@ func startArgs(t *testing.T, flags []string, groups ...GroupBuilder) (url, kubec
 }
 
 // startWith runs run in a goroutine as start describes; stop must make it return.
-func startWith(t *testing.T, stop func(), run func(args []string, stdout, stderr io.Writer) int) (url, kubeconfig string) {
+func startWith(t testing.TB, stop func(), run func(args []string, stdout, stderr io.Writer) int) (url, kubeconfig string) {
 	t.Helper()
 	return startAt(t, t.TempDir(), stop, run)
 }
 
 // startAt is startWith on the data directory dataDir, which may hold an earlier server's
 // data (a restart).
-func startAt(t *testing.T, dataDir string, stop func(), run func(args []string, stdout, stderr io.Writer) int) (url, kubeconfig string) {
+func startAt(t testing.TB, dataDir string, stop func(), run func(args []string, stdout, stderr io.Writer) int) (url, kubeconfig string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts an API server on an embedded etcd; skipped in -short mode")

@@ -45,7 +45,10 @@ type ChainConfig struct {
 // the filters after it), the request deadline (so that it bounds authentication webhooks,
 // audit's reading of the body and every in-flight slot, as kube's timeout filters sit
 // outside them), authentication, audit, impersonation, authorization, metrics,
-// max-in-flight, then the warning recorder (admission's warnings to the response).
+// max-in-flight, then the warning recorder (admission's warnings to the response). Twice,
+// outermost and between authorization and metrics, a request whose client has gone (its
+// context ended: an HTTP/2 stream reset) is dropped (WithCanceledRequestsDropped, apigen's
+// own), so that a rapid-reset flood costs neither the chain nor a slot nor storage.
 func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	reads, writes := cfg.MaxRequestsInFlight, cfg.MaxMutatingRequestsInFlight
 	if reads == 0 {
@@ -61,6 +64,7 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	if cfg.Metrics != nil {
 		h = cfg.Metrics.WithMetrics(h)
 	}
+	h = WithCanceledRequestsDropped(h)
 	if cfg.Authorizer != nil {
 		h = authorization.WithAuthorization(h, cfg.Authorizer, log)
 		h = WithImpersonation(h, cfg.Authorizer, log)
@@ -80,5 +84,6 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	h = WithRequestLogging(h, log)
 	h = WithPanicRecovery(h, log)
 	h = WithRequestStack(h)
+	h = WithCanceledRequestsDropped(h)
 	return h
 }
