@@ -175,13 +175,13 @@ func TestGeneratedClientsAgainstServer(t *testing.T) {
 	if err := ships.Delete(ctx, "beagle", metav1.DeleteOptions{}); err != nil {
 		t.Fatalf("delete: %v", err)
 	}
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a bound for a loaded machine, not a latency target
 	for {
 		if _, err := lister.Ships("default").Get("beagle"); apierrors.IsNotFound(err) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the lister still has beagle 15s after its deletion")
+			t.Fatal("the lister still has beagle a minute after its deletion")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
