@@ -1,6 +1,10 @@
 package filters
 
-import "net/http"
+import (
+	"context"
+	"errors"
+	"net/http"
+)
 
 // WithCanceledRequestsDropped serves nothing for a request whose context has already ended
 // when it reaches this filter: its client went away before the server got to it, and no
@@ -16,10 +20,12 @@ import "net/http"
 // Nothing is written and nothing is logged, audited or counted for such a request (the
 // filters that would are inside this one); the connection's server sees the handler return.
 // An HTTP/1.1 request's context ends only when its connection has closed, so the same holds
-// for a client that hung up before its request was served.
+// for a client that hung up before its request was served. Only a canceled context is
+// dropped: one past its deadline (?timeout=1ns, --request-timeout) goes on, so that the
+// deadline filter answers 504 Timeout as kube-apiserver does.
 func WithCanceledRequestsDropped(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Context().Err() != nil {
+		if errors.Is(r.Context().Err(), context.Canceled) {
 			return
 		}
 		h.ServeHTTP(w, r)

@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// TestCanceledRequestsDropped: a request whose context ended before the filter (an HTTP/2
-// stream reset) does not reach the handler; a live one does.
+// TestCanceledRequestsDropped: a request whose context was canceled before the filter (an
+// HTTP/2 stream reset) does not reach the handler; a live one does, and so does one past its
+// deadline (?timeout=1ns), which the deadline filter must answer 504.
 func TestCanceledRequestsDropped(t *testing.T) {
 	t.Parallel()
 	served := 0
@@ -22,5 +23,11 @@ func TestCanceledRequestsDropped(t *testing.T) {
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/api", nil))
 	if served != 1 {
 		t.Errorf("a live request was not served")
+	}
+	expired, cancelExpired := context.WithTimeout(context.Background(), 0)
+	defer cancelExpired()
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/api", nil).WithContext(expired))
+	if served != 2 {
+		t.Errorf("a request past its deadline was dropped; it must reach the deadline filter's 504")
 	}
 }
