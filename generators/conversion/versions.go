@@ -21,7 +21,7 @@ import (
 func versionFiles(g *model.Group) ([]*file, model.Diagnostics) {
 	files := map[*model.Package]*file{}
 	var diags model.Diagnostics
-	for _, name := range kindNames(g) {
+	for _, name := range g.KindNames() {
 		hub := g.HubOf(name)
 		hk := hub.Kind(name)
 		for _, v := range g.Versions {
@@ -63,22 +63,6 @@ func versionFiles(g *model.Group) ([]*file, model.Diagnostics) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].home.Path < out[j].home.Path })
 	return out, diags
-}
-
-// kindNames returns the names of g's kinds, sorted.
-func kindNames(g *model.Group) []string {
-	seen := map[string]bool{}
-	var names []string
-	for _, v := range g.Versions {
-		for _, k := range v.Kinds {
-			if !seen[k.Name] {
-				seen[k.Name] = true
-				names = append(names, k.Name)
-			}
-		}
-	}
-	sort.Strings(names)
-	return names
 }
 
 // homeOf returns which of the version packages a and b of g the conversions between them go

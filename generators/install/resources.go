@@ -2,7 +2,6 @@ package install
 
 import (
 	"fmt"
-	"sort"
 	"unicode"
 
 	"github.com/apigen-dev/apigen/generators/model"
@@ -60,17 +59,7 @@ func anyScale(rs []*resource) bool {
 // resources merges the kinds of every version of g, sorted by kind name. A kind whose object
 // package (the hub) lacks the kind's type or list type is a diagnostic at the kind.
 func resources(g *model.Group) ([]*resource, model.Diagnostics) {
-	var names []string
-	seen := map[string]bool{}
-	for _, v := range g.Versions {
-		for _, k := range v.Kinds {
-			if !seen[k.Name] {
-				seen[k.Name] = true
-				names = append(names, k.Name)
-			}
-		}
-	}
-	sort.Strings(names)
+	names := g.KindNames()
 	var out []*resource
 	var diags model.Diagnostics
 	for _, name := range names {

@@ -98,6 +98,22 @@ func (g *Group) DisplayName() string {
 	return g.Name
 }
 
+// KindNames returns the names of the kinds of every version of g, each once, sorted.
+func (g *Group) KindNames() []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, v := range g.Versions {
+		for _, k := range v.Kinds {
+			if !seen[k.Name] {
+				seen[k.Name] = true
+				names = append(names, k.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 // StorageVersionOf returns the version objects of the kind called name are written to etcd
 // in: the version whose kind has Storage set (the loader sets it on exactly one: the version
 // marked +kubebuilder:storageversion, else the most preferred version that has the kind);

@@ -2,7 +2,6 @@ package roundtrip
 
 import (
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -51,17 +50,7 @@ type kind struct {
 // kindsOf returns g's kinds sorted by name, each with its hub, storage version and the served
 // versions that have it (most preferred first), the storage version added when unserved.
 func kindsOf(g *model.Group) []kind {
-	var names []string
-	seen := map[string]bool{}
-	for _, v := range g.Versions {
-		for _, k := range v.Kinds {
-			if !seen[k.Name] {
-				seen[k.Name] = true
-				names = append(names, k.Name)
-			}
-		}
-	}
-	slices.Sort(names)
+	names := g.KindNames()
 	var out []kind
 	for _, name := range names {
 		storage := g.StorageVersionOf(name)
