@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"os"
 	"path/filepath"
@@ -10,9 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.uber.org/zap"
 
 	"github.com/apigen-dev/apigen/internal/freeport"
 )
@@ -41,16 +37,9 @@ func TestEncryptionAtRest(t *testing.T) {
 	}
 	stored := func() []byte {
 		t.Helper()
-		c, err := clientv3.New(clientv3.Config{Endpoints: []string{etcdURL}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		resp, err := c.Get(ctx, "/registry/db.example.com/databases/default/secretdb")
-		if err != nil || len(resp.Kvs) != 1 {
-			t.Fatalf("etcd get: %v, %d keys", err, len(resp.Kvs))
+		resp := etcdGet(t, etcdURL, "/registry/db.example.com/databases/default/secretdb")
+		if len(resp.Kvs) != 1 {
+			t.Fatalf("etcd get: %d keys, want 1", len(resp.Kvs))
 		}
 		return resp.Kvs[0].Value
 	}

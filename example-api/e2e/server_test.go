@@ -257,10 +257,29 @@ func (e *testEtcd) Stop() {
 // Client returns a clientv3 client of the member, closed in t.Cleanup.
 func (e *testEtcd) Client() *clientv3.Client {
 	e.t.Helper()
-	c, err := clientv3.New(clientv3.Config{Endpoints: []string{e.clientURL}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	return etcdClient(e.t, e.clientURL)
+}
+
+// etcdClient returns a clientv3 client of the etcd at url, closed in t.Cleanup.
+func etcdClient(t *testing.T, url string) *clientv3.Client {
+	t.Helper()
+	c, err := clientv3.New(clientv3.Config{Endpoints: []string{url}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 	if err != nil {
-		e.t.Fatalf("cannot connect to etcd at %s: %v", e.clientURL, err)
+		t.Fatalf("cannot connect to etcd at %s: %v", url, err)
 	}
-	e.t.Cleanup(func() { _ = c.Close() })
+	t.Cleanup(func() { _ = c.Close() })
 	return c
+}
+
+// etcdGet reads key (with opts, e.g. clientv3.WithPrefix()) from the etcd at url, as stored:
+// the raw bytes the server wrote.
+func etcdGet(t *testing.T, url, key string, opts ...clientv3.OpOption) *clientv3.GetResponse {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := etcdClient(t, url).Get(ctx, key, opts...)
+	if err != nil {
+		t.Fatalf("etcd get %s: %v", key, err)
+	}
+	return resp
 }

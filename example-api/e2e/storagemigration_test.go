@@ -13,7 +13,6 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.uber.org/zap"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -179,17 +178,7 @@ func createDatabases(t *testing.T, dyn dynamic.Interface, n int) {
 // apiVersion by key.
 func storedVersions(t *testing.T, etcdURL string) map[string]string {
 	t.Helper()
-	c, err := clientv3.New(clientv3.Config{Endpoints: []string{etcdURL}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	resp, err := c.Get(ctx, "/registry/db.example.com/databases/", clientv3.WithPrefix())
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := etcdGet(t, etcdURL, "/registry/db.example.com/databases/", clientv3.WithPrefix())
 	out := map[string]string{}
 	for _, kv := range resp.Kvs {
 		var tm metav1.TypeMeta
