@@ -68,6 +68,15 @@ func (b *builder) kind(t, list *model.Type) *model.Kind {
 	default:
 		b.errorf(t.Pos, "+apigen:nameValidation=%s on %s: write DNS1123Subdomain, DNS1123Label or PathSegment", m.NameValidation, t.Name.Name)
 	}
+	switch m.Storage {
+	case "", "etcd":
+	case "interface", "rest":
+		k.UserStorage = m.Storage
+		// TODO(issue 32): the install generator's wiring of each level lands next.
+		b.errorf(t.Pos, "+apigen:storage=%s on %s: not generated yet; remove it to keep the kind in etcd", m.Storage, t.Name.Name)
+	default:
+		b.errorf(t.Pos, "+apigen:storage=%s on %s: write etcd, interface or rest", m.Storage, t.Name.Name)
+	}
 	if r := m.Resource; r != nil {
 		if r.Path != "" {
 			k.Plural = r.Path

@@ -25,6 +25,9 @@ type Markers struct {
 	StorageVersion   bool // +kubebuilder:storageversion
 	// NameValidation is +apigen:nameValidation=DNS1123Subdomain|DNS1123Label|PathSegment.
 	NameValidation string
+	// Storage is +apigen:storage=etcd|interface|rest: where the kind's objects are kept (see
+	// Kind.UserStorage).
+	Storage string
 	// CRDAnnotations and CRDLabels are the "key=value" entries of
 	// +kubebuilder:metadata:annotations=...,labels=... on a kind, in marker order: the
 	// metadata of the kind's CustomResourceDefinition (generators/crd).

@@ -322,6 +322,14 @@ type Kind struct {
 	// default, as for every Kubernetes kind but a few), "DNS1123Label", or "PathSegment" (any
 	// name that is one URL path segment, as RBAC's), from +apigen:nameValidation.
 	NameValidation string
+	// UserStorage is the level at which the user writes the kind's storage, from
+	// +apigen:storage: "" (etcd, the default: the server's storage.Interface on etcd or kine),
+	// "interface" (the user's storage.Interface, below the generated Store: validation,
+	// defaulting, admission and field management stay generated, as a k8s.io/apiserver
+	// StorageDecorator), or "rest" (the user's rest.Storage verbs, as metrics-server's computed
+	// resources: the generated code serves discovery, OpenAPI, tables and authorization around
+	// them).
+	UserStorage string
 	// CreateOnly is set by +genclient:onlyVerbs=create, as on Kubernetes' review kinds
 	// (SubjectAccessReview, TokenReview): objects are created and answered, never stored;
 	// the kind has no list type (List is nil), no status subresource, and is served by a

@@ -18,5 +18,8 @@ func Register(reg *markers.Registry) {
 		markers.Definition{Name: "apigen:nameValidation", Level: markers.TypeLevel, Owner: Owner,
 			Apply: markers.String("nameValidation", func(m *model.Markers) *string { return &m.NameValidation }),
 			Args:  "=DNS1123Subdomain|DNS1123Label|PathSegment", Help: "How the kind's object names are checked."},
+		markers.Definition{Name: "apigen:storage", Level: markers.TypeLevel, Owner: Owner,
+			Apply: markers.String("storage", func(m *model.Markers) *string { return &m.Storage }),
+			Args:  "=etcd|interface|rest", Help: "Where the kind's objects are kept: etcd (the default), the user's storage.Interface, or the user's rest.Storage verbs."},
 	)
 }
