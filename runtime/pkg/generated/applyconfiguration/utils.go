@@ -10,11 +10,13 @@ import (
 	apiregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
 	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
 	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
+	flowcontrolv1 "github.com/apigen-dev/apigen/runtime/apis/flowcontrol/v1"
 	storagemigrationv1 "github.com/apigen-dev/apigen/runtime/apis/storagemigration/v1"
 	applyadmissionregistrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/admissionregistration/v1"
 	applyapiregistrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/apiregistration/v1"
 	applycoordinationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/coordination/v1"
 	applycorev1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/core/v1"
+	applyflowcontrolv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/flowcontrol/v1"
 	internal "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/internal"
 	applystoragemigrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/applyconfiguration/storagemigration/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
@@ -92,6 +94,49 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applycoordinationv1.LeaseApplyConfiguration{}
 	case coordinationv1.SchemeGroupVersion.WithKind("LeaseSpec"):
 		return &applycoordinationv1.LeaseSpecApplyConfiguration{}
+	// Group=flowcontrol.apiserver.k8s.io, Version=v1
+	case flowcontrolv1.SchemeGroupVersion.WithKind("ExemptPriorityLevelConfiguration"):
+		return &applyflowcontrolv1.ExemptPriorityLevelConfigurationApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("FlowDistinguisherMethod"):
+		return &applyflowcontrolv1.FlowDistinguisherMethodApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("FlowSchema"):
+		return &applyflowcontrolv1.FlowSchemaApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("FlowSchemaCondition"):
+		return &applyflowcontrolv1.FlowSchemaConditionApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("FlowSchemaSpec"):
+		return &applyflowcontrolv1.FlowSchemaSpecApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("FlowSchemaStatus"):
+		return &applyflowcontrolv1.FlowSchemaStatusApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("GroupSubject"):
+		return &applyflowcontrolv1.GroupSubjectApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("LimitResponse"):
+		return &applyflowcontrolv1.LimitResponseApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("LimitedPriorityLevelConfiguration"):
+		return &applyflowcontrolv1.LimitedPriorityLevelConfigurationApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("NonResourcePolicyRule"):
+		return &applyflowcontrolv1.NonResourcePolicyRuleApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("PolicyRulesWithSubjects"):
+		return &applyflowcontrolv1.PolicyRulesWithSubjectsApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"):
+		return &applyflowcontrolv1.PriorityLevelConfigurationApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("PriorityLevelConfigurationCondition"):
+		return &applyflowcontrolv1.PriorityLevelConfigurationConditionApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("PriorityLevelConfigurationReference"):
+		return &applyflowcontrolv1.PriorityLevelConfigurationReferenceApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("PriorityLevelConfigurationSpec"):
+		return &applyflowcontrolv1.PriorityLevelConfigurationSpecApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("PriorityLevelConfigurationStatus"):
+		return &applyflowcontrolv1.PriorityLevelConfigurationStatusApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("QueuingConfiguration"):
+		return &applyflowcontrolv1.QueuingConfigurationApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("ResourcePolicyRule"):
+		return &applyflowcontrolv1.ResourcePolicyRuleApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("ServiceAccountSubject"):
+		return &applyflowcontrolv1.ServiceAccountSubjectApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("Subject"):
+		return &applyflowcontrolv1.SubjectApplyConfiguration{}
+	case flowcontrolv1.SchemeGroupVersion.WithKind("UserSubject"):
+		return &applyflowcontrolv1.UserSubjectApplyConfiguration{}
 	// Group=storagemigration.k8s.io, Version=v1
 	case storagemigrationv1.SchemeGroupVersion.WithKind("StorageVersionMigration"):
 		return &applystoragemigrationv1.StorageVersionMigrationApplyConfiguration{}

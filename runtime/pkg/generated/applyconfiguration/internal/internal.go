@@ -656,6 +656,297 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
       default: {}
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.ExemptPriorityLevelConfiguration
+  map:
+    fields:
+    - name: lendablePercent
+      type:
+        scalar: numeric
+    - name: nominalConcurrencyShares
+      type:
+        scalar: numeric
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.FlowDistinguisherMethod
+  map:
+    fields:
+    - name: type
+      type:
+        scalar: string
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.FlowSchema
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+      default: {}
+    - name: spec
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.FlowSchemaSpec
+    - name: status
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.FlowSchemaStatus
+      default: {}
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.FlowSchemaCondition
+  map:
+    fields:
+    - name: lastTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.FlowSchemaSpec
+  map:
+    fields:
+    - name: distinguisherMethod
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.FlowDistinguisherMethod
+    - name: matchingPrecedence
+      type:
+        scalar: numeric
+      default: 0
+    - name: priorityLevelConfiguration
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.PriorityLevelConfigurationReference
+    - name: rules
+      type:
+        list:
+          elementType:
+            namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.PolicyRulesWithSubjects
+          elementRelationship: atomic
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.FlowSchemaStatus
+  map:
+    fields:
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.FlowSchemaCondition
+          elementRelationship: associative
+          keys:
+          - type
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.GroupSubject
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.LimitResponse
+  map:
+    fields:
+    - name: queuing
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.QueuingConfiguration
+    - name: type
+      type:
+        scalar: string
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.LimitedPriorityLevelConfiguration
+  map:
+    fields:
+    - name: borrowingLimitPercent
+      type:
+        scalar: numeric
+    - name: lendablePercent
+      type:
+        scalar: numeric
+    - name: limitResponse
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.LimitResponse
+    - name: nominalConcurrencyShares
+      type:
+        scalar: numeric
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.NonResourcePolicyRule
+  map:
+    fields:
+    - name: nonResourceURLs
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: verbs
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.PolicyRulesWithSubjects
+  map:
+    fields:
+    - name: nonResourceRules
+      type:
+        list:
+          elementType:
+            namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.NonResourcePolicyRule
+          elementRelationship: atomic
+    - name: resourceRules
+      type:
+        list:
+          elementType:
+            namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.ResourcePolicyRule
+          elementRelationship: atomic
+    - name: subjects
+      type:
+        list:
+          elementType:
+            namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.Subject
+          elementRelationship: atomic
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.PriorityLevelConfiguration
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+      default: {}
+    - name: spec
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.PriorityLevelConfigurationSpec
+    - name: status
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.PriorityLevelConfigurationStatus
+      default: {}
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.PriorityLevelConfigurationCondition
+  map:
+    fields:
+    - name: lastTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.PriorityLevelConfigurationReference
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.PriorityLevelConfigurationSpec
+  map:
+    fields:
+    - name: exempt
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.ExemptPriorityLevelConfiguration
+    - name: limited
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.LimitedPriorityLevelConfiguration
+    - name: type
+      type:
+        scalar: string
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.PriorityLevelConfigurationStatus
+  map:
+    fields:
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.PriorityLevelConfigurationCondition
+          elementRelationship: associative
+          keys:
+          - type
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.QueuingConfiguration
+  map:
+    fields:
+    - name: handSize
+      type:
+        scalar: numeric
+      default: 0
+    - name: queueLengthLimit
+      type:
+        scalar: numeric
+      default: 0
+    - name: queues
+      type:
+        scalar: numeric
+      default: 0
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.ResourcePolicyRule
+  map:
+    fields:
+    - name: apiGroups
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: clusterScope
+      type:
+        scalar: boolean
+    - name: namespaces
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: resources
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: verbs
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.ServiceAccountSubject
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: namespace
+      type:
+        scalar: string
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.Subject
+  map:
+    fields:
+    - name: group
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.GroupSubject
+    - name: kind
+      type:
+        scalar: string
+    - name: serviceAccount
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.ServiceAccountSubject
+    - name: user
+      type:
+        namedType: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.UserSubject
+- name: com.github.apigen-dev.apigen.runtime.apis.flowcontrol.v1.UserSubject
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
 - name: com.github.apigen-dev.apigen.runtime.apis.storagemigration.v1.StorageVersionMigration
   map:
     fields:

@@ -12,6 +12,7 @@ import (
 	apiregistrationinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/apiregistration"
 	coordinationinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/coordination"
 	coreinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/core"
+	flowcontrolinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/flowcontrol"
 	internalinterfaces "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/internalinterfaces"
 	storagemigrationinformers "github.com/apigen-dev/apigen/runtime/pkg/generated/informers/externalversions/storagemigration"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -245,6 +246,7 @@ type SharedInformerFactory interface {
 	Admissionregistration() admissionregistrationinformers.Interface
 	Apiregistration() apiregistrationinformers.Interface
 	Coordination() coordinationinformers.Interface
+	Flowcontrol() flowcontrolinformers.Interface
 	Storagemigration() storagemigrationinformers.Interface
 }
 
@@ -266,6 +268,11 @@ func (f *sharedInformerFactory) Apiregistration() apiregistrationinformers.Inter
 // Coordination returns the informers of the coordination.k8s.io group.
 func (f *sharedInformerFactory) Coordination() coordinationinformers.Interface {
 	return coordinationinformers.New(f, f.namespace, f.tweakListOptions)
+}
+
+// Flowcontrol returns the informers of the flowcontrol.apiserver.k8s.io group.
+func (f *sharedInformerFactory) Flowcontrol() flowcontrolinformers.Interface {
+	return flowcontrolinformers.New(f, f.namespace, f.tweakListOptions)
 }
 
 // Storagemigration returns the informers of the storagemigration.k8s.io group.

@@ -10,6 +10,7 @@ import (
 	apiregistrationv1 "github.com/apigen-dev/apigen/runtime/apis/apiregistration/v1"
 	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
 	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
+	flowcontrolv1 "github.com/apigen-dev/apigen/runtime/apis/flowcontrol/v1"
 	storagemigrationv1 "github.com/apigen-dev/apigen/runtime/apis/storagemigration/v1"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
@@ -75,6 +76,17 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case coordinationv1.SchemeGroupVersion.WithResource("leases"):
 		return &genericInformer{
 			informer: f.Coordination().V1().Leases().Informer(),
+			resource: resource.GroupResource(),
+		}, nil
+	// Group=flowcontrol.apiserver.k8s.io, Version=v1
+	case flowcontrolv1.SchemeGroupVersion.WithResource("flowschemas"):
+		return &genericInformer{
+			informer: f.Flowcontrol().V1().FlowSchemas().Informer(),
+			resource: resource.GroupResource(),
+		}, nil
+	case flowcontrolv1.SchemeGroupVersion.WithResource("prioritylevelconfigurations"):
+		return &genericInformer{
+			informer: f.Flowcontrol().V1().PriorityLevelConfigurations().Informer(),
 			resource: resource.GroupResource(),
 		}, nil
 	// Group=storagemigration.k8s.io, Version=v1

@@ -19,6 +19,8 @@ import (
 	fakecoordinationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/coordination/v1/fake"
 	typedcorev1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/core/v1"
 	fakecorev1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/core/v1/fake"
+	typedflowcontrolv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/flowcontrol/v1"
+	fakeflowcontrolv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/flowcontrol/v1/fake"
 	typedstoragemigrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/storagemigration/v1"
 	fakestoragemigrationv1 "github.com/apigen-dev/apigen/runtime/pkg/generated/clientset/versioned/typed/storagemigration/v1/fake"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -144,6 +146,11 @@ func (c *Clientset) AuthorizationV1() typedauthorizationv1.AuthorizationV1Interf
 // CoordinationV1 retrieves the fake CoordinationV1Client.
 func (c *Clientset) CoordinationV1() typedcoordinationv1.CoordinationV1Interface {
 	return &fakecoordinationv1.FakeCoordinationV1{Fake: &c.Fake}
+}
+
+// FlowcontrolV1 retrieves the fake FlowcontrolV1Client.
+func (c *Clientset) FlowcontrolV1() typedflowcontrolv1.FlowcontrolV1Interface {
+	return &fakeflowcontrolv1.FakeFlowcontrolV1{Fake: &c.Fake}
 }
 
 // StoragemigrationV1 retrieves the fake StoragemigrationV1Client.

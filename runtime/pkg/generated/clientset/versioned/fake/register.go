@@ -11,6 +11,7 @@ import (
 	authorizationv1 "github.com/apigen-dev/apigen/runtime/apis/authorization/v1"
 	coordinationv1 "github.com/apigen-dev/apigen/runtime/apis/coordination/v1"
 	corev1 "github.com/apigen-dev/apigen/runtime/apis/core/v1"
+	flowcontrolv1 "github.com/apigen-dev/apigen/runtime/apis/flowcontrol/v1"
 	storagemigrationv1 "github.com/apigen-dev/apigen/runtime/apis/storagemigration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
@@ -28,6 +29,7 @@ var localSchemeBuilder = runtime.SchemeBuilder{
 	authenticationv1.AddToScheme,
 	authorizationv1.AddToScheme,
 	coordinationv1.AddToScheme,
+	flowcontrolv1.AddToScheme,
 	storagemigrationv1.AddToScheme,
 }
 
