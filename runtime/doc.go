@@ -26,6 +26,8 @@
 // The request path (filters, then a route's handler):
 //   - filters: the handler chain (authentication, impersonation, audit, in-flight limits,
 //     deadlines, panics, request info);
+//   - flowcontrol: API Priority and Fairness (FlowSchemas, priority levels, fair queuing),
+//     in place of the in-flight limits, and the upkeep of kube's default configuration;
 //   - auth, auth/oidc, auth/review: authentication (x509, token file, OIDC/JWT, webhook) and
 //     TokenReview / SelfSubjectReview;
 //   - authorization, authorization/rbac, authorization/rbac/aggregation,

@@ -70,6 +70,11 @@ var allowed = map[string]bool{
 	"k8s.io/apiserver/pkg/storage/value/encrypt/envelope/kmsv2/v2": true,
 	"k8s.io/apiserver/pkg/storage/value/encrypt/envelope/metrics":  true,
 	"k8s.io/apiserver/pkg/endpoints/request":                       true,
+	// API Priority and Fairness (runtime/flowcontrol): kube's shuffle-sharding dealer (a leaf
+	// importing only the standard library) and its default FlowSchemas and priority levels
+	// (the bootstrap table; it imports k8s.io/api and authentication/user and serviceaccount).
+	"k8s.io/apiserver/pkg/util/shufflesharding":       true,
+	"k8s.io/apiserver/pkg/apis/flowcontrol/bootstrap": true,
 }
 
 // TestRuntimeImports checks the dependency closure of every runtime package, as Go's own

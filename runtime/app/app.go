@@ -198,7 +198,9 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 			return nil, err
 		}
 	}
-	c, err := buildChain(opts, chainConfig{server: serverConfig(name, log, opts, m, sec), scheme: w.scheme, storage: factory,
+	scfg := serverConfig(name, log, opts, m, sec)
+	scfg.PriorityAndFairness = w.flowControl.handler()
+	c, err := buildChain(opts, chainConfig{server: scfg, scheme: w.scheme, storage: factory,
 		admission: w.admission}, w.core, w.serve)
 	if err != nil {
 		return nil, err

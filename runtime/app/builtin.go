@@ -42,6 +42,9 @@ var builtins = []builtin{
 		provides: []product{apiGroups}, build: buildLeases},
 	{name: "StorageVersionMigration API", groups: []string{"storagemigration.k8s.io"},
 		provides: []product{apiGroups}, build: buildStorageMigrations},
+	{name: "API Priority and Fairness", groups: []string{"flowcontrol.apiserver.k8s.io"},
+		provides: []product{apiGroups}, build: buildFlowControl, serve: serveFlowControlHooks,
+		checks: []string{"poststarthook/" + apfConsumerHook, "poststarthook/" + apfProducerHook}},
 	{name: "core group", groups: []string{""}, leads: true,
 		provides: []product{coreGroup, apiGroups}, build: buildCore},
 	{name: "Events API", groups: []string{"events.k8s.io"},
@@ -110,6 +113,23 @@ func buildLeases(w *wiring) ([]*registry.APIGroupInfo, error) {
 // buildStorageMigrations builds storagemigration.k8s.io (serveStorageMigrations).
 func buildStorageMigrations(w *wiring) ([]*registry.APIGroupInfo, error) {
 	return serveStorageMigrations(w.opts, w.scheme, w.factory)
+}
+
+// buildFlowControl builds flowcontrol.apiserver.k8s.io and the APF controller
+// (serveFlowControl); the handler chain admits requests through it (serverConfig).
+func buildFlowControl(w *wiring) ([]*registry.APIGroupInfo, error) {
+	fc, err := serveFlowControl(w.opts, w.log, w.scheme, w.factory, w.metrics)
+	if err != nil || fc == nil {
+		return nil, err
+	}
+	w.flowControl = fc
+	return []*registry.APIGroupInfo{fc.info}, nil
+}
+
+// serveFlowControlHooks adds the hooks "priority-and-fairness-config-consumer" and
+// "priority-and-fairness-config-producer" (flowControl.install).
+func serveFlowControlHooks(w *wiring, typed *server.Server) error {
+	return w.flowControl.install(typed)
 }
 
 // buildCore builds the core group: namespaces, configmaps, events (serveNamespaces).

@@ -58,6 +58,10 @@ type Options struct {
 	// 0 means no limit. Defaults 400 and 200, as kube-apiserver's.
 	MaxRequestsInFlight         int
 	MaxMutatingRequestsInFlight int
+	// EnablePriorityAndFairness replaces the two in-flight limits with API Priority and
+	// Fairness (runtime/flowcontrol) sharing their sum among the priority levels, as
+	// kube-apiserver's --enable-priority-and-fairness. Default true, as kube-apiserver's.
+	EnablePriorityAndFairness bool
 	// HTTP2MaxStreamsPerConnection is how many concurrent streams a client may open on one
 	// HTTP/2 connection, as kube-apiserver's --http2-max-streams-per-connection; 0 means
 	// server.DefaultHTTP2MaxStreamsPerConnection (100, as kube-apiserver). Default 0.
@@ -117,6 +121,7 @@ func NewOptions() *Options {
 		RequestTimeout:              time.Minute,
 		MaxRequestsInFlight:         filters.DefaultMaxRequestsInFlight,
 		MaxMutatingRequestsInFlight: filters.DefaultMaxMutatingRequestsInFlight,
+		EnablePriorityAndFairness:   true,
 		LogLevel:                    "info",
 		Profiling:                   true,
 		SecureOptions:               newSecureOptions(),
@@ -147,6 +152,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.RequestTimeout, "request-timeout", o.RequestTimeout, "longest time a request other than a watch may take before the server gives up on it (a request's own shorter \"timeout\" parameter wins)")
 	fs.IntVar(&o.MaxRequestsInFlight, "max-requests-inflight", o.MaxRequestsInFlight, "maximum number of non-mutating requests served at once (watches not counted); more get 429; 0 for no limit")
 	fs.IntVar(&o.MaxMutatingRequestsInFlight, "max-mutating-requests-inflight", o.MaxMutatingRequestsInFlight, "maximum number of mutating requests served at once; more get 429; 0 for no limit")
+	fs.BoolVar(&o.EnablePriorityAndFairness, "enable-priority-and-fairness", o.EnablePriorityAndFairness, "if true, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness (the two max-in-flight flags' sum is the seats the priority levels share)")
 	fs.IntVar(&o.HTTP2MaxStreamsPerConnection, "http2-max-streams-per-connection", o.HTTP2MaxStreamsPerConnection, "the limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection; zero means 100, as kube-apiserver (aggregated servers on k8s.io/apiserver's RecommendedOptions use 1000)")
 	fs.BoolVar(&o.Profiling, "profiling", o.Profiling, "serve Go's profiles at /debug/pprof/ (authorized as non-resource paths)")
 	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", o.ShutdownDelayDuration, "time to go on serving after SIGTERM with /readyz failing, so that load balancers stop sending requests, before the server stops listening and drains in-flight requests")

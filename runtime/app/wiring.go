@@ -91,6 +91,9 @@ type wiring struct {
 	groups    []*registry.APIGroupInfo
 	core      *coreNamespaces
 	admission *admission.Chain
+	// flowControl is API Priority and Fairness (nil when its API is off); the handler chain
+	// of every link admits requests through it.
+	flowControl *flowControl
 
 	// running is the entry whose step runs; undeclared the products it read without
 	// declaring them.

@@ -23,6 +23,10 @@ type ChainConfig struct {
 	// DefaultMaxMutatingRequestsInFlight, negative means no limit.
 	MaxRequestsInFlight         int
 	MaxMutatingRequestsInFlight int
+	// PriorityAndFairness, when not nil, wraps the handler in API Priority and Fairness
+	// (runtime/flowcontrol's Controller.Handler) in place of the in-flight limits, as
+	// kube-apiserver with --enable-priority-and-fairness.
+	PriorityAndFairness func(http.Handler) http.Handler
 	// Authenticator, when not nil, authenticates every request (auth.WithAuthentication);
 	// AuditPolicy and AuditBackend, when both are set, audit it (audit.WithAudit, and
 	// audit.WithFailedAuthenticationAudit for the requests authentication refuses);
@@ -45,7 +49,7 @@ type ChainConfig struct {
 // the filters after it), the request deadline (so that it bounds authentication webhooks,
 // audit's reading of the body and every in-flight slot, as kube's timeout filters sit
 // outside them), authentication, audit, impersonation, authorization, metrics,
-// max-in-flight, then the warning recorder (admission's warnings to the response). Twice,
+// max-in-flight or priority and fairness, then the warning recorder (admission's warnings to the response). Twice,
 // outermost and between authorization and metrics, a request whose client has gone (its
 // context ended: an HTTP/2 stream reset) is dropped (WithCanceledRequestsDropped, apigen's
 // own), so that a rapid-reset flood costs neither the chain nor a slot nor storage.
@@ -60,7 +64,11 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	log := cfg.Log
 	h := apiHandler
 	h = WithWarningRecorder(h)
-	h = WithMaxInFlightLimit(h, reads, writes)
+	if cfg.PriorityAndFairness != nil {
+		h = cfg.PriorityAndFairness(h)
+	} else {
+		h = WithMaxInFlightLimit(h, reads, writes)
+	}
 	if cfg.Metrics != nil {
 		h = cfg.Metrics.WithMetrics(h)
 	}

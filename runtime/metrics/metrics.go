@@ -32,6 +32,8 @@ type Metrics struct {
 	objects  *prometheus.GaugeVec
 	// controllers are the in-process controllers' series (controllers.go).
 	controllers controllerMetrics
+	// flowcontrol are API Priority and Fairness's series (flowcontrol.go).
+	flowcontrol flowcontrolOnce
 }
 
 // New returns metrics registered in a new registry.

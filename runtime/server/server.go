@@ -67,6 +67,9 @@ type Config struct {
 	// negative means no limit.
 	MaxRequestsInFlight         int
 	MaxMutatingRequestsInFlight int
+	// PriorityAndFairness, when not nil, replaces the in-flight limits with API Priority and
+	// Fairness (filters.ChainConfig.PriorityAndFairness).
+	PriorityAndFairness func(http.Handler) http.Handler
 	// Authenticator, when not nil, authenticates every request: one it does not accept gets
 	// 401 (see filters.ChainConfig for the order of the filters).
 	Authenticator auth.Authenticator
@@ -285,6 +288,7 @@ func (s *Server) Handler() http.Handler {
 		RequestTimeout:              s.cfg.RequestTimeout,
 		MaxRequestsInFlight:         s.cfg.MaxRequestsInFlight,
 		MaxMutatingRequestsInFlight: s.cfg.MaxMutatingRequestsInFlight,
+		PriorityAndFairness:         s.cfg.PriorityAndFairness,
 		Metrics:                     s.metrics,
 		Authenticator:               s.cfg.Authenticator,
 		Authorizer:                  s.cfg.Authorizer,
