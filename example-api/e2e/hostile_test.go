@@ -199,7 +199,9 @@ func mustAtoi(t *testing.T, s string) int64 {
 func TestHostileSlowClients(t *testing.T) {
 	const timeout = 2 * time.Second
 	const uploaders, nonReaders = 10, 50
-	s := startServer(t, "--request-timeout="+timeout.String(),
+	// The max-in-flight filter's slots: API Priority and Fairness (on by default, and
+	// exempting the admin) is off, as kube-apiserver's max-in-flight tests turn it off.
+	s := startServer(t, "--request-timeout="+timeout.String(), "--enable-priority-and-fairness=false",
 		fmt.Sprintf("--max-mutating-requests-inflight=%d", uploaders), fmt.Sprintf("--max-requests-inflight=%d", nonReaders))
 	dbs := s.unthrottled(t).Resource(databasesV1).Namespace("default")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

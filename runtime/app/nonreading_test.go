@@ -20,7 +20,9 @@ import (
 // and 1s: the next request of its kind is served, not answered 429.
 func TestNonReadingClientsFreeTheirSlots(t *testing.T) {
 	t.Parallel()
-	url, kubeconfig := startArgs(t, []string{"--plain-http=false", "--request-timeout=1s",
+	// The max-in-flight filter's slots: API Priority and Fairness (on by default) is off, as
+	// kube-apiserver's max-in-flight tests turn it off.
+	url, kubeconfig := startArgs(t, []string{"--plain-http=false", "--request-timeout=1s", "--enable-priority-and-fairness=false",
 		"--max-requests-inflight=1", "--max-mutating-requests-inflight=1"}, testGroup)
 	cfg := adminTLS(t, kubeconfig)
 	cfg.NextProtos = []string{"http/1.1"}

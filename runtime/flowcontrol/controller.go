@@ -172,13 +172,18 @@ func hashFlow(schema, distinguisher string) uint64 {
 	return h.Sum64()
 }
 
+// unsecured is the user of a request that has none (a server without authentication,
+// --plain-http), as kube-apiserver's former insecure port named it: in system:masters, so
+// exempt.
+var unsecured = &request.User{Name: "system:unsecured", Groups: []string{"system:masters", "system:authenticated"}}
+
 // Handler wraps h in API Priority and Fairness: each request is classified, its response
 // gets the X-Kubernetes-PF-* headers, and it runs once its priority level gives it a seat;
 // one that gets none (queue full, Reject level full, or its wait past a quarter of its
 // deadline, at most a minute) is answered 429 TooManyRequests "Too many requests, please
 // try again later." with Retry-After: 1, as kube-apiserver's. It needs the RequestInfo and
-// the user in the request's context (a request without a user is classified as one without
-// name or groups: the catch-all). A watch frees its seat as soon as it is dispatched.
+// the user in the request's context (a request without one, on a server without
+// authentication, is system:unsecured in system:masters: exempt). A watch frees its seat as soon as it is dispatched.
 func (c *Controller) Handler(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -188,7 +193,7 @@ func (c *Controller) Handler(h http.Handler) http.Handler {
 		}
 		u, ok := request.UserFrom(ctx)
 		if !ok {
-			u = &request.User{}
+			u = unsecured
 		}
 		s, hash := c.current().cfg.classify(u, info)
 		pl, fs := s.level.pl.Name, s.fs.Name

@@ -206,7 +206,7 @@ func TestRejection(t *testing.T) {
 
 // TestHandler checks the filter: the X-Kubernetes-PF-* headers on every response, and 429
 // with kube's Status and Retry-After when the catch-all level (all one seat, before any
-// configuration is read) is busy.
+// configuration is read) is busy; a request without a user (no authentication) exempt.
 func TestHandler(t *testing.T) {
 	t.Parallel()
 	c, err := New(1, nil, nil)
@@ -221,13 +221,19 @@ func TestHandler(t *testing.T) {
 		}
 		w.WriteHeader(http.StatusOK)
 	}))
-	serve := func(path string) *httptest.ResponseRecorder {
+	serveAs := func(u *request.User, path string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, path, nil)
-		ctx := request.WithUser(r.Context(), &request.User{Name: "alice", Groups: []string{"system:authenticated"}})
+		ctx := r.Context()
+		if u != nil {
+			ctx = request.WithUser(ctx, u)
+		}
 		ctx = request.WithRequestInfo(ctx, &request.RequestInfo{Path: path, Verb: "get"})
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r.WithContext(ctx))
 		return w
+	}
+	serve := func(path string) *httptest.ResponseRecorder {
+		return serveAs(&request.User{Name: "alice", Groups: []string{"system:authenticated"}}, path)
 	}
 	blocked := make(chan struct{})
 	go func() { serve("/block"); close(blocked) }()
@@ -242,6 +248,10 @@ func TestHandler(t *testing.T) {
 		if len(w.Header().Values(k)) == 0 {
 			t.Errorf("429 without %s: %v", k, w.Header())
 		}
+	}
+	// A request without a user (no authentication: --plain-http) is exempt.
+	if w := serveAs(nil, "/other"); w.Code != http.StatusOK {
+		t.Errorf("a request without a user while the catch-all is busy: %d", w.Code)
 	}
 	close(unblock)
 	<-blocked
