@@ -59,7 +59,7 @@ spec:
 
 // apfClient returns an HTTP client with the admin's credentials of kubeconfig and a
 // function doing a GET as user (impersonated) that returns the status and the PF headers.
-func apfClient(t *testing.T, kubeconfig string) (base string, get func(user, path string) (int, string, string)) {
+func apfClient(t testing.TB, kubeconfig string) (base string, get func(user, path string) (int, string, string)) {
 	t.Helper()
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
