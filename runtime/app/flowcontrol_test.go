@@ -187,9 +187,19 @@ func TestPriorityAndFairness(t *testing.T) {
 		}
 	}
 
-	// A mandatory object deleted is restored, as kube's bootstrap controller does.
+	// A mandatory object deleted or changed is restored, as kube's bootstrap controller does;
+	// a suggested one annotated autoupdate-spec=false is left as its operator made it.
 	runKubectl(t, kubeconfig, "delete", "flowschema", "catch-all")
 	waitUntil(t, 10*time.Second, "the catch-all FlowSchema restored", func() bool {
 		return strings.Contains(runKubectl(t, kubeconfig, "get", "flowschemas", "-o", "name"), "flowschema.flowcontrol.apiserver.k8s.io/catch-all")
 	})
+	runKubectl(t, kubeconfig, "annotate", "flowschema", "global-default", "--overwrite", "apf.kubernetes.io/autoupdate-spec=false")
+	runKubectl(t, kubeconfig, "patch", "flowschema", "global-default", "--type=merge", "-p", `{"spec":{"matchingPrecedence":9800}}`)
+	runKubectl(t, kubeconfig, "patch", "flowschema", "catch-all", "--type=merge", "-p", `{"spec":{"matchingPrecedence":9700}}`)
+	waitUntil(t, 10*time.Second, "the catch-all FlowSchema's spec restored", func() bool {
+		return runKubectl(t, kubeconfig, "get", "flowschema", "catch-all", "-o", "jsonpath={.spec.matchingPrecedence}") == "10000"
+	})
+	if got := runKubectl(t, kubeconfig, "get", "flowschema", "global-default", "-o", "jsonpath={.spec.matchingPrecedence}"); got != "9800" {
+		t.Errorf("global-default annotated autoupdate-spec=false: matchingPrecedence %s, want the operator's 9800", got)
+	}
 }

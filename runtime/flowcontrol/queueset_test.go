@@ -206,17 +206,22 @@ func TestRejection(t *testing.T) {
 
 // TestHandler checks the filter: the X-Kubernetes-PF-* headers on every response, and 429
 // with kube's Status and Retry-After when the catch-all level (all one seat, before any
-// configuration is read) is busy; a request without a user (no authentication) exempt.
+// configuration is read) is busy; a request without a user (no authentication) exempt; a
+// running watch holding no seat.
 func TestHandler(t *testing.T) {
 	t.Parallel()
 	c, err := New(1, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	entered, unblock := make(chan struct{}), make(chan struct{})
+	entered, unblock, watching := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	h := c.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/block" {
+		switch r.URL.Path {
+		case "/block":
 			close(entered)
+			<-unblock
+		case "/watch":
+			watching <- struct{}{}
 			<-unblock
 		}
 		w.WriteHeader(http.StatusOK)
@@ -227,13 +232,29 @@ func TestHandler(t *testing.T) {
 		if u != nil {
 			ctx = request.WithUser(ctx, u)
 		}
-		ctx = request.WithRequestInfo(ctx, &request.RequestInfo{Path: path, Verb: "get"})
+		verb := "get"
+		if path == "/watch" {
+			verb = "watch"
+		}
+		ctx = request.WithRequestInfo(ctx, &request.RequestInfo{Path: path, Verb: verb})
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r.WithContext(ctx))
 		return w
 	}
 	serve := func(path string) *httptest.ResponseRecorder {
 		return serveAs(&request.User{Name: "alice", Groups: []string{"system:authenticated"}}, path)
+	}
+	// A watch takes the seat only until it starts: two run, and the seat is free after.
+	var watches sync.WaitGroup
+	for range 2 {
+		watches.Add(1)
+		go func() { defer watches.Done(); serve("/watch") }()
+		select {
+		case <-watching:
+		case <-time.After(5 * time.Second):
+			close(unblock)
+			t.Fatal("a running watch holds the only seat")
+		}
 	}
 	blocked := make(chan struct{})
 	go func() { serve("/block"); close(blocked) }()
@@ -255,6 +276,7 @@ func TestHandler(t *testing.T) {
 	}
 	close(unblock)
 	<-blocked
+	watches.Wait()
 	if w := serve("/other"); w.Code != http.StatusOK {
 		t.Errorf("after the seat freed: %d", w.Code)
 	}
