@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"k8s.io/apiserver/pkg/util/shufflesharding"
 )
@@ -86,18 +87,16 @@ type errNoSeat struct{ reason string }
 
 func (e *errNoSeat) Error() string { return "request rejected: " + e.reason }
 
-// admit waits for a seat for a request of the flow hash, until wait ends; queued is
-// called with +1 when the request joins a queue and -1 when it leaves it. It returns the
-// function that gives the seat back, or an *errNoSeat saying why there is none:
-// "concurrency-limit" (Reject level full), "queue-full", "time-out" (wait reached its
-// deadline) or "cancelled" (wait canceled).
-func (s *queueSet) admit(wait context.Context, hash uint64, queued func(delta int)) (func(), error) {
-	s.mu.Lock()
-	if s.exempt {
-		s.executing++
-		s.mu.Unlock()
-		return s.releaser(nil), nil
+// admit waits for a seat for a request of the flow hash, at most waitLimit and while ctx
+// lasts; queued is called with +1 when the request joins a queue and -1 when it leaves it.
+// It returns the function that gives the seat back, or an *errNoSeat saying why there is
+// none: "concurrency-limit" (Reject level full), "queue-full", "time-out" (waitLimit passed,
+// or ctx's deadline) or "cancelled" (ctx canceled).
+func (s *queueSet) admit(ctx context.Context, waitLimit time.Duration, hash uint64, queued func(delta int)) (func(), error) {
+	if s.exempt { // no limit, nothing to count: no lock on the exempt requests' path
+		return func() {}, nil
 	}
+	s.mu.Lock()
 	if s.dealer == nil {
 		if s.executing >= s.limit {
 			s.mu.Unlock()
@@ -124,10 +123,15 @@ func (s *queueSet) admit(wait context.Context, hash uint64, queued func(delta in
 		return s.releaser(q), nil
 	}
 	s.mu.Unlock()
+	timer := time.NewTimer(waitLimit)
+	defer timer.Stop()
+	timedOut := false
 	select {
 	case <-w.ready:
 		return s.releaser(q), nil
-	case <-wait.Done():
+	case <-ctx.Done():
+	case <-timer.C:
+		timedOut = true
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -141,7 +145,7 @@ func (s *queueSet) admit(wait context.Context, hash uint64, queued func(delta in
 		}
 	}
 	queued(-1)
-	if errors.Is(wait.Err(), context.DeadlineExceeded) {
+	if timedOut || errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return nil, &errNoSeat{reasonTimeOut}
 	}
 	return nil, &errNoSeat{reasonCancelled}

@@ -19,7 +19,7 @@ func noQueued(int) {}
 // mustAdmit admits a request that must get a seat at once.
 func mustAdmit(t *testing.T, s *queueSet, hash uint64) func() {
 	t.Helper()
-	release, err := s.admit(context.Background(), hash, noQueued)
+	release, err := s.admit(context.Background(), time.Minute, hash, noQueued)
 	if err != nil {
 		t.Fatalf("admit: %v", err)
 	}
@@ -75,7 +75,7 @@ func TestShuffleSharding(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := s.admit(ctx, a, noQueued)
+			_, err := s.admit(ctx, time.Minute, a, noQueued)
 			mu.Lock()
 			reasons[reason(err)]++
 			mu.Unlock()
@@ -102,9 +102,7 @@ func TestShuffleSharding(t *testing.T) {
 		}
 	}
 	// b's hand is empty: it queues.
-	bctx, bcancel := context.WithTimeout(ctx, 20*time.Millisecond)
-	defer bcancel()
-	if _, err := s.admit(bctx, b, noQueued); reason(err) != reasonTimeOut {
+	if _, err := s.admit(ctx, 20*time.Millisecond, b, noQueued); reason(err) != reasonTimeOut {
 		t.Errorf("b with no seats: %v, want a time-out after queuing", err)
 	}
 	cancel()
@@ -133,7 +131,7 @@ func TestFairQueuingOrder(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			release, err := s.admit(context.Background(), hash, noQueued)
+			release, err := s.admit(context.Background(), time.Minute, hash, noQueued)
 			if err != nil {
 				t.Error(err)
 				return
@@ -169,7 +167,7 @@ func TestRejection(t *testing.T) {
 	t.Parallel()
 	reject, _ := newQueueSet(1, false, queuing{})
 	release := mustAdmit(t, reject, 1)
-	if _, err := reject.admit(context.Background(), 1, noQueued); reason(err) != reasonConcurrencyLimit {
+	if _, err := reject.admit(context.Background(), time.Minute, 1, noQueued); reason(err) != reasonConcurrencyLimit {
 		t.Errorf("Reject level full: %v", err)
 	}
 	release()
@@ -178,20 +176,18 @@ func TestRejection(t *testing.T) {
 	queue, _ := newQueueSet(0, false, queuing{queues: 1, handSize: 1, queueLengthLimit: 1})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
-	go func() { _, err := queue.admit(ctx, 1, noQueued); done <- err }()
+	go func() { _, err := queue.admit(ctx, time.Minute, 1, noQueued); done <- err }()
 	for queue.waitingCount() == 0 {
 		time.Sleep(100 * time.Microsecond)
 	}
-	if _, err := queue.admit(context.Background(), 1, noQueued); reason(err) != reasonQueueFull {
+	if _, err := queue.admit(context.Background(), time.Minute, 1, noQueued); reason(err) != reasonQueueFull {
 		t.Errorf("queue full: %v", err)
 	}
 	cancel()
 	if err := <-done; reason(err) != reasonCancelled {
 		t.Errorf("canceled wait: %v", err)
 	}
-	short, cancel2 := context.WithTimeout(context.Background(), 5*time.Millisecond)
-	defer cancel2()
-	if _, err := queue.admit(short, 1, noQueued); reason(err) != reasonTimeOut {
+	if _, err := queue.admit(context.Background(), 5*time.Millisecond, 1, noQueued); reason(err) != reasonTimeOut {
 		t.Errorf("wait past its deadline: %v", err)
 	}
 	if n := queue.waitingCount(); n != 0 {
