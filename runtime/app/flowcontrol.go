@@ -14,6 +14,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/flowcontrol"
 	"github.com/apigen-dev/apigen/runtime/metrics"
 	"github.com/apigen-dev/apigen/runtime/registry"
+	"github.com/apigen-dev/apigen/runtime/rest"
 	"github.com/apigen-dev/apigen/runtime/server"
 )
 
@@ -92,7 +93,11 @@ func (fc *flowControl) install(srv *server.Server) error {
 	}); err != nil {
 		return err
 	}
-	ensurer := &flowcontrol.Ensurer{Schemas: schemas, Levels: levels}
+	status, ok := stores["flowschemas/status"].(rest.Updater)
+	if !ok {
+		return fmt.Errorf("the flowcontrol.apiserver.k8s.io group serves no flowschemas/status store")
+	}
+	ensurer := &flowcontrol.Ensurer{Schemas: schemas, Levels: levels, SchemaStatus: status}
 	return srv.AddPostStartHook(apfProducerHook, func(ctx context.Context) error {
 		for {
 			err := ensurer.Ensure(ctx)

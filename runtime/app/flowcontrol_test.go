@@ -93,8 +93,9 @@ func apfClient(t testing.TB, kubeconfig string) (base string, get func(user, pat
 // and priority level created with kubectl apply apply through the watch; while user flooder
 // floods lists, its requests beyond its 3 seats and queue of 2 get 429 with its schema's and
 // level's UIDs in the X-Kubernetes-PF-* headers (and the rejection in
-// apiserver_flowcontrol_rejected_requests_total), and user reader's gets all succeed; a
-// deleted mandatory FlowSchema is restored.
+// apiserver_flowcontrol_rejected_requests_total), and user reader's gets all succeed; the
+// tenant's FlowSchema is marked Dangling once its level is deleted; a deleted or changed
+// mandatory FlowSchema is restored, a suggested one annotated autoupdate-spec=false kept.
 func TestPriorityAndFairness(t *testing.T) {
 	t.Parallel()
 	_, kubeconfig := startArgs(t, []string{"--plain-http=false"})
@@ -186,6 +187,17 @@ func TestPriorityAndFairness(t *testing.T) {
 			t.Errorf("/metrics lacks %s", want)
 		}
 	}
+
+	// The Dangling condition, as kube's configuration controller writes it (kubectl's
+	// MISSINGPL column).
+	waitUntil(t, 10*time.Second, "flood's Dangling condition False", func() bool {
+		return runKubectl(t, kubeconfig, "get", "flowschema", "flood", "-o", `jsonpath={.status.conditions[?(@.type=="Dangling")].status}`) == "False"
+	})
+	runKubectl(t, kubeconfig, "delete", "prioritylevelconfiguration", "flood")
+	waitUntil(t, 10*time.Second, "flood's Dangling condition True", func() bool {
+		out := runKubectl(t, kubeconfig, "get", "flowschema", "flood")
+		return strings.Contains(out, "MISSINGPL") && strings.Contains(strings.TrimSpace(out), " True")
+	})
 
 	// A mandatory object deleted or changed is restored, as kube's bootstrap controller does;
 	// a suggested one annotated autoupdate-spec=false is left as its operator made it.

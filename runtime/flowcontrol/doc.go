@@ -33,6 +33,6 @@
 //     refused requests take no seat;
 //   - a priority level whose queuing parameters change gets new queues; requests already
 //     waiting finish in the old ones;
-//   - FlowSchema and PriorityLevelConfiguration status conditions (Dangling) are not
-//     written; a dangling schema is skipped, as kube's.
+//   - a FlowSchema's Dangling condition is written (kube's reasons and messages), and a
+//     dangling schema skipped, as kube's; PriorityLevelConfigurations get no conditions.
 package flowcontrol

@@ -40,6 +40,9 @@ const EnsureInterval = time.Minute
 //     annotation is then written ("false" for an object changed by someone).
 type Ensurer struct {
 	Schemas, Levels ObjectStore
+	// SchemaStatus, when not nil, is the flowschemas/status store: Maintain writes each
+	// FlowSchema's Dangling condition through it, as kube's configuration controller.
+	SchemaStatus rest.Updater
 }
 
 // Ensure makes one pass over the mandatory and suggested objects. Errors: the first failed
@@ -164,7 +167,8 @@ func reconcile(obj, want runtime.Object, mandatory bool) (runtime.Object, bool) 
 // Maintain runs e's passes until ctx ends: at once (retried every second until one
 // succeeds), then whenever a watch event changes the controller's caches (a mandatory
 // object deleted or edited is restored within the watch's latency) and every
-// EnsureInterval. Run must have been called.
+// EnsureInterval; each pass then writes the FlowSchemas' Dangling conditions
+// (e.SchemaStatus). Run must have been called.
 func (c *Controller) Maintain(ctx context.Context, e *Ensurer, log func(error)) {
 	var seen [2]uint64
 	last := time.Time{}
@@ -177,7 +181,11 @@ func (c *Controller) Maintain(ctx context.Context, e *Ensurer, log func(error)) 
 			gens = [2]uint64{sc.Generation(), lc.Generation()}
 		}
 		if last.IsZero() || gens != seen || time.Since(last) >= EnsureInterval {
-			if err := e.Ensure(ctx); err != nil {
+			err := e.Ensure(ctx)
+			if err == nil && e.SchemaStatus != nil {
+				err = c.updateDangling(ctx, e.SchemaStatus)
+			}
+			if err != nil {
 				if ctx.Err() != nil {
 					return
 				}
