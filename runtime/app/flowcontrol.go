@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/admission/informer"
 	fcinstall "github.com/apigen-dev/apigen/runtime/apis/flowcontrol/v1/install"
@@ -59,6 +60,11 @@ func serveFlowControl(o *Options, log *slog.Logger, scheme *runtime.Scheme, fact
 		if fc.controller, err = flowcontrol.New(seats, m.FlowControl(), log); err != nil {
 			return nil, err
 		}
+		// A list takes a seat per 100 objects stored (the storage-object-count-tracker's
+		// counts), as kube's work estimation.
+		fc.controller.SetObjectCounts(func(group, resource string) (int64, bool) {
+			return m.StorageObjects(schema.GroupResource{Group: group, Resource: resource}.String())
+		})
 	}
 	return fc, nil
 }

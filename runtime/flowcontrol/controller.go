@@ -39,6 +39,8 @@ type Controller struct {
 	seats   int
 	metrics *metrics.FlowControlMetrics
 	log     *slog.Logger
+	// counts, when not nil, returns the stored objects of a resource, for a list's width.
+	counts ObjectCounts
 
 	schemas, levels atomic.Pointer[informer.Cache]
 	mu              sync.Mutex // serializes rebuilds
@@ -50,6 +52,36 @@ type versioned struct {
 	cfg              *config
 	synced           bool
 	schemaGen, plGen uint64
+}
+
+// ObjectCounts returns how many objects of the group's resource are stored, and whether
+// that is known (kube's storage object counts, refreshed every minute).
+type ObjectCounts func(group, resource string) (int64, bool)
+
+// The width of a list, as kube's list work estimator: a seat per ObjectsPerSeat objects
+// stored, between MinimumSeats and MaximumSeats (and at most the level's seats).
+const (
+	ObjectsPerSeat = 100
+	MinimumSeats   = 1
+	MaximumSeats   = 10
+)
+
+// SetObjectCounts makes a list take a seat per ObjectsPerSeat objects of its resource that
+// counts reports stored (one seat when it reports none), as kube's work estimation; without
+// it every request takes one seat. Call it before the controller serves.
+func (c *Controller) SetObjectCounts(counts ObjectCounts) { c.counts = counts }
+
+// width is the seats a request takes: for a list, ceil(objects stored / ObjectsPerSeat)
+// within [MinimumSeats, MaximumSeats]; one for every other request.
+func (c *Controller) width(info *request.RequestInfo) int {
+	if c.counts == nil || info.Verb != "list" || !info.IsResourceRequest {
+		return MinimumSeats
+	}
+	n, ok := c.counts(info.APIGroup, info.Resource)
+	if !ok {
+		return MinimumSeats // kube: an unknown count, a cheap request
+	}
+	return int(max(MinimumSeats, min(MaximumSeats, (n+ObjectsPerSeat-1)/ObjectsPerSeat)))
 }
 
 // New returns a controller sharing seats (the server's concurrency limit: kube's
@@ -217,7 +249,7 @@ func (c *Controller) Handler(h http.Handler) http.Handler {
 			}
 		}
 		start := time.Now()
-		release, err := s.level.set.admit(ctx, waitLimit(ctx), hash, queued)
+		release, err := s.level.set.admit(ctx, waitLimit(ctx), hash, c.width(info), queued)
 		if err != nil {
 			reason := err.(*errNoSeat).reason
 			if c.metrics != nil {

@@ -21,10 +21,12 @@
 // kube's library (k8s.io/apiserver/pkg/util/flowcontrol) cannot be used: it imports the
 // server framework (endpoints, server, storage). This package is written to its algorithm,
 // simplified where stated:
-//   - every request costs one seat and one unit of virtual time (kube estimates the seats of
-//     a list from the object counts and advances a queue's virtual time by each request's
-//     actual execution time); the queues are served by start-time fair queuing on those
-//     units;
+//   - a list takes a seat per 100 objects of its resource stored (1 to 10; the counts of
+//     the storage-object-count-tracker, refreshed every minute), every other request one
+//     seat (kube also adds seats for a write's watch notifications and a watch's start),
+//     and a request costs its seats in virtual time (kube advances a queue's virtual time
+//     by each request's actual execution time); the queues are served by start-time fair
+//     queuing on those units;
 //   - no borrowing between priority levels (lendablePercent and borrowingLimitPercent are
 //     accepted and ignored; each level has its nominal seats);
 //   - a watch is queued and dispatched as any request, and frees its seat as soon as it

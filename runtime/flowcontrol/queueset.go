@@ -24,11 +24,12 @@ type queuing struct {
 }
 
 // queueSet is one priority level's seats and, for a Queue level, its queues: kube's
-// queueset, with every request costing one seat and one unit of virtual time. Requests are
-// dispatched in the order of their queue's virtual start time (start-time fair queuing): a
-// queue's next request starts at the later of the queue's previous finish and the virtual
-// time of the last dispatch when the queue was idle, so a busy flow cannot run ahead of the
-// others by more than its queue's turn. Safe for concurrent use.
+// queueset, with a request of width seats costing that many units of virtual time. Requests
+// are dispatched in the order of their queue's virtual start time (start-time fair
+// queuing): a queue's next request starts at the later of the queue's previous finish and
+// the virtual time of the last dispatch when the queue was idle, so a busy flow cannot run
+// ahead of the others by more than its queue's turn. When the next request needs more seats
+// than are free, dispatching waits for them, as kube's. Safe for concurrent use.
 type queueSet struct {
 	params queuing
 	exempt bool
@@ -49,10 +50,11 @@ type queue struct {
 	start     float64 // the virtual start time of the queue's next request
 }
 
-// waiter is a queued request; ready is closed when it is dispatched.
+// waiter is a queued request of width seats; ready is closed when it is dispatched.
 type waiter struct {
 	ready      chan struct{}
 	dispatched bool
+	width      int
 	queued     func(delta int)
 }
 
@@ -87,24 +89,26 @@ type errNoSeat struct{ reason string }
 
 func (e *errNoSeat) Error() string { return "request rejected: " + e.reason }
 
-// admit waits for a seat for a request of the flow hash, at most waitLimit and while ctx
-// lasts; queued is called with +1 when the request joins a queue and -1 when it leaves it.
-// It returns the function that gives the seat back, or an *errNoSeat saying why there is
-// none: "concurrency-limit" (Reject level full), "queue-full", "time-out" (waitLimit passed,
-// or ctx's deadline) or "cancelled" (ctx canceled).
-func (s *queueSet) admit(ctx context.Context, waitLimit time.Duration, hash uint64, queued func(delta int)) (func(), error) {
+// admit waits for width seats (at most the level's limit) for a request of the flow hash,
+// at most waitLimit and while ctx lasts; queued is called with +1 when the request joins a
+// queue and -1 when it leaves it. It returns the function that gives the seats back, or an
+// *errNoSeat saying why there are none: "concurrency-limit" (Reject level full),
+// "queue-full", "time-out" (waitLimit passed, or ctx's deadline) or "cancelled" (ctx
+// canceled).
+func (s *queueSet) admit(ctx context.Context, waitLimit time.Duration, hash uint64, width int, queued func(delta int)) (func(), error) {
 	if s.exempt { // no limit, nothing to count: no lock on the exempt requests' path
 		return func() {}, nil
 	}
 	s.mu.Lock()
+	width = max(1, min(width, s.limit))
 	if s.dealer == nil {
-		if s.executing >= s.limit {
+		if s.executing+width > s.limit {
 			s.mu.Unlock()
 			return nil, &errNoSeat{reasonConcurrencyLimit}
 		}
-		s.executing++
+		s.executing += width
 		s.mu.Unlock()
-		return s.releaser(nil), nil
+		return s.releaser(nil, width), nil
 	}
 	q := s.chooseQueueLocked(hash)
 	if len(q.waiting) >= s.params.queueLengthLimit {
@@ -114,13 +118,13 @@ func (s *queueSet) admit(ctx context.Context, waitLimit time.Duration, hash uint
 	if len(q.waiting) == 0 && q.executing == 0 && q.start < s.vt {
 		q.start = s.vt
 	}
-	w := &waiter{ready: make(chan struct{}), queued: queued}
+	w := &waiter{ready: make(chan struct{}), width: width, queued: queued}
 	q.waiting = append(q.waiting, w)
 	queued(1)
 	s.dispatchLocked()
 	if w.dispatched {
 		s.mu.Unlock()
-		return s.releaser(q), nil
+		return s.releaser(q, w.width), nil
 	}
 	s.mu.Unlock()
 	timer := time.NewTimer(waitLimit)
@@ -128,7 +132,7 @@ func (s *queueSet) admit(ctx context.Context, waitLimit time.Duration, hash uint
 	timedOut := false
 	select {
 	case <-w.ready:
-		return s.releaser(q), nil
+		return s.releaser(q, w.width), nil
 	case <-ctx.Done():
 	case <-timer.C:
 		timedOut = true
@@ -136,7 +140,7 @@ func (s *queueSet) admit(ctx context.Context, waitLimit time.Duration, hash uint
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if w.dispatched { // dispatched while the wait ended
-		return s.releaser(q), nil
+		return s.releaser(q, w.width), nil
 	}
 	for i, x := range q.waiting {
 		if x == w {
@@ -165,7 +169,8 @@ func (s *queueSet) chooseQueueLocked(hash uint64) *queue {
 }
 
 // dispatchLocked gives free seats to the waiting requests, each time the head of the queue
-// with the earliest virtual start time (ties: the first from a rotating position).
+// with the earliest virtual start time (ties: the first from a rotating position), until
+// that head needs more seats than are free.
 func (s *queueSet) dispatchLocked() {
 	for s.executing < s.limit {
 		var q *queue
@@ -176,34 +181,35 @@ func (s *queueSet) dispatchLocked() {
 				q = c
 			}
 		}
-		if q == nil {
+		if q == nil || s.executing+min(q.waiting[0].width, s.limit) > s.limit {
 			return
 		}
 		s.next = (s.next + 1) % n
 		w := q.waiting[0]
 		q.waiting[0] = nil
 		q.waiting = q.waiting[1:]
+		w.width = min(w.width, s.limit) // the limit may have shrunk since it queued
 		s.vt = q.start
-		q.start++
-		q.executing++
-		s.executing++
+		q.start += float64(w.width)
+		q.executing += w.width
+		s.executing += w.width
 		w.dispatched = true
 		w.queued(-1)
 		close(w.ready)
 	}
 }
 
-// releaser returns the function that frees a seat taken from q (nil for a level without
-// queues), once however often it is called.
-func (s *queueSet) releaser(q *queue) func() {
+// releaser returns the function that frees width seats taken from q (nil for a level
+// without queues), once however often it is called.
+func (s *queueSet) releaser(q *queue, width int) func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			s.executing--
+			s.executing -= width
 			if q != nil {
-				q.executing--
+				q.executing -= width
 			}
 			s.dispatchLocked()
 		})

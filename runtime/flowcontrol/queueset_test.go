@@ -19,7 +19,7 @@ func noQueued(int) {}
 // mustAdmit admits a request that must get a seat at once.
 func mustAdmit(t *testing.T, s *queueSet, hash uint64) func() {
 	t.Helper()
-	release, err := s.admit(context.Background(), time.Minute, hash, noQueued)
+	release, err := s.admit(context.Background(), time.Minute, hash, 1, noQueued)
 	if err != nil {
 		t.Fatalf("admit: %v", err)
 	}
@@ -75,7 +75,7 @@ func TestShuffleSharding(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := s.admit(ctx, time.Minute, a, noQueued)
+			_, err := s.admit(ctx, time.Minute, a, 1, noQueued)
 			mu.Lock()
 			reasons[reason(err)]++
 			mu.Unlock()
@@ -102,7 +102,7 @@ func TestShuffleSharding(t *testing.T) {
 		}
 	}
 	// b's hand is empty: it queues.
-	if _, err := s.admit(ctx, 20*time.Millisecond, b, noQueued); reason(err) != reasonTimeOut {
+	if _, err := s.admit(ctx, 20*time.Millisecond, b, 1, noQueued); reason(err) != reasonTimeOut {
 		t.Errorf("b with no seats: %v, want a time-out after queuing", err)
 	}
 	cancel()
@@ -131,7 +131,7 @@ func TestFairQueuingOrder(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			release, err := s.admit(context.Background(), time.Minute, hash, noQueued)
+			release, err := s.admit(context.Background(), time.Minute, hash, 1, noQueued)
 			if err != nil {
 				t.Error(err)
 				return
@@ -167,7 +167,7 @@ func TestRejection(t *testing.T) {
 	t.Parallel()
 	reject, _ := newQueueSet(1, false, queuing{})
 	release := mustAdmit(t, reject, 1)
-	if _, err := reject.admit(context.Background(), time.Minute, 1, noQueued); reason(err) != reasonConcurrencyLimit {
+	if _, err := reject.admit(context.Background(), time.Minute, 1, 1, noQueued); reason(err) != reasonConcurrencyLimit {
 		t.Errorf("Reject level full: %v", err)
 	}
 	release()
@@ -176,18 +176,18 @@ func TestRejection(t *testing.T) {
 	queue, _ := newQueueSet(0, false, queuing{queues: 1, handSize: 1, queueLengthLimit: 1})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
-	go func() { _, err := queue.admit(ctx, time.Minute, 1, noQueued); done <- err }()
+	go func() { _, err := queue.admit(ctx, time.Minute, 1, 1, noQueued); done <- err }()
 	for queue.waitingCount() == 0 {
 		time.Sleep(100 * time.Microsecond)
 	}
-	if _, err := queue.admit(context.Background(), time.Minute, 1, noQueued); reason(err) != reasonQueueFull {
+	if _, err := queue.admit(context.Background(), time.Minute, 1, 1, noQueued); reason(err) != reasonQueueFull {
 		t.Errorf("queue full: %v", err)
 	}
 	cancel()
 	if err := <-done; reason(err) != reasonCancelled {
 		t.Errorf("canceled wait: %v", err)
 	}
-	if _, err := queue.admit(context.Background(), 5*time.Millisecond, 1, noQueued); reason(err) != reasonTimeOut {
+	if _, err := queue.admit(context.Background(), 5*time.Millisecond, 1, 1, noQueued); reason(err) != reasonTimeOut {
 		t.Errorf("wait past its deadline: %v", err)
 	}
 	if n := queue.waitingCount(); n != 0 {
@@ -275,5 +275,61 @@ func TestHandler(t *testing.T) {
 	watches.Wait()
 	if w := serve("/other"); w.Code != http.StatusOK {
 		t.Errorf("after the seat freed: %d", w.Code)
+	}
+}
+
+// TestWidth checks a list's seats (ceil(objects / 100) within [1, 10], one when the count is
+// unknown or for other verbs) and that a request waits until its seats are all free, holding
+// back those queued after it, as kube's.
+func TestWidth(t *testing.T) {
+	t.Parallel()
+	c, err := New(10, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetObjectCounts(func(group, resource string) (int64, bool) {
+		return map[string]int64{"configmaps": 250, "big": 5000}[resource], resource != "unknown"
+	})
+	for _, tc := range []struct {
+		verb, group, resource string
+		want                  int
+	}{
+		{"list", "", "configmaps", 3}, {"list", "db.example.com", "big", 10}, {"list", "", "unknown", 1},
+		{"list", "", "empty", 1}, {"get", "", "configmaps", 1},
+	} {
+		info := &request.RequestInfo{IsResourceRequest: true, Verb: tc.verb, APIGroup: tc.group, Resource: tc.resource}
+		if got := c.width(info); got != tc.want {
+			t.Errorf("%s %s.%s: width %d, want %d", tc.verb, tc.resource, tc.group, got, tc.want)
+		}
+	}
+
+	s, _ := newQueueSet(4, false, queuing{queues: 1, handSize: 1, queueLengthLimit: 10})
+	one, err := s.admit(context.Background(), time.Minute, 1, 1, noQueued)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide := make(chan func())
+	go func() {
+		release, err := s.admit(context.Background(), time.Minute, 1, 4, noQueued)
+		if err != nil {
+			t.Error(err)
+		}
+		wide <- release
+	}()
+	for s.waitingCount() == 0 {
+		time.Sleep(100 * time.Microsecond)
+	}
+	// One seat of four is taken: the 4-wide request waits, and a 1-wide one behind it too.
+	if _, err := s.admit(context.Background(), 10*time.Millisecond, 1, 1, noQueued); reason(err) != reasonTimeOut {
+		t.Errorf("a request behind a waiting wide one: %v, want a time-out", err)
+	}
+	one()
+	release := <-wide
+	if s.executing != 4 {
+		t.Errorf("the wide request holds %d seats, want 4", s.executing)
+	}
+	release()
+	if s.executing != 0 {
+		t.Errorf("%d seats held after every release", s.executing)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -30,6 +31,8 @@ type Metrics struct {
 	etcd     *prometheus.HistogramVec
 	watchers *prometheus.GaugeVec
 	objects  *prometheus.GaugeVec
+	// counts are the last counts of SetStorageObjects, by resource, for StorageObjects.
+	counts sync.Map
 	// controllers are the in-process controllers' series (controllers.go).
 	controllers controllerMetrics
 	// flowcontrol are API Priority and Fairness's series (flowcontrol.go).
@@ -87,6 +90,17 @@ func (m *Metrics) AddWatchers(gvk schema.GroupVersionKind, delta int) {
 // SetStorageObjects records that resource (e.g. "databases.db.example.com") has n objects.
 func (m *Metrics) SetStorageObjects(resource string, n int64) {
 	m.objects.WithLabelValues(resource).Set(float64(n))
+	m.counts.Store(resource, n)
+}
+
+// StorageObjects returns the last count SetStorageObjects recorded for resource, and
+// whether there is one (API Priority and Fairness sizes lists by it, as kube's).
+func (m *Metrics) StorageObjects(resource string) (int64, bool) {
+	n, ok := m.counts.Load(resource)
+	if !ok {
+		return 0, false
+	}
+	return n.(int64), true
 }
 
 // WithMetrics counts every resource request in apiserver_request_total and times it in
