@@ -236,9 +236,11 @@ func (c *Controller) Handler(h http.Handler) http.Handler {
 		pl, fs := s.level.pl.Name, s.fs.Name
 		w.Header().Set(HeaderFlowSchemaUID, string(s.fs.UID))
 		w.Header().Set(HeaderPriorityLevelUID, string(s.level.pl.UID))
-		if s.level.set.exempt {
+		if s.level.set.exempt { // no seat, no wait: counted only
 			if c.metrics != nil {
 				c.metrics.Dispatched(pl, fs)
+				c.metrics.AddExecuting(pl, fs, 1)
+				defer c.metrics.AddExecuting(pl, fs, -1)
 			}
 			h.ServeHTTP(w, r)
 			return
