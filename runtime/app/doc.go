@@ -60,6 +60,13 @@
 // (storagemigration.go), through the loopback client; --storage-version-overrides stores
 // resources in another version than their types declare.
 //
+// With --enable-priority-and-fairness (the default), requests are admitted by
+// runtime/flowcontrol under the flowcontrol.apiserver.k8s.io/v1 FlowSchemas and
+// PriorityLevelConfigurations the server serves (flowcontrol.go), sharing
+// --max-requests-inflight plus --max-mutating-requests-inflight seats: the post-start hook
+// "priority-and-fairness-config-consumer" reads them through a watch of the group's storage,
+// "priority-and-fairness-config-producer" creates kube's default objects and keeps them.
+//
 // With --etcd-servers (replicas may share the etcd) and --leader-elect (the default), the
 // controllers kube-controller-manager runs once per cluster (namespace, garbage collector,
 // clusterrole aggregation, storage version migrator) run each under a coordination.k8s.io/v1 Lease through client-go's
