@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	restful "github.com/emicklei/go-restful/v3"
+	"go.opentelemetry.io/otel/attribute"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -19,6 +20,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
+	"github.com/apigen-dev/apigen/runtime/tracing"
 )
 
 // Kinds is how the handlers of one API group create, type, default and convert its objects,
@@ -174,8 +176,22 @@ func (s *scope) route(verb string, h handlerFunc) restful.RouteFunction {
 		if s.deprecation != "" {
 			rresp.Header().Add("Warning", "299 - "+strconv.Quote(s.deprecation))
 		}
+		if tracing.IsRecording(ctx) && verbSpans[requestVerb] != "" {
+			var span *tracing.Span
+			ctx, span = tracing.Start(ctx, verbSpans[requestVerb])
+			span.SetAttributes(attribute.String("client", req.UserAgent()),
+				attribute.String("accept", req.Header.Get("Accept")), attribute.String("protocol", req.Proto))
+			defer span.End(nil)
+		}
 		h(ctx, rresp, req.WithContext(ctx), ns, name)
 	}
+}
+
+// verbSpans name the span a traced request's verb records, as kube-apiserver's handlers
+// (endpoints/handlers) name theirs; a watch records none (it lasts minutes).
+var verbSpans = map[string]string{
+	"get": "Get", "list": "List", "create": "Create", "update": "Update", "patch": "Patch",
+	"delete": "Delete", "deletecollection": "DeleteCollection",
 }
 
 // resourcePath is "widgets" or "widgets/status".
