@@ -64,6 +64,37 @@ func (c *collector) trace(id []byte) []*tracepb.Span {
 	return out
 }
 
+// await waits up to 15 s for spans of trace id named names and returns them by name (the
+// first of each name).
+func (c *collector) await(t *testing.T, id []byte, names []string) map[string]*tracepb.Span {
+	t.Helper()
+	byName := map[string]*tracepb.Span{}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got := c.trace(id)
+		for _, s := range got {
+			if byName[s.Name] == nil {
+				byName[s.Name] = s
+			}
+		}
+		var missing []string
+		for _, n := range names {
+			if byName[n] == nil {
+				missing = append(missing, n)
+			}
+		}
+		if len(missing) == 0 {
+			return byName
+		}
+		if time.Now().After(deadline) {
+			var seen []string
+			for _, s := range got {
+				seen = append(seen, s.Name)
+			}
+			t.Fatalf("spans of trace %x missing %q; got %q", id, missing, seen)
+		}
+	}
+}
+
 // startCollector serves a collector on a free loopback port until the test ends and
 // returns it and its address.
 func startCollector(t *testing.T) (*collector, string) {
@@ -119,6 +150,40 @@ func (wh *traceWebhook) traceparent(name string) (string, bool) {
 	return tp, ok
 }
 
+// register configures the webhook, through admin, for the creation of ConfigMaps with
+// labels, and returns once it is in use: it has seen a probe ConfigMap (configurations reach
+// admission through a watch). It returns the name of that probe.
+func (wh *traceWebhook) register(t *testing.T, admin *kubernetes.Clientset, labels map[string]string) string {
+	t.Helper()
+	url, fail, none := wh.srv.URL+"/validate", admregv1.Fail, admregv1.SideEffectClassNone
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: wh.srv.Certificate().Raw})
+	ctx := context.Background()
+	if _, err := admin.AdmissionregistrationV1().ValidatingWebhookConfigurations().Create(ctx, &admregv1.ValidatingWebhookConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Name: "traced"},
+		Webhooks: []admregv1.ValidatingWebhook{{Name: "traced.apigen.dev", ClientConfig: admregv1.WebhookClientConfig{URL: &url, CABundle: ca},
+			Rules: []admregv1.RuleWithOperations{{Operations: []admregv1.OperationType{admregv1.Create},
+				Rule: admregv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}}}},
+			ObjectSelector: &metav1.LabelSelector{MatchLabels: labels}, FailurePolicy: &fail, SideEffects: &none,
+			AdmissionReviewVersions: []string{"v1"}}},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		name := fmt.Sprintf("probe-%d", i)
+		if _, err := admin.CoreV1().ConfigMaps("default").Create(ctx, &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := wh.traceparent(name); ok {
+			return name
+		}
+		if i == 100 {
+			t.Fatal("the webhook was not called within 100 creates")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // headerTransport adds a header to every request.
 type headerTransport struct {
 	rt           http.RoundTripper
@@ -160,36 +225,8 @@ func TestTracing(t *testing.T) {
 	cfg.ContentType = "application/json" // the served admissionregistration.k8s.io takes no protobuf bodies yet
 	admin := kubernetes.NewForConfigOrDie(cfg)
 
-	// The webhook judges the ConfigMaps labelled traced=true; it is in use once it has seen
-	// a probe (configurations reach admission through a watch).
-	url, fail, none := hook.srv.URL+"/validate", admregv1.Fail, admregv1.SideEffectClassNone
-	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hook.srv.Certificate().Raw})
 	labels := map[string]string{"traced": "true"}
-	bg := context.Background()
-	if _, err := admin.AdmissionregistrationV1().ValidatingWebhookConfigurations().Create(bg, &admregv1.ValidatingWebhookConfiguration{
-		ObjectMeta: metav1.ObjectMeta{Name: "traced"},
-		Webhooks: []admregv1.ValidatingWebhook{{Name: "traced.apigen.dev", ClientConfig: admregv1.WebhookClientConfig{URL: &url, CABundle: ca},
-			Rules: []admregv1.RuleWithOperations{{Operations: []admregv1.OperationType{admregv1.Create},
-				Rule: admregv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}}}},
-			ObjectSelector: &metav1.LabelSelector{MatchLabels: labels}, FailurePolicy: &fail, SideEffects: &none,
-			AdmissionReviewVersions: []string{"v1"}}},
-	}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; ; i++ {
-		name := fmt.Sprintf("probe-%d", i)
-		if _, err := admin.CoreV1().ConfigMaps("default").Create(bg, &corev1.ConfigMap{
-			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}}, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := hook.traceparent(name); ok {
-			break
-		}
-		if i == 100 {
-			t.Fatal("the webhook was not called within 100 creates")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	probe := hook.register(t, admin, labels)
 
 	// One create in the client's trace, sampled.
 	traceID, clientSpan := "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
@@ -197,38 +234,15 @@ func TestTracing(t *testing.T) {
 	traced.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return &headerTransport{rt: rt, name: "Traceparent", header: "00-" + traceID + "-" + clientSpan + "-01"}
 	})
-	if _, err := kubernetes.NewForConfigOrDie(traced).CoreV1().ConfigMaps("default").Create(bg, &corev1.ConfigMap{
+	if _, err := kubernetes.NewForConfigOrDie(traced).CoreV1().ConfigMaps("default").Create(context.Background(), &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Name: "traced", Labels: labels}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// Stopping the server exports the spans it still batches.
 	stop()
 	id, _ := hex.DecodeString(traceID)
-	byName := map[string]*tracepb.Span{}
 	want := []string{"POST /api/v1/namespaces/{:namespace}/configmaps", "Create", "Admit", "Validate", "Create etcd3", "etcdserverpb.KV/Txn", "HTTP POST"}
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		for _, s := range spans.trace(id) {
-			if byName[s.Name] == nil {
-				byName[s.Name] = s
-			}
-		}
-		missing := []string{}
-		for _, n := range want {
-			if byName[n] == nil {
-				missing = append(missing, n)
-			}
-		}
-		if len(missing) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			var got []string
-			for _, s := range spans.trace(id) {
-				got = append(got, s.Name)
-			}
-			t.Fatalf("spans of trace %s missing %q; got %q", traceID, missing, got)
-		}
-	}
+	byName := spans.await(t, id, want)
 	server := byName[want[0]]
 	if got := hex.EncodeToString(server.ParentSpanId); got != clientSpan || server.Kind != tracepb.Span_SPAN_KIND_SERVER {
 		t.Errorf("server span: parent %s kind %v, want the client's span %s, SERVER", got, server.Kind, clientSpan)
@@ -254,7 +268,7 @@ func TestTracing(t *testing.T) {
 	}
 	// An unsampled request has a trace of its own, not recorded, whose context is still
 	// carried (flags 00), as kube's otelhttp handler and transport do.
-	if tp, _ := hook.traceparent("probe-0"); !strings.HasSuffix(tp, "-00") || strings.Contains(tp, traceID) {
+	if tp, _ := hook.traceparent(probe); !strings.HasSuffix(tp, "-00") || strings.Contains(tp, traceID) {
 		t.Errorf("an untraced request's webhook call carried traceparent %q, want an unsampled one of another trace", tp)
 	}
 }
