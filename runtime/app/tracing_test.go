@@ -201,7 +201,7 @@ func (h *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // ConfigMap created through client-go with a sampled W3C traceparent: the HTTP server span
 // (named as kube names it, a child of the client's span, in its trace) -> "Create" ->
 // "Admit" and "Validate" (admission) and "Create etcd3" (storage) -> the etcd client's gRPC
-// span; and the validating webhook receives a traceparent of the same trace, whose parent
+// span, with kube's events on "Create"; and the validating webhook receives a traceparent of the same trace, whose parent
 // is the server's client span under "Validate". Sampling is unset (kube's default: only a
 // sampled parent is sampled), so the requests without a traceparent export nothing.
 func TestTracing(t *testing.T) {
@@ -253,6 +253,13 @@ func TestTracing(t *testing.T) {
 		if c, p := byName[child], byName[parent]; string(c.ParentSpanId) != string(p.SpanId) {
 			t.Errorf("span %q has parent %x, want %q (%x)", child, c.ParentSpanId, parent, p.SpanId)
 		}
+	}
+	var events []string
+	for _, e := range byName["Create"].Events {
+		events = append(events, e.Name)
+	}
+	if got, want := strings.Join(events, "; "), "About to store object in database; Write to database call finished; About to write a response"; got != want {
+		t.Errorf("Create's events: %s; want %s", got, want)
 	}
 	ours := len(spans.trace(id))
 	spans.mu.Lock()

@@ -194,6 +194,15 @@ var verbSpans = map[string]string{
 	"delete": "Delete", "deletecollection": "DeleteCollection",
 }
 
+// The events a traced write records on its verb's span, in kube-apiserver's handlers' words.
+const (
+	eventAboutToStore   = "About to store object in database"
+	eventStored         = "Write to database call finished"
+	eventAboutToDelete  = "About to delete object from database"
+	eventDeleted        = "Object deleted from database"
+	eventAboutToRespond = "About to write a response"
+)
+
 // resourcePath is "widgets" or "widgets/status".
 func (s *scope) resourcePath() string {
 	return strings.TrimSuffix(s.resource+"/"+s.subresource, "/")

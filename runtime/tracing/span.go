@@ -43,6 +43,15 @@ func InTrace(ctx context.Context) bool {
 	return trace.SpanContextFromContext(ctx).IsValid()
 }
 
+// AddEvent records the point in time name on ctx's span when it is recording, as kube's
+// handlers record their steps ("About to store object in database", ...) on their verb's
+// span; it does nothing otherwise.
+func AddEvent(ctx context.Context, name string) {
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		span.AddEvent(name)
+	}
+}
+
 // IsRecording reports whether s records what is added to it (s is not nil).
 func (s *Span) IsRecording() bool { return s != nil }
 
