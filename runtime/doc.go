@@ -76,6 +76,8 @@
 // Leaves (every layer uses them, as k8s.io/apiserver's endpoints/request and metrics):
 //   - request: what a request carries (RequestInfo, its user, its promises to storage);
 //   - metrics: the Prometheus metrics kube-apiserver exports;
+//   - tracing: OpenTelemetry tracing (kube's TracingConfiguration, the span helpers the
+//     request path records with, the W3C trace context carried to webhooks and backends);
 //   - responsewriters: Status errors written as kube-apiserver writes them (here because
 //     openapi's handler writes them and it imports no other runtime package).
 //
