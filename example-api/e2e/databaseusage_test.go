@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/apigen-dev/apigen/example-api/pkg/generated/clientset/versioned"
 )
@@ -21,11 +22,7 @@ import (
 func TestDatabaseUsage(t *testing.T) {
 	t.Parallel() // a server of its own; no assertion on timing
 	s := startWithUsers(t)
-	s.mustKubectl(t, "create", "namespace", "usage")
-	s.create(t, "apiVersion: db.example.com/v1\nkind: Database\nmetadata:\n  name: pg-a\n  namespace: usage\n  labels: {tier: web}\n"+
-		"spec:\n  engine: postgres\n  replicas: 2\n  storage: 10Gi\n")
-	s.create(t, "apiVersion: db.example.com/v1\nkind: Database\nmetadata:\n  name: my-b\n  namespace: usage\n  labels: {tier: db}\n"+
-		"spec:\n  engine: mysql\n")
+	s.mustKubectl(t, "create", "-f", writeCRDManifest(t, "usage.yaml", usageObjects))
 
 	out := s.mustKubectl(t, "get", "databaseusages", "-n", "usage")
 	for _, want := range []string{"NAME", "CONNECTIONS", "CPU(CORES)", "STORAGE(BYTES)", "pg-a", "my-b"} {
@@ -39,30 +36,11 @@ func TestDatabaseUsage(t *testing.T) {
 			t.Errorf("kubectl get databaseusage pg-a -o yaml: no %q in\n%s", want, out)
 		}
 	}
-	names := func(args ...string) string {
-		return strings.TrimSpace(s.mustKubectl(t, append([]string{"get", "databaseusages", "-n", "usage", "-o", "name"}, args...)...))
+	// kubectl with both selectors; client-go below for each alone and the errors.
+	if got := strings.TrimSpace(s.mustKubectl(t, "get", "databaseusages", "-A", "-o", "name", "-l", "tier in (web,db)",
+		"--field-selector", "engine=mysql,metadata.namespace=usage")); got != "databaseusage.db.example.com/my-b" {
+		t.Errorf("kubectl get databaseusages selecting tier and engine = %q, want my-b's", got)
 	}
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-l", "tier=web"}, "databaseusage.db.example.com/pg-a"},
-		{[]string{"--field-selector", "engine=mysql"}, "databaseusage.db.example.com/my-b"},
-		{[]string{"--field-selector", "metadata.name=pg-a"}, "databaseusage.db.example.com/pg-a"},
-	} {
-		if got := names(tc.args...); got != tc.want {
-			t.Errorf("kubectl get databaseusages %v = %q, want %q", tc.args, got, tc.want)
-		}
-	}
-	if out, err := s.kubectl(t, "get", "databaseusages", "-n", "usage", "--field-selector", "spec.engine=mysql"); err == nil ||
-		!strings.Contains(out, "field label not supported: spec.engine") {
-		t.Errorf("selecting an unsupported field: %v\n%s", err, out)
-	}
-	if out, err := s.kubectl(t, "get", "databaseusage", "nope", "-n", "usage"); err == nil ||
-		!strings.Contains(out, `databaseusages.db.example.com "nope" not found`) {
-		t.Errorf("get of a missing usage: %v\n%s", err, out)
-	}
-
 	// Discovery lists the verbs the REST implements (and +genclient allows): get, list, watch.
 	out = s.mustKubectl(t, "api-resources", "--api-group=db.example.com", "-o", "wide")
 	var line string
@@ -78,12 +56,29 @@ func TestDatabaseUsage(t *testing.T) {
 	// client-go: the typed clientset reads; a create answers 405 MethodNotAllowed.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	client := versioned.NewForConfigOrDie(s.config)
-	list, err := client.DbV1().DatabaseUsages("usage").List(ctx, metav1.ListOptions{LabelSelector: "tier=db"})
-	if err != nil || len(list.Items) != 1 || list.Items[0].Name != "my-b" || list.Items[0].Engine != "mysql" {
-		t.Fatalf("typed List tier=db: %v %+v", err, list)
+	usages := versioned.NewForConfigOrDie(s.config).DbV1().DatabaseUsages("usage")
+	for _, tc := range []struct {
+		opts metav1.ListOptions
+		want string
+	}{
+		{metav1.ListOptions{LabelSelector: "tier=db"}, "my-b"},
+		{metav1.ListOptions{FieldSelector: "engine=postgres"}, "pg-a"},
+		{metav1.ListOptions{FieldSelector: "metadata.name=my-b"}, "my-b"},
+	} {
+		list, err := usages.List(ctx, tc.opts)
+		if err != nil || len(list.Items) != 1 || list.Items[0].Name != tc.want {
+			t.Errorf("typed List %+v: %v %+v, want %s only", tc.opts, err, list, tc.want)
+		}
 	}
-	u, err := client.DbV1().DatabaseUsages("usage").Get(ctx, "pg-a", metav1.GetOptions{})
+	if _, err := usages.List(ctx, metav1.ListOptions{FieldSelector: "spec.engine=mysql"}); !apierrors.IsBadRequest(err) ||
+		!strings.Contains(err.Error(), "field label not supported: spec.engine") {
+		t.Errorf("selecting an unsupported field: %v, want 400 field label not supported", err)
+	}
+	if _, err := usages.Get(ctx, "nope", metav1.GetOptions{}); !apierrors.IsNotFound(err) ||
+		err.Error() != `databaseusages.db.example.com "nope" not found` {
+		t.Errorf("get of a missing usage: %v, want 404", err)
+	}
+	u, err := usages.Get(ctx, "pg-a", metav1.GetOptions{})
 	if err != nil || u.Usage.CPU.IsZero() || u.Window.Duration != 10*time.Second {
 		t.Fatalf("typed Get pg-a: %v %+v", err, u)
 	}
@@ -116,17 +111,54 @@ func TestDatabaseUsage(t *testing.T) {
 		}
 	}
 	waitLine("pg-a listed", func(l string) bool { return strings.Contains(l, "pg-a") })
-	s.mustKubectl(t, "label", "database", "my-b", "-n", "usage", "tier=web", "--overwrite")
+	dbs := versioned.NewForConfigOrDie(s.config).DbV1().Databases("usage")
+	if _, err := dbs.Patch(ctx, "my-b", types.MergePatchType, []byte(`{"metadata":{"labels":{"tier":"web"}}}`), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	waitLine("my-b ADDED", func(l string) bool { return strings.HasPrefix(l, "ADDED") && strings.Contains(l, "my-b") })
-	s.mustKubectl(t, "delete", "database", "pg-a", "-n", "usage")
+	if err := dbs.Delete(ctx, "pg-a", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	waitLine("pg-a DELETED", func(l string) bool { return strings.HasPrefix(l, "DELETED") && strings.Contains(l, "pg-a") })
 
 	// RBAC: the filter chain authorizes as for any resource.
 	s.refused(t, `databaseusages.db.example.com is forbidden: User "alice" cannot list resource "databaseusages" in API group "db.example.com" in the namespace "usage"`,
 		"alice", "get", "databaseusages", "-n", "usage")
-	s.mustKubectl(t, "create", "role", "usage-reader", "-n", "usage", "--verb=get,list,watch", "--resource=databaseusages.db.example.com")
-	s.mustKubectl(t, "create", "rolebinding", "alice-usage", "-n", "usage", "--role=usage-reader", "--user=alice")
+	s.mustKubectl(t, "create", "-f", writeCRDManifest(t, "usage-rbac.yaml", usageReader))
 	if out := s.eventually(t, "alice", "get", "databaseusage", "my-b", "-n", "usage"); !strings.Contains(out, "my-b") {
 		t.Errorf("alice's get databaseusage my-b:\n%s", out)
 	}
 }
+
+// usageObjects are TestDatabaseUsage's namespace and Databases.
+const usageObjects = `apiVersion: v1
+kind: Namespace
+metadata: {name: usage}
+---
+apiVersion: db.example.com/v1
+kind: Database
+metadata: {name: pg-a, namespace: usage, labels: {tier: web}}
+spec: {engine: postgres, replicas: 2, storage: 10Gi}
+---
+apiVersion: db.example.com/v1
+kind: Database
+metadata: {name: my-b, namespace: usage, labels: {tier: db}}
+spec: {engine: mysql}
+`
+
+// usageReader lets alice read DatabaseUsages in the namespace usage.
+const usageReader = `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: usage-reader, namespace: usage}
+rules:
+- apiGroups: [db.example.com]
+  resources: [databaseusages]
+  verbs: [get, list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: alice-usage, namespace: usage}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: usage-reader}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}
+`
