@@ -17,7 +17,8 @@ import (
 
 // TestDatabaseUsage drives the computed resource (+apigen:storage=rest, the REST in
 // example-api/apis/db/install/databaseusage.go) through kubectl and client-go: tables with
-// its printer columns, -o yaml, label and field selectors, 404, discovery listing only get,
+// its printer columns, -o yaml, label and field selectors, 404, OpenAPI (kubectl explain),
+// discovery listing only get,
 // list and watch, 405 on create, a watch that follows its Databases, and RBAC.
 func TestDatabaseUsage(t *testing.T) {
 	t.Parallel() // a server of its own; no assertion on timing
@@ -40,6 +41,11 @@ func TestDatabaseUsage(t *testing.T) {
 	if got := strings.TrimSpace(s.mustKubectl(t, "get", "databaseusages", "-A", "-o", "name", "-l", "tier in (web,db)",
 		"--field-selector", "engine=mysql,metadata.namespace=usage")); got != "databaseusage.db.example.com/my-b" {
 		t.Errorf("kubectl get databaseusages selecting tier and engine = %q, want my-b's", got)
+	}
+	// OpenAPI describes it, as any kind.
+	if out := s.mustKubectl(t, "explain", "databaseusages.usage"); !strings.Contains(out, "connections") ||
+		!strings.Contains(out, "Connections is the number of open client connections.") {
+		t.Errorf("kubectl explain databaseusages.usage:\n%s", out)
 	}
 	// Discovery lists the verbs the REST implements (and +genclient allows): get, list, watch.
 	out = s.mustKubectl(t, "api-resources", "--api-group=db.example.com", "-o", "wide")
