@@ -163,3 +163,25 @@ func TestUserRESTWatchSelects(t *testing.T) {
 		t.Error("Stop did not stop the user's watch")
 	}
 }
+
+// tabled is a REST with its own table.
+type tabled struct{ getOnly }
+
+func (tabled) ConvertToTable(context.Context, runtime.Object, runtime.Object) (*metav1.Table, error) {
+	return &metav1.Table{ColumnDefinitions: []metav1.TableColumnDefinition{{Name: "Own"}}}, nil
+}
+
+func TestUserRESTTable(t *testing.T) {
+	t.Parallel()
+	w := labeled("a", "w1", "web", 1)
+	u := &registry.UserREST{REST: getOnly{}}
+	table, err := u.ConvertToTable(context.Background(), &w, nil)
+	if err != nil || len(table.ColumnDefinitions) != 2 || table.ColumnDefinitions[0].Name != "Name" {
+		t.Errorf("table of a REST without its own: %v %+v, want NAME and AGE", err, table)
+	}
+	u.REST = tabled{}
+	table, err = u.ConvertToTable(context.Background(), &w, nil)
+	if err != nil || len(table.ColumnDefinitions) != 1 || table.ColumnDefinitions[0].Name != "Own" {
+		t.Errorf("table of a REST with its own: %v %+v, want its Own column", err, table)
+	}
+}
