@@ -41,8 +41,9 @@
 //   - discovery: the discovery documents.
 //
 // Objects:
-//   - registry: the generic Store (create, update, delete, watch over storage.Interface)
-//     and the strategies;
+//   - registry: the generic Store (create, update, delete, watch over storage.Interface),
+//     the strategies, and UserREST, the generated part around a resource whose verbs the
+//     user writes (+apigen:storage=rest: names, tables, selectors, verbs);
 //   - rest: the verb interfaces a Store implements;
 //   - admission, admission/cel: the admission chain the Store runs (attributes, plugin
 //     interfaces) and the admission CEL compiler admissionregistration's validation uses;
