@@ -48,6 +48,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&DatabaseList{},
 		&DatabaseClass{},
 		&DatabaseClassList{},
+		&DatabaseUsage{},
+		&DatabaseUsageList{},
 	)
 	return nil
 }
