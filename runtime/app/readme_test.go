@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
 
+	flowcontrolv1 "github.com/apigen-dev/apigen/runtime/apis/flowcontrol/v1"
 	"github.com/apigen-dev/apigen/runtime/auth/oidc"
 	"github.com/apigen-dev/apigen/runtime/storage/encryption"
 	"github.com/apigen-dev/apigen/runtime/tracing"
@@ -42,15 +43,21 @@ var yamlBlocks = regexp.MustCompile("(?s)```yaml\n(.*?)```")
 // section shows with the loader the server uses for it (AuthenticationConfiguration:
 // oidc.ParseConfig; EncryptionConfiguration: encryption.Parse and, but for its KMS
 // providers, which dial a plugin, encryption.Build; TracingConfiguration:
-// tracing.ParseConfiguration; a kubeconfig: client-go's clientcmd), requires one of each,
+// tracing.ParseConfiguration; a kubeconfig: client-go's clientcmd; a FlowSchema or
+// PriorityLevelConfiguration: decoded strictly, defaulted and validated as the server does;
+// each document of a multi-document block), requires one of each,
 // and checks that every server flag the section names (`--flag` in prose and
 // "$ example-apiserver" lines) is one the server registers.
 func TestReadmeProductionConfigs(t *testing.T) {
 	t.Parallel()
 	section := readmeSection(t, "Production")
 	seen := map[string]int{}
+	var docs []string
 	for _, m := range yamlBlocks.FindAllStringSubmatch(section, -1) {
-		data := []byte(m[1])
+		docs = append(docs, strings.Split(m[1], "\n---\n")...)
+	}
+	for _, doc := range docs {
+		data := []byte(doc)
 		var head struct{ Kind string }
 		if err := yaml.Unmarshal(data, &head); err != nil {
 			t.Errorf("a yaml block does not parse: %v\n%s", err, data)
@@ -77,6 +84,18 @@ func TestReadmeProductionConfigs(t *testing.T) {
 			}
 		case "TracingConfiguration":
 			_, err = tracing.ParseConfiguration(data, "README.md")
+		case "FlowSchema":
+			var fs flowcontrolv1.FlowSchema
+			if err = yaml.UnmarshalStrict(data, &fs); err == nil {
+				flowcontrolv1.SetObjectDefaults_FlowSchema(&fs)
+				err = flowcontrolv1.ValidateFlowSchema(&fs).ToAggregate()
+			}
+		case "PriorityLevelConfiguration":
+			var pl flowcontrolv1.PriorityLevelConfiguration
+			if err = yaml.UnmarshalStrict(data, &pl); err == nil {
+				flowcontrolv1.SetObjectDefaults_PriorityLevelConfiguration(&pl)
+				err = flowcontrolv1.ValidatePriorityLevelConfiguration(&pl).ToAggregate()
+			}
 		case "Config":
 			cfg, lerr := clientcmd.Load(data)
 			if err = lerr; err == nil {
@@ -90,7 +109,8 @@ func TestReadmeProductionConfigs(t *testing.T) {
 			t.Errorf("the README's %s does not load: %v\n%s", head.Kind, err, data)
 		}
 	}
-	for _, kind := range []string{"AuthenticationConfiguration", "EncryptionConfiguration", "TracingConfiguration", "Config"} {
+	for _, kind := range []string{"AuthenticationConfiguration", "EncryptionConfiguration", "TracingConfiguration", "Config",
+		"FlowSchema", "PriorityLevelConfiguration"} {
 		if seen[kind] == 0 {
 			t.Errorf("the Production section shows no %s", kind)
 		}
