@@ -4,10 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/apigen-dev/apigen/example-api/storage/sqlstore"
 	"github.com/apigen-dev/apigen/internal/pgtest"
@@ -65,4 +69,54 @@ func TestConformance(t *testing.T) {
 			return newStore(t, open(t, pg.URL("postgres")), table)
 		},
 	})
+}
+
+// TestCompactor: RunCompactor trims the log at the revision of its previous tick, after which
+// a watch or an exact list from before it is 410 Gone (Expired), while the objects stay.
+func TestCompactor(t *testing.T) {
+	t.Parallel()
+	pg := pgtest.Start(t)
+	s := newStore(t, open(t, pg.URL("postgres")), "widgets")
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	created := &testapi.Widget{}
+	w := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "a"}, Spec: testapi.WidgetSpec{Color: "red"}}
+	if err := s.Create(ctx, "/ns/a", w, created); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.GuaranteedUpdate(ctx, "/ns/a", &testapi.Widget{}, false, nil, func(in runtime.Object) (runtime.Object, error) {
+		in.(*testapi.Widget).Spec.Size = 2
+		return in, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.RunCompactor(ctx, 20*time.Millisecond, slog.New(slog.DiscardHandler))
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := s.Watch(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: created.ResourceVersion})
+		if storage.IsExpired(err) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a watch from before the compactor's revision is not 410 Gone after 10s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	err := s.GetList(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: created.ResourceVersion,
+		ResourceVersionMatch: metav1.ResourceVersionMatchExact}, &testapi.WidgetList{})
+	if !storage.IsExpired(err) {
+		t.Errorf("exact list at a compacted revision: %v, want Expired", err)
+	}
+	got := &testapi.Widget{}
+	if err := s.Get(ctx, "/ns/a", storage.GetOptions{}, got); err != nil || got.Spec.Size != 2 {
+		t.Errorf("Get after compaction: %v, %+v", err, got.Spec)
+	}
 }
