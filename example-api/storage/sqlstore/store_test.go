@@ -98,13 +98,14 @@ func TestCompactor(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-done })
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		_, err := s.Watch(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: created.ResourceVersion})
+		w, err := s.Watch(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: created.ResourceVersion})
 		if storage.IsExpired(err) {
 			break
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
+		w.Stop()
 		if time.Now().After(deadline) {
 			t.Fatal("a watch from before the compactor's revision is not 410 Gone after 10s")
 		}
