@@ -115,7 +115,8 @@ func TestLoadFuzzerPackage(t *testing.T) {
 
 // TestLoadUserStorage: a kind marked +apigen:storage=interface whose install package declares
 // no new<Kind>Storage is an error at the kind naming the function to write with its
-// signature; one declaring it with another signature is an error at the function.
+// signature; one declaring it with another signature is an error at the function; a
+// create-only kind, never stored, may not carry the marker.
 func TestLoadUserStorage(t *testing.T) {
 	_, err := Load(filepath.Join(fixtures, "userstorage"), "./...")
 	var diags model.Diagnostics
@@ -128,13 +129,14 @@ func TestLoadUserStorage(t *testing.T) {
 			"func newFlunderStorage(config registry.UserStorageConfig) (storage.Interface, error) returning the storage Flunder objects are kept in",
 		"userstorage/apis/wardle/install/storage.go:7:6: func newFischerStorage() (storage.Interface, error): the generated store of Fischer calls " +
 			"func newFischerStorage(config registry.UserStorageConfig) (storage.Interface, error): write that signature",
+		"userstorage/apis/wardle/v1alpha1/types.go:53:6: +apigen:storage=interface on Review: a create-only kind (+genclient:onlyVerbs=create) is never stored; remove the marker",
 	}
 	for _, w := range want {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("Load() error =\n%v\nwant substring %q", err, w)
 		}
 	}
-	if len(diags) != 2 {
-		t.Errorf("Load() error =\n%v\nwant 2 diagnostics", err)
+	if len(diags) != 3 {
+		t.Errorf("Load() error =\n%v\nwant 3 diagnostics", err)
 	}
 }

@@ -35,6 +35,10 @@ func (b *builder) checkUserStorage(g *model.Group) {
 			if k.UserStorage != "interface" || first[k.Name] != k {
 				continue
 			}
+			if k.CreateOnly {
+				b.errorf(k.Pos, "+apigen:storage=interface on %s: a create-only kind (+genclient:onlyVerbs=create) is never stored; remove the marker", k.Name)
+				continue
+			}
 			name := k.UserStorageFunc()
 			if g.HandInstall == nil || !g.HandInstall.HasFunc(name) {
 				b.errorf(k.Pos, "+apigen:storage=interface on %s: the install package (%s) declares no %s: write, in a "+

@@ -29,3 +29,10 @@ type FischerList struct {
 	metav1.ListMeta
 	Items []Fischer
 }
+
+// Review is the internal Review.
+type Review struct {
+	metav1.TypeMeta
+	metav1.ObjectMeta
+	Allowed bool
+}

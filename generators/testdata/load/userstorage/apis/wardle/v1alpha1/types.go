@@ -42,3 +42,16 @@ type FischerList struct {
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []Fischer `json:"items"`
 }
+
+// +genclient
+// +genclient:nonNamespaced
+// +genclient:onlyVerbs=create
+// +apigen:storage=interface
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// Review is a create-only kind, never stored: the marker is an error.
+type Review struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Allowed           bool `json:"allowed,omitempty"`
+}
