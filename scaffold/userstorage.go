@@ -4,7 +4,8 @@ import "path"
 
 // userStorageFile renders the hand-written constructor of a kind marked
 // +apigen:storage=interface (storage_interface.go.tmpl): new<Kind>Storage returning
-// registry.EmptyStorage, which serves an empty resource until the user writes the storage.
+// runtime/storage/memory's store, which serves the resource (empty at each start) until the
+// user writes the storage.
 // It returns the file's path in installDir, the group's install package directory
 // (<group>/install with a hub, <group>/<version>/install without), and its content.
 //

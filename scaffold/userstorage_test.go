@@ -11,7 +11,7 @@ import (
 // TestUserStorageTemplate: the stub create api --storage=interface writes in the install
 // package is package install declaring new<Kind>Storage with the signature the generated
 // store calls (the loader's check: one registry.UserStorageConfig, a storage.Interface and an
-// error), returning registry.EmptyStorage.
+// error), returning the in-memory storage until the user writes theirs.
 func TestUserStorageTemplate(t *testing.T) {
 	t.Parallel()
 	name, src, err := userStorageFile("apis/shop/v1/install", kindData{Group: "shop.example.com", Version: "v1", Kind: "Order", Lower: "order", A: "an"})
@@ -32,7 +32,8 @@ func TestUserStorageTemplate(t *testing.T) {
 	for _, imp := range f.Imports {
 		imports[strings.Trim(imp.Path.Value, `"`)] = true
 	}
-	for _, want := range []string{"github.com/apigen-dev/apigen/runtime/registry", "github.com/apigen-dev/apigen/runtime/storage"} {
+	for _, want := range []string{"github.com/apigen-dev/apigen/runtime/registry", "github.com/apigen-dev/apigen/runtime/storage",
+		"github.com/apigen-dev/apigen/runtime/storage/memory"} {
 		if !imports[want] {
 			t.Errorf("the stub does not import %s:\n%s", want, src)
 		}
@@ -50,7 +51,7 @@ func TestUserStorageTemplate(t *testing.T) {
 	if want := "func newOrderStorage(config registry.UserStorageConfig) (storage.Interface, error)"; sig != want {
 		t.Errorf("signature %q, want %q", sig, want)
 	}
-	if !strings.Contains(string(src), "return registry.EmptyStorage(config), nil") {
-		t.Errorf("the stub does not serve registry.EmptyStorage:\n%s", src)
+	if !strings.Contains(string(src), "return memory.New(config.Codec, config.NewFunc, config.Resource), nil") {
+		t.Errorf("the stub does not serve the in-memory storage:\n%s", src)
 	}
 }

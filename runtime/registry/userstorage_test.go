@@ -2,25 +2,22 @@ package registry_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"log/slog"
 	"strings"
 	"testing"
-	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
 	v1 "github.com/apigen-dev/apigen/runtime/registry/testapi/v1"
 	"github.com/apigen-dev/apigen/runtime/storage"
+	"github.com/apigen-dev/apigen/runtime/storage/memory"
 )
 
 // host is a registry.StorageFactory and UserStorageHost that records what it is given.
@@ -59,7 +56,7 @@ func TestNewUserStorage(t *testing.T) {
 	var got registry.UserStorageConfig
 	st, err := registry.NewUserStorage(h, scheme, cfg, func(c registry.UserStorageConfig) (storage.Interface, error) {
 		got = c
-		return &closer{registry.EmptyStorage(c)}, nil
+		return &closer{memory.New(c.Codec, c.NewFunc, c.Resource)}, nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -89,44 +86,5 @@ func TestNewUserStorage(t *testing.T) {
 	})
 	if err == nil || err.Error() != "cannot create the storage of widgets.test.apigen.dev: no database" {
 		t.Errorf("failing constructor: %v", err)
-	}
-}
-
-// TestEmptyStorage: the scaffolded stub's storage lists nothing, finds nothing, refuses
-// writes with 405, and watches without events (a streaming list gets its end BOOKMARK).
-func TestEmptyStorage(t *testing.T) {
-	t.Parallel()
-	s := registry.EmptyStorage(registry.UserStorageConfig{Resource: widgets, NewFunc: func() runtime.Object { return &testapi.Widget{} }})
-	ctx := context.Background()
-	list := &testapi.WidgetList{Items: []testapi.Widget{{}}}
-	if err := s.GetList(ctx, "/", storage.ListOptions{Recursive: true}, list); err != nil || len(list.Items) != 0 || list.ResourceVersion != "1" {
-		t.Errorf("GetList: %v, %+v; want an empty list at resourceVersion 1", err, list)
-	}
-	if err := s.Get(ctx, "/ns/w", storage.GetOptions{}, &testapi.Widget{}); !storage.IsNotFound(err) {
-		t.Errorf("Get: %v, want KeyNotFound", err)
-	}
-	if err := s.Create(ctx, "/ns/w", &testapi.Widget{}, &testapi.Widget{}); !apierrors.IsMethodNotSupported(err) {
-		t.Errorf("Create: %v, want 405", err)
-	}
-	if err := s.Delete(ctx, "/ns/w", &testapi.Widget{}, nil, nil); !apierrors.IsMethodNotSupported(err) {
-		t.Errorf("Delete: %v, want 405", err)
-	}
-	yes := true
-	w, err := s.Watch(ctx, "/", storage.ListOptions{Recursive: true, SendInitialEvents: &yes})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev := <-w.ResultChan()
-	if bm, ok := ev.Object.(*testapi.Widget); ev.Type != watch.Bookmark || !ok || bm.Annotations[metav1.InitialEventsAnnotationKey] != "true" {
-		t.Errorf("first event %s %#v, want the initial-events-end BOOKMARK", ev.Type, ev.Object)
-	}
-	select {
-	case ev := <-w.ResultChan():
-		t.Errorf("event %s on an empty storage", ev.Type)
-	case <-time.After(50 * time.Millisecond):
-	}
-	w.Stop()
-	if _, open := <-w.ResultChan(); open {
-		t.Errorf("watch open after Stop")
 	}
 }
