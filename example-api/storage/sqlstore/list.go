@@ -38,7 +38,9 @@ const readChunk = 500
 type listPlan struct {
 	keyPrefix, fromKey, endKey string
 	rev                        int64
-	continued                  bool
+	// minRV is the oldest revision the caller accepts (resourceVersion N, NotOlderThan).
+	minRV     int64
+	continued bool
 }
 
 // GetList implements storage.Interface. A list at the latest revision (resourceVersion "",
@@ -64,8 +66,9 @@ func (s *Store) GetList(ctx context.Context, key string, opts storage.ListOption
 		return dbError(key, err)
 	}
 	switch rev := plan.rev; {
+	case plan.minRV > current:
+		return storage.NewResourceVersionTooLargeError(plan.minRV, current)
 	case rev == 0:
-		rev = current
 	case rev < compacted:
 		if plan.continued {
 			token, err := storage.EncodeContinue(plan.fromKey, plan.keyPrefix, -1)
@@ -144,12 +147,14 @@ func (s *Store) planList(key string, opts storage.ListOptions) (listPlan, error)
 	case metav1.ResourceVersionMatchExact:
 		plan.rev = rv
 	case "":
-		// Legacy: a paged list at N reads exactly N; otherwise N is a lower bound, which the
-		// latest state always meets.
+		// Legacy: a paged list at N reads exactly N; otherwise N is a lower bound.
 		if opts.Predicate.Limit > 0 && rv > 0 {
 			plan.rev = rv
+		} else {
+			plan.minRV = rv
 		}
 	case metav1.ResourceVersionMatchNotOlderThan:
+		plan.minRV = rv
 	default:
 		return listPlan{}, storage.NewInvalidObjError(key, fmt.Sprintf("unknown ResourceVersionMatch value: %v", opts.ResourceVersionMatch))
 	}

@@ -72,7 +72,8 @@ func TestConformance(t *testing.T) {
 }
 
 // TestCompactor: RunCompactor trims the log at the revision of its previous tick, after which
-// a watch or an exact list from before it is 410 Gone (Expired), while the objects stay.
+// a watch or an exact list from before it is 410 Gone (Expired), while the objects stay;
+// a list not older than a revision the table has not reached is Too large resource version.
 func TestCompactor(t *testing.T) {
 	t.Parallel()
 	pg := pgtest.Start(t)
@@ -119,5 +120,11 @@ func TestCompactor(t *testing.T) {
 	got := &testapi.Widget{}
 	if err := s.Get(ctx, "/ns/a", storage.GetOptions{}, got); err != nil || got.Spec.Size != 2 {
 		t.Errorf("Get after compaction: %v, %+v", err, got.Spec)
+	}
+	// A revision not reached yet is "Too large resource version", never an older state.
+	err = s.GetList(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: "1000000",
+		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan}, &testapi.WidgetList{})
+	if !storage.IsResourceVersionTooLarge(err) {
+		t.Errorf("list not older than a future revision: %v, want Too large resource version", err)
 	}
 }

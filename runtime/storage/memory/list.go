@@ -57,7 +57,7 @@ func (s *Store) GetList(_ context.Context, key string, opts storage.ListOptions,
 	}
 	items.Set(reflect.MakeSlice(items.Type(), 0, 0))
 	prefix, from, end := keyRange(k, opts.Recursive)
-	var rev int64
+	var rev, minRV int64
 	continued := false
 	if opts.Recursive && opts.Predicate.Continue != "" {
 		if opts.ResourceVersion != "" && opts.ResourceVersion != "0" {
@@ -78,8 +78,11 @@ func (s *Store) GetList(_ context.Context, key string, opts storage.ListOptions,
 		case "":
 			if opts.Predicate.Limit > 0 {
 				rev = n
+			} else {
+				minRV = n
 			}
 		case metav1.ResourceVersionMatchNotOlderThan:
+			minRV = n
 		default:
 			return storage.NewInvalidObjError(key, fmt.Sprintf("unknown ResourceVersionMatch value: %v", opts.ResourceVersionMatch))
 		}
@@ -87,6 +90,10 @@ func (s *Store) GetList(_ context.Context, key string, opts storage.ListOptions,
 
 	s.mu.Lock()
 	switch {
+	case minRV > s.rev:
+		current := s.rev
+		s.mu.Unlock()
+		return storage.NewResourceVersionTooLargeError(minRV, current)
 	case rev == 0:
 		rev = s.rev
 	case rev < s.compacted:
