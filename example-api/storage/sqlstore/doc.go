@@ -36,8 +36,11 @@
 // if the row's resource_version is the one it read, and retries on a lost race; the Store
 // turns a stale resourceVersion from a client into 409 Conflict), paging with Kubernetes'
 // continue tokens at the first page's revision, and watches from any revision not compacted,
-// fed by the log: polled every Config.PollInterval, at once after a write through the same
-// Store. Watches that ask for bookmarks get one every Config.BookmarkInterval while idle.
+// fed by the log: read at once after a write through the same Store, or through another
+// (every write NOTIFYs the channel T_changes in its transaction, and the Store LISTENs on it
+// once it has a watch), and every Config.PollInterval in any case (a notification lost with
+// a connection). Watches that ask for bookmarks get one every Config.BookmarkInterval while
+// idle. Close stops the listener.
 //
 // # Compaction
 //

@@ -21,6 +21,8 @@ type queries struct {
 	changes string
 	// compact trims the log at revision $1 (see Compact); setCompacted records it.
 	compact, setCompacted string
+	// notify notifies the LISTEN/NOTIFY channel $1 (at commit).
+	notify string
 }
 
 // newQueries returns the statements of table t (a checked name).
@@ -72,5 +74,6 @@ func newQueries(t string) queries {
 		compact: r(`DELETE FROM {T}_changes c WHERE c.revision <= $1 AND (c.type = 'DELETED' OR EXISTS (
 			SELECT 1 FROM {T}_changes n WHERE n.key = c.key AND n.revision > c.revision AND n.revision <= $1))`),
 		setCompacted: r(`UPDATE {T}_revision SET compacted = $1 WHERE id = 1 AND compacted < $1`),
+		notify:       `SELECT pg_notify($1, '')`,
 	}
 }

@@ -58,8 +58,13 @@ type Store struct {
 	q queries
 
 	mu sync.Mutex
-	// written is closed (and replaced) after each write: it wakes this Store's watches.
+	// written is closed (and replaced) after each write through this Store, and on each
+	// notification of a write through another: it wakes this Store's watches.
 	written chan struct{}
+
+	// listenOnce starts the listener (startListener); stopListener stops it.
+	listenOnce   sync.Once
+	stopListener func()
 }
 
 var _ storage.Interface = (*Store)(nil)
@@ -215,6 +220,9 @@ func (s *Store) write(ctx context.Context, key string, fn func(tx *sql.Tx, rev i
 	}
 	if err := fn(tx, rev); err != nil {
 		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, s.q.notify, s.channel()); err != nil {
+		return 0, dbError(key, err)
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, dbError(key, err)

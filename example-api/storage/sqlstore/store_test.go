@@ -12,6 +12,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/apigen-dev/apigen/example-api/storage/sqlstore"
 	"github.com/apigen-dev/apigen/internal/pgtest"
@@ -31,14 +32,21 @@ func open(t *testing.T, url string) *sql.DB {
 	return db
 }
 
-// newStore returns a Store of widgets in table, over db.
+// newStore returns a Store of widgets in table, over db, closed in cleanup (before db).
 func newStore(t *testing.T, db *sql.DB, table string) *sqlstore.Store {
 	t.Helper()
-	s, err := sqlstore.New(context.Background(), sqlstore.Config{DB: db, Table: table, Codec: testapi.Codec(),
-		NewFunc: testapi.NewWidget, Resource: testapi.Resource})
+	return newStoreWith(t, sqlstore.Config{DB: db, Table: table})
+}
+
+// newStoreWith is newStore with cfg's DB, table and intervals.
+func newStoreWith(t *testing.T, cfg sqlstore.Config) *sqlstore.Store {
+	t.Helper()
+	cfg.Codec, cfg.NewFunc, cfg.Resource = testapi.Codec(), testapi.NewWidget, testapi.Resource
+	s, err := sqlstore.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = s.Close() })
 	return s
 }
 
@@ -126,5 +134,36 @@ func TestCompactor(t *testing.T) {
 		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan}, &testapi.WidgetList{})
 	if !storage.IsResourceVersionTooLarge(err) {
 		t.Errorf("list not older than a future revision: %v, want Too large resource version", err)
+	}
+}
+
+// TestNotifyWakesOtherServers: a write through one Store reaches the watches of another on
+// the same table (another server) at once, through LISTEN/NOTIFY, not at the other's next
+// poll (a minute here).
+func TestNotifyWakesOtherServers(t *testing.T) {
+	t.Parallel()
+	pg := pgtest.Start(t)
+	writer := newStore(t, open(t, pg.URL("postgres")), "widgets")
+	reader := newStoreWith(t, sqlstore.Config{DB: open(t, pg.URL("postgres")), Table: "widgets", PollInterval: time.Minute})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	w, err := reader.Watch(ctx, "/ns/", storage.ListOptions{Recursive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	for _, name := range []string{"a", "b", "c"} {
+		obj := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}}
+		if err := writer.Create(ctx, "/ns/"+name, obj, &testapi.Widget{}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case ev := <-w.ResultChan():
+			if got, ok := ev.Object.(*testapi.Widget); ev.Type != watch.Added || !ok || got.Name != name {
+				t.Fatalf("event %s %#v, want ADDED %s", ev.Type, ev.Object, name)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the other server's watch did not see %s within 5s (its poll is a minute away)", name)
+		}
 	}
 }

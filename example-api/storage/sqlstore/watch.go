@@ -66,6 +66,7 @@ func (s *Store) Watch(ctx context.Context, key string, opts storage.ListOptions)
 	if err := w.start(ctx, rv, sendInitial, opts.SendInitialEvents != nil && *opts.SendInitialEvents); err != nil {
 		return nil, err
 	}
+	s.startListener()
 	w.ctx, w.cancel = context.WithCancel(ctx)
 	go w.run()
 	return w, nil

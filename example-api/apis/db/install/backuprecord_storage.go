@@ -55,6 +55,7 @@ func newBackupRecordStorage(config registry.UserStorageConfig) (storage.Interfac
 	return &closingStore{Store: st, close: func() error {
 		stop()
 		<-done
+		_ = st.Close() // its listener, before the database
 		if err := db.Close(); err != nil {
 			return fmt.Errorf("cannot close the database of backuprecords.db.example.com: %w", err)
 		}
@@ -63,11 +64,11 @@ func newBackupRecordStorage(config registry.UserStorageConfig) (storage.Interfac
 }
 
 // closingStore is a sqlstore.Store that, as an io.Closer, the server closes at shutdown:
-// its compactor stops and its database closes.
+// its compactor and listener stop and its database closes.
 type closingStore struct {
 	*sqlstore.Store
 	close func() error
 }
 
-// Close stops the compactor and closes the database.
+// Close stops the compactor and the listener and closes the database.
 func (s *closingStore) Close() error { return s.close() }
