@@ -41,8 +41,9 @@
 //   - discovery: the discovery documents.
 //
 // Objects:
-//   - registry: the generic Store (create, update, delete, watch over storage.Interface)
-//     and the strategies;
+//   - registry: the generic Store (create, update, delete, watch over storage.Interface),
+//     the strategies, and UserREST, the generated part around a resource whose verbs the
+//     user writes (+apigen:storage=rest: names, tables, selectors, verbs);
 //   - rest: the verb interfaces a Store implements;
 //   - admission, admission/cel: the admission chain the Store runs (attributes, plugin
 //     interfaces) and the admission CEL compiler admissionregistration's validation uses;
@@ -78,6 +79,8 @@
 // Leaves (every layer uses them, as k8s.io/apiserver's endpoints/request and metrics):
 //   - request: what a request carries (RequestInfo, its user, its promises to storage);
 //   - metrics: the Prometheus metrics kube-apiserver exports;
+//   - tracing: OpenTelemetry tracing (kube's TracingConfiguration, the span helpers the
+//     request path records with, the W3C trace context carried to webhooks and backends);
 //   - responsewriters: Status errors written as kube-apiserver writes them (here because
 //     openapi's handler writes them and it imports no other runtime package).
 //

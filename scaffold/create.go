@@ -34,6 +34,9 @@ type kindData struct {
 	KindOptions
 	// HubPath is the hub package's import path once the group has one.
 	HubPath string
+	// ObjPath is the import path of the types the install package serves (the hub's, else
+	// the version's), and Plural the resource: what a --storage=rest stub refers to.
+	ObjPath, Plural string
 	// Package is the hub's package name.
 	Package string
 }
@@ -61,6 +64,20 @@ func CreateAPI(dir string, opts APIOptions) (*Plan, error) {
 	}
 	if !kindRE.MatchString(opts.Kind) || strings.HasSuffix(opts.Kind, "List") {
 		return nil, fmt.Errorf("invalid --kind %q: want an UpperCamelCase name not ending in List, such as Order", opts.Kind)
+	}
+	switch opts.Storage {
+	case "", "etcd":
+		opts.Storage = ""
+	case "rest":
+		if opts.Status || opts.Scale {
+			return nil, fmt.Errorf("--storage=rest with --status or --scale: the REST you write serves the resource only, not its subresources")
+		}
+	case "interface":
+		// TODO(issue 32): the storage level's template (a stub storage.Interface) lands with
+		// its generator; the merger replaces this error.
+		return nil, fmt.Errorf("--storage=interface: not yet scaffolded; write --storage=rest or etcd")
+	default:
+		return nil, fmt.Errorf("invalid --storage %q: want etcd, rest or interface", opts.Storage)
 	}
 	r, err := findRepo(dir)
 	if err != nil {
@@ -153,6 +170,11 @@ func (c *creation) plan() error {
 	if err := c.planKind(data, perVersion); err != nil {
 		return err
 	}
+	if o.Storage == "rest" {
+		if err := c.planRESTStub(data, needHub); err != nil {
+			return err
+		}
+	}
 	if newVersion {
 		doc, err := render("version_doc.go.tmpl", data)
 		if err != nil {
@@ -236,6 +258,9 @@ func (c *creation) planHub(data kindData, perVersion map[string][]*source, versi
 			old, _ := filepath.Glob(c.r.abs(c.gdir + "/" + v + "/install/zz_generated.*.go"))
 			for _, f := range old {
 				c.p.remove(c.gdir + "/" + v + "/install/" + filepath.Base(f))
+			}
+			if err := c.moveRESTStubs(v, data.HubPath); err != nil {
+				return err
 			}
 		}
 	}

@@ -94,6 +94,14 @@ func TestScaffoldEndToEnd(t *testing.T) {
 				t.Errorf("clashing create api changed files:\n%s", diff)
 			}
 		}},
+		{"create api --storage=rest", func(t *testing.T) {
+			// A kind whose REST the user writes: the stub serves an empty resource, which
+			// make test (TestServeEveryKind, read-only) and the served steps below check.
+			runIn(t, repo, time.Minute, apigen, "create", "api", "--group", "shop.example.com", "--version", "v1", "--kind", "Stock", "--storage=rest")
+			if _, err := os.Stat(filepath.Join(repo, "apis/shop/v1/install/stock_rest.go")); err != nil {
+				t.Errorf("create api --storage=rest wrote no stub: %v", err)
+			}
+		}},
 		{"generate and make test", func(t *testing.T) {
 			// The user's own fields, required and constrained: the generated sample must
 			// satisfy them with no sample edited.
@@ -135,6 +143,7 @@ func TestScaffoldEndToEnd(t *testing.T) {
 			if out := srv.kubectl(t, "get", "orders"); !strings.Contains(out, "order-sample") {
 				t.Errorf("kubectl get orders:\n%s", out)
 			}
+			checkStub(t, srv)
 			checkDeployManifests(t, srv, repo)
 			srv.stop(t)
 		}},
@@ -247,6 +256,10 @@ func TestScaffoldEndToEnd(t *testing.T) {
 					t.Errorf("kubectl get %s order-sample: %q", resource, out)
 				}
 			}
+			if _, err := os.Stat(filepath.Join(repo, "apis/shop/install/stock_rest.go")); err != nil {
+				t.Errorf("the stub of Stock's REST did not move to the hub's install package: %v", err)
+			}
+			checkStub(t, srv)
 			checkDeployManifests(t, srv, repo)
 		}},
 	}
@@ -265,6 +278,27 @@ const requiredOrderFields = "\t// Tier is the order's service tier.\n\t// +requi
 	"\tQuantity int32 `json:\"quantity\"`\n" +
 	"\t// Reference is three capitals, a dash and four digits.\n\t// +required\n\t// +kubebuilder:validation:Pattern=`^[A-Z]{3}-[0-9]{4}$`\n" +
 	"\tReference string `json:\"reference\"`\n"
+
+// checkStub checks the resource of the --storage=rest stub: empty, get 404, and listed in
+// discovery with the verbs the stub implements only.
+func checkStub(t *testing.T, srv *server) {
+	t.Helper()
+	if out := srv.kubectl(t, "get", "stocks"); !strings.Contains(out, "No resources found") {
+		t.Errorf("kubectl get stocks of the stub:\n%s", out)
+	}
+	if out := srv.kubectl(t, "api-resources", "--api-group=shop.example.com", "-o", "wide"); !regexp.MustCompile(`(?m)^stocks .* get,list,watch\s*$`).MatchString(out) {
+		t.Errorf("kubectl api-resources: stocks should list get,list,watch only:\n%s", out)
+	}
+	if out, err := srv.try("get", "stock", "nope"); err == nil || !strings.Contains(out, `stocks.shop.example.com "nope" not found`) {
+		t.Errorf("kubectl get stock nope of the stub: %v\n%s", err, out)
+	}
+}
+
+// try runs kubectl with the server's kubeconfig, returning its combined output and error.
+func (s *server) try(args ...string) (string, error) {
+	out, err := exec.Command(kubectlPath, append([]string{"--kubeconfig", s.kubeconfig}, args...)...).CombinedOutput()
+	return string(out), err
+}
 
 // checkDeployManifests builds the repository's config/deploy with kustomize and checks it
 // (deploycheck) against the running server: the container's flags are runtime/app's, which

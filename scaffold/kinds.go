@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,11 +23,29 @@ type KindOptions struct {
 	Status bool
 	// Scale adds the scale subresource over spec.replicas and status.replicas.
 	Scale bool
+	// Storage is where the kind's objects are kept (+apigen:storage): "" (etcd) or "rest"
+	// (the user's REST, from a stub new<Kind>REST written in the install package).
+	Storage string
 }
 
 // String describes the options as create api's flags would.
 func (o KindOptions) String() string {
-	return fmt.Sprintf("--namespaced=%v --status=%v --scale=%v", o.Namespaced, o.Status, o.Scale)
+	s := fmt.Sprintf("--namespaced=%v --status=%v --scale=%v", o.Namespaced, o.Status, o.Scale)
+	if o.Storage != "" {
+		s += " --storage=" + o.Storage
+	}
+	return s
+}
+
+// storageMarker matches +apigen:storage=rest or =interface.
+var storageMarker = regexp.MustCompile(`\+apigen:storage=(rest|interface)\b`)
+
+// storageOf returns the level of doc's +apigen:storage marker, "" for etcd or none.
+func storageOf(doc string) string {
+	if m := storageMarker.FindStringSubmatch(doc); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // optionsOf reads a kind's options from its doc comment's markers.
@@ -35,6 +54,7 @@ func optionsOf(doc string) KindOptions {
 		Namespaced: !strings.Contains(doc, "scope=Cluster") && !strings.Contains(doc, "+genclient:nonNamespaced"),
 		Status:     strings.Contains(doc, "+kubebuilder:subresource:status"),
 		Scale:      strings.Contains(doc, "+kubebuilder:subresource:scale"),
+		Storage:    storageOf(doc),
 	}
 }
 

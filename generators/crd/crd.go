@@ -100,12 +100,13 @@ type versionKind struct {
 }
 
 // resources groups the kinds of g by name, sorted by kind; create-only kinds, which have no
-// list and are never stored, get no CRD.
+// list and are never stored, and kinds whose REST the user writes (+apigen:storage=rest),
+// which a CRD could not serve, get no CRD.
 func resources(g *model.Group) []resource {
 	byKind := map[string][]versionKind{}
 	for _, v := range g.Versions {
 		for _, k := range v.Kinds {
-			if !k.CreateOnly {
+			if !k.CreateOnly && k.UserStorage != "rest" {
 				byKind[k.Name] = append(byKind[k.Name], versionKind{v, k})
 			}
 		}

@@ -13,7 +13,13 @@
 //     +apigen:nameValidation=DNS1123Label|PathSegment sets Store.NameValidation; a create-only
 //     kind (+genclient:onlyVerbs=create, as Kubernetes' review kinds) gets a
 //     registry.CreateOnlyStore instead: validated, never stored, answered by the Respond
-//     function the server sets;
+//     function the server sets; a kind marked +apigen:storage=rest gets, after the others are
+//     built into the APIGroupInfo, a registry.UserREST around the REST its hand-written
+//     new<Kind>REST(scheme *runtime.Scheme, group *registry.APIGroupInfo) (rest.Getter, error)
+//     of this package returns (group: the other resources), with the kind's names, scope,
+//     printer columns, selectable fields and +genclient verbs, served by APIGroupInfo.Serve
+//     with the verbs the REST implements (generators/load checks the function is there, and
+//     that the kind has no status or scale subresource and is not create-only);
 //   - zz_generated.strategy.go: one registry.Strategy per kind and one per status
 //     subresource, as the strategies of Kubernetes' built-in registries (pkg/registry/...).
 //     A strategy holds the scheme: its Validate and ValidateUpdate run the declarative
@@ -22,7 +28,8 @@
 //     package's hand-written Validate<Kind> / Validate<Kind>Update hooks when it declares them,
 //     then those of the group's validation package (model.Group.Validation, as code-generator
 //     projects place them);
-//     a create-only kind's strategy is a registry.CreateStrategy (NamespaceScoped, Validate).
+//     a create-only kind's strategy is a registry.CreateStrategy (NamespaceScoped, Validate);
+//     a +apigen:storage=rest kind has none (its REST owns its writes).
 //
 // Stores hold hub objects: the internal package's, or, in a group without one, those of the
 // kind's hub version (model.Group.ObjectPackage), whose package's hooks the strategy then

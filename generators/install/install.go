@@ -131,6 +131,9 @@ func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 		body = append(body, adoptedInstallChecks(g, rs)...)
 	}
 	for _, r := range rs {
+		if r.userREST() {
+			continue // built after the others (userRESTServe)
+		}
 		if r.kind.CreateOnly {
 			body = append(body, jen.Id(r.storeVar()).Op(":=").Id(r.storeFunc()).Call(jen.Id("scheme")))
 			continue
@@ -170,7 +173,13 @@ func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 			fields = append(fields, f)
 		}
 	}
-	body = append(body, jen.Return(jen.Op("&").Qual(registryPkg, "APIGroupInfo").Custom(multi, fields...), jen.Nil()))
+	if anyUserREST(rs) {
+		body = append(body, jen.Id("info").Op(":=").Op("&").Qual(registryPkg, "APIGroupInfo").Custom(multi, fields...))
+		body = append(body, userRESTServe(g, rs)...)
+		body = append(body, jen.Return(jen.Id("info"), jen.Nil()))
+	} else {
+		body = append(body, jen.Return(jen.Op("&").Qual(registryPkg, "APIGroupInfo").Custom(multi, fields...), jen.Nil()))
+	}
 	if g.AdoptsInstall() {
 		f.Comment("NewAPIGroupInfo installs the group into scheme with the hand-written Install of this package, then")
 		f.Comment("checks that it registered every served version, and builds one registry.Store per resource over storage,")
@@ -180,6 +189,10 @@ func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 	f.Comment("serving each resource (and its status and scale subresources) in every version that declares its kind")
 	f.Comment("and does not mark it +kubebuilder:unservedversion, with the verbs its +genclient tags allow and the")
 	f.Comment("deprecation warning of +kubebuilder:deprecatedversion.")
+	if anyUserREST(rs) {
+		f.Comment("A kind whose REST the user writes (+apigen:storage=rest) is served last, by the REST its hand-written")
+		f.Comment("new<Kind>REST returns given the other resources, with only the verbs that REST implements.")
+	}
 	if anyCreateOnly(rs) {
 		f.Comment("A create-only kind (+genclient:onlyVerbs=create) gets a registry.CreateOnlyStore, never stored, whose Respond the server sets.")
 	}
@@ -187,7 +200,11 @@ func apiGroupInfoFunc(f *jen.File, g *model.Group, rs []*resource) {
 		f.Comment("Errors: a served version the hand-written Install did not register; the first resource whose storage,")
 		f.Comment("table convertor or scale subresource cannot be created.")
 	} else {
-		f.Comment("Errors: the first resource whose storage, table convertor or scale subresource cannot be created.")
+		if anyUserREST(rs) {
+			f.Comment("Errors: the first resource whose storage, REST, table convertor or scale subresource cannot be created.")
+		} else {
+			f.Comment("Errors: the first resource whose storage, table convertor or scale subresource cannot be created.")
+		}
 	}
 	f.Func().Id("NewAPIGroupInfo").Params(
 		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
@@ -220,7 +237,7 @@ var multi = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 func versionStorage(v *model.Version, rs []*resource) []jen.Code {
 	var items []jen.Code
 	for _, r := range rs {
-		if servedKind(v, r.kind.Name) == nil {
+		if servedKind(v, r.kind.Name) == nil || r.userREST() {
 			continue
 		}
 		items = append(items, jen.Lit(r.kind.Plural).Op(":").Id(r.storeVar()))

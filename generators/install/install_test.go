@@ -231,6 +231,38 @@ func TestCodeGeneratorLayout(t *testing.T) {
 	}
 }
 
+// TestUserREST serves DatabaseClass from the user's REST (+apigen:storage=rest) in both
+// versions: no strategy, its store a registry.UserREST around the hand-written
+// newDatabaseClassREST, served with info.Serve after the etcd-backed resources, with the
+// verbs it implements (limited by its +genclient verbs).
+func TestUserREST(t *testing.T) {
+	api := testAPI()
+	for _, v := range api.Groups[0].Versions {
+		k := v.Kind("DatabaseClass")
+		k.UserStorage = "rest"
+		k.Client = &model.Client{Limited: true, Verbs: []string{"get", "list", "watch"}}
+	}
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "userrest", files)
+	install := string(files["/src/"+hubPath+"/install/zz_generated.install.go"])
+	for _, want := range []string{
+		"newDatabaseClassREST(scheme, group)",
+		`info.Serve("v1", "databaseclasses", databaseClassStore, databaseClassStore.Verbs())`,
+		`info.Serve("v1alpha1", "databaseclasses", databaseClassStore, databaseClassStore.Verbs())`,
+		`AllowedVerbs:              []string{"get", "list", "watch"}`,
+	} {
+		if !strings.Contains(install, want) {
+			t.Errorf("install file lacks %q", want)
+		}
+	}
+	if strategy := string(files["/src/"+hubPath+"/install/zz_generated.strategy.go"]); strings.Contains(strategy, "databaseClassStrategy") {
+		t.Error("the strategy file has a strategy for a kind whose REST the user writes")
+	}
+}
+
 // TestUserStorageInterface: a kind marked +apigen:storage=interface gets its storage from
 // registry.NewUserStorage with the install package's new<Kind>Storage, not from the
 // server's StorageFactory; the other kinds keep theirs.

@@ -15,6 +15,10 @@ func storeFunc(f *jen.File, g *model.Group, r *resource) {
 		createOnlyStoreFunc(f, g, r)
 		return
 	}
+	if r.userREST() {
+		userRESTStoreFunc(f, g, r)
+		return
+	}
 	k := r.kind
 	qualified := qualifiedResource(k.Plural, g.Name)
 	newObj := jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(emit.Qual(r.obj)).Values()))

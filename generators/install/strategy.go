@@ -14,10 +14,15 @@ import (
 // strategyFileFor renders the strategies of every resource.
 func strategyFileFor(g *model.Group, rs []*resource) *jen.File {
 	f := newFile(g)
-	for i, r := range rs {
-		if i > 0 {
+	first := true
+	for _, r := range rs {
+		if r.userREST() {
+			continue // no strategy: the user's REST owns its writes
+		}
+		if !first {
 			f.Line()
 		}
+		first = false
 		strategy(f, g, r)
 		if r.kind.StatusSubresource {
 			f.Line()

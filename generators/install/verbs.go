@@ -77,8 +77,8 @@ func byVersion(g *model.Group, rs []*resource, entries func(k *model.Kind) []jen
 // limit their verbs, or nil when none does.
 func verbsField(g *model.Group, rs []*resource) jen.Code {
 	versions := byVersion(g, rs, func(k *model.Kind) []jen.Code {
-		if k.Client == nil || !k.Client.Limited {
-			return nil
+		if k.Client == nil || !k.Client.Limited || k.UserStorage == "rest" {
+			return nil // a user's REST: registry.UserREST.Verbs, served by userRESTServe
 		}
 		var paths []jen.Code
 		for _, sub := range subresources(k) {

@@ -162,6 +162,7 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	g.InstallPath = g.Hub.Path + "/install"
 	g.InstallDir = filepath.Join(g.Hub.Dir, "install")
 	b.handInstall(g)
+	b.restStorage(g)
 	b.checkUserStorage(g)
 	b.validationPackage(g)
 	b.fuzzerPackage(g)

@@ -113,6 +113,30 @@ func TestLoadFuzzerPackage(t *testing.T) {
 	}
 }
 
+// TestLoadRESTStorage: a +apigen:storage=rest kind whose install package lacks
+// new<Kind>REST is an error at the kind naming the function to write; one with a status
+// subresource is an error at it.
+func TestLoadRESTStorage(t *testing.T) {
+	_, err := Load(filepath.Join(fixtures, "badrest"), "./...")
+	var diags model.Diagnostics
+	if !errors.As(err, &diags) || !diags.HasErrors() {
+		t.Fatalf("Load() error = %v, want error diagnostics", err)
+	}
+	for _, want := range []string{
+		"badrest/apis/metrics/v1/types.go:10:6: +apigen:storage=rest on Usage: the generated NewAPIGroupInfo calls newUsageREST; " +
+			"write, in a hand-written file of ",
+		"func newUsageREST(scheme *runtime.Scheme, group *registry.APIGroupInfo) (rest.Getter, error)",
+		"badrest/apis/metrics/v1/types.go:31:6: +apigen:storage=rest on Meter: the user's REST serves the resource only, not a status subresource",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Load() error =\n%v\nwant substring %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "newMeterREST") {
+		t.Errorf("Load() error =\n%v\nreports the declared newMeterREST", err)
+	}
+}
+
 // TestLoadUserStorage: a kind marked +apigen:storage=interface whose install package declares
 // no new<Kind>Storage is an error at the kind naming the function to write with its
 // signature; one declaring it with another signature is an error at the function; a

@@ -7,12 +7,14 @@ import (
 	"sort"
 	"strings"
 
+	"go.opentelemetry.io/otel/attribute"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/tracing"
 )
 
 // Operation is the kind of write being admitted, as admission.Operation.
@@ -111,10 +113,13 @@ func (c *Chain) Admit(ctx context.Context, a *Attributes) error {
 // a.Object. It returns the first refusal: a Kubernetes status error as it is, another error
 // as 403 Forbidden `<resource> "<name>" is forbidden: <error>`, as admission.NewForbidden. A
 // nil Chain admits everything.
-func (c *Chain) Mutate(ctx context.Context, a *Attributes) error {
-	if c == nil {
+// A traced request records the chain as a span "Admit" (tracing.Start).
+func (c *Chain) Mutate(ctx context.Context, a *Attributes) (err error) {
+	if c == nil || len(c.mut) == 0 {
 		return nil
 	}
+	ctx, span := startSpan(ctx, "Admit", a)
+	defer func() { span.End(err) }()
 	for _, p := range c.mut {
 		if p.Handles(a.Operation) {
 			if err := p.Admit(ctx, a); err != nil {
@@ -126,11 +131,14 @@ func (c *Chain) Mutate(ctx context.Context, a *Attributes) error {
 }
 
 // Validate runs every validating plugin that handles a.Operation, in order, as Mutate does;
-// they must not change the object.
-func (c *Chain) Validate(ctx context.Context, a *Attributes) error {
-	if c == nil {
+// they must not change the object. A traced request records the chain as a span
+// "Validate".
+func (c *Chain) Validate(ctx context.Context, a *Attributes) (err error) {
+	if c == nil || len(c.val) == 0 {
 		return nil
 	}
+	ctx, span := startSpan(ctx, "Validate", a)
+	defer func() { span.End(err) }()
 	for _, p := range c.val {
 		if p.Handles(a.Operation) {
 			if err := p.Validate(ctx, a); err != nil {
@@ -139,6 +147,17 @@ func (c *Chain) Validate(ctx context.Context, a *Attributes) error {
 		}
 	}
 	return nil
+}
+
+// startSpan starts the span name of a chain's run on a, with the operation and the
+// resource as attributes.
+func startSpan(ctx context.Context, name string, a *Attributes) (context.Context, *tracing.Span) {
+	ctx, span := tracing.Start(ctx, name)
+	if span.IsRecording() {
+		span.SetAttributes(attribute.String("operation", string(a.Operation)),
+			attribute.String("resource", a.Resource.String()), attribute.String("subresource", a.Subresource))
+	}
+	return ctx, span
 }
 
 // forbidden turns a plugin's refusal into the error the client gets.

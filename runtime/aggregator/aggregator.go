@@ -24,6 +24,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/tracing"
 )
 
 // DefaultCheckInterval is how often every APIService's availability is checked.
@@ -215,7 +216,12 @@ func (a *Aggregator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		responsewriters.WriteError(w, apierrors.NewServiceUnavailable("service unavailable"))
 		return
 	}
-	a.newReverseProxy(e.obj.Name, base, e.transport).ServeHTTP(w, r)
+	var rt http.RoundTripper = e.transport
+	if tracing.InTrace(r.Context()) {
+		// The request's trace context goes on to the backend, whose spans join its trace.
+		rt = tracing.Transport(rt)
+	}
+	a.newReverseProxy(e.obj.Name, base, rt).ServeHTTP(w, r)
 }
 
 // port returns the service reference's port, 443 when unset (as defaulting sets it).

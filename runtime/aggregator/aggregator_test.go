@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -195,6 +196,20 @@ func TestAPIServicesDriveProxying(t *testing.T) {
 	if got.Get("Authorization") != "" || got.Get("X-Remote-User") != "alice" || strings.Join(got.Values("X-Remote-Group"), ",") != "devs,ops" ||
 		got.Get("X-Remote-Extra-Scopes") != "" || got.Get("X-Remote-Extra-Acme.com%2Fteam") != "a" {
 		t.Errorf("backend saw headers %v", got)
+	}
+	// A traced request's W3C trace context goes on to the backend, in a client span of its
+	// trace; an untraced one (above) carries none.
+	tp := sdktrace.NewTracerProvider()
+	tctx, span := tp.Tracer("test").Start(context.Background(), "request")
+	req := httptest.NewRequest(http.MethodGet, "/apis/g.example.com/v1/things", nil)
+	a.ServeHTTP(httptest.NewRecorder(), req.WithContext(request.WithUser(tctx, &request.User{Name: "alice"})))
+	span.End()
+	b.mu.Lock()
+	traceparent := b.got.Get("Traceparent")
+	b.mu.Unlock()
+	if got.Get("Traceparent") != "" || !strings.HasPrefix(traceparent, "00-"+span.SpanContext().TraceID().String()+"-") {
+		t.Errorf("backend saw traceparent %q untraced, %q traced; want none, then one of trace %s",
+			got.Get("Traceparent"), traceparent, span.SpanContext().TraceID())
 	}
 	if rec := serve(a, http.MethodGet, "/apis/g.example.com"); !strings.Contains(rec.Body.String(), `"preferredVersion":{"groupVersion":"g.example.com/v1"`) {
 		t.Errorf("group document: %d %s", rec.Code, rec.Body)

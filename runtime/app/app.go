@@ -107,7 +107,13 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 		return err
 	}
 	defer func() { err = errors.Join(err, unlock()) }()
-	etcd, err := connectEtcd(ctx, opts.StorageBackend, opts.EtcdServers, opts.EtcdTLS, dataDir, opts.EmbeddedEtcdClientURL)
+	tracer, err := startTracing(ctx, name, &opts.TracingOptions)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, tracer.Close()) }()
+	etcd, err := connectEtcd(ctx, opts.StorageBackend, opts.EtcdServers, opts.EtcdTLS, dataDir, opts.EmbeddedEtcdClientURL,
+		tracer.etcdDialOptions()...)
 	if err != nil {
 		return err
 	}
@@ -129,7 +135,7 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 		return err
 	}
 	lb := &loopback{}
-	srv, err := buildServer(name, log, opts, etcd, sec, lb, groups)
+	srv, err := buildServer(name, log, opts, etcd, sec, lb, tracer, groups)
 	if err != nil {
 		return err
 	}
@@ -171,7 +177,7 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 
 // buildServer builds the server's groups and the built-in APIs over one scheme by walking the
 // table builtins (builtin.go), and assembles the delegation chain around them (buildChain).
-func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, sec *security, lb *loopback, groups []GroupBuilder) (*server.Server, error) {
+func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, sec *security, lb *loopback, tracer *serverTracing, groups []GroupBuilder) (*server.Server, error) {
 	m := metrics.New()
 	// The watch caches start filling once every group is built: building registers types in
 	// the scheme, which their decoding reads.
@@ -199,7 +205,11 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 			return nil, err
 		}
 	}
-	c, err := buildChain(opts, chainConfig{server: serverConfig(name, log, opts, m, sec), scheme: w.scheme, storage: factory,
+	cfg := serverConfig(name, log, opts, m, sec)
+	if tracer != nil {
+		cfg.TracerProvider = tracer.provider
+	}
+	c, err := buildChain(opts, chainConfig{server: cfg, scheme: w.scheme, storage: factory,
 		admission: w.admission}, w.core, w.serve)
 	if err != nil {
 		return nil, err

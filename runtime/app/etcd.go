@@ -10,6 +10,7 @@ import (
 
 	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"google.golang.org/grpc"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/storage/value"
 
@@ -53,13 +54,14 @@ type etcdConn struct {
 // URL, requires a client certificate signed by the CA in <dataDir>/pki/etcd (certs.EnsureEtcd),
 // so that no other local process reads or rewrites the objects (RBAC bindings included);
 // clientURL "https://127.0.0.1:<port>" picks the port, "http://127.0.0.1:<port>" serves
-// without authentication, as asked.
-func connectEtcd(ctx context.Context, backend string, servers []string, files EtcdTLSFiles, dataDir, clientURL string) (*etcdConn, error) {
+// without authentication, as asked. dial are extra gRPC dial options of the client of
+// servers (tracing's); the in-process client of the embedded member makes no gRPC calls.
+func connectEtcd(ctx context.Context, backend string, servers []string, files EtcdTLSFiles, dataDir, clientURL string, dial ...grpc.DialOption) (*etcdConn, error) {
 	if backend != "" && backend != etcd3Backend {
 		return startStorageBackend(ctx, backend, dataDir)
 	}
 	if len(servers) > 0 {
-		return connectEtcdServers(ctx, servers, files)
+		return connectEtcdServers(ctx, servers, files, dial...)
 	}
 	dir := filepath.Join(dataDir, "etcd")
 	cfg := embedded.Config{DataDir: dir, LogLevel: embeddedLogLevel, ClientURL: clientURL}
@@ -120,9 +122,10 @@ type EtcdTLSFiles struct {
 // connectEtcdServers connects to servers, failing over between them as clientv3's balancer
 // does, over TLS when files names any file, and checks within etcdDialTimeout that one
 // answers, so that a wrong CA, a missing client certificate or an unreachable cluster is a
-// start-up error naming what to check rather than a server that never gets ready.
-func connectEtcdServers(ctx context.Context, servers []string, files EtcdTLSFiles) (*etcdConn, error) {
-	cfg := clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout}
+// start-up error naming what to check rather than a server that never gets ready. dial are
+// extra gRPC dial options (tracing's).
+func connectEtcdServers(ctx context.Context, servers []string, files EtcdTLSFiles, dial ...grpc.DialOption) (*etcdConn, error) {
+	cfg := clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout, DialOptions: dial}
 	if files != (EtcdTLSFiles{}) {
 		info := transport.TLSInfo{TrustedCAFile: files.CAFile, CertFile: files.CertFile, KeyFile: files.KeyFile}
 		tlsConfig, err := info.ClientConfig()

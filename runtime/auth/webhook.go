@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/apigen-dev/apigen/runtime/request"
+	"github.com/apigen-dev/apigen/runtime/tracing"
 )
 
 // TokenWebhook authenticates bearer tokens by sending a TokenReview
@@ -60,6 +61,9 @@ func WebhookClient(configFile string) (*http.Client, string, error) {
 	if cfg.Timeout == 0 {
 		client.Timeout = 30 * time.Second
 	}
+	// A traced request's trace context goes to the webhook (an authorization webhook's
+	// SubjectAccessReview; authentication runs before the request's span starts, as kube's).
+	client.Transport = tracing.Transport(client.Transport)
 	return client, cfg.Host, nil
 }
 

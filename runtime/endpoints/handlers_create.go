@@ -8,6 +8,7 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/tracing"
 )
 
 // create serves POST, as kube's CreateResource: 201 Created with the stored object, its
@@ -29,12 +30,15 @@ func (s *scope) create(creater rest.Creater) handlerFunc {
 			return
 		}
 		ctx = s.withDocument(ctx, req, body)
+		tracing.AddEvent(ctx, eventAboutToStore)
 		out, err := creater.Create(ctx, s.managed(nil, obj, managerOf(req, opts.FieldManager)), opts)
+		tracing.AddEvent(ctx, eventStored)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
 		}
 		addWarnings(w, warnings)
+		tracing.AddEvent(ctx, eventAboutToRespond)
 		s.writeObject(ctx, w, req, http.StatusCreated, out)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/tracing"
 )
 
 // deleteOptions reads DeleteOptions from a JSON or YAML body (kind DeleteOptions of v1 or
@@ -69,7 +70,9 @@ func (s *scope) deleteOne(deleter rest.GracefulDeleter) handlerFunc {
 			responsewriters.WriteError(w, err)
 			return
 		}
+		tracing.AddEvent(ctx, eventAboutToDelete)
 		obj, deleted, err := deleter.Delete(ctx, name, opts)
+		tracing.AddEvent(ctx, eventDeleted)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
@@ -78,6 +81,7 @@ func (s *scope) deleteOne(deleter rest.GracefulDeleter) handlerFunc {
 		if !deleted && opts.OrphanDependents != nil && !*opts.OrphanDependents { //nolint:staticcheck // kube's compatibility rule
 			code = http.StatusAccepted
 		}
+		tracing.AddEvent(ctx, eventAboutToRespond)
 		s.writeObject(ctx, w, req, code, obj)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/tracing"
 )
 
 // patchTypes are the PATCH media types, as kube-apiserver lists them for kubectl.
@@ -202,7 +203,9 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 			p.strictErrs = patchStrictErrors(pt, body)
 		}
 		updateOpts := &metav1.UpdateOptions{DryRun: opts.DryRun, FieldManager: opts.FieldManager, FieldValidation: opts.FieldValidation}
+		tracing.AddEvent(ctx, eventAboutToStore)
 		out, _, err := updater.Update(ctx, name, &managedUpdate{UpdatedObjectInfo: p, scope: s, manager: managerOf(req, opts.FieldManager)}, false, updateOpts)
+		tracing.AddEvent(ctx, eventStored)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
@@ -210,6 +213,7 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 		p.mu.Lock()
 		addWarnings(w, p.warnings)
 		p.mu.Unlock()
+		tracing.AddEvent(ctx, eventAboutToRespond)
 		s.writeObject(ctx, w, req, http.StatusOK, out)
 	}
 }

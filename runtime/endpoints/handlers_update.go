@@ -11,6 +11,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/registry"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/tracing"
 )
 
 // replacement is the rest.UpdatedObjectInfo of a PUT: the decoded body, whatever is stored
@@ -68,7 +69,9 @@ func (s *scope) update(updater rest.Updater) handlerFunc {
 			return obj, err
 		}
 		objInfo := &managedUpdate{UpdatedObjectInfo: &replacement{obj: obj, decode: again}, scope: s, manager: managerOf(req, opts.FieldManager)}
+		tracing.AddEvent(ctx, eventAboutToStore)
 		out, created, err := updater.Update(s.withDocument(ctx, req, body), name, objInfo, false, opts)
+		tracing.AddEvent(ctx, eventStored)
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
@@ -78,6 +81,7 @@ func (s *scope) update(updater rest.Updater) handlerFunc {
 			code = http.StatusCreated
 		}
 		addWarnings(w, warnings)
+		tracing.AddEvent(ctx, eventAboutToRespond)
 		s.writeObject(ctx, w, req, code, out)
 	}
 }

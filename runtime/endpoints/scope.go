@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	restful "github.com/emicklei/go-restful/v3"
+	"go.opentelemetry.io/otel/attribute"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -19,6 +20,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
+	"github.com/apigen-dev/apigen/runtime/tracing"
 )
 
 // Kinds is how the handlers of one API group create, type, default and convert its objects,
@@ -174,9 +176,32 @@ func (s *scope) route(verb string, h handlerFunc) restful.RouteFunction {
 		if s.deprecation != "" {
 			rresp.Header().Add("Warning", "299 - "+strconv.Quote(s.deprecation))
 		}
+		if tracing.IsRecording(ctx) && verbSpans[requestVerb] != "" {
+			var span *tracing.Span
+			ctx, span = tracing.Start(ctx, verbSpans[requestVerb])
+			span.SetAttributes(attribute.String("client", req.UserAgent()),
+				attribute.String("accept", req.Header.Get("Accept")), attribute.String("protocol", req.Proto))
+			defer span.End(nil)
+		}
 		h(ctx, rresp, req.WithContext(ctx), ns, name)
 	}
 }
+
+// verbSpans name the span a traced request's verb records, as kube-apiserver's handlers
+// (endpoints/handlers) name theirs; a watch records none (it lasts minutes).
+var verbSpans = map[string]string{
+	"get": "Get", "list": "List", "create": "Create", "update": "Update", "patch": "Patch",
+	"delete": "Delete", "deletecollection": "DeleteCollection",
+}
+
+// The events a traced write records on its verb's span, in kube-apiserver's handlers' words.
+const (
+	eventAboutToStore   = "About to store object in database"
+	eventStored         = "Write to database call finished"
+	eventAboutToDelete  = "About to delete object from database"
+	eventDeleted        = "Object deleted from database"
+	eventAboutToRespond = "About to write a response"
+)
 
 // resourcePath is "widgets" or "widgets/status".
 func (s *scope) resourcePath() string {

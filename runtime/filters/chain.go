@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/apigen-dev/apigen/runtime/audit"
 	"github.com/apigen-dev/apigen/runtime/auth"
 	"github.com/apigen-dev/apigen/runtime/authorization"
@@ -36,6 +38,9 @@ type ChainConfig struct {
 	// discovery, /version and OpenAPI requests (metrics.WithMetrics),
 	// those refused by the in-flight limit included.
 	Metrics *metrics.Metrics
+	// TracerProvider, when not nil, records a span per request (WithTracing); nil: no
+	// tracing, no cost.
+	TracerProvider trace.TracerProvider
 }
 
 // BuildHandlerChain wraps apiHandler in the server's filters. The order is spelled out here
@@ -44,7 +49,7 @@ type ChainConfig struct {
 // DefaultBuildHandlerChain: panic recovery, request logging, request info (parsed once for
 // the filters after it), the request deadline (so that it bounds authentication webhooks,
 // audit's reading of the body and every in-flight slot, as kube's timeout filters sit
-// outside them), authentication, audit, impersonation, authorization, metrics,
+// outside them), authentication, tracing, audit, impersonation, authorization, metrics,
 // max-in-flight, then the warning recorder (admission's warnings to the response). Twice,
 // outermost and between authorization and metrics, a request whose client has gone (its
 // context ended: an HTTP/2 stream reset) is dropped (WithCanceledRequestsDropped, apigen's
@@ -72,6 +77,9 @@ func BuildHandlerChain(apiHandler http.Handler, cfg ChainConfig) http.Handler {
 	if cfg.AuditPolicy != nil && cfg.AuditBackend != nil {
 		h = audit.WithAudit(h, cfg.AuditPolicy, cfg.AuditBackend)
 	}
+	// Inside authentication, as kube's: the span knows the user, and only privileged ones
+	// continue their own traces.
+	h = WithTracing(h, cfg.TracerProvider)
 	if cfg.Authenticator != nil {
 		failed := auth.Unauthorized()
 		if cfg.AuditPolicy != nil && cfg.AuditBackend != nil {

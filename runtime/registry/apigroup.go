@@ -50,3 +50,27 @@ type StorageFactory interface {
 	NewStorage(resource schema.GroupResource, storageVersion schema.GroupVersion, scheme *runtime.Scheme,
 		newFunc func() runtime.Object) (storage.Interface, error)
 }
+
+// Serve adds storage at the resource path (as in VersionedResourcesStorageMap) of version,
+// serving verbs (as in Verbs; nil: every verb storage implements), creating the maps it
+// needs. Generated install code calls it for the resources whose REST the user writes
+// (UserREST), which are built after the group's other resources.
+func (i *APIGroupInfo) Serve(version, path string, storage rest.Storage, verbs []string) {
+	if i.VersionedResourcesStorageMap == nil {
+		i.VersionedResourcesStorageMap = map[string]map[string]rest.Storage{}
+	}
+	if i.VersionedResourcesStorageMap[version] == nil {
+		i.VersionedResourcesStorageMap[version] = map[string]rest.Storage{}
+	}
+	i.VersionedResourcesStorageMap[version][path] = storage
+	if verbs == nil {
+		return
+	}
+	if i.Verbs == nil {
+		i.Verbs = map[string]map[string][]string{}
+	}
+	if i.Verbs[version] == nil {
+		i.Verbs[version] = map[string][]string{}
+	}
+	i.Verbs[version][path] = verbs
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	restful "github.com/emicklei/go-restful/v3"
+	"go.opentelemetry.io/otel/trace"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/apigen-dev/apigen/runtime/audit"
@@ -88,6 +89,9 @@ type Config struct {
 	// --profiling (on by default there). They are non-resource paths: with authorization,
 	// only those allowed "get" on /debug/pprof/* see them, as on kube-apiserver.
 	Profiling bool
+	// TracerProvider, when not nil, records a span per request and the spans of its steps
+	// (filters.WithTracing; --tracing-config-file). Nil: tracing is off.
+	TracerProvider trace.TracerProvider
 }
 
 // Server serves API groups, discovery, OpenAPI, health and /version, and hands every other
@@ -290,6 +294,7 @@ func (s *Server) Handler() http.Handler {
 		Authorizer:                  s.cfg.Authorizer,
 		AuditPolicy:                 s.cfg.AuditPolicy,
 		AuditBackend:                s.cfg.AuditBackend,
+		TracerProvider:              s.cfg.TracerProvider,
 	})
 }
 

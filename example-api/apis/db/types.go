@@ -141,6 +141,44 @@ type BackupList struct {
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
+// DatabaseUsage is the resource usage of one Database, computed when it is read (never
+// stored), as metrics-server's PodMetrics.
+type DatabaseUsage struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// Engine is the measured Database's engine.
+	Engine Engine `json:"engine"`
+	// Timestamp is the start of the window the usage was measured over.
+	Timestamp metav1.Time `json:"timestamp"`
+	// Window is the length of that window.
+	Window metav1.Duration `json:"window"`
+	// Usage is what the Database uses.
+	Usage DatabaseUsageValues `json:"usage"`
+}
+
+// DatabaseUsageValues are the measured values of a DatabaseUsage.
+type DatabaseUsageValues struct {
+	// Connections is the number of open client connections.
+	Connections int32 `json:"connections"`
+	// CPU is the processor time used per second, in cores.
+	CPU resource.Quantity `json:"cpu"`
+	// Storage is the data stored, in bytes.
+	Storage resource.Quantity `json:"storage"`
+}
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// DatabaseUsageList is a list of DatabaseUsages.
+type DatabaseUsageList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []DatabaseUsage `json:"items"`
+}
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
 // BackupRecord records one completed backup run. Records live in a PostgreSQL table beside
 // the backups themselves, not in etcd (+apigen:storage=interface in v1).
 type BackupRecord struct {

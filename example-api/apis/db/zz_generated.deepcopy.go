@@ -392,3 +392,84 @@ func (in *DatabaseStatus) DeepCopy() *DatabaseStatus {
 	in.DeepCopyInto(out)
 	return out
 }
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *DatabaseUsage) DeepCopyInto(out *DatabaseUsage) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Timestamp.DeepCopyInto(&out.Timestamp)
+	in.Window.DeepCopyInto(&out.Window)
+	in.Usage.DeepCopyInto(&out.Usage)
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new DatabaseUsage; nil for a nil receiver.
+func (in *DatabaseUsage) DeepCopy() *DatabaseUsage {
+	if in == nil {
+		return nil
+	}
+	out := new(DatabaseUsage)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject is a generated deepcopy function, copying the receiver, creating a new runtime.Object; nil for a nil receiver.
+func (in *DatabaseUsage) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DatabaseUsage is a root type: the scheme stores it as a runtime.Object.
+var _ runtime.Object = (*DatabaseUsage)(nil)
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *DatabaseUsageList) DeepCopyInto(out *DatabaseUsageList) {
+	*out = *in
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]DatabaseUsage, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new DatabaseUsageList; nil for a nil receiver.
+func (in *DatabaseUsageList) DeepCopy() *DatabaseUsageList {
+	if in == nil {
+		return nil
+	}
+	out := new(DatabaseUsageList)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject is a generated deepcopy function, copying the receiver, creating a new runtime.Object; nil for a nil receiver.
+func (in *DatabaseUsageList) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DatabaseUsageList is a root type: the scheme stores it as a runtime.Object.
+var _ runtime.Object = (*DatabaseUsageList)(nil)
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *DatabaseUsageValues) DeepCopyInto(out *DatabaseUsageValues) {
+	*out = *in
+	in.CPU.DeepCopyInto(&out.CPU)
+	in.Storage.DeepCopyInto(&out.Storage)
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new DatabaseUsageValues; nil for a nil receiver.
+func (in *DatabaseUsageValues) DeepCopy() *DatabaseUsageValues {
+	if in == nil {
+		return nil
+	}
+	out := new(DatabaseUsageValues)
+	in.DeepCopyInto(out)
+	return out
+}

@@ -403,3 +403,82 @@ func SemanticEqual_DatabaseStatus(a, b *DatabaseStatus) bool {
 	}
 	return true
 }
+
+// SemanticEqual_DatabaseUsage reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_DatabaseUsage(a, b *DatabaseUsage) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.TypeMeta != b.TypeMeta {
+		return false
+	}
+	if !equality.Semantic.DeepEqual(&a.ObjectMeta, &b.ObjectMeta) {
+		return false
+	}
+	if a.Engine != b.Engine {
+		return false
+	}
+	if a.Timestamp.UTC() != b.Timestamp.UTC() {
+		return false
+	}
+	if a.Window != b.Window {
+		return false
+	}
+	if !SemanticEqual_DatabaseUsageValues(&a.Usage, &b.Usage) {
+		return false
+	}
+	return true
+}
+
+// SemanticEqual_DatabaseUsageList reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_DatabaseUsageList(a, b *DatabaseUsageList) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.TypeMeta != b.TypeMeta {
+		return false
+	}
+	if !equality.Semantic.DeepEqual(&a.ListMeta, &b.ListMeta) {
+		return false
+	}
+	if len(a.Items) != len(b.Items) {
+		return false
+	}
+	if len(a.Items) != 0 && &a.Items[0] != &b.Items[0] {
+		for i := range a.Items {
+			if !SemanticEqual_DatabaseUsage(&a.Items[i], &b.Items[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// SemanticEqual_DatabaseUsageValues reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_DatabaseUsageValues(a, b *DatabaseUsageValues) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.Connections != b.Connections {
+		return false
+	}
+	if a.CPU.Cmp(b.CPU) != 0 {
+		return false
+	}
+	if a.Storage.Cmp(b.Storage) != 0 {
+		return false
+	}
+	return true
+}

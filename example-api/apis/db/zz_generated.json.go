@@ -1088,6 +1088,236 @@ func jsonDecodeDatabaseStatus(r *jsoncodec.Reader, out *DatabaseStatus) {
 	}
 }
 
+// jsonEncodeDatabaseUsage writes in as encoding/json.Marshal(in) does.
+func jsonEncodeDatabaseUsage(w *jsoncodec.Writer, in *DatabaseUsage) {
+	more := false
+	w.Byte('{')
+	if in.TypeMeta.Kind != "" {
+		w.Field(&more, "\"kind\":")
+		w.String(in.TypeMeta.Kind)
+	}
+	if in.TypeMeta.APIVersion != "" {
+		w.Field(&more, "\"apiVersion\":")
+		w.String(in.TypeMeta.APIVersion)
+	}
+	w.Field(&more, "\"metadata\":")
+	apimachineryjson.EncodeObjectMeta(w, &in.ObjectMeta)
+	w.Raw(",\"engine\":")
+	w.String(string(in.Engine))
+	w.Raw(",\"timestamp\":")
+	w.Marshaler(&in.Timestamp)
+	w.Raw(",\"window\":")
+	w.Marshaler(&in.Window)
+	w.Raw(",\"usage\":")
+	jsonEncodeDatabaseUsageValues(w, &in.Usage)
+	w.Byte('}')
+}
+
+// jsonDecodeDatabaseUsage reads into out, a zero DatabaseUsage, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeDatabaseUsage(r *jsoncodec.Reader, out *DatabaseUsage) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [7]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "kind":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.TypeMeta.Kind = r.Str()
+			}
+		case "apiVersion":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.TypeMeta.APIVersion = r.Str()
+			}
+		case "metadata":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			apimachineryjson.DecodeObjectMeta(r, &out.ObjectMeta)
+		case "engine":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			if !r.Null() {
+				out.Engine = Engine(r.Str())
+			}
+		case "timestamp":
+			if seen[4] {
+				r.Fail()
+				return
+			}
+			seen[4] = true
+			r.Unmarshaler(&out.Timestamp)
+		case "window":
+			if seen[5] {
+				r.Fail()
+				return
+			}
+			seen[5] = true
+			r.Unmarshaler(&out.Window)
+		case "usage":
+			if seen[6] {
+				r.Fail()
+				return
+			}
+			seen[6] = true
+			jsonDecodeDatabaseUsageValues(r, &out.Usage)
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeDatabaseUsageList writes in as encoding/json.Marshal(in) does.
+func jsonEncodeDatabaseUsageList(w *jsoncodec.Writer, in *DatabaseUsageList) {
+	more := false
+	w.Byte('{')
+	if in.TypeMeta.Kind != "" {
+		w.Field(&more, "\"kind\":")
+		w.String(in.TypeMeta.Kind)
+	}
+	if in.TypeMeta.APIVersion != "" {
+		w.Field(&more, "\"apiVersion\":")
+		w.String(in.TypeMeta.APIVersion)
+	}
+	w.Field(&more, "\"metadata\":")
+	apimachineryjson.EncodeListMeta(w, &in.ListMeta)
+	w.Raw(",\"items\":")
+	if in.Items == nil {
+		w.Null()
+	} else {
+		w.Byte('[')
+		for i0 := range in.Items {
+			if i0 > 0 {
+				w.Byte(',')
+			}
+			jsonEncodeDatabaseUsage(w, &in.Items[i0])
+		}
+		w.Byte(']')
+	}
+	w.Byte('}')
+}
+
+// jsonDecodeDatabaseUsageList reads into out, a zero DatabaseUsageList, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeDatabaseUsageList(r *jsoncodec.Reader, out *DatabaseUsageList) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [4]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "kind":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.TypeMeta.Kind = r.Str()
+			}
+		case "apiVersion":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.TypeMeta.APIVersion = r.Str()
+			}
+		case "metadata":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			apimachineryjson.DecodeListMeta(r, &out.ListMeta)
+		case "items":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			if !r.Null() && r.Array() {
+				for i0 := 0; r.Elem(i0); i0++ {
+					out.Items = append(out.Items, *new(DatabaseUsage))
+					jsonDecodeDatabaseUsage(r, &out.Items[i0])
+				}
+				if out.Items == nil {
+					out.Items = []DatabaseUsage{}
+				}
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeDatabaseUsageValues writes in as encoding/json.Marshal(in) does.
+func jsonEncodeDatabaseUsageValues(w *jsoncodec.Writer, in *DatabaseUsageValues) {
+	w.Byte('{')
+	w.Raw("\"connections\":")
+	w.Int(int64(in.Connections))
+	w.Raw(",\"cpu\":")
+	w.Marshaler(&in.CPU)
+	w.Raw(",\"storage\":")
+	w.Marshaler(&in.Storage)
+	w.Byte('}')
+}
+
+// jsonDecodeDatabaseUsageValues reads into out, a zero DatabaseUsageValues, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeDatabaseUsageValues(r *jsoncodec.Reader, out *DatabaseUsageValues) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [3]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "connections":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.Connections = int32(r.Int(32))
+			}
+		case "cpu":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			r.Unmarshaler(&out.CPU)
+		case "storage":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			r.Unmarshaler(&out.Storage)
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
 // init registers the codecs with jsoncodec, where Marshal, Unmarshal, Writer.Value and Reader.Value find them.
 func init() {
 	jsoncodec.Register(jsonEncodeBackup, jsonDecodeBackup)
@@ -1105,4 +1335,7 @@ func init() {
 	jsoncodec.Register(jsonEncodeDatabaseList, jsonDecodeDatabaseList)
 	jsoncodec.Register(jsonEncodeDatabaseSpec, jsonDecodeDatabaseSpec)
 	jsoncodec.Register(jsonEncodeDatabaseStatus, jsonDecodeDatabaseStatus)
+	jsoncodec.Register(jsonEncodeDatabaseUsage, jsonDecodeDatabaseUsage)
+	jsoncodec.Register(jsonEncodeDatabaseUsageList, jsonDecodeDatabaseUsageList)
+	jsoncodec.Register(jsonEncodeDatabaseUsageValues, jsonDecodeDatabaseUsageValues)
 }

@@ -50,6 +50,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&DatabaseList{},
 		&DatabaseClass{},
 		&DatabaseClassList{},
+		&DatabaseUsage{},
+		&DatabaseUsageList{},
 	)
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	admregv1 "github.com/apigen-dev/apigen/runtime/apis/admissionregistration/v1"
+	"github.com/apigen-dev/apigen/runtime/tracing"
 )
 
 // maxResponseBytes bounds a webhook's answer (a patch cannot usefully exceed a few times an
@@ -117,14 +118,16 @@ func (c *clients) client(caBundle []byte, serverName string) (*http.Client, erro
 		}
 		cfg.RootCAs = pool
 	}
-	hc := &http.Client{Transport: &http.Transport{
+	// A traced request's trace context (traceparent) goes to the webhook, whose spans join
+	// the request's trace, as kube-apiserver's webhook clients carry it.
+	hc := &http.Client{Transport: tracing.Transport(&http.Transport{
 		TLSClientConfig:     cfg,
 		DialContext:         c.dialer.DialContext,
 		ForceAttemptHTTP2:   true,
 		MaxIdleConnsPerHost: 25,
 		IdleConnTimeout:     90 * time.Second,
 		TLSHandshakeTimeout: 10 * time.Second,
-	}}
+	})}
 	c.byKey[key] = hc
 	return hc, nil
 }

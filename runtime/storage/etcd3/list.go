@@ -41,7 +41,9 @@ type listPlan struct {
 // GetList implements storage.Interface, as kube-apiserver's etcd3 store.GetList: every page
 // of a paged list reads at the revision of the first page, and a filtered page keeps reading
 // until it holds Predicate.Limit matches or the keys run out.
-func (s *store) GetList(ctx context.Context, key string, opts storage.ListOptions, listObj runtime.Object) error {
+func (s *store) GetList(ctx context.Context, key string, opts storage.ListOptions, listObj runtime.Object) (err error) {
+	ctx, span := s.startSpan(ctx, "List etcd3", key)
+	defer func() { span.End(err) }()
 	items, err := itemsValue(listObj)
 	if err != nil {
 		return err

@@ -168,7 +168,9 @@ func setResourceVersion(obj runtime.Object, rev int64) error {
 func parseResourceVersion(rv string) (int64, error) { return storage.ParseResourceVersion(rv) }
 
 // Create implements storage.Interface, as kube-apiserver's etcd3 store.Create.
-func (s *store) Create(ctx context.Context, key string, obj, out runtime.Object) error {
+func (s *store) Create(ctx context.Context, key string, obj, out runtime.Object) (err error) {
+	ctx, span := s.startSpan(ctx, "Create etcd3", key)
+	defer func() { span.End(err) }()
 	k, err := s.fullKey(key)
 	if err != nil {
 		return err
@@ -229,7 +231,9 @@ func (s *store) serializableUnsupported(err error) bool {
 // Get implements storage.Interface: ResourceVersion "" is a linearizable read, "0" may be
 // served from the member's local state, N newer than etcd's revision waits up to
 // resourceVersionWait for it (then ResourceVersionTooLarge).
-func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, out runtime.Object) error {
+func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, out runtime.Object) (err error) {
+	ctx, span := s.startSpan(ctx, "Get etcd3", key)
+	defer func() { span.End(err) }()
 	k, err := s.fullKey(key)
 	if err != nil {
 		return err

@@ -122,7 +122,9 @@ func checkPreconditions(key string, p *storage.Preconditions, obj runtime.Object
 // ModRevision, retrying with the current state the failed transaction returns. An error or
 // a no-op computed from a remembered state is confirmed against a fresh read first.
 func (s *store) GuaranteedUpdate(ctx context.Context, key string, dest runtime.Object, ignoreNotFound bool,
-	preconditions *storage.Preconditions, tryUpdate storage.UpdateFunc) error {
+	preconditions *storage.Preconditions, tryUpdate storage.UpdateFunc) (err error) {
+	ctx, span := s.startSpan(ctx, "GuaranteedUpdate etcd3", key)
+	defer func() { span.End(err) }()
 	k, err := s.fullKey(key)
 	if err != nil {
 		return err
@@ -198,7 +200,9 @@ func (s *store) update(key string, state *objState, preconditions *storage.Preco
 // the last stored state with the resourceVersion of the delete. Like GuaranteedUpdate it
 // starts from the last state this store saw at key.
 func (s *store) Delete(ctx context.Context, key string, out runtime.Object, preconditions *storage.Preconditions,
-	validateDeletion storage.ValidateObjectFunc) error {
+	validateDeletion storage.ValidateObjectFunc) (err error) {
+	ctx, span := s.startSpan(ctx, "Delete etcd3", key)
+	defer func() { span.End(err) }()
 	k, err := s.fullKey(key)
 	if err != nil {
 		return err

@@ -34,7 +34,9 @@ func Install(scheme *runtime.Scheme) {
 // serving each resource (and its status and scale subresources) in every version that declares its kind
 // and does not mark it +kubebuilder:unservedversion, with the verbs its +genclient tags allow and the
 // deprecation warning of +kubebuilder:deprecatedversion.
-// Errors: the first resource whose storage, table convertor or scale subresource cannot be created.
+// A kind whose REST the user writes (+apigen:storage=rest) is served last, by the REST its hand-written
+// new<Kind>REST returns given the other resources, with only the verbs that REST implements.
+// Errors: the first resource whose storage, REST, table convertor or scale subresource cannot be created.
 func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.APIGroupInfo, error) {
 	Install(scheme)
 	backupStore, err := newBackupStore(scheme, storage)
@@ -60,7 +62,7 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 	if err != nil {
 		return nil, err
 	}
-	return &registry.APIGroupInfo{
+	info := &registry.APIGroupInfo{
 		Group:               "db.example.com",
 		PrioritizedVersions: []schema.GroupVersion{v1.SchemeGroupVersion, v1alpha1.SchemeGroupVersion},
 		VersionedResourcesStorageMap: map[string]map[string]rest.Storage{
@@ -82,7 +84,13 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 		},
 		Scheme:             scheme,
 		OpenAPIDefinitions: openapi.MergeDefinitions(GetOpenAPIDefinitions, registry.ScaleOpenAPIDefinitions),
-	}, nil
+	}
+	databaseUsageStore, err := newDatabaseUsageStore(scheme, info)
+	if err != nil {
+		return nil, err
+	}
+	info.Serve("v1", "databaseusages", databaseUsageStore, databaseUsageStore.Verbs())
+	return info, nil
 }
 
 // newBackupStore builds the registry.Store of backups.db.example.com, storing Backup objects as v1.
@@ -227,4 +235,45 @@ func newDatabaseClassStore(scheme *runtime.Scheme, storage registry.StorageFacto
 		Storage:                   s,
 		TableConvertor:            table,
 	}, nil
+}
+
+// newDatabaseUsageStore serves databaseusages.db.example.com with the REST the hand-written newDatabaseUsageREST of this package returns (+apigen:storage=rest),
+// wrapped in a registry.UserREST that adds the kind's names, table and selectors and lists only the verbs it implements.
+func newDatabaseUsageStore(scheme *runtime.Scheme, group *registry.APIGroupInfo) (*registry.UserREST, error) {
+	impl, err := newDatabaseUsageREST(scheme, group)
+	if err != nil {
+		return nil, fmt.Errorf("cannot create the REST of databaseusages.db.example.com: %w", err)
+	}
+	if impl == nil {
+		return nil, fmt.Errorf("cannot serve databaseusages.db.example.com: newDatabaseUsageREST returned no REST and no error")
+	}
+	table, err := tableconvertor.New([]tableconvertor.Column{
+		{Name: "Connections", Type: "integer", JSONPath: ".usage.connections"},
+		{Name: "CPU(cores)", Type: "string", JSONPath: ".usage.cpu"},
+		{Name: "Storage(bytes)", Type: "string", JSONPath: ".usage.storage"},
+		{Name: "Engine", Type: "string", Priority: 1, JSONPath: ".engine"},
+		{Name: "Window", Type: "string", Priority: 1, JSONPath: ".window"},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot build the table convertor of databaseusages.db.example.com: %w", err)
+	}
+	store := &registry.UserREST{
+		REST: impl,
+		NewFunc: func() runtime.Object {
+			return &db.DatabaseUsage{}
+		},
+		NewListFunc: func() runtime.Object {
+			return &db.DatabaseUsageList{}
+		},
+		DefaultQualifiedResource:  schema.GroupResource{Group: "db.example.com", Resource: "databaseusages"},
+		SingularQualifiedResource: schema.GroupResource{Group: "db.example.com", Resource: "databaseusage"},
+		Namespaced:                true,
+		TableConvertor:            table,
+		SelectableFields:          []string{"engine"},
+		AllowedVerbs:              []string{"get", "list", "watch"},
+	}
+	if err := registry.ValidateSelectableFields(store.NewFunc(), store.SelectableFields); err != nil {
+		return nil, fmt.Errorf("cannot build the store of databaseusages.db.example.com: %w", err)
+	}
+	return store, nil
 }

@@ -34,6 +34,9 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseList":            schema_db_v1_DatabaseList(ref),
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseSpec":            schema_db_v1_DatabaseSpec(ref),
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseStatus":          schema_db_v1_DatabaseStatus(ref),
+		"github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseUsage":           schema_db_v1_DatabaseUsage(ref),
+		"github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseUsageList":       schema_db_v1_DatabaseUsageList(ref),
+		"github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseUsageValues":     schema_db_v1_DatabaseUsageValues(ref),
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1.BackupPolicy":      schema_db_v1alpha1_BackupPolicy(ref),
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1.Database":          schema_db_v1alpha1_Database(ref),
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1alpha1.DatabaseClass":     schema_db_v1alpha1_DatabaseClass(ref),
@@ -728,6 +731,158 @@ func schema_db_v1_DatabaseStatus(ref common.ReferenceCallback) common.OpenAPIDef
 		},
 		Dependencies: []string{
 			metav1.Condition{}.OpenAPIModelName(),
+		},
+	}
+}
+
+func schema_db_v1_DatabaseUsage(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DatabaseUsage is the resource usage of one Database (of the same name and namespace), computed when it is read and never stored, as metrics-server's PodMetrics: the example of a resource whose REST the user writes (+apigen:storage=rest; the REST is in the install package, databaseusage.go). It is read-only: get, list and watch.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"engine": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Engine is the measured Database's engine.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"postgres", "mysql"},
+						},
+					},
+					"timestamp": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Timestamp is the start of the window the usage was measured over.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"window": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Window is the length of that window.",
+							Ref:         ref(metav1.Duration{}.OpenAPIModelName()),
+						},
+					},
+					"usage": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Usage is what the Database uses.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseUsageValues"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseUsageValues",
+			metav1.Duration{}.OpenAPIModelName(),
+			metav1.ObjectMeta{}.OpenAPIModelName(),
+			metav1.Time{}.OpenAPIModelName(),
+		},
+	}
+}
+
+func schema_db_v1_DatabaseUsageList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DatabaseUsageList is a list of DatabaseUsages.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseUsage"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/apigen-dev/apigen/example-api/apis/db/v1.DatabaseUsage",
+			metav1.ListMeta{}.OpenAPIModelName(),
+		},
+	}
+}
+
+func schema_db_v1_DatabaseUsageValues(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DatabaseUsageValues are the measured values of a DatabaseUsage.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"connections": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Connections is the number of open client connections.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"cpu": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CPU is the processor time used per second, in cores.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"storage": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Storage is the data stored, in bytes.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName(),
 		},
 	}
 }

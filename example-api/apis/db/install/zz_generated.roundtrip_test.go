@@ -26,6 +26,7 @@ func TestRoundTrip(t *testing.T) {
 			{Name: "BackupRecord", Hub: runtime.APIVersionInternal, Storage: "v1", Versions: []string{"v1"}},
 			{Name: "Database", Hub: runtime.APIVersionInternal, Storage: "v1", Versions: []string{"v1", "v1alpha1"}},
 			{Name: "DatabaseClass", Hub: runtime.APIVersionInternal, Storage: "v1", Versions: []string{"v1", "v1alpha1"}},
+			{Name: "DatabaseUsage", Hub: runtime.APIVersionInternal, Storage: "v1", Versions: []string{"v1"}},
 		},
 		FuzzerFuncs:   fuzzer.Funcs,
 		FuzzerPackage: "github.com/apigen-dev/apigen/example-api/apis/db/fuzzer",

@@ -204,6 +204,62 @@ type BackupList struct {
 	Items []Backup `json:"items"`
 }
 
+// DatabaseUsage is the resource usage of one Database (of the same name and namespace),
+// computed when it is read and never stored, as metrics-server's PodMetrics: the example of a
+// resource whose REST the user writes (+apigen:storage=rest; the REST is in the install
+// package, databaseusage.go). It is read-only: get, list and watch.
+//
+// +genclient
+// +genclient:onlyVerbs=get,list,watch
+// +kubebuilder:object:root=true
+// +apigen:storage=rest
+// +kubebuilder:printcolumn:name="Connections",type=integer,JSONPath=`.usage.connections`
+// +kubebuilder:printcolumn:name="CPU(cores)",type=string,JSONPath=`.usage.cpu`
+// +kubebuilder:printcolumn:name="Storage(bytes)",type=string,JSONPath=`.usage.storage`
+// +kubebuilder:printcolumn:name="Engine",type=string,JSONPath=`.engine`,priority=1
+// +kubebuilder:printcolumn:name="Window",type=string,JSONPath=`.window`,priority=1
+// +kubebuilder:selectablefield:JSONPath=`.engine`
+type DatabaseUsage struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// Engine is the measured Database's engine.
+	// +optional
+	Engine Engine `json:"engine,omitempty"`
+	// Timestamp is the start of the window the usage was measured over.
+	// +optional
+	Timestamp metav1.Time `json:"timestamp,omitempty"`
+	// Window is the length of that window.
+	// +optional
+	Window metav1.Duration `json:"window,omitempty"`
+	// Usage is what the Database uses.
+	// +optional
+	Usage DatabaseUsageValues `json:"usage,omitempty"`
+}
+
+// DatabaseUsageValues are the measured values of a DatabaseUsage.
+type DatabaseUsageValues struct {
+	// Connections is the number of open client connections.
+	// +optional
+	Connections int32 `json:"connections,omitempty"`
+	// CPU is the processor time used per second, in cores.
+	// +optional
+	CPU resource.Quantity `json:"cpu,omitempty"`
+	// Storage is the data stored, in bytes.
+	// +optional
+	Storage resource.Quantity `json:"storage,omitempty"`
+}
+
+// DatabaseUsageList is a list of DatabaseUsages.
+//
+// +kubebuilder:object:root=true
+type DatabaseUsageList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []DatabaseUsage `json:"items"`
+}
+
 // BackupRecord records one completed backup run. Records are kept in a PostgreSQL table
 // (example-api/storage/sqlstore, with the server's --backup-records-dsn), not in etcd: the
 // install package's newBackupRecordStorage returns their storage.

@@ -51,6 +51,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&DatabaseList{},
 		&DatabaseClass{},
 		&DatabaseClassList{},
+		&DatabaseUsage{},
+		&DatabaseUsageList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

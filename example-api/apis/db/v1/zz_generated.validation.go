@@ -68,6 +68,15 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
+	scheme.AddValidationFunc((*DatabaseUsage)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_DatabaseUsage(ctx, op, nil, obj.(*DatabaseUsage), nil)
+		case operation.Update:
+			return Validate_DatabaseUsage(ctx, op, nil, obj.(*DatabaseUsage), safe.Cast[*DatabaseUsage](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
 	return nil
 }
 
@@ -457,6 +466,29 @@ func Validate_DatabaseStatus(ctx context.Context, op operation.Operation, fldPat
 		return errs
 	}(fldPath.Child("conditions"), obj.Conditions, safe.Field(oldObj, func(oldObj *DatabaseStatus) []metav1.Condition {
 		return oldObj.Conditions
+	}))...)
+	return errs
+}
+
+// Validate_DatabaseUsage validates obj, a DatabaseUsage at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_DatabaseUsage(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *DatabaseUsage) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field DatabaseUsage.Engine
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *Engine) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, false) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, Validate_Engine(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("engine"), &obj.Engine, safe.Field(oldObj, func(oldObj *DatabaseUsage) *Engine {
+		return &oldObj.Engine
 	}))...)
 	return errs
 }

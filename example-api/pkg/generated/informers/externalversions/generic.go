@@ -56,6 +56,11 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 			informer: f.Db().V1().DatabaseClasses().Informer(),
 			resource: resource.GroupResource(),
 		}, nil
+	case dbv1.SchemeGroupVersion.WithResource("databaseusages"):
+		return &genericInformer{
+			informer: f.Db().V1().DatabaseUsages().Informer(),
+			resource: resource.GroupResource(),
+		}, nil
 	// Group=db.example.com, Version=v1alpha1
 	case dbv1alpha1.SchemeGroupVersion.WithResource("databases"):
 		return &genericInformer{

@@ -25,3 +25,9 @@ type DatabaseNamespaceListerExpansion interface{}
 
 // DatabaseClassListerExpansion allows custom methods to be added to DatabaseClassLister.
 type DatabaseClassListerExpansion interface{}
+
+// DatabaseUsageListerExpansion allows custom methods to be added to DatabaseUsageLister.
+type DatabaseUsageListerExpansion interface{}
+
+// DatabaseUsageNamespaceListerExpansion allows custom methods to be added to DatabaseUsageNamespaceLister.
+type DatabaseUsageNamespaceListerExpansion interface{}

@@ -17,6 +17,8 @@ type Interface interface {
 	Databases() TypedDatabaseInformer
 	// DatabaseClasses returns a DatabaseClassInformer.
 	DatabaseClasses() TypedDatabaseClassInformer
+	// DatabaseUsages returns a DatabaseUsageInformer.
+	DatabaseUsages() TypedDatabaseUsageInformer
 }
 type version struct {
 	factory          internalinterfaces.SharedInformerFactory
@@ -64,6 +66,15 @@ func (v *version) Databases() TypedDatabaseInformer {
 func (v *version) DatabaseClasses() TypedDatabaseClassInformer {
 	return &databaseClassInformer{
 		factory:          v.factory,
+		tweakListOptions: v.tweakListOptions,
+	}
+}
+
+// DatabaseUsages returns a TypedDatabaseUsageInformer.
+func (v *version) DatabaseUsages() TypedDatabaseUsageInformer {
+	return &databaseUsageInformer{
+		factory:          v.factory,
+		namespace:        v.namespace,
 		tweakListOptions: v.tweakListOptions,
 	}
 }

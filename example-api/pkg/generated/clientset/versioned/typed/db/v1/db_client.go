@@ -18,6 +18,7 @@ type DbV1Interface interface {
 	BackupRecordsGetter
 	DatabasesGetter
 	DatabaseClassesGetter
+	DatabaseUsagesGetter
 }
 
 // DbV1Client is used to interact with features provided by the db.example.com group.
@@ -43,6 +44,11 @@ func (c *DbV1Client) Databases(namespace string) DatabaseInterface {
 // DatabaseClasses returns the typed client of databaseclasses.
 func (c *DbV1Client) DatabaseClasses() DatabaseClassInterface {
 	return newDatabaseClasses(c)
+}
+
+// DatabaseUsages returns the typed client of databaseusages in namespace.
+func (c *DbV1Client) DatabaseUsages(namespace string) DatabaseUsageInterface {
+	return newDatabaseUsages(c, namespace)
 }
 
 // NewForConfig creates a new DbV1Client for the given config, with an HTTP client of its own (rest.HTTPClientFor).

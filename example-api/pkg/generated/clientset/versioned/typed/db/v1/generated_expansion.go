@@ -15,3 +15,6 @@ type DatabaseExpansion interface{}
 
 // DatabaseClassExpansion has the methods added to DatabaseClassInterface by hand (none: it is generated empty).
 type DatabaseClassExpansion interface{}
+
+// DatabaseUsageExpansion has the methods added to DatabaseUsageInterface by hand (none: it is generated empty).
+type DatabaseUsageExpansion interface{}

@@ -35,6 +35,11 @@ func (c *FakeDbV1) DatabaseClasses() typeddbv1.DatabaseClassInterface {
 	return newFakeDatabaseClasses(c)
 }
 
+// DatabaseUsages returns the fake client of databaseusages in namespace.
+func (c *FakeDbV1) DatabaseUsages(namespace string) typeddbv1.DatabaseUsageInterface {
+	return newFakeDatabaseUsages(c, namespace)
+}
+
 // RESTClient returns a nil *rest.RESTClient: a fake client has no REST client.
 func (c *FakeDbV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
