@@ -55,3 +55,37 @@ func TestUserStorageTemplate(t *testing.T) {
 		t.Errorf("the stub does not serve the in-memory storage:\n%s", src)
 	}
 }
+
+// TestCreateAPIStorageInterface: --storage=interface marks the kind +apigen:storage=interface
+// and writes the stub new<Kind>Storage in the version's install package once; a second
+// version moves it to the hub's install package.
+func TestCreateAPIStorageInterface(t *testing.T) {
+	t.Parallel()
+	root := initRepo(t)
+	ledger := APIOptions{Group: "shop.example.com", Version: "v1", Kind: "Ledger", KindOptions: KindOptions{Namespaced: true, Storage: "interface"}}
+	apply(t, root, ledger)
+	files := tree(t, root)
+	if types := files["apis/shop/v1/ledger_types.go"]; !strings.Contains(types, "// +apigen:storage=interface\n") {
+		t.Errorf("ledger_types.go lacks +apigen:storage=interface:\n%s", types)
+	}
+	if stub := files["apis/shop/v1/install/ledger_storage.go"]; !strings.Contains(stub,
+		"func newLedgerStorage(config registry.UserStorageConfig) (storage.Interface, error) {") {
+		t.Errorf("ledger_storage.go has no newLedgerStorage:\n%s", stub)
+	}
+	if again, err := CreateAPI(root, ledger); err != nil || len(again.Changes) != 0 {
+		t.Errorf("second CreateAPI --storage=interface: %v, %v; want no changes", err, again.Summary())
+	}
+	beta := ledger
+	beta.Version = "v1beta1"
+	apply(t, root, beta)
+	files = tree(t, root)
+	if _, ok := files["apis/shop/v1/install/ledger_storage.go"]; ok {
+		t.Error("the stub is still in the single version's install package")
+	}
+	if !strings.Contains(files["apis/shop/install/ledger_storage.go"], "func newLedgerStorage(") {
+		t.Error("the hub's install package has no newLedgerStorage")
+	}
+	if !strings.Contains(files["apis/shop/v1beta1/ledger_types.go"], "// +apigen:storage=interface\n") {
+		t.Error("the v1beta1 copy of Ledger lacks +apigen:storage=interface")
+	}
+}
