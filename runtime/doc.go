@@ -69,6 +69,8 @@
 //   - storage/encryption: encryption at rest, kube's EncryptionConfiguration read into
 //     the value transformers etcd3 applies;
 //   - storage/embedded: the embedded etcd member;
+//   - storage/memory: storage.Interface in the process's memory (a scaffolded kind's own
+//     storage until written);
 //   - storage/kine: etcd's API over SQLite or PostgreSQL in process (kine), linked only by
 //     the binaries that import it (runtime/app does not: a main registers it).
 //

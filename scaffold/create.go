@@ -73,9 +73,6 @@ func CreateAPI(dir string, opts APIOptions) (*Plan, error) {
 			return nil, fmt.Errorf("--storage=rest with --status or --scale: the REST you write serves the resource only, not its subresources")
 		}
 	case "interface":
-		// TODO(issue 32): the storage level's template (a stub storage.Interface) lands with
-		// its generator; the merger replaces this error.
-		return nil, fmt.Errorf("--storage=interface: not yet scaffolded; write --storage=rest or etcd")
 	default:
 		return nil, fmt.Errorf("invalid --storage %q: want etcd, rest or interface", opts.Storage)
 	}
@@ -170,8 +167,13 @@ func (c *creation) plan() error {
 	if err := c.planKind(data, perVersion); err != nil {
 		return err
 	}
-	if o.Storage == "rest" {
+	switch o.Storage {
+	case "rest":
 		if err := c.planRESTStub(data, needHub); err != nil {
+			return err
+		}
+	case "interface":
+		if err := c.planStorageStub(data, needHub); err != nil {
 			return err
 		}
 	}

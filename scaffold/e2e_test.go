@@ -102,6 +102,15 @@ func TestScaffoldEndToEnd(t *testing.T) {
 				t.Errorf("create api --storage=rest wrote no stub: %v", err)
 			}
 		}},
+		{"create api --storage=interface", func(t *testing.T) {
+			// A kind whose storage.Interface the user writes: the stub keeps its objects in
+			// memory, which make test (TestServeEveryKind: create, get, list, watch, delete)
+			// checks.
+			runIn(t, repo, time.Minute, apigen, "create", "api", "--group", "shop.example.com", "--version", "v1", "--kind", "Ledger", "--storage=interface")
+			if _, err := os.Stat(filepath.Join(repo, "apis/shop/v1/install/ledger_storage.go")); err != nil {
+				t.Errorf("create api --storage=interface wrote no stub: %v", err)
+			}
+		}},
 		{"generate and make test", func(t *testing.T) {
 			// The user's own fields, required and constrained: the generated sample must
 			// satisfy them with no sample edited.
@@ -144,6 +153,11 @@ func TestScaffoldEndToEnd(t *testing.T) {
 				t.Errorf("kubectl get orders:\n%s", out)
 			}
 			checkStub(t, srv)
+			// Ledger's stub storage keeps objects in memory.
+			srv.kubectl(t, "create", "-f", filepath.Join(repo, "config/samples/generated/shop.example.com_v1_ledger.yaml"))
+			if out := srv.kubectl(t, "get", "ledgers", "-o", "name"); !strings.Contains(out, "ledger.shop.example.com/ledger-sample") {
+				t.Errorf("kubectl get ledgers, kept in memory by the stub: %q", out)
+			}
 			checkDeployManifests(t, srv, repo)
 			srv.stop(t)
 		}},
@@ -260,6 +274,10 @@ func TestScaffoldEndToEnd(t *testing.T) {
 				t.Errorf("the stub of Stock's REST did not move to the hub's install package: %v", err)
 			}
 			checkStub(t, srv)
+			if _, err := os.Stat(filepath.Join(repo, "apis/shop/install/ledger_storage.go")); err != nil {
+				t.Errorf("the stub of Ledger's storage did not move to the hub's install package: %v", err)
+			}
+			srv.kubectl(t, "get", "ledgers") // served from the hub's install package, as Order
 			checkDeployManifests(t, srv, repo)
 		}},
 	}

@@ -9,7 +9,7 @@ import (
 // +genclient:noStatus: its Status is the REST's, not a subresource) and writes the stub
 // new<Kind>REST in the version's install package once; a second version moves the stub to
 // the hub's install package, its types import pointed at the hub; --storage=rest with a
-// subresource, and --storage=interface until its template lands, are errors.
+// subresource, and an unknown --storage, are errors.
 func TestCreateAPIRESTStorage(t *testing.T) {
 	t.Parallel()
 	root := initRepo(t)
@@ -38,7 +38,7 @@ func TestCreateAPIRESTStorage(t *testing.T) {
 			"--namespaced=true --status=false --scale=false\n") {
 		t.Errorf("CreateAPI of the kind with etcd storage: %v, want a clash naming --storage", err)
 	}
-	for _, bad := range []KindOptions{{Namespaced: true, Storage: "rest", Status: true}, {Namespaced: true, Storage: "interface"}, {Storage: "s3"}} {
+	for _, bad := range []KindOptions{{Namespaced: true, Storage: "rest", Status: true}, {Storage: "s3"}} {
 		if _, err := CreateAPI(root, APIOptions{Group: "shop.example.com", Version: "v1", Kind: "Meter", KindOptions: bad}); err == nil ||
 			!strings.Contains(err.Error(), "--storage") {
 			t.Errorf("CreateAPI with %s: %v, want an error naming --storage", bad, err)

@@ -16,7 +16,8 @@ const samplesDir = "../config/samples"
 
 // TestKubectlSession is the README's kubectl session, end to end: discovery, apply of every
 // sample, defaults, an update by re-applying an edited sample, conversion to v1alpha1, a watch
-// seeing a change made elsewhere, and delete.
+// seeing a change made elsewhere, and delete; and BackupRecords kept in etcd without
+// --backup-records-dsn.
 func TestKubectlSession(t *testing.T) {
 	t.Parallel() // a server of its own; no assertion on timing
 	s := startServer(t)
@@ -68,6 +69,16 @@ func TestKubectlSession(t *testing.T) {
 	s.mustKubectl(t, "get", "db", "inventory")
 	s.mustKubectl(t, "get", "databaseclasses", "standard-postgres", "small-mysql")
 	s.mustKubectl(t, "get", "backups", "orders-nightly")
+
+	// Without --backup-records-dsn, BackupRecords (+apigen:storage=interface) are kept in
+	// etcd, as the server says.
+	if !strings.Contains(s.proc.Output(), "no --backup-records-dsn: backuprecords.db.example.com are kept in etcd") {
+		t.Errorf("the server does not say where backup records are kept:\n%s", s.proc.Output())
+	}
+	s.mustKubectl(t, "create", "-f", filepath.Join(samplesDir, "generated", "db.example.com_v1_backuprecord.yaml"))
+	if out := s.mustKubectl(t, "get", "backuprecord", "backuprecord-sample", "-o", "jsonpath={.spec.backupName}"); out != "sample" {
+		t.Errorf("backuprecord-sample spec.backupName = %q, want sample", out)
+	}
 
 	// Editing a sample and applying it again updates the object.
 	edited := filepath.Join(t.TempDir(), "orders.yaml")

@@ -262,3 +262,39 @@ func TestUserREST(t *testing.T) {
 		t.Error("the strategy file has a strategy for a kind whose REST the user writes")
 	}
 }
+
+// TestUserStorageInterface: a kind marked +apigen:storage=interface gets its storage from
+// registry.NewUserStorage with the install package's new<Kind>Storage, not from the
+// server's StorageFactory; the other kinds keep theirs.
+func TestUserStorageInterface(t *testing.T) {
+	api := testAPI()
+	for _, v := range api.Groups[0].Versions {
+		if k := v.Kind("Backup"); k != nil {
+			k.UserStorage = "interface"
+		}
+	}
+	files, err := New().Generate(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src string
+	for path, content := range files {
+		if strings.HasSuffix(path, "zz_generated.install.go") {
+			src = string(content)
+		}
+	}
+	for _, want := range []string{
+		"s, err := registry.NewUserStorage(storage, scheme, registry.UserStorageConfig{\n" +
+			"\t\tResource:       schema.GroupResource{Group: \"db.example.com\", Resource: \"backups\"},\n" +
+			"\t\tStorageVersion: v1.SchemeGroupVersion,",
+		"\t}, newBackupStorage)\n",
+		`storage.NewStorage(schema.GroupResource{Group: "db.example.com", Resource: "databases"}`,
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("zz_generated.install.go lacks %q:\n%s", want, src)
+		}
+	}
+	if strings.Contains(src, `storage.NewStorage(schema.GroupResource{Group: "db.example.com", Resource: "backups"}`) {
+		t.Errorf("backups are still stored through the server's StorageFactory:\n%s", src)
+	}
+}

@@ -33,6 +33,21 @@ func storeFunc(f *jen.File, g *model.Group, r *resource) {
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(),
 			jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot create the storage of "+qualified+": %w"), jen.Err()))),
 	}
+	stored := "storing " + r.obj.Name.Name + " objects as " + r.storage.Name
+	if k.UserStorage == "interface" {
+		// +apigen:storage=interface: the install package's hand-written new<Kind>Storage.
+		body = []jen.Code{
+			jen.List(jen.Id("s"), jen.Err()).Op(":=").Qual(registryPkg, "NewUserStorage").Call(jen.Id("storage"), jen.Id("scheme"),
+				jen.Qual(registryPkg, "UserStorageConfig").Custom(multi,
+					jen.Id("Resource").Op(":").Add(groupResource(k.Plural)),
+					jen.Id("StorageVersion").Op(":").Add(groupVersion(r.storage)),
+					jen.Id("NewFunc").Op(":").Add(newObj),
+					jen.Id("NewListFunc").Op(":").Add(newList)),
+				jen.Id(k.UserStorageFunc())),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		}
+		stored = "keeping " + r.obj.Name.Name + " objects, as " + r.storage.Name + ", in the storage " + k.UserStorageFunc() + " returns (+apigen:storage=interface)"
+	}
 	fields := []jen.Code{
 		jen.Id("NewFunc").Op(":").Add(newObj),
 		jen.Id("NewListFunc").Op(":").Add(newList),
@@ -72,8 +87,7 @@ func storeFunc(f *jen.File, g *model.Group, r *resource) {
 				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot build the store of "+qualified+": %w"), jen.Err()))),
 			jen.Return(jen.Id("store"), jen.Nil()))
 	}
-	f.Commentf("%s builds the registry.Store of %s, storing %s objects as %s.",
-		r.storeFunc(), qualified, r.obj.Name.Name, r.storage.Name)
+	f.Commentf("%s builds the registry.Store of %s, %s.", r.storeFunc(), qualified, stored)
 	f.Func().Id(r.storeFunc()).Params(
 		jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"),
 		jen.Id("storage").Qual(registryPkg, "StorageFactory"),

@@ -163,6 +163,7 @@ func (b *builder) group(name string, pkgs []*apiPackage) *model.Group {
 	g.InstallDir = filepath.Join(g.Hub.Dir, "install")
 	b.handInstall(g)
 	b.restStorage(g)
+	b.checkUserStorage(g)
 	b.validationPackage(g)
 	b.fuzzerPackage(g)
 	g.StorageVersion = b.storageVersions(g)

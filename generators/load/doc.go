@@ -59,7 +59,10 @@
 //   - the hand-written files of a group's install directory (sample-apiserver's
 //     install/install.go) are parsed and their declarations recorded (model.Group.HandInstall):
 //     apigen generates beside them, adopting a func Install(scheme *runtime.Scheme) and
-//     reporting an Install of another signature as an error; the group's validation package
+//     reporting an Install of another signature as an error, and, for a kind marked
+//     +apigen:storage=interface, requiring func new<Kind>Storage(config
+//     registry.UserStorageConfig) (storage.Interface, error) (an error at the kind when it
+//     is missing, at the function when its signature differs); the group's validation package
 //     (<hub>/validation) is parsed for Validate<Kind>(obj *<hub>.<Kind>) field.ErrorList and
 //     Validate<Kind>Update(obj, old *<hub>.<Kind>) field.ErrorList (model.Group.Validation),
 //     a function named so with another signature being a warning saying what to write; the

@@ -136,3 +136,31 @@ func TestLoadRESTStorage(t *testing.T) {
 		t.Errorf("Load() error =\n%v\nreports the declared newMeterREST", err)
 	}
 }
+
+// TestLoadUserStorage: a kind marked +apigen:storage=interface whose install package declares
+// no new<Kind>Storage is an error at the kind naming the function to write with its
+// signature; one declaring it with another signature is an error at the function; a
+// create-only kind, never stored, may not carry the marker.
+func TestLoadUserStorage(t *testing.T) {
+	_, err := Load(filepath.Join(fixtures, "userstorage"), "./...")
+	var diags model.Diagnostics
+	if !errors.As(err, &diags) || !diags.HasErrors() {
+		t.Fatalf("Load() error = %v, want error diagnostics", err)
+	}
+	want := []string{
+		"userstorage/apis/wardle/v1alpha1/types.go:10:6: +apigen:storage=interface on Flunder: the install package (",
+		"declares no newFlunderStorage: write, in a hand-written file there, " +
+			"func newFlunderStorage(config registry.UserStorageConfig) (storage.Interface, error) returning the storage Flunder objects are kept in",
+		"userstorage/apis/wardle/install/storage.go:7:6: func newFischerStorage() (storage.Interface, error): the generated store of Fischer calls " +
+			"func newFischerStorage(config registry.UserStorageConfig) (storage.Interface, error): write that signature",
+		"userstorage/apis/wardle/v1alpha1/types.go:53:6: +apigen:storage=interface on Review: a create-only kind (+genclient:onlyVerbs=create) is never stored; remove the marker",
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("Load() error =\n%v\nwant substring %q", err, w)
+		}
+	}
+	if len(diags) != 3 {
+		t.Errorf("Load() error =\n%v\nwant 3 diagnostics", err)
+	}
+}

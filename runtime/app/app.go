@@ -73,6 +73,7 @@ serves plain HTTP on a loopback address without authentication instead.`,
 		},
 	}
 	opts.AddFlags(cmd.Flags())
+	cmd.Flags().AddFlagSet(Flags)
 	cmd.SetArgs(args)
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)

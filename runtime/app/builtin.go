@@ -76,10 +76,13 @@ var builtins = []builtin{
 }
 
 // buildOwnGroups builds the server's own groups, the GroupBuilders given to Main, in their
-// order.
+// order, over the server's storage factory as a registry.UserStorageHost.
 func buildOwnGroups(w *wiring) ([]*registry.APIGroupInfo, error) {
+	// Kinds with their own storage (+apigen:storage=interface) have it closed with etcd's.
+	host := &userStorageHost{storageFactory: w.factory, log: w.log}
+	w.etcd.beforeClose = append(w.etcd.beforeClose, host.close)
 	for _, build := range w.builders {
-		info, err := build(w.scheme, w.factory)
+		info, err := build(w.scheme, host)
 		if err != nil {
 			return nil, fmt.Errorf("cannot build API group: %w", err)
 		}

@@ -39,11 +39,18 @@ and adds +k8s:conversion-gen to the versions' doc.go files.
 install package: new<Kind>REST, yours to fill in, serving an empty resource (list returns no
 items, get 404) until you do. It moves to apis/<g>/install when the group gets a hub.
 
+--storage=interface marks the kind +apigen:storage=interface and writes <kind>_storage.go in
+the group's install package: new<Kind>Storage, returning the storage.Interface the generated
+Store keeps the kind's objects in, yours to write (a table of your database, another system);
+until you do, the objects are kept in the server's memory (runtime/storage/memory). It moves
+with the rest of the install package when the group gets a hub.
+
 Running it twice changes nothing. A clash (the kind exists with other options, a file it
 would create exists with other content) is an error and nothing is written.`,
 		Example: `  apigen create api --group shop.example.com --version v1 --kind Order
   apigen create api --group shop.example.com --version v1 --kind Shelf --namespaced=false --status --scale
   apigen create api --group shop.example.com --version v1 --kind Stock --storage=rest
+  apigen create api --group shop.example.com --version v1 --kind Ledger --storage=interface
 
   # a second version: creates the hub package apis/shop and the conversions
   apigen create api --group shop.example.com --version v1beta1 --kind Order`,
@@ -59,8 +66,9 @@ would create exists with other content) is an error and nothing is written.`,
 	f.BoolVar(&opts.Namespaced, "namespaced", true, "the kind's objects live in namespaces; false makes it cluster-scoped")
 	f.BoolVar(&opts.Status, "status", false, "serve the /status subresource")
 	f.BoolVar(&opts.Scale, "scale", false, "serve the /scale subresource over spec.replicas and status.replicas")
-	f.StringVar(&opts.Storage, "storage", "etcd", "where the kind's objects are kept: etcd (the server's storage), or rest "+
-		"(REST you write: +apigen:storage=rest and a stub new<Kind>REST in the install package serving an empty resource)")
+	f.StringVar(&opts.Storage, "storage", "etcd", "where the kind's objects are kept: etcd (the server's storage), rest "+
+		"(REST you write: +apigen:storage=rest and a stub new<Kind>REST in the install package serving an empty resource), or "+
+		"interface (a storage.Interface you write: +apigen:storage=interface and a stub new<Kind>Storage keeping them in memory)")
 	for _, name := range []string{"group", "version", "kind"} {
 		_ = cmd.MarkFlagRequired(name)
 	}

@@ -176,3 +176,36 @@ type DatabaseUsageList struct {
 
 	Items []DatabaseUsage `json:"items"`
 }
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// BackupRecord records one completed backup run. Records live in a PostgreSQL table beside
+// the backups themselves, not in etcd (+apigen:storage=interface in v1).
+type BackupRecord struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec BackupRecordSpec `json:"spec"`
+}
+
+// BackupRecordSpec describes a completed backup run.
+type BackupRecordSpec struct {
+	// BackupName names the Backup, in the record's namespace, that ran.
+	BackupName string `json:"backupName"`
+	// DatabaseName names the Database backed up.
+	DatabaseName string `json:"databaseName,omitempty"`
+	// Location is where the backup's data was written, e.g. s3://bucket/key.
+	Location string `json:"location,omitempty"`
+	// SizeBytes is the size of the backup's data.
+	SizeBytes int64 `json:"sizeBytes,omitempty"`
+}
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// BackupRecordList is a list of BackupRecords.
+type BackupRecordList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []BackupRecord `json:"items"`
+}

@@ -79,6 +79,79 @@ func SemanticEqual_BackupPolicy(a, b *BackupPolicy) bool {
 	return true
 }
 
+// SemanticEqual_BackupRecord reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_BackupRecord(a, b *BackupRecord) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.TypeMeta != b.TypeMeta {
+		return false
+	}
+	if !equality.Semantic.DeepEqual(&a.ObjectMeta, &b.ObjectMeta) {
+		return false
+	}
+	if !SemanticEqual_BackupRecordSpec(&a.Spec, &b.Spec) {
+		return false
+	}
+	return true
+}
+
+// SemanticEqual_BackupRecordList reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_BackupRecordList(a, b *BackupRecordList) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.TypeMeta != b.TypeMeta {
+		return false
+	}
+	if !equality.Semantic.DeepEqual(&a.ListMeta, &b.ListMeta) {
+		return false
+	}
+	if len(a.Items) != len(b.Items) {
+		return false
+	}
+	if len(a.Items) != 0 && &a.Items[0] != &b.Items[0] {
+		for i := range a.Items {
+			if !SemanticEqual_BackupRecord(&a.Items[i], &b.Items[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// SemanticEqual_BackupRecordSpec reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
+// nil and empty slices and maps are equal, quantities compare by value, times by instant.
+func SemanticEqual_BackupRecordSpec(a, b *BackupRecordSpec) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.BackupName != b.BackupName {
+		return false
+	}
+	if a.DatabaseName != b.DatabaseName {
+		return false
+	}
+	if a.Location != b.Location {
+		return false
+	}
+	if a.SizeBytes != b.SizeBytes {
+		return false
+	}
+	return true
+}
+
 // SemanticEqual_BackupSpec reports whether a and b are equal as equality.Semantic.DeepEqual(a, b) reports it:
 // nil and empty slices and maps are equal, quantities compare by value, times by instant.
 func SemanticEqual_BackupSpec(a, b *BackupSpec) bool {

@@ -43,6 +43,10 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 	if err != nil {
 		return nil, err
 	}
+	backupRecordStore, err := newBackupRecordStore(scheme, storage)
+	if err != nil {
+		return nil, err
+	}
 	databaseStore, err := newDatabaseStore(scheme, storage)
 	if err != nil {
 		return nil, err
@@ -65,6 +69,7 @@ func NewAPIGroupInfo(scheme *runtime.Scheme, storage registry.StorageFactory) (*
 			"v1": {
 				"backups":          backupStore,
 				"backups/status":   registry.NewStatusStore(backupStore, backupStatusStrategy{backupStrategy{scheme: scheme}}),
+				"backuprecords":    backupRecordStore,
 				"databases":        databaseStore,
 				"databases/status": registry.NewStatusStore(databaseStore, databaseStatusStrategy{databaseStrategy{scheme: scheme}}),
 				"databases/scale":  databaseScaleStore,
@@ -115,6 +120,45 @@ func newBackupStore(scheme *runtime.Scheme, storage registry.StorageFactory) (*r
 		DefaultQualifiedResource:  schema.GroupResource{Group: "db.example.com", Resource: "backups"},
 		SingularQualifiedResource: schema.GroupResource{Group: "db.example.com", Resource: "backup"},
 		Strategy:                  backupStrategy{scheme: scheme},
+		Storage:                   s,
+		TableConvertor:            table,
+	}, nil
+}
+
+// newBackupRecordStore builds the registry.Store of backuprecords.db.example.com, keeping BackupRecord objects, as v1, in the storage newBackupRecordStorage returns (+apigen:storage=interface).
+func newBackupRecordStore(scheme *runtime.Scheme, storage registry.StorageFactory) (*registry.Store, error) {
+	s, err := registry.NewUserStorage(storage, scheme, registry.UserStorageConfig{
+		Resource:       schema.GroupResource{Group: "db.example.com", Resource: "backuprecords"},
+		StorageVersion: v1.SchemeGroupVersion,
+		NewFunc: func() runtime.Object {
+			return &db.BackupRecord{}
+		},
+		NewListFunc: func() runtime.Object {
+			return &db.BackupRecordList{}
+		},
+	}, newBackupRecordStorage)
+	if err != nil {
+		return nil, err
+	}
+	table, err := tableconvertor.New([]tableconvertor.Column{
+		{Name: "Backup", Type: "string", JSONPath: ".spec.backupName"},
+		{Name: "Database", Type: "string", JSONPath: ".spec.databaseName"},
+		{Name: "Size", Type: "integer", JSONPath: ".spec.sizeBytes"},
+		{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot build the table convertor of backuprecords.db.example.com: %w", err)
+	}
+	return &registry.Store{
+		NewFunc: func() runtime.Object {
+			return &db.BackupRecord{}
+		},
+		NewListFunc: func() runtime.Object {
+			return &db.BackupRecordList{}
+		},
+		DefaultQualifiedResource:  schema.GroupResource{Group: "db.example.com", Resource: "backuprecords"},
+		SingularQualifiedResource: schema.GroupResource{Group: "db.example.com", Resource: "backuprecord"},
+		Strategy:                  backupRecordStrategy{scheme: scheme},
 		Storage:                   s,
 		TableConvertor:            table,
 	}, nil

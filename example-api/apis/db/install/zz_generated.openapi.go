@@ -22,6 +22,9 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1.Backup":                  schema_db_v1_Backup(ref),
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupList":              schema_db_v1_BackupList(ref),
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupPolicy":            schema_db_v1_BackupPolicy(ref),
+		"github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupRecord":            schema_db_v1_BackupRecord(ref),
+		"github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupRecordList":        schema_db_v1_BackupRecordList(ref),
+		"github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupRecordSpec":        schema_db_v1_BackupRecordSpec(ref),
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupSpec":              schema_db_v1_BackupSpec(ref),
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupStatus":            schema_db_v1_BackupStatus(ref),
 		"github.com/apigen-dev/apigen/example-api/apis/db/v1.Database":                schema_db_v1_Database(ref),
@@ -170,6 +173,144 @@ func schema_db_v1_BackupPolicy(ref common.ReferenceCallback) common.OpenAPIDefin
 						},
 					},
 				},
+			},
+		},
+	}
+}
+
+func schema_db_v1_BackupRecord(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BackupRecord records one completed backup run. Records are kept in a PostgreSQL table (example-api/storage/sqlstore, with the server's --backup-records-dsn), not in etcd: the install package's newBackupRecordStorage returns their storage.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupRecordSpec"),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupRecordSpec",
+			metav1.ObjectMeta{}.OpenAPIModelName(),
+		},
+	}
+}
+
+func schema_db_v1_BackupRecordList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BackupRecordList is a list of BackupRecords.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupRecord"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/apigen-dev/apigen/example-api/apis/db/v1.BackupRecord",
+			metav1.ListMeta{}.OpenAPIModelName(),
+		},
+	}
+}
+
+func schema_db_v1_BackupRecordSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BackupRecordSpec describes a completed backup run.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"backupName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "BackupName names the Backup, in the record's namespace, that ran.",
+							MaxLength:   ptr.To[int64](253),
+							MinLength:   ptr.To[int64](1),
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"databaseName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DatabaseName names the Database backed up.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"location": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Location is where the backup's data was written, e.g. s3://bucket/key.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"sizeBytes": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SizeBytes is the size of the backup's data.",
+							Minimum:     ptr.To[float64](0.0),
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+				},
+				Required: []string{"backupName"},
 			},
 		},
 	}

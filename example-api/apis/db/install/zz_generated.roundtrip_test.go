@@ -23,6 +23,7 @@ func TestRoundTrip(t *testing.T) {
 		Install: install.Install,
 		Kinds: []roundtriptest.Kind{
 			{Name: "Backup", Hub: runtime.APIVersionInternal, Storage: "v1", Versions: []string{"v1"}},
+			{Name: "BackupRecord", Hub: runtime.APIVersionInternal, Storage: "v1", Versions: []string{"v1"}},
 			{Name: "Database", Hub: runtime.APIVersionInternal, Storage: "v1", Versions: []string{"v1", "v1alpha1"}},
 			{Name: "DatabaseClass", Hub: runtime.APIVersionInternal, Storage: "v1", Versions: []string{"v1", "v1alpha1"}},
 			{Name: "DatabaseUsage", Hub: runtime.APIVersionInternal, Storage: "v1", Versions: []string{"v1"}},

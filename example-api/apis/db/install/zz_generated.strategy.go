@@ -95,6 +95,46 @@ func (backupStatusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath
 	}
 }
 
+// backupRecordStrategy implements registry.Strategy for db.BackupRecord.
+type backupRecordStrategy struct {
+	// scheme holds the declarative validation (zz_generated.validation.go) of every version.
+	scheme *runtime.Scheme
+}
+
+var _ registry.Strategy = backupRecordStrategy{}
+
+// NamespaceScoped returns true: backuprecords are namespaced.
+func (backupRecordStrategy) NamespaceScoped() bool {
+	return true
+}
+
+// PrepareForCreate sets generation to 1.
+func (backupRecordStrategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
+	o := obj.(*db.BackupRecord)
+	o.Generation = 1
+}
+
+// PrepareForUpdate keeps generation, bumping it when spec changed.
+func (backupRecordStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	newObj, oldObj := obj.(*db.BackupRecord), old.(*db.BackupRecord)
+	newObj.Generation = oldObj.Generation
+	if !db.SemanticEqual_BackupRecordSpec(&newObj.Spec, &oldObj.Spec) {
+		newObj.Generation = oldObj.Generation + 1
+	}
+}
+
+// Validate runs the validation generated from the markers of the request's version; the package db declares no ValidateBackupRecord hook.
+func (s backupRecordStrategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, nil)
+	return errs
+}
+
+// ValidateUpdate runs the validation generated from the markers of the request's version; the package db declares neither ValidateBackupRecordUpdate nor ValidateBackupRecord.
+func (s backupRecordStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	errs := validation.Declarative(ctx, s.scheme, obj, old)
+	return errs
+}
+
 // databaseStrategy implements registry.Strategy for db.Database.
 type databaseStrategy struct {
 	// scheme holds the declarative validation (zz_generated.validation.go) of every version.

@@ -259,3 +259,50 @@ type DatabaseUsageList struct {
 
 	Items []DatabaseUsage `json:"items"`
 }
+
+// BackupRecord records one completed backup run. Records are kept in a PostgreSQL table
+// (example-api/storage/sqlstore, with the server's --backup-records-dsn), not in etcd: the
+// install package's newBackupRecordStorage returns their storage.
+//
+// +genclient
+// +kubebuilder:object:root=true
+// +apigen:storage=interface
+// +kubebuilder:printcolumn:name="Backup",type=string,JSONPath=`.spec.backupName`
+// +kubebuilder:printcolumn:name="Database",type=string,JSONPath=`.spec.databaseName`
+// +kubebuilder:printcolumn:name="Size",type=integer,JSONPath=`.spec.sizeBytes`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+type BackupRecord struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec BackupRecordSpec `json:"spec"`
+}
+
+// BackupRecordSpec describes a completed backup run.
+type BackupRecordSpec struct {
+	// BackupName names the Backup, in the record's namespace, that ran.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	BackupName string `json:"backupName"`
+	// DatabaseName names the Database backed up.
+	// +optional
+	DatabaseName string `json:"databaseName,omitempty"`
+	// Location is where the backup's data was written, e.g. s3://bucket/key.
+	// +optional
+	Location string `json:"location,omitempty"`
+	// SizeBytes is the size of the backup's data.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	SizeBytes int64 `json:"sizeBytes,omitempty"`
+}
+
+// BackupRecordList is a list of BackupRecords.
+//
+// +kubebuilder:object:root=true
+type BackupRecordList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []BackupRecord `json:"items"`
+}

@@ -87,6 +87,82 @@ func (in *BackupPolicy) DeepCopy() *BackupPolicy {
 }
 
 // DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *BackupRecord) DeepCopyInto(out *BackupRecord) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new BackupRecord; nil for a nil receiver.
+func (in *BackupRecord) DeepCopy() *BackupRecord {
+	if in == nil {
+		return nil
+	}
+	out := new(BackupRecord)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject is a generated deepcopy function, copying the receiver, creating a new runtime.Object; nil for a nil receiver.
+func (in *BackupRecord) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// BackupRecord is a root type: the scheme stores it as a runtime.Object.
+var _ runtime.Object = (*BackupRecord)(nil)
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *BackupRecordList) DeepCopyInto(out *BackupRecordList) {
+	*out = *in
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]BackupRecord, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new BackupRecordList; nil for a nil receiver.
+func (in *BackupRecordList) DeepCopy() *BackupRecordList {
+	if in == nil {
+		return nil
+	}
+	out := new(BackupRecordList)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject is a generated deepcopy function, copying the receiver, creating a new runtime.Object; nil for a nil receiver.
+func (in *BackupRecordList) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// BackupRecordList is a root type: the scheme stores it as a runtime.Object.
+var _ runtime.Object = (*BackupRecordList)(nil)
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
+func (in *BackupRecordSpec) DeepCopyInto(out *BackupRecordSpec) {
+	*out = *in
+}
+
+// DeepCopy is a generated deepcopy function, copying the receiver, creating a new BackupRecordSpec; nil for a nil receiver.
+func (in *BackupRecordSpec) DeepCopy() *BackupRecordSpec {
+	if in == nil {
+		return nil
+	}
+	out := new(BackupRecordSpec)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto is a generated deepcopy function, copying the receiver, writing into out. in must be non-nil.
 func (in *BackupSpec) DeepCopyInto(out *BackupSpec) {
 	*out = *in
 }

@@ -218,6 +218,228 @@ func jsonDecodeBackupPolicy(r *jsoncodec.Reader, out *BackupPolicy) {
 	}
 }
 
+// jsonEncodeBackupRecord writes in as encoding/json.Marshal(in) does.
+func jsonEncodeBackupRecord(w *jsoncodec.Writer, in *BackupRecord) {
+	more := false
+	w.Byte('{')
+	if in.TypeMeta.Kind != "" {
+		w.Field(&more, "\"kind\":")
+		w.String(in.TypeMeta.Kind)
+	}
+	if in.TypeMeta.APIVersion != "" {
+		w.Field(&more, "\"apiVersion\":")
+		w.String(in.TypeMeta.APIVersion)
+	}
+	w.Field(&more, "\"metadata\":")
+	apimachineryjson.EncodeObjectMeta(w, &in.ObjectMeta)
+	w.Raw(",\"spec\":")
+	jsonEncodeBackupRecordSpec(w, &in.Spec)
+	w.Byte('}')
+}
+
+// jsonDecodeBackupRecord reads into out, a zero BackupRecord, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeBackupRecord(r *jsoncodec.Reader, out *BackupRecord) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [4]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "kind":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.TypeMeta.Kind = r.Str()
+			}
+		case "apiVersion":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.TypeMeta.APIVersion = r.Str()
+			}
+		case "metadata":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			apimachineryjson.DecodeObjectMeta(r, &out.ObjectMeta)
+		case "spec":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			jsonDecodeBackupRecordSpec(r, &out.Spec)
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeBackupRecordList writes in as encoding/json.Marshal(in) does.
+func jsonEncodeBackupRecordList(w *jsoncodec.Writer, in *BackupRecordList) {
+	more := false
+	w.Byte('{')
+	if in.TypeMeta.Kind != "" {
+		w.Field(&more, "\"kind\":")
+		w.String(in.TypeMeta.Kind)
+	}
+	if in.TypeMeta.APIVersion != "" {
+		w.Field(&more, "\"apiVersion\":")
+		w.String(in.TypeMeta.APIVersion)
+	}
+	w.Field(&more, "\"metadata\":")
+	apimachineryjson.EncodeListMeta(w, &in.ListMeta)
+	w.Raw(",\"items\":")
+	if in.Items == nil {
+		w.Null()
+	} else {
+		w.Byte('[')
+		for i0 := range in.Items {
+			if i0 > 0 {
+				w.Byte(',')
+			}
+			jsonEncodeBackupRecord(w, &in.Items[i0])
+		}
+		w.Byte(']')
+	}
+	w.Byte('}')
+}
+
+// jsonDecodeBackupRecordList reads into out, a zero BackupRecordList, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeBackupRecordList(r *jsoncodec.Reader, out *BackupRecordList) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [4]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "kind":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.TypeMeta.Kind = r.Str()
+			}
+		case "apiVersion":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.TypeMeta.APIVersion = r.Str()
+			}
+		case "metadata":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			apimachineryjson.DecodeListMeta(r, &out.ListMeta)
+		case "items":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			if !r.Null() && r.Array() {
+				for i0 := 0; r.Elem(i0); i0++ {
+					out.Items = append(out.Items, *new(BackupRecord))
+					jsonDecodeBackupRecord(r, &out.Items[i0])
+				}
+				if out.Items == nil {
+					out.Items = []BackupRecord{}
+				}
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
+// jsonEncodeBackupRecordSpec writes in as encoding/json.Marshal(in) does.
+func jsonEncodeBackupRecordSpec(w *jsoncodec.Writer, in *BackupRecordSpec) {
+	w.Byte('{')
+	w.Raw("\"backupName\":")
+	w.String(in.BackupName)
+	if in.DatabaseName != "" {
+		w.Raw(",\"databaseName\":")
+		w.String(in.DatabaseName)
+	}
+	if in.Location != "" {
+		w.Raw(",\"location\":")
+		w.String(in.Location)
+	}
+	if in.SizeBytes != 0 {
+		w.Raw(",\"sizeBytes\":")
+		w.Int(in.SizeBytes)
+	}
+	w.Byte('}')
+}
+
+// jsonDecodeBackupRecordSpec reads into out, a zero BackupRecordSpec, as sigs.k8s.io/json.UnmarshalCaseSensitivePreserveInts does, or fails r.
+func jsonDecodeBackupRecordSpec(r *jsoncodec.Reader, out *BackupRecordSpec) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	var seen [4]bool
+	for n := 0; r.Member(n); n++ {
+		switch string(r.Key()) {
+		case "backupName":
+			if seen[0] {
+				r.Fail()
+				return
+			}
+			seen[0] = true
+			if !r.Null() {
+				out.BackupName = r.Str()
+			}
+		case "databaseName":
+			if seen[1] {
+				r.Fail()
+				return
+			}
+			seen[1] = true
+			if !r.Null() {
+				out.DatabaseName = r.Str()
+			}
+		case "location":
+			if seen[2] {
+				r.Fail()
+				return
+			}
+			seen[2] = true
+			if !r.Null() {
+				out.Location = r.Str()
+			}
+		case "sizeBytes":
+			if seen[3] {
+				r.Fail()
+				return
+			}
+			seen[3] = true
+			if !r.Null() {
+				out.SizeBytes = r.Int(64)
+			}
+		default:
+			r.Fail()
+			return
+		}
+	}
+}
+
 // jsonEncodeBackupSpec writes in as encoding/json.Marshal(in) does.
 func jsonEncodeBackupSpec(w *jsoncodec.Writer, in *BackupSpec) {
 	w.Byte('{')
@@ -1108,6 +1330,9 @@ func init() {
 	jsoncodec.Register(jsonEncodeBackup, jsonDecodeBackup)
 	jsoncodec.Register(jsonEncodeBackupList, jsonDecodeBackupList)
 	jsoncodec.Register(jsonEncodeBackupPolicy, jsonDecodeBackupPolicy)
+	jsoncodec.Register(jsonEncodeBackupRecord, jsonDecodeBackupRecord)
+	jsoncodec.Register(jsonEncodeBackupRecordList, jsonDecodeBackupRecordList)
+	jsoncodec.Register(jsonEncodeBackupRecordSpec, jsonDecodeBackupRecordSpec)
 	jsoncodec.Register(jsonEncodeBackupSpec, jsonDecodeBackupSpec)
 	jsoncodec.Register(jsonEncodeBackupStatus, jsonDecodeBackupStatus)
 	jsoncodec.Register(jsonEncodeDatabase, jsonDecodeDatabase)

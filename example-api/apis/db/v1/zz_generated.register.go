@@ -45,6 +45,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(SchemeGroupVersion,
 		&Backup{},
 		&BackupList{},
+		&BackupRecord{},
+		&BackupRecordList{},
 		&Database{},
 		&DatabaseList{},
 		&DatabaseClass{},

@@ -41,6 +41,15 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 		}
 		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
 	})
+	scheme.AddValidationFunc((*BackupRecord)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
+		switch op.Type {
+		case operation.Create:
+			return Validate_BackupRecord(ctx, op, nil, obj.(*BackupRecord), nil)
+		case operation.Update:
+			return Validate_BackupRecord(ctx, op, nil, obj.(*BackupRecord), safe.Cast[*BackupRecord](oldObj))
+		}
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("no validation found for %T, operation: %v", obj, op))}
+	})
 	scheme.AddValidationFunc((*Database)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
@@ -143,6 +152,69 @@ func Validate_BackupPolicy(ctx context.Context, op operation.Operation, fldPath 
 		return errs
 	}(fldPath.Child("retentionDays"), &obj.RetentionDays, safe.Field(oldObj, func(oldObj *BackupPolicy) *int32 {
 		return &oldObj.RetentionDays
+	}))...)
+	return errs
+}
+
+// Validate_BackupRecord validates obj, a BackupRecord at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_BackupRecord(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *BackupRecord) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field BackupRecord.Spec
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *BackupRecordSpec) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && SemanticEqual_BackupRecordSpec(obj, oldObj) {
+			return nil
+		}
+		if !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, Validate_BackupRecordSpec(ctx, op, fldPath, obj, oldObj)...)
+		return errs
+	}(fldPath.Child("spec"), &obj.Spec, safe.Field(oldObj, func(oldObj *BackupRecord) *BackupRecordSpec {
+		return &oldObj.Spec
+	}))...)
+	return errs
+}
+
+// Validate_BackupRecordSpec validates obj, a BackupRecordSpec at fldPath, against the validation markers of its type
+// and of the types it holds; oldObj is the stored value on update, nil on create.
+func Validate_BackupRecordSpec(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj *BackupRecordSpec) (errs field.ErrorList) {
+	if obj == nil {
+		return nil
+	}
+	// field BackupRecordSpec.BackupName
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *string) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == "" && !validation.KeyPresent(ctx, fldPath, true) {
+			return append(errs, field.Required(fldPath, ""))
+		}
+		errs = append(errs, validation.FirstFailure(
+			validation.MaxLength(ctx, op, fldPath, obj, oldObj, 253),
+			validation.MinLength(ctx, op, fldPath, obj, oldObj, 1),
+		)...)
+		return errs
+	}(fldPath.Child("backupName"), &obj.BackupName, safe.Field(oldObj, func(oldObj *BackupRecordSpec) *string {
+		return &oldObj.BackupName
+	}))...)
+	// field BackupRecordSpec.SizeBytes
+	errs = append(errs, func(fldPath *field.Path, obj, oldObj *int64) (errs field.ErrorList) {
+		// Ratcheting: an unchanged value is not validated again, as in Kubernetes.
+		if op.Type == operation.Update && (obj == nil) == (oldObj == nil) && (obj == nil || *obj == *oldObj) {
+			return nil
+		}
+		if *obj == 0 && !validation.KeyPresent(ctx, fldPath, false) {
+			return // do not proceed: the optional value is absent
+		}
+		errs = append(errs, validation.Minimum(ctx, op, fldPath, obj, oldObj, 0.0, false)...)
+		return errs
+	}(fldPath.Child("sizeBytes"), &obj.SizeBytes, safe.Field(oldObj, func(oldObj *BackupRecordSpec) *int64 {
+		return &oldObj.SizeBytes
 	}))...)
 	return errs
 }

@@ -25,6 +25,10 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applydbv1.BackupApplyConfiguration{}
 	case dbv1.SchemeGroupVersion.WithKind("BackupPolicy"):
 		return &applydbv1.BackupPolicyApplyConfiguration{}
+	case dbv1.SchemeGroupVersion.WithKind("BackupRecord"):
+		return &applydbv1.BackupRecordApplyConfiguration{}
+	case dbv1.SchemeGroupVersion.WithKind("BackupRecordSpec"):
+		return &applydbv1.BackupRecordSpecApplyConfiguration{}
 	case dbv1.SchemeGroupVersion.WithKind("BackupSpec"):
 		return &applydbv1.BackupSpecApplyConfiguration{}
 	case dbv1.SchemeGroupVersion.WithKind("BackupStatus"):

@@ -77,6 +77,37 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: schedule
       type:
         scalar: string
+- name: com.github.apigen-dev.apigen.example-api.apis.db.v1.BackupRecord
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+      default: {}
+    - name: spec
+      type:
+        namedType: com.github.apigen-dev.apigen.example-api.apis.db.v1.BackupRecordSpec
+- name: com.github.apigen-dev.apigen.example-api.apis.db.v1.BackupRecordSpec
+  map:
+    fields:
+    - name: backupName
+      type:
+        scalar: string
+    - name: databaseName
+      type:
+        scalar: string
+    - name: location
+      type:
+        scalar: string
+    - name: sizeBytes
+      type:
+        scalar: numeric
 - name: com.github.apigen-dev.apigen.example-api.apis.db.v1.BackupSpec
   map:
     fields:

@@ -41,6 +41,11 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 			informer: f.Db().V1().Backups().Informer(),
 			resource: resource.GroupResource(),
 		}, nil
+	case dbv1.SchemeGroupVersion.WithResource("backuprecords"):
+		return &genericInformer{
+			informer: f.Db().V1().BackupRecords().Informer(),
+			resource: resource.GroupResource(),
+		}, nil
 	case dbv1.SchemeGroupVersion.WithResource("databases"):
 		return &genericInformer{
 			informer: f.Db().V1().Databases().Informer(),

@@ -11,6 +11,12 @@ type BackupListerExpansion interface{}
 // BackupNamespaceListerExpansion allows custom methods to be added to BackupNamespaceLister.
 type BackupNamespaceListerExpansion interface{}
 
+// BackupRecordListerExpansion allows custom methods to be added to BackupRecordLister.
+type BackupRecordListerExpansion interface{}
+
+// BackupRecordNamespaceListerExpansion allows custom methods to be added to BackupRecordNamespaceLister.
+type BackupRecordNamespaceListerExpansion interface{}
+
 // DatabaseListerExpansion allows custom methods to be added to DatabaseLister.
 type DatabaseListerExpansion interface{}
 

@@ -11,6 +11,8 @@ import internalinterfaces "github.com/apigen-dev/apigen/example-api/pkg/generate
 type Interface interface {
 	// Backups returns a BackupInformer.
 	Backups() TypedBackupInformer
+	// BackupRecords returns a BackupRecordInformer.
+	BackupRecords() TypedBackupRecordInformer
 	// Databases returns a DatabaseInformer.
 	Databases() TypedDatabaseInformer
 	// DatabaseClasses returns a DatabaseClassInformer.
@@ -36,6 +38,15 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 // Backups returns a TypedBackupInformer.
 func (v *version) Backups() TypedBackupInformer {
 	return &backupInformer{
+		factory:          v.factory,
+		namespace:        v.namespace,
+		tweakListOptions: v.tweakListOptions,
+	}
+}
+
+// BackupRecords returns a TypedBackupRecordInformer.
+func (v *version) BackupRecords() TypedBackupRecordInformer {
+	return &backupRecordInformer{
 		factory:          v.factory,
 		namespace:        v.namespace,
 		tweakListOptions: v.tweakListOptions,

@@ -15,6 +15,7 @@ import (
 type DbV1Interface interface {
 	RESTClient() rest.Interface
 	BackupsGetter
+	BackupRecordsGetter
 	DatabasesGetter
 	DatabaseClassesGetter
 	DatabaseUsagesGetter
@@ -28,6 +29,11 @@ type DbV1Client struct {
 // Backups returns the typed client of backups in namespace.
 func (c *DbV1Client) Backups(namespace string) BackupInterface {
 	return newBackups(c, namespace)
+}
+
+// BackupRecords returns the typed client of backuprecords in namespace.
+func (c *DbV1Client) BackupRecords(namespace string) BackupRecordInterface {
+	return newBackupRecords(c, namespace)
 }
 
 // Databases returns the typed client of databases in namespace.

@@ -7,6 +7,9 @@ package v1
 // BackupExpansion has the methods added to BackupInterface by hand (none: it is generated empty).
 type BackupExpansion interface{}
 
+// BackupRecordExpansion has the methods added to BackupRecordInterface by hand (none: it is generated empty).
+type BackupRecordExpansion interface{}
+
 // DatabaseExpansion has the methods added to DatabaseInterface by hand (none: it is generated empty).
 type DatabaseExpansion interface{}
 

@@ -20,6 +20,11 @@ func (c *FakeDbV1) Backups(namespace string) typeddbv1.BackupInterface {
 	return newFakeBackups(c, namespace)
 }
 
+// BackupRecords returns the fake client of backuprecords in namespace.
+func (c *FakeDbV1) BackupRecords(namespace string) typeddbv1.BackupRecordInterface {
+	return newFakeBackupRecords(c, namespace)
+}
+
 // Databases returns the fake client of databases in namespace.
 func (c *FakeDbV1) Databases(namespace string) typeddbv1.DatabaseInterface {
 	return newFakeDatabases(c, namespace)
