@@ -84,7 +84,8 @@ func APIGroupResources(infos ...*registry.APIGroupInfo) []Resource {
 			storages := info.VersionedResourcesStorageMap[gv.Version]
 			for _, name := range slices.Sorted(maps.Keys(storages)) {
 				st, ok := storages[name].(Storage)
-				if !ok || strings.Contains(name, "/") || ignoredResources[schema.GroupResource{Group: info.Group, Resource: name}] {
+				if !ok || strings.Contains(name, "/") || ignoredResources[schema.GroupResource{Group: info.Group, Resource: name}] ||
+					!allowsCollection(info, gv.Version, name) {
 					continue
 				}
 				if r := byName[name]; r != nil {
@@ -102,6 +103,19 @@ func APIGroupResources(infos ...*registry.APIGroupInfo) []Resource {
 		}
 	}
 	return out
+}
+
+// allowsCollection reports whether info serves the verbs the collector uses on resource name
+// of version: kube's garbage collector watches only the resources whose discovery verbs
+// include delete, list and watch (GetDeletableResources; a computed resource,
+// +apigen:storage=rest, often has neither delete nor objects of its own).
+func allowsCollection(info *registry.APIGroupInfo, version, name string) bool {
+	for _, verb := range []string{"delete", "list", "watch"} {
+		if !info.Allows(version, name, verb) {
+			return false
+		}
+	}
+	return true
 }
 
 // kindOf is the kind of st's objects in info.

@@ -31,3 +31,32 @@ func TestAPIGroupResourcesIgnoresEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIGroupResourcesFollowsVerbs checks that a resource whose group does not serve delete,
+// list or watch on it (APIGroupInfo.Verbs, as a read-only computed resource's) is not
+// watched, as kube's GetDeletableResources reads discovery's verbs, while the same storage
+// serving every verb is.
+func TestAPIGroupResourcesFollowsVerbs(t *testing.T) {
+	_, _, info := newTestGroup(t)
+	watched := func(verbs []string) bool {
+		g := *info
+		g.Verbs = map[string]map[string][]string{}
+		for _, gv := range info.PrioritizedVersions {
+			g.Verbs[gv.Version] = map[string][]string{"widgets": verbs}
+		}
+		for _, r := range APIGroupResources(&g) {
+			if r.Resource == "widgets" {
+				return true
+			}
+		}
+		return false
+	}
+	if !watched([]string{"get", "list", "watch", "delete"}) {
+		t.Error("widgets serving delete, list and watch are not watched")
+	}
+	for _, verbs := range [][]string{{"get", "list", "watch"}, {"get", "list", "delete"}, {"get", "watch", "delete"}} {
+		if watched(verbs) {
+			t.Errorf("widgets serving only %v are watched", verbs)
+		}
+	}
+}

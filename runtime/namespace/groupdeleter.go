@@ -35,7 +35,9 @@ type namespacedResource struct {
 var _ ContentDeleter = (*GroupContentDeleter)(nil)
 
 // NewGroupContentDeleter returns the deleter of groups' namespaced resources; a resource
-// whose storage is not a rest.CollectionDeleter and a rest.Lister is skipped.
+// whose storage is not a rest.CollectionDeleter and a rest.Lister, or whose group does not
+// allow deletecollection and list on it (APIGroupInfo.Allows: a read-only computed resource),
+// is skipped, as kube's namespace controller skips what discovery says it cannot delete.
 func NewGroupContentDeleter(groups ...*registry.APIGroupInfo) *GroupContentDeleter {
 	d := &GroupContentDeleter{}
 	for _, info := range groups {
@@ -50,7 +52,8 @@ func NewGroupContentDeleter(groups ...*registry.APIGroupInfo) *GroupContentDelet
 				scoper, scoped := s.(rest.Scoper)
 				deleter, canDelete := s.(rest.CollectionDeleter)
 				lister, canList := s.(rest.Lister)
-				if !scoped || !scoper.NamespaceScoped() || !canDelete || !canList {
+				if !scoped || !scoper.NamespaceScoped() || !canDelete || !canList ||
+					!info.Allows(gv.Version, path, "deletecollection") || !info.Allows(gv.Version, path, "list") {
 					continue
 				}
 				seen[path] = true

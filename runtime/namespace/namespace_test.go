@@ -276,3 +276,32 @@ func TestStatusPhaseFollowsDeletionTimestamp(t *testing.T) {
 		t.Errorf("status update: conditions %v, finalizers %v", ns.Status.Conditions, ns.Spec.Finalizers)
 	}
 }
+
+// TestGroupContentDeleterFollowsVerbs checks that a resource whose group does not allow
+// deletecollection on it (APIGroupInfo.Verbs, as a read-only computed resource's) is left
+// alone and not counted, as kube's namespace controller skips what discovery says it cannot
+// delete, while the same resource serving every verb is emptied.
+func TestGroupContentDeleterFollowsVerbs(t *testing.T) {
+	f := newFixture(t)
+	ctx := request.WithNamespace(context.Background(), "team-v")
+	if _, err := f.roles.Create(ctx, &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "kept"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	readOnly := *f.rbac
+	readOnly.Verbs = map[string]map[string][]string{}
+	for _, gv := range f.rbac.PrioritizedVersions {
+		readOnly.Verbs[gv.Version] = map[string][]string{"roles": {"get", "list", "watch"}}
+	}
+	if left, err := NewGroupContentDeleter(&readOnly).DeleteNamespaceContent(ctx, "team-v"); err != nil || left != 0 {
+		t.Fatalf("read-only roles: DeleteNamespaceContent = %d, %v; want 0, nil", left, err)
+	}
+	if _, err := f.roles.Get(ctx, "kept", &metav1.GetOptions{}); err != nil {
+		t.Fatalf("read-only roles: role kept: %v", err)
+	}
+	if _, err := NewGroupContentDeleter(f.rbac).DeleteNamespaceContent(ctx, "team-v"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.roles.Get(ctx, "kept", &metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Fatalf("roles serving every verb: role kept: %v, want NotFound", err)
+	}
+}

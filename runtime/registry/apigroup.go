@@ -4,6 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/kube-openapi/pkg/common"
+	"slices"
 
 	"github.com/apigen-dev/apigen/runtime/rest"
 	"github.com/apigen-dev/apigen/runtime/storage"
@@ -49,6 +50,17 @@ type StorageFactory interface {
 	// storageVersion through scheme and decodes them (defaulted) into objects from newFunc.
 	NewStorage(resource schema.GroupResource, storageVersion schema.GroupVersion, scheme *runtime.Scheme,
 		newFunc func() runtime.Object) (storage.Interface, error)
+}
+
+// Allows reports whether the resource at path (as in VersionedResourcesStorageMap) of version
+// serves verb (kube's name: "get", "delete", "deletecollection", ...) as far as Verbs limits it:
+// true when Verbs names no verbs for it. Whether its storage implements the verb is the
+// caller's to check, as the endpoints installer checks both. The controllers that act on every
+// resource (garbage collection, namespace deletion) skip those that do not allow what they do,
+// as kube's follow discovery's verbs.
+func (i *APIGroupInfo) Allows(version, path, verb string) bool {
+	verbs, ok := i.Verbs[version][path]
+	return !ok || slices.Contains(verbs, verb)
 }
 
 // Serve adds storage at the resource path (as in VersionedResourcesStorageMap) of version,

@@ -158,8 +158,11 @@ func (r *databaseUsageREST) usage(d *db.Database, window time.Time) *db.Database
 		capacity = 1 << 30
 	}
 	return &db.DatabaseUsage{
+		// No uid, owners or finalizers: a usage is no object of its own (metrics-server's
+		// PodMetrics carry none either), so the garbage collector never mistakes it for the
+		// Database whose name it shares.
 		ObjectMeta: metav1.ObjectMeta{
-			Name: d.Name, Namespace: d.Namespace, Labels: d.Labels, UID: d.UID,
+			Name: d.Name, Namespace: d.Namespace, Labels: d.Labels,
 			ResourceVersion: d.ResourceVersion, CreationTimestamp: d.CreationTimestamp,
 		},
 		Engine:    d.Spec.Engine,
