@@ -120,6 +120,9 @@
 //     reads only +kubebuilder:resource:scope and +kubebuilder:subresource:status.
 //   - a +genclient kind is named with client-gen's plural (indexes), which its clients
 //     request; controller-gen uses flect's (indices).
+//   - a kind whose REST the user writes (+apigen:storage=rest: computed or proxied, as
+//     metrics-server's) has no CRD: a CustomResourceDefinition stores its objects, which such
+//     a kind has none of; controller-gen writes one for every root kind.
 //   - constraints apigen reads in grammars controller-gen does not (+k8s:eachVal on map
 //     values, +k8s:minLength, ...) are written.
 //   - floats are numbers (controller-gen needs crd:allowDangerousTypes), interface{} preserves
