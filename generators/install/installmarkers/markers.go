@@ -20,6 +20,6 @@ func Register(reg *markers.Registry) {
 			Args:  "=DNS1123Subdomain|DNS1123Label|PathSegment", Help: "How the kind's object names are checked."},
 		markers.Definition{Name: "apigen:storage", Level: markers.TypeLevel, Owner: Owner,
 			Apply: markers.String("storage", func(m *model.Markers) *string { return &m.Storage }),
-			Args:  "=etcd|interface|rest", Help: "Where the kind's objects are kept: etcd (the default), the user's storage.Interface, or the user's rest.Storage verbs."},
+			Args:  "=etcd|interface|rest", Help: "Where the kind's objects are kept: etcd (the default), the user's storage.Interface (interface: the install package's new<Kind>Storage), or the user's REST verbs (rest: its new<Kind>REST); see the README's Storage section."},
 	)
 }
