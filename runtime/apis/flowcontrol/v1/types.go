@@ -216,7 +216,6 @@ type PolicyRulesWithSubjects struct {
 
 // Subject matches the originator of a request, as identified by the request authentication system. There are three
 // ways of matching an originator; by user, group, or service account.
-// +union
 type Subject struct {
 	// `kind` indicates which one of the other fields is non-empty.
 	// Required
@@ -357,8 +356,6 @@ type FlowSchemaStatus struct {
 	// `conditions` is a list of the current states of FlowSchema.
 	// +listType=map
 	// +listMapKey=type
-	// +patchMergeKey=type
-	// +patchStrategy=merge
 	// +optional
 	Conditions []FlowSchemaCondition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type"`
 }
@@ -430,7 +427,6 @@ type PriorityLevelConfigurationList struct {
 }
 
 // PriorityLevelConfigurationSpec specifies the configuration of a priority level.
-// +union
 type PriorityLevelConfigurationSpec struct {
 	// `type` indicates whether this priority level is subject to
 	// limitation on request execution.  A value of `"Exempt"` means
@@ -571,7 +567,6 @@ type ExemptPriorityLevelConfiguration struct {
 }
 
 // LimitResponse defines how to handle requests that can not be executed right now.
-// +union
 type LimitResponse struct {
 	// `type` is "Queue" or "Reject".
 	// "Queue" means that requests that can not be executed upon arrival
@@ -643,8 +638,6 @@ type PriorityLevelConfigurationStatus struct {
 	// `conditions` is the current state of "request-priority".
 	// +listType=map
 	// +listMapKey=type
-	// +patchMergeKey=type
-	// +patchStrategy=merge
 	// +optional
 	Conditions []PriorityLevelConfigurationCondition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type"`
 }
