@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -159,12 +160,18 @@ func timeTool(bin, dir string, args []string, n int) (time.Duration, error) {
 
 // copyTrees copies go.mod, go.sum and every tree's directory from root to dst, keeping their
 // paths, so that dst is the same module holding only the trees: apigen and the third-party
-// generators may write there, and a stale generated file in the tree does not matter.
+// generators may write there, and a stale generated file in the tree does not matter. The
+// module's other packages the trees' hand-written files import (the runtime packages an
+// install package's own REST or storage uses, example-api/storage/sqlstore) are copied too,
+// their Go files only.
 func copyTrees(root, dst string) error {
 	for _, f := range []string{"go.mod", "go.sum"} {
 		if err := copyFile(filepath.Join(root, f), filepath.Join(dst, f)); err != nil {
 			return fmt.Errorf("cannot copy %s: %w", f, err)
 		}
+	}
+	if err := copyImported(root, dst); err != nil {
+		return err
 	}
 	for _, t := range trees {
 		err := filepath.WalkDir(filepath.Join(root, t.dir), func(path string, d fs.DirEntry, err error) error {
@@ -179,6 +186,44 @@ func copyTrees(root, dst string) error {
 		})
 		if err != nil {
 			return fmt.Errorf("cannot copy %s: %w", t.dir, err)
+		}
+	}
+	return nil
+}
+
+// copyImported copies the Go files (tests aside) of every package of root's module outside
+// the trees that the trees' packages depend on, as `go list -deps` lists them.
+func copyImported(root, dst string) error {
+	args := []string{"list", "-e", "-deps", "-f", "{{if and .Module .Module.Main}}{{.Dir}}{{end}}"}
+	for _, t := range trees {
+		args = append(args, t.pattern())
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("cannot list the packages the trees import: go list: %w", err)
+	}
+	for _, dir := range strings.Fields(string(out)) {
+		rel, err := filepath.Rel(root, dir)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(trees, func(t tree) bool {
+			return rel == t.dir || strings.HasPrefix(rel, t.dir+string(filepath.Separator))
+		}) {
+			continue
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if name := e.Name(); e.Type().IsRegular() && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+				if err := copyFile(filepath.Join(dir, name), filepath.Join(dst, rel, name)); err != nil {
+					return fmt.Errorf("cannot copy %s: %w", filepath.Join(rel, name), err)
+				}
+			}
 		}
 	}
 	return nil
