@@ -2,6 +2,9 @@ package storage
 
 import (
 	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/meta"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -140,4 +143,27 @@ func (p SelectionPredicate) Matches(obj runtime.Object) (bool, error) {
 type Preconditions struct {
 	UID             *types.UID
 	ResourceVersion *string
+}
+
+// Check reports a Conflict, in kube-apiserver's words, when obj (stored at key) does not
+// satisfy p, as k8s.io/apiserver's Preconditions.Check; a nil p always holds. An obj without
+// object metadata is an InternalError.
+func (p *Preconditions) Check(key string, obj runtime.Object) error {
+	if p == nil {
+		return nil
+	}
+	acc, err := meta.Accessor(obj)
+	if err != nil {
+		return NewInternalError(fmt.Sprintf("cannot check preconditions on %T: %v", obj, err))
+	}
+	if p.UID != nil && *p.UID != acc.GetUID() {
+		return NewConflictError(key, 0, fmt.Sprintf(
+			"Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, acc.GetUID()))
+	}
+	if p.ResourceVersion != nil && *p.ResourceVersion != acc.GetResourceVersion() {
+		return NewConflictError(key, 0, fmt.Sprintf(
+			"Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v",
+			*p.ResourceVersion, acc.GetResourceVersion()))
+	}
+	return nil
 }

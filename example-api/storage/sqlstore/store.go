@@ -339,7 +339,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, dest runtime.O
 		default:
 			return storage.NewKeyNotFoundError(key, 0)
 		}
-		if err := checkPreconditions(key, preconditions, obj); err != nil {
+		if err := preconditions.Check(key, obj); err != nil {
 			return err
 		}
 		updated, err := tryUpdate(obj.DeepCopyObject())
@@ -389,27 +389,6 @@ func mustReencode(s *Store, obj runtime.Object) []byte {
 	return data
 }
 
-// checkPreconditions checks p against obj, as etcd3's store. Errors: Conflict.
-func checkPreconditions(key string, p *storage.Preconditions, obj runtime.Object) error {
-	if p == nil {
-		return nil
-	}
-	acc, err := meta.Accessor(obj)
-	if err != nil {
-		return storage.NewInternalError(fmt.Sprintf("cannot check preconditions on %T: %v", obj, err))
-	}
-	if p.UID != nil && *p.UID != acc.GetUID() {
-		return storage.NewConflictError(key, 0, fmt.Sprintf(
-			"Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, acc.GetUID()))
-	}
-	if p.ResourceVersion != nil && *p.ResourceVersion != acc.GetResourceVersion() {
-		return storage.NewConflictError(key, 0, fmt.Sprintf(
-			"Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v",
-			*p.ResourceVersion, acc.GetResourceVersion()))
-	}
-	return nil
-}
-
 // Delete implements storage.Interface: the row is deleted only where its resource_version is
 // the one checked; otherwise it is read and checked again.
 func (s *Store) Delete(ctx context.Context, key string, out runtime.Object, preconditions *storage.Preconditions,
@@ -430,7 +409,7 @@ func (s *Store) Delete(ctx context.Context, key string, out runtime.Object, prec
 		if err != nil {
 			return err
 		}
-		if err := checkPreconditions(key, preconditions, obj); err != nil {
+		if err := preconditions.Check(key, obj); err != nil {
 			return err
 		}
 		if validateDeletion != nil {

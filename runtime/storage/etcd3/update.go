@@ -3,12 +3,10 @@ package etcd3
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/etcd/client/v3/kubernetes"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/apigen-dev/apigen/runtime/storage"
@@ -94,28 +92,6 @@ func (s *store) refresh(ctx context.Context, key, k string, state *objState, cur
 	return fresh, nil
 }
 
-// checkPreconditions reports a Conflict, in kube-apiserver's words, when obj does not
-// satisfy p. A nil p always holds.
-func checkPreconditions(key string, p *storage.Preconditions, obj runtime.Object) error {
-	if p == nil {
-		return nil
-	}
-	acc, err := meta.Accessor(obj)
-	if err != nil {
-		return storage.NewInternalError(fmt.Sprintf("cannot check preconditions on %T: %v", obj, err))
-	}
-	if p.UID != nil && *p.UID != acc.GetUID() {
-		return storage.NewConflictError(key, 0, fmt.Sprintf(
-			"Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, acc.GetUID()))
-	}
-	if p.ResourceVersion != nil && *p.ResourceVersion != acc.GetResourceVersion() {
-		return storage.NewConflictError(key, 0, fmt.Sprintf(
-			"Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v",
-			*p.ResourceVersion, acc.GetResourceVersion()))
-	}
-	return nil
-}
-
 // GuaranteedUpdate implements storage.Interface, as kube-apiserver's etcd3
 // store.GuaranteedUpdate: start from the last state this store saw at key (or read it),
 // check preconditions, tryUpdate on a copy, and write with a transaction on that state's
@@ -182,7 +158,7 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, dest runtime.O
 // bytes to store and the object they read back as.
 func (s *store) update(key string, state *objState, preconditions *storage.Preconditions,
 	tryUpdate storage.UpdateFunc) ([]byte, runtime.Object, error) {
-	if err := checkPreconditions(key, preconditions, state.obj); err != nil {
+	if err := preconditions.Check(key, state.obj); err != nil {
 		return nil, nil, err
 	}
 	updated, err := tryUpdate(state.obj)
@@ -242,7 +218,7 @@ func (s *store) Delete(ctx context.Context, key string, out runtime.Object, prec
 // checkDeletion checks preconditions and validateDeletion (may be nil) against state.
 func (s *store) checkDeletion(ctx context.Context, key string, state *objState, preconditions *storage.Preconditions,
 	validateDeletion storage.ValidateObjectFunc) error {
-	if err := checkPreconditions(key, preconditions, state.obj); err != nil {
+	if err := preconditions.Check(key, state.obj); err != nil {
 		return err
 	}
 	if validateDeletion != nil {

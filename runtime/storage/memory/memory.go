@@ -224,27 +224,6 @@ func (s *Store) Get(_ context.Context, key string, opts storage.GetOptions, out 
 	return s.decodeInto(e.data, e.rev, out)
 }
 
-// checkPreconditions checks p against obj, as etcd3's store. Errors: Conflict.
-func checkPreconditions(key string, p *storage.Preconditions, obj runtime.Object) error {
-	if p == nil {
-		return nil
-	}
-	acc, err := meta.Accessor(obj)
-	if err != nil {
-		return storage.NewInternalError(fmt.Sprintf("cannot check preconditions on %T: %v", obj, err))
-	}
-	if p.UID != nil && *p.UID != acc.GetUID() {
-		return storage.NewConflictError(key, 0, fmt.Sprintf(
-			"Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, acc.GetUID()))
-	}
-	if p.ResourceVersion != nil && *p.ResourceVersion != acc.GetResourceVersion() {
-		return storage.NewConflictError(key, 0, fmt.Sprintf(
-			"Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v",
-			*p.ResourceVersion, acc.GetResourceVersion()))
-	}
-	return nil
-}
-
 // GuaranteedUpdate implements storage.Interface: tryUpdate runs without the lock, on the
 // state read; the result is written only if the key's revision has not moved, else retried.
 func (s *Store) GuaranteedUpdate(_ context.Context, key string, dest runtime.Object, ignoreNotFound bool,
@@ -266,7 +245,7 @@ func (s *Store) GuaranteedUpdate(_ context.Context, key string, dest runtime.Obj
 		default:
 			return storage.NewKeyNotFoundError(key, 0)
 		}
-		if err := checkPreconditions(key, preconditions, obj); err != nil {
+		if err := preconditions.Check(key, obj); err != nil {
 			return err
 		}
 		updated, err := tryUpdate(obj.DeepCopyObject())
@@ -314,7 +293,7 @@ func (s *Store) Delete(ctx context.Context, key string, out runtime.Object, prec
 		if err != nil {
 			return err
 		}
-		if err := checkPreconditions(key, preconditions, obj); err != nil {
+		if err := preconditions.Check(key, obj); err != nil {
 			return err
 		}
 		if validateDeletion != nil {
