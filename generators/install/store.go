@@ -62,19 +62,7 @@ func storeFunc(f *jen.File, g *model.Group, r *resource) {
 	case "PathSegment":
 		fields = append(fields, jen.Id("NameValidation").Op(":").Qual(registryPkg, "NameIsPathSegment"))
 	}
-	if len(k.ShortNames) > 0 {
-		fields = append(fields, jen.Id("ShortNameList").Op(":").Add(stringSlice(k.ShortNames)))
-	}
-	if len(k.Categories) > 0 {
-		fields = append(fields, jen.Id("CategoryList").Op(":").Add(stringSlice(k.Categories)))
-	}
-	if len(r.columns) > 0 {
-		body = append(body,
-			jen.List(jen.Id("table"), jen.Err()).Op(":=").Qual(tablePkg, "New").Call(columns(r.columns)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(),
-				jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot build the table convertor of "+qualified+": %w"), jen.Err()))))
-		fields = append(fields, jen.Id("TableConvertor").Op(":").Id("table"))
-	}
+	body, fields = presentation(k, r, qualified, body, fields)
 	if len(r.selectable) == 0 {
 		body = append(body, jen.Return(jen.Op("&").Qual(registryPkg, "Store").Custom(multi, fields...), jen.Nil()))
 	} else {
@@ -113,6 +101,27 @@ func createOnlyStoreFunc(f *jen.File, g *model.Group, r *resource) {
 	f.Func().Id(r.storeFunc()).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).
 		Op("*").Qual(registryPkg, "CreateOnlyStore").Block(
 		jen.Return(jen.Op("&").Qual(registryPkg, "CreateOnlyStore").Custom(multi, fields...)))
+}
+
+// presentation appends to a store's constructor body and its struct fields what kubectl
+// shows of kind k (qualified: "databases.db.example.com"): short names, categories and, when
+// r has printer columns, the tableconvertor built from them. The etcd-backed Store and the
+// user's REST (registry.UserREST) take the same fields.
+func presentation(k *model.Kind, r *resource, qualified string, body, fields []jen.Code) ([]jen.Code, []jen.Code) {
+	if len(k.ShortNames) > 0 {
+		fields = append(fields, jen.Id("ShortNameList").Op(":").Add(stringSlice(k.ShortNames)))
+	}
+	if len(k.Categories) > 0 {
+		fields = append(fields, jen.Id("CategoryList").Op(":").Add(stringSlice(k.Categories)))
+	}
+	if len(r.columns) > 0 {
+		body = append(body,
+			jen.List(jen.Id("table"), jen.Err()).Op(":=").Qual(tablePkg, "New").Call(columns(r.columns)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(),
+				jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot build the table convertor of "+qualified+": %w"), jen.Err()))))
+		fields = append(fields, jen.Id("TableConvertor").Op(":").Id("table"))
+	}
+	return body, fields
 }
 
 // selectable turns selectable-field JSON paths (".spec.engine") into the field names

@@ -80,19 +80,7 @@ func userRESTStoreFunc(f *jen.File, g *model.Group, r *resource) {
 		jen.Id("SingularQualifiedResource").Op(":").Add(groupResource(k.Singular)),
 		jen.Id("Namespaced").Op(":").Lit(k.Namespaced),
 	}
-	if len(k.ShortNames) > 0 {
-		fields = append(fields, jen.Id("ShortNameList").Op(":").Add(stringSlice(k.ShortNames)))
-	}
-	if len(k.Categories) > 0 {
-		fields = append(fields, jen.Id("CategoryList").Op(":").Add(stringSlice(k.Categories)))
-	}
-	if len(r.columns) > 0 {
-		body = append(body,
-			jen.List(jen.Id("table"), jen.Err()).Op(":=").Qual(tablePkg, "New").Call(columns(r.columns)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(),
-				jen.Qual("fmt", "Errorf").Call(jen.Lit("cannot build the table convertor of "+qualified+": %w"), jen.Err()))))
-		fields = append(fields, jen.Id("TableConvertor").Op(":").Id("table"))
-	}
+	body, fields = presentation(k, r, qualified, body, fields)
 	if len(r.selectable) > 0 {
 		fields = append(fields, jen.Id("SelectableFields").Op(":").Add(stringSlice(selectable(r.selectable))))
 	}
