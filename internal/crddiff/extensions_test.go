@@ -141,19 +141,22 @@ type extensionsFuzz struct {
 	targets []*target
 }
 
-// newExtensionsFuzz starts the extensions subject for f and adds three seeds per target to
-// f's corpus, with kind numbers from first on (FuzzDifferential's kinds come first).
-func newExtensionsFuzz(f *testing.F, first int) *extensionsFuzz {
+// newExtensionsFuzz starts the extensions subject for t and, when add is not nil, gives it
+// three seed inputs per target, with kind numbers from first on (FuzzDifferential's kinds come
+// first).
+func newExtensionsFuzz(t testing.TB, first int, add func(args ...any)) *extensionsFuzz {
 	r, err := gatewayRelease()
 	if err != nil {
-		f.Fatal(err)
+		t.Fatal(err)
 	}
-	x := &extensionsFuzz{subj: startExtensionsSubject(f, r)}
+	x := &extensionsFuzz{subj: startExtensionsSubject(t, r)}
 	for i, k := range r.servedKinds() {
-		x.targets = append(x.targets, newTarget(f, k))
-		f.Add(uint8(first+i), uint64(i+1), uint8(0))
-		f.Add(uint8(first+i), uint64(i+100), uint8(1))
-		f.Add(uint8(first+i), uint64(i+200), uint8(6))
+		x.targets = append(x.targets, newTarget(t, k))
+		if add != nil {
+			add(uint8(first+i), uint64(i+1), uint8(0))
+			add(uint8(first+i), uint64(i+100), uint8(1))
+			add(uint8(first+i), uint64(i+200), uint8(6))
+		}
 	}
 	return x
 }
