@@ -61,8 +61,8 @@ type anchorFiles struct {
 //   - HTTPS on 127.0.0.1:port with the bundle's serving certificate, client certificates
 //     verified against its CA (--client-ca-file), and no lookup of the
 //     extension-apiserver-authentication ConfigMap (--authentication-skip-lookup);
-//   - system:masters always allowed (--authorization-always-allow-groups, its default,
-//     spelled out), as apigen allows its admin certificate;
+//   - system:masters always allowed (DelegatingAuthorizationOptions' AlwaysAllowGroups
+//     default, which has no flag), as apigen allows its admin certificate;
 //   - --kubeconfig, --authentication-kubeconfig and --authorization-kubeconfig name
 //     noCoreAPI: RecommendedOptions' CoreAPI and the delegating authenticator and authorizer
 //     fail without a kubeconfig outside a cluster; they build clients from it lazily, and no
@@ -83,7 +83,6 @@ func anchorArgs(port int, etcd []string, f anchorFiles) []string {
 		"--authentication-skip-lookup",
 		"--authentication-kubeconfig", f.kubeconfig,
 		"--authorization-kubeconfig", f.kubeconfig,
-		"--authorization-always-allow-groups", certs.AdminGroup,
 		"--kubeconfig", f.kubeconfig,
 		"--enable-priority-and-fairness=false",
 		"--disable-admission-plugins", strings.Join(anchorDisabledAdmission, ","),
@@ -301,8 +300,8 @@ func anchorHeader(out io.Writer, o *options, a *anchorRun, etcd []string) {
 		return
 	}
 	fmt.Fprintf(out, "anchor: k8s.io/sample-apiserver %s (%s) %s on loadgen's etcd %s (--etcd-prefix %s), the same workloads on %s/%s %s "+
-		"of the same size padded in metadata.annotations; HTTPS, client certificate in %s, HTTP/2, gzip accepted; no core kube-apiserver "+
+		"of the same size padded in metadata.annotations (%d-byte stored objects); HTTPS, client certificate in %s, HTTP/2, gzip accepted; no core kube-apiserver "+
 		"(kubeconfigs naming %s, unused), --enable-priority-and-fairness=false, admission plugins off: %s; server/anchor = server ops/s / anchor ops/s\n",
 		AnchorVersion, o.anchorBinary, a.srv.url, etcd[0], anchorPrefix, bench.Flunders.Group, bench.Flunders.Version, bench.Flunders.Resource,
-		certs.AdminGroup, noCoreAPI, strings.Join(anchorDisabledAdmission, ", "))
+		a.scenario.ObjectBytes(), certs.AdminGroup, noCoreAPI, strings.Join(anchorDisabledAdmission, ", "))
 }

@@ -37,21 +37,20 @@ func TestAnchorArgs(t *testing.T) {
 		got[name] = value
 	}
 	want := map[string]string{
-		"--bind-address":                      "127.0.0.1",
-		"--secure-port":                       "4711",
-		"--cert-dir":                          "/d/certs",
-		"--tls-cert-file":                     "/d/pki/apiserver.crt",
-		"--tls-private-key-file":              "/d/pki/apiserver.key",
-		"--client-ca-file":                    "/d/pki/ca.crt",
-		"--authentication-skip-lookup":        "true",
-		"--authentication-kubeconfig":         "/d/kubeconfig",
-		"--authorization-kubeconfig":          "/d/kubeconfig",
-		"--authorization-always-allow-groups": "system:masters",
-		"--kubeconfig":                        "/d/kubeconfig",
-		"--enable-priority-and-fairness":      "false",
-		"--disable-admission-plugins":         "NamespaceLifecycle,MutatingAdmissionPolicy,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,BanFlunder",
-		"--etcd-servers":                      "http://127.0.0.1:2379,http://127.0.0.1:2479",
-		"--etcd-prefix":                       "/anchor",
+		"--bind-address":                 "127.0.0.1",
+		"--secure-port":                  "4711",
+		"--cert-dir":                     "/d/certs",
+		"--tls-cert-file":                "/d/pki/apiserver.crt",
+		"--tls-private-key-file":         "/d/pki/apiserver.key",
+		"--client-ca-file":               "/d/pki/ca.crt",
+		"--authentication-skip-lookup":   "true",
+		"--authentication-kubeconfig":    "/d/kubeconfig",
+		"--authorization-kubeconfig":     "/d/kubeconfig",
+		"--kubeconfig":                   "/d/kubeconfig",
+		"--enable-priority-and-fairness": "false",
+		"--disable-admission-plugins":    "NamespaceLifecycle,MutatingAdmissionPolicy,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,BanFlunder",
+		"--etcd-servers":                 "http://127.0.0.1:2379,http://127.0.0.1:2479",
+		"--etcd-prefix":                  "/anchor",
 	}
 	for name, value := range want {
 		if got[name] != value {
