@@ -214,8 +214,8 @@ func WriteAnchorWatch(w io.Writer, s WatchSummary) {
 
 // watchDetails formats a fan-out's lost events, writer latencies, connections and peak RSS.
 func watchDetails(s WatchSummary) string {
-	return fmt.Sprintf("%d events lost; writer p50 %s, p99 %s; %d connections; peak RSS %s MiB",
-		s.Lost(), ms(s.WriterP50), ms(s.WriterP99), s.Connections, mib(s.PeakRSS))
+	return fmt.Sprintf("%d events lost (%d watchers terminated by the server); writer p50 %s, p99 %s; %d connections; peak RSS %s MiB",
+		s.Lost(), s.Terminated, ms(s.WriterP50), ms(s.WriterP99), s.Connections, mib(s.PeakRSS))
 }
 
 // cpuPerEvent formats the server's CPU time per delivered event, or "-" when unknown.

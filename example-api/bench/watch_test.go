@@ -58,3 +58,31 @@ func TestWatchFanoutSharesConnections(t *testing.T) {
 		t.Errorf("the writer alone: %+v, %v", sum, err)
 	}
 }
+
+// TestWatchFanoutCountsTerminated: a watch the server ends early (as kube's cacher ends a
+// watcher that falls behind) is no error of the benchmark: its events count as lost.
+func TestWatchFanoutCountsTerminated(t *testing.T) {
+	t.Parallel()
+	floor := NewFloorServer([]byte(`{}`))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("watch") == "true" {
+			w.WriteHeader(http.StatusOK) // and end the watch at once
+			return
+		}
+		floor.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	tmpl, err := NewObjectTemplate(512)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sum, err := RunWatchFanout(ctx, WatchConfig{ServerURL: srv.URL, Template: tmpl, Watchers: 2, Rate: 20, Duration: 150 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Terminated != 2 || sum.Expected != 6 || sum.Lost() != 6 {
+		t.Errorf("terminated %d, lost %d of %d; want 2 watchers terminated, all 6 events lost", sum.Terminated, sum.Lost(), sum.Expected)
+	}
+}
