@@ -17,7 +17,11 @@ func TestMain(m *testing.M) {
 	if len(os.Args) >= 3 && (os.Args[1] == serveFloorArg || os.Args[1] == serveEtcdArg) {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if serverBuild.dir != "" {
+		_ = os.RemoveAll(serverBuild.dir)
+	}
+	os.Exit(code)
 }
 
 // floorLine matches the -floor measurement's line with a positive rate.
