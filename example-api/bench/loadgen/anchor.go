@@ -144,6 +144,9 @@ func startAnchor(ctx context.Context, bin, dir string, etcd []string, cpus []int
 	defer logFile.Close() // the child holds its own descriptor
 	cmd := exec.Command(bin, anchorArgs(port, etcd, files)...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	// Killed with loadgen, if loadgen dies before it stops the anchor (the anchor writes to a
+	// file, so no broken pipe ends it).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if cpus != nil {
 		cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(len(cpus)))
 		err = bench.WithCPUs(cpus, cmd.Start)

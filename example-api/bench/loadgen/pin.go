@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/apigen-dev/apigen/example-api/bench"
@@ -110,6 +111,7 @@ func startEtcdProcess(ctx context.Context, dir string, noFsync bool, cpus []int)
 	}
 	p := &etcdProcess{cmd: exec.Command(self, args...), exited: make(chan struct{})}
 	p.cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(len(cpus)))
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // killed with loadgen
 	p.cmd.Stderr = os.Stderr
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
