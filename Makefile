@@ -10,7 +10,7 @@ TEST_FLAGS ?= -timeout 40m
 TEST_PKGS ?= ./...
 BIN       := bin
 
-.PHONY: run build generate verify test test-short bench bench-gen vet fuzz
+.PHONY: run build generate verify test test-short bench bench-anchor bench-gen vet fuzz
 
 ## run: build and start the example API server on an embedded etcd (data in ./$(DATA_DIR));
 ## ARGS are more server flags, e.g. make run ARGS='--secure-port 0 --log-level debug'
@@ -130,15 +130,29 @@ test-short:
 ## behind one client-side round robin on a 3-member etcd cluster (-etcd cluster; raw: clientv3
 ## on the same 3 members; server CPU and RSS summed over the replicas), beside the single
 ## server's figures of the runs before,
-## then bench-gen
-bench:
+## then bench-gen. The runs on the embedded and the external etcd measure the anchor beside the
+## server (bench-anchor: kube's own apiserver library, k8s.io/sample-apiserver, on the same
+## etcd, the same workloads on its Flunders; the 1,000- and 10,000-watcher fan-outs and the
+## memory figures of both; every row as a ratio to the anchor and to raw etcd, and issue 34's
+## targets), and every run is pinned (-pin auto: etcd, the server and loadgen on disjoint CPU
+## sets on a machine of 12 CPUs or more)
+bench: bench-anchor
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) build -o $(BIN)/example-apiserver ./example-api/cmd/example-apiserver
-	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -field-management-cost
-	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -etcd external -watch '' -mem-objects 0
-	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -transport http -watch '' -mem-objects 0
-	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -etcd cluster -clients 64 -ops create,get,update -watch '' -mem-objects 0
+	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -anchor-binary $(ANCHOR) -pin auto -field-management-cost
+	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -anchor-binary $(ANCHOR) -pin auto -etcd external -watch '' -mem-objects 0
+	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -pin auto -transport http -watch '' -mem-objects 0
+	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -pin auto -etcd cluster -clients 64 -ops create,get,update -watch '' -mem-objects 0
 	$(MAKE) bench-gen
+
+## bench-anchor: install the benchmark's anchor, k8s.io/sample-apiserver at ANCHOR_VERSION (the
+## Kubernetes release of go.mod's k8s.io/apiserver), into $(BIN)/anchor with go install through
+## the Go module proxy: a binary of its own, not a dependency of this module
+## (example-api/bench/loadgen -anchor-binary runs it)
+ANCHOR_VERSION := v0.37.2
+ANCHOR := $(BIN)/anchor/sample-apiserver
+bench-anchor:
+	GOBIN=$(abspath $(BIN)/anchor) $(GO) install k8s.io/sample-apiserver@$(ANCHOR_VERSION)
 
 ## bench-gen: apigen generate (typed clients included) on example-api and the compatibility
 ## corpus against a bare go/packages load of the same packages (ratio; target <= 1.5x), then

@@ -25,23 +25,33 @@ const requestTimeout = time.Minute
 // not safe for concurrent use: each benchmark client has its own.
 type APIClient struct {
 	server string // e.g. "http://127.0.0.1:6443"
-	base   string // e.g. "http://127.0.0.1:6443/apis/db.example.com/v1/namespaces/"
-	client *http.Client
-	tmpl   *ObjectTemplate
-	buf    []byte // the request body being built
+	// base is the server URL and the path of the template's resource up to the namespace,
+	// e.g. "http://127.0.0.1:6443/apis/db.example.com/v1/namespaces/".
+	base string
+	// resource is the template's resource name, e.g. "databases".
+	resource string
+	client   *http.Client
+	tmpl     *ObjectTemplate
+	buf      []byte // the request body being built
 }
 
 // NewAPIClient returns a client of the server at serverURL (e.g. "https://127.0.0.1:6443")
-// that renders objects with tmpl. tlsConfig (nil for plain HTTP) is the TLS configuration
+// that renders objects with tmpl and reads and writes tmpl's resource. tlsConfig (nil for plain HTTP) is the TLS configuration
 // of an https URL: the server's CA and a client certificate, as the kubeconfig the server
 // writes holds them; the client then speaks HTTP/2 where the server offers it, as client-go
 // does.
 func NewAPIClient(serverURL string, tmpl *ObjectTemplate, tlsConfig *tls.Config) *APIClient {
+	return newAPIClient(serverURL, tmpl, newTransport(tlsConfig))
+}
+
+// newAPIClient returns a client of serverURL through transport.
+func newAPIClient(serverURL string, tmpl *ObjectTemplate, transport http.RoundTripper) *APIClient {
 	return &APIClient{
-		server: serverURL,
-		base:   serverURL + "/apis/" + Group + "/" + Version + "/namespaces/",
-		client: &http.Client{Transport: newTransport(tlsConfig), Timeout: requestTimeout},
-		tmpl:   tmpl,
+		server:   serverURL,
+		base:     serverURL + "/apis/" + tmpl.res.Group + "/" + tmpl.res.Version + "/namespaces/",
+		resource: tmpl.res.Resource,
+		client:   &http.Client{Transport: transport, Timeout: requestTimeout},
+		tmpl:     tmpl,
 	}
 }
 
@@ -66,12 +76,15 @@ func (c *APIClient) Close() {
 }
 
 // CreateNamespace creates the Namespace name (POST /api/v1/namespaces); one that exists
-// already is fine. Errors: any other response than 201 Created or 409 Conflict.
+// already is fine, and so is a server that serves no namespaces (404 Not Found: an
+// aggregated server such as the anchor, k8s.io/sample-apiserver run standalone without
+// NamespaceLifecycle, admits objects in any namespace). Errors: any other response than 201
+// Created, 409 Conflict or 404 Not Found.
 func (c *APIClient) CreateNamespace(ctx context.Context, name string) error {
 	body := []byte(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"` + name + `"}}`)
 	_, err := c.do(ctx, http.MethodPost, c.server+"/api/v1/namespaces", body, http.StatusCreated)
 	var se *statusError
-	if errors.As(err, &se) && se.code == http.StatusConflict {
+	if errors.As(err, &se) && (se.code == http.StatusConflict || se.code == http.StatusNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -80,11 +93,11 @@ func (c *APIClient) CreateNamespace(ctx context.Context, name string) error {
 	return nil
 }
 
-// Create creates Database name in namespace with the template's content (parameter "seq" set
+// Create creates the template's object name in namespace with the template's content (parameter "seq" set
 // to seq) and returns its resourceVersion. Errors: any response other than 201 Created.
 func (c *APIClient) Create(ctx context.Context, namespace, name string, seq int) (string, error) {
 	c.buf = c.tmpl.Render(c.buf[:0], name, "", seq)
-	body, err := c.do(ctx, http.MethodPost, c.base+namespace+"/"+Resource, c.buf, http.StatusCreated)
+	body, err := c.do(ctx, http.MethodPost, c.base+namespace+"/"+c.resource, c.buf, http.StatusCreated)
 	if err != nil {
 		return "", fmt.Errorf("cannot create %s/%s: %w", namespace, name, err)
 	}
@@ -95,7 +108,7 @@ func (c *APIClient) Create(ctx context.Context, namespace, name string, seq int)
 	return m.Metadata.ResourceVersion, nil
 }
 
-// Get reads Database name in namespace (a quorum read, as resourceVersion "" asks) and
+// Get reads object name of the template's resource in namespace (a quorum read, as resourceVersion "" asks) and
 // returns the size of the response body. Errors: any response other than 200 OK.
 func (c *APIClient) Get(ctx context.Context, namespace, name string) (int, error) {
 	body, err := c.GetBody(ctx, namespace, name)
@@ -105,20 +118,20 @@ func (c *APIClient) Get(ctx context.Context, namespace, name string) (int, error
 // GetBody is Get returning the response body itself (decompressed, as the transport hands it
 // over).
 func (c *APIClient) GetBody(ctx context.Context, namespace, name string) ([]byte, error) {
-	body, err := c.do(ctx, http.MethodGet, c.base+namespace+"/"+Resource+"/"+name, nil, http.StatusOK)
+	body, err := c.do(ctx, http.MethodGet, c.base+namespace+"/"+c.resource+"/"+name, nil, http.StatusOK)
 	if err != nil {
 		return nil, fmt.Errorf("cannot get %s/%s: %w", namespace, name, err)
 	}
 	return body, nil
 }
 
-// Update replaces Database name in namespace with the template's content (parameter "seq"
+// Update replaces object name of the template's resource in namespace with the template's content (parameter "seq"
 // set to seq) on the condition that its resourceVersion is still resourceVersion, as a
 // client-go Update does, and returns the new resourceVersion. Errors: any response other
 // than 200 OK, e.g. 409 Conflict when resourceVersion is stale.
 func (c *APIClient) Update(ctx context.Context, namespace, name, resourceVersion string, seq int) (string, error) {
 	c.buf = c.tmpl.Render(c.buf[:0], name, resourceVersion, seq)
-	body, err := c.do(ctx, http.MethodPut, c.base+namespace+"/"+Resource+"/"+name, c.buf, http.StatusOK)
+	body, err := c.do(ctx, http.MethodPut, c.base+namespace+"/"+c.resource+"/"+name, c.buf, http.StatusOK)
 	if err != nil {
 		return "", fmt.Errorf("cannot update %s/%s: %w", namespace, name, err)
 	}
@@ -136,13 +149,13 @@ func (c *APIClient) Update(ctx context.Context, namespace, name, resourceVersion
 // ApplyManager is the fieldManager of the benchmark's server-side applies.
 const ApplyManager = "apigen-loadgen"
 
-// Apply server-side applies Database name in namespace with the template's content (parameter
+// Apply server-side applies object name of the template's resource in namespace with the template's content (parameter
 // "seq" set to seq) as ApplyManager, forcing conflicts, as client-go's Apply does (a JSON
 // body sent as application/apply-patch+yaml), and returns whether it created the object.
 // Errors: any response other than 200 OK or 201 Created.
 func (c *APIClient) Apply(ctx context.Context, namespace, name string, seq int) (created bool, err error) {
 	c.buf = c.tmpl.Render(c.buf[:0], name, "", seq)
-	target := c.base + namespace + "/" + Resource + "/" + name + "?fieldManager=" + ApplyManager + "&force=true"
+	target := c.base + namespace + "/" + c.resource + "/" + name + "?fieldManager=" + ApplyManager + "&force=true"
 	_, err = c.send(ctx, http.MethodPatch, target, "application/apply-patch+yaml", c.buf, http.StatusOK)
 	var se *statusError
 	if errors.As(err, &se) && se.code == http.StatusCreated {
@@ -154,7 +167,7 @@ func (c *APIClient) Apply(ctx context.Context, namespace, name string, seq int) 
 	return false, nil
 }
 
-// List reads every Database in namespace in pages of at most limit objects, following
+// List reads every object of the template's resource in namespace in pages of at most limit objects, following
 // continue tokens as a client-go pager does, and returns the number of pages. When
 // countItems is set it also decodes every page fully and returns the number of objects;
 // otherwise only each page's list metadata is decoded (the rest is read and discarded, so
@@ -167,7 +180,7 @@ func (c *APIClient) List(ctx context.Context, namespace string, limit int64, cou
 		if token != "" {
 			q.Set("continue", token)
 		}
-		body, err := c.do(ctx, http.MethodGet, c.base+namespace+"/"+Resource+"?"+q.Encode(), nil, http.StatusOK)
+		body, err := c.do(ctx, http.MethodGet, c.base+namespace+"/"+c.resource+"?"+q.Encode(), nil, http.StatusOK)
 		if err != nil {
 			return pages, items, fmt.Errorf("cannot list %s page %d: %w", namespace, pages+1, err)
 		}

@@ -18,5 +18,10 @@
 //     per client to server-side apply) and hands out the Ops of both sides.
 //   - MemSampler reads a process's (or several processes' summed) VmRSS and VmHWM from /proc/<pid>/status periodically;
 //     ReadCPUTime reads its CPU time from /proc/<pid>/stat (Run's Config.CPUTime).
-//   - WriteTable prints the comparison and CheckTargets the targets met and missed.
+//   - WriteTable prints the comparison (with the anchor's columns when a Row has them:
+//     k8s.io/sample-apiserver on the same etcd, the same workloads on Flunders, APIResource),
+//     CheckTargets the targets met and missed, CheckIssue34 issue 34's, the anchor's among
+//     them.
+//   - SplitCPUs, WithCPUs and PinProcess place etcd, the server and the load generator on
+//     disjoint CPU sets (loadgen's pinned mode).
 package bench

@@ -17,10 +17,17 @@ type EtcdOps struct {
 	resourcePrefix string
 }
 
-// NewEtcdOps returns raw operations through client under prefix (the server's
+// NewEtcdOps returns raw operations on Databases through client under prefix (the server's
 // --etcd-prefix, e.g. "/registry").
 func NewEtcdOps(client *clientv3.Client, prefix string) *EtcdOps {
-	return &EtcdOps{client: client, resourcePrefix: prefix + "/" + Group + "/" + Resource + "/"}
+	return NewEtcdOpsFor(client, prefix, Databases)
+}
+
+// NewEtcdOpsFor returns raw operations on res through client under prefix, at the keys
+// apigen and k8s.io/apiserver's registries both store it under:
+// <prefix>/<group>/<resource>/<namespace>/<name>.
+func NewEtcdOpsFor(client *clientv3.Client, prefix string, res APIResource) *EtcdOps {
+	return &EtcdOps{client: client, resourcePrefix: prefix + "/" + res.Group + "/" + res.Resource + "/"}
 }
 
 // Key returns the etcd key the server stores Database name of namespace under.

@@ -94,13 +94,7 @@ func (t *roundRobinTransport) CloseIdleConnections() {
 // NewBalancedAPIClient returns a client, as NewAPIClient's, whose requests go through rr: it
 // holds a connection to each replica and sends each request to the replica rr picks.
 func NewBalancedAPIClient(rr *RoundRobin, tmpl *ObjectTemplate) *APIClient {
-	first := rr.replicas[0].URL
-	return &APIClient{
-		server: first,
-		base:   first + "/apis/" + Group + "/" + Version + "/namespaces/",
-		client: &http.Client{Transport: rr.Transport(), Timeout: requestTimeout},
-		tmpl:   tmpl,
-	}
+	return newAPIClient(rr.replicas[0].URL, tmpl, rr.Transport())
 }
 
 // http.Client.CloseIdleConnections (APIClient.Close) reaches a transport through this.

@@ -73,11 +73,15 @@ type ScenarioConfig struct {
 	// (which must then be empty): every request of every client, setup included, goes to
 	// the replica one RoundRobin of the scenario picks.
 	Replicas []Endpoint
-	// Etcd are the raw side's operations, under the server's prefix.
+	// Resource is the resource the scenario reads and writes; the zero value means Databases.
+	Resource APIResource
+	// Etcd are the raw side's operations, under the server's prefix. nil sets up the server's
+	// side only (RawOp then fails): the anchor's scenario, whose raw side is apigen's.
 	Etcd *EtcdOps
 	// ServerEtcd reads the server's etcd, under its prefix, for the objects it stored. When
 	// it is another etcd than Etcd's, NewScenario copies the objects get and list read into
-	// Etcd, so that both sides read the same bytes. nil means Etcd's.
+	// Etcd, so that both sides read the same bytes. nil means Etcd's; both nil leaves
+	// ObjectBytes unknown (0).
 	ServerEtcd *EtcdOps
 	// ObjectSize is the approximate size of an object's JSON in bytes, e.g. 1024.
 	ObjectSize int
@@ -100,7 +104,10 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 	if cfg.Objects < 1 || cfg.PageSize < 1 || cfg.MaxClients < 1 {
 		return nil, fmt.Errorf("cannot set up scenario: want objects, page size and clients >= 1, got %+v", cfg)
 	}
-	tmpl, err := NewObjectTemplate(cfg.ObjectSize)
+	if cfg.Resource == (APIResource{}) {
+		cfg.Resource = Databases
+	}
+	tmpl, err := NewObjectTemplateFor(cfg.Resource, cfg.ObjectSize)
 	if err != nil {
 		return nil, err
 	}
@@ -148,8 +155,13 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 	if stored == nil {
 		stored = cfg.Etcd
 	}
-	if s.rawValue, err = stored.Value(ctx, listNamespace, objectName(0)); err != nil {
-		return nil, fmt.Errorf("cannot read a stored object: %w", err)
+	if stored != nil {
+		if s.rawValue, err = stored.Value(ctx, listNamespace, objectName(0)); err != nil {
+			return nil, fmt.Errorf("cannot read a stored object: %w", err)
+		}
+	}
+	if cfg.Etcd == nil {
+		return s, s.checkServer(ctx)
 	}
 	if stored != cfg.Etcd {
 		if err := copyObjects(ctx, stored, cfg.Etcd, listNamespace, cfg.Objects); err != nil {
@@ -262,6 +274,23 @@ func inSetupClients(ctx context.Context, n int, newClient func() (do func(i int)
 
 // check verifies that the server and etcd both list every object in pages of pageSize.
 func (s *Scenario) check(ctx context.Context) error {
+	if err := s.checkServer(ctx); err != nil {
+		return err
+	}
+	wantPages := s.maxPages - 1
+	pages, items, err := s.etcd.List(ctx, listNamespace, s.pageSize, s.maxPages)
+	if err != nil {
+		return fmt.Errorf("cannot check scenario: %w", err)
+	}
+	if pages != wantPages || items != s.objects {
+		return fmt.Errorf("cannot check scenario: etcd listed %d keys in %d ranges, want %d in %d",
+			items, pages, s.objects, wantPages)
+	}
+	return nil
+}
+
+// checkServer verifies that the server lists every object in pages of pageSize.
+func (s *Scenario) checkServer(ctx context.Context) error {
 	client := s.newAPIClient()
 	defer client.Close()
 	wantPages := s.maxPages - 1
@@ -273,18 +302,11 @@ func (s *Scenario) check(ctx context.Context) error {
 		return fmt.Errorf("cannot check scenario: the server listed %d objects in %d pages, want %d in %d",
 			items, pages, s.objects, wantPages)
 	}
-	pages, items, err = s.etcd.List(ctx, listNamespace, s.pageSize, s.maxPages)
-	if err != nil {
-		return fmt.Errorf("cannot check scenario: %w", err)
-	}
-	if pages != wantPages || items != s.objects {
-		return fmt.Errorf("cannot check scenario: etcd listed %d keys in %d ranges, want %d in %d",
-			items, pages, s.objects, wantPages)
-	}
 	return nil
 }
 
-// ObjectBytes is the size of the stored object the raw side writes, in bytes.
+// ObjectBytes is the size of the stored object the raw side writes (the server stored), in
+// bytes; 0 when the scenario has no etcd to read it from.
 func (s *Scenario) ObjectBytes() int { return len(s.rawValue) }
 
 // nextCell returns a number unique to one Run, for names of created objects.
@@ -366,6 +388,9 @@ func (s *Scenario) opThrough(ctx context.Context, op string, newAPIClient func()
 // (get), Put of an existing key (update and apply), and ranges of pageSize keys (list), on
 // the same key shapes and with values of the stored objects' size.
 func (s *Scenario) RawOp(op string) (NewOp, error) {
+	if s.etcd == nil {
+		return nil, fmt.Errorf("cannot benchmark raw %s: the scenario has no raw side", op)
+	}
 	cell := s.nextCell()
 	switch op {
 	case OpCreate:

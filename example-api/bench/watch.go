@@ -17,14 +17,18 @@ import (
 // watchNamespace holds the object the watch fan-out updates.
 const watchNamespace = "bench-watch"
 
-// WatchConfig is one watch fan-out measurement: Watchers watches of a namespace, each on its
-// own connection, and one writer updating an object there Rate times a second for Duration.
+// WatchConfig is one watch fan-out measurement: Watchers watches of a namespace, as
+// separate clients sharing HTTP/2 connections (WatchersPerConnection to each, the way many
+// informers of one client share its connection; one connection each over plain HTTP), and
+// one writer updating an object there Rate times a second for Duration.
 type WatchConfig struct {
 	// ServerURL and TLS reach the server, as ScenarioConfig's.
 	ServerURL string
 	TLS       *tls.Config
-	// Template renders the updated object.
+	// Template renders the updated object, of the resource watched.
 	Template *ObjectTemplate
+	// Watchers may be 0: the writer alone, whose latencies are the baseline of a fan-out's
+	// (WatchSummary.WriterP99).
 	Watchers int
 	Rate     float64 // writes per second
 	Duration time.Duration
@@ -36,7 +40,9 @@ type WatchConfig struct {
 type WatchSummary struct {
 	Watchers, Writes int
 	Rate             float64 // writes per second
-	// Delivered is how many events the watchers decoded, of Expected (Watchers x Writes).
+	// Delivered is how many events the watchers decoded, of Expected (Watchers x Writes);
+	// Lost is Expected - Delivered: events no watcher of theirs received before its watch
+	// ended or the wait did (a server that terminates a slow watcher loses its events).
 	Delivered, Expected int
 	// P50 and P99 are delivery latencies: from just before a write to a watcher having
 	// decoded its event.
@@ -46,7 +52,27 @@ type WatchSummary struct {
 	CPU time.Duration
 	// Elapsed is that period.
 	Elapsed time.Duration
+	// WriterP50 and WriterP99 are the latencies of the writer's updates.
+	WriterP50, WriterP99 time.Duration
+	// Connections is how many connections the watchers shared.
+	Connections int
+	// Terminated is how many watches the server ended before they saw every write (their
+	// missing events are among the lost).
+	Terminated int
+	// PeakRSS is the server's highest sampled VmRSS during the fan-out, in bytes, when the
+	// caller measured it (RunWatchFanout leaves it 0: unknown).
+	PeakRSS uint64
 }
+
+// Lost is how many events were not delivered, to watchers the server terminated or within the
+// wait after the last write: Expected - Delivered.
+func (s WatchSummary) Lost() int { return s.Expected - s.Delivered }
+
+// WatchersPerConnection is how many watches share one HTTP/2 connection of the fan-out: under
+// every server's limit of concurrent streams (apigen's and kube-apiserver's default is 100,
+// k8s.io/apiserver's RecommendedOptions' 1000), so that 10,000 watchers need 200 connections,
+// not 10,000.
+const WatchersPerConnection = 50
 
 // CPUPerEvent is the server's CPU time per delivered event; 0 when unknown.
 func (s WatchSummary) CPUPerEvent() time.Duration {
@@ -60,6 +86,11 @@ func (s WatchSummary) CPUPerEvent() time.Duration {
 type watchEvent struct {
 	Type   string `json:"type"`
 	Object struct {
+		Metadata struct {
+			Annotations struct {
+				Seq string `json:"seq"`
+			} `json:"annotations"`
+		} `json:"metadata"`
 		Spec struct {
 			Parameters struct {
 				Seq string `json:"seq"`
@@ -68,15 +99,25 @@ type watchEvent struct {
 	} `json:"object"`
 }
 
+// seq returns the event's "seq" entry: the spec's parameters' or the annotations' (see
+// APIResource.InAnnotations).
+func (e *watchEvent) seq() string {
+	if s := e.Object.Spec.Parameters.Seq; s != "" {
+		return s
+	}
+	return e.Object.Metadata.Annotations.Seq
+}
+
 // RunWatchFanout creates an object in namespace bench-watch, starts cfg.Watchers watches of
-// the namespace from its resourceVersion (each on its own connection, as separate clients),
+// the namespace from its resourceVersion (as separate clients, WatchersPerConnection to an
+// HTTP/2 connection),
 // then updates the object cfg.Rate times a second for cfg.Duration and waits until every
 // watcher has decoded every update (at most 30s more). Each watcher decodes every event
 // fully (encoding/json) and records, per update, the time from just before the write.
 func RunWatchFanout(ctx context.Context, cfg WatchConfig) (WatchSummary, error) {
 	writes := int(cfg.Rate * cfg.Duration.Seconds())
-	if cfg.Watchers < 1 || writes < 1 {
-		return WatchSummary{}, fmt.Errorf("cannot run watch fan-out: want watchers and writes >= 1, got %d and %d", cfg.Watchers, writes)
+	if cfg.Watchers < 0 || writes < 1 {
+		return WatchSummary{}, fmt.Errorf("cannot run watch fan-out: want watchers >= 0 and writes >= 1, got %d and %d", cfg.Watchers, writes)
 	}
 	api := NewAPIClient(cfg.ServerURL, cfg.Template, cfg.TLS)
 	defer api.Close()
@@ -91,18 +132,23 @@ func RunWatchFanout(ctx context.Context, cfg WatchConfig) (WatchSummary, error) 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	f := &fanout{starts: make([]atomic.Int64, writes+1), latencies: make([][]time.Duration, cfg.Watchers)}
-	url := fmt.Sprintf("%s/apis/%s/%s/namespaces/%s/%s?watch=true&resourceVersion=%s&timeoutSeconds=3600",
-		cfg.ServerURL, Group, Version, watchNamespace, Resource, rv)
-	if err := f.startWatchers(ctx, url, cfg.TLS, writes); err != nil {
+	res := cfg.Template.Resource()
+	url := fmt.Sprintf("%s%s?watch=true&resourceVersion=%s&timeoutSeconds=3600", cfg.ServerURL, res.path(watchNamespace), rv)
+	conns, err := f.startWatchers(ctx, url, cfg.TLS, writes)
+	if err != nil {
 		return WatchSummary{}, err
 	}
 	cpu0, cpuErr := readCPU(cfg.CPUTime)
 	start := time.Now()
-	if err := f.write(ctx, api, name, rv, cfg.Rate, writes); err != nil {
+	writer, err := f.write(ctx, api, name, rv, cfg.Rate, writes)
+	if err != nil {
 		return WatchSummary{}, err
 	}
 	f.wait(30 * time.Second)
-	sum := WatchSummary{Watchers: cfg.Watchers, Writes: writes, Rate: cfg.Rate, Expected: cfg.Watchers * writes, Elapsed: time.Since(start)}
+	sum := WatchSummary{Watchers: cfg.Watchers, Writes: writes, Rate: cfg.Rate, Expected: cfg.Watchers * writes, Elapsed: time.Since(start),
+		Connections: conns}
+	ws := summarize(writer, 0, nil, sum.Elapsed)
+	sum.WriterP50, sum.WriterP99 = ws.P50, ws.P99
 	if cpu1, err := readCPU(cfg.CPUTime); err == nil && cpuErr == nil {
 		sum.CPU = cpu1 - cpu0
 	}
@@ -113,6 +159,7 @@ func RunWatchFanout(ctx context.Context, cfg WatchConfig) (WatchSummary, error) 
 		all = append(all, l...)
 	}
 	sum.Delivered = len(all)
+	sum.Terminated = int(f.terminated.Load())
 	s := summarize(all, 0, nil, sum.Elapsed)
 	sum.P50, sum.P99 = s.P50, s.P99
 	return sum, f.err()
@@ -132,8 +179,10 @@ type fanout struct {
 	latencies [][]time.Duration
 	wg        sync.WaitGroup
 	pending   sync.WaitGroup // watchers that have not seen every write
-	mu        sync.Mutex
-	firstErr  error
+	// terminated counts the watches the server ended before they saw every write.
+	terminated atomic.Int64
+	mu         sync.Mutex
+	firstErr   error
 }
 
 func (f *fanout) fail(err error) {
@@ -150,36 +199,47 @@ func (f *fanout) err() error {
 	return f.firstErr
 }
 
-// startWatchers opens len(f.latencies) watches of url and returns once every one has its
-// response headers; each then reads until it has seen writes updates or ctx ends.
-func (f *fanout) startWatchers(ctx context.Context, url string, tlsConfig *tls.Config, writes int) error {
+// startWatchers opens len(f.latencies) watches of url, WatchersPerConnection to a
+// connection over TLS (HTTP/2) and one each over plain HTTP, and returns the number of
+// connections once every watch has its response headers; each then reads until it has seen
+// writes updates or ctx ends. The connections close when ctx ends.
+func (f *fanout) startWatchers(ctx context.Context, url string, tlsConfig *tls.Config, writes int) (int, error) {
+	perConn := WatchersPerConnection
+	if tlsConfig == nil {
+		perConn = 1 // HTTP/1.1: one response at a time per connection
+	}
 	started := make(chan error, len(f.latencies))
+	var client *http.Client
+	conns := 0
 	for i := range f.latencies {
+		if i%perConn == 0 {
+			client = &http.Client{Transport: newTransport(tlsConfig)}
+			context.AfterFunc(ctx, client.CloseIdleConnections)
+			conns++
+		}
 		f.wg.Add(1)
 		f.pending.Add(1)
-		go func() {
+		go func(client *http.Client) {
 			defer f.wg.Done()
-			f.watch(ctx, i, url, tlsConfig, writes, started)
-		}()
+			f.watch(ctx, i, client, url, writes, started)
+		}(client)
 	}
 	for range f.latencies {
 		if err := <-started; err != nil {
-			return err
+			return conns, err
 		}
 	}
-	return nil
+	return conns, nil
 }
 
 // watch is watcher i.
-func (f *fanout) watch(ctx context.Context, i int, url string, tlsConfig *tls.Config, writes int, started chan<- error) {
+func (f *fanout) watch(ctx context.Context, i int, client *http.Client, url string, writes int, started chan<- error) {
 	seen := 0
 	defer func() {
 		if seen < writes {
 			f.pending.Done()
 		}
 	}()
-	client := &http.Client{Transport: newTransport(tlsConfig)}
-	defer client.CloseIdleConnections()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		started <- err
@@ -197,12 +257,14 @@ func (f *fanout) watch(ctx context.Context, i int, url string, tlsConfig *tls.Co
 		return
 	}
 	started <- nil
-	lines := bufio.NewReaderSize(resp.Body, 64<<10)
+	lines := bufio.NewReaderSize(resp.Body, 8<<10) // 10,000 watchers: 80 MiB of buffers
 	for seen < writes {
 		line, err := lines.ReadBytes('\n')
 		if err != nil {
 			if ctx.Err() == nil {
-				f.fail(fmt.Errorf("watcher %d ended after %d of %d events: %w", i, seen, writes, err))
+				// The server ended the watch early, as kube's cacher terminates a watcher
+				// that falls behind: its missing events count as lost.
+				f.terminated.Add(1)
 			}
 			return
 		}
@@ -212,7 +274,7 @@ func (f *fanout) watch(ctx context.Context, i int, url string, tlsConfig *tls.Co
 			return
 		}
 		now := time.Now()
-		seq, err := strconv.Atoi(ev.Object.Spec.Parameters.Seq)
+		seq, err := strconv.Atoi(ev.seq())
 		if ev.Type != "MODIFIED" || err != nil || seq < 1 || seq >= len(f.starts) {
 			continue
 		}
@@ -223,23 +285,26 @@ func (f *fanout) watch(ctx context.Context, i int, url string, tlsConfig *tls.Co
 	}
 }
 
-// write updates name writes times at rate a second.
-func (f *fanout) write(ctx context.Context, api *APIClient, name, rv string, rate float64, writes int) error {
+// write updates name writes times at rate a second and returns each update's latency.
+func (f *fanout) write(ctx context.Context, api *APIClient, name, rv string, rate float64, writes int) ([]time.Duration, error) {
 	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer tick.Stop()
+	latencies := make([]time.Duration, 0, writes)
 	for seq := 1; seq <= writes; seq++ {
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return nil, ctx.Err()
 		case <-tick.C:
 		}
-		f.starts[seq].Store(time.Now().UnixNano())
+		t0 := time.Now()
+		f.starts[seq].Store(t0.UnixNano())
 		var err error
 		if rv, err = api.Update(ctx, watchNamespace, name, rv, seq); err != nil {
-			return err
+			return nil, err
 		}
+		latencies = append(latencies, time.Since(t0))
 	}
-	return nil
+	return latencies, nil
 }
 
 // wait waits until every watcher has seen every write, or timeout.

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -74,14 +75,26 @@ func TestRunCluster(t *testing.T) {
 	}
 }
 
-// buildServer builds the example server into t.TempDir() and, at the end of the test, fails
-// it for every child process left running (and kills them).
+// serverBuild is the example server the tests run, built once per test binary (buildServer)
+// into dir, which TestMain removes.
+var serverBuild struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// buildServer builds the example server, once for all the tests of the binary, and, at the
+// end of the test, fails it if a child process is left running (and kills it).
 func buildServer(ctx context.Context, t *testing.T) string {
 	t.Helper()
 	testinputs.Declare(t, serverproc.Package)
-	bin, err := serverproc.Build(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
+	serverBuild.once.Do(func() {
+		if serverBuild.dir, serverBuild.err = os.MkdirTemp("", "loadgen-test-server-"); serverBuild.err == nil {
+			serverBuild.bin, serverBuild.err = serverproc.Build(ctx, serverBuild.dir)
+		}
+	})
+	if serverBuild.err != nil {
+		t.Fatal(serverBuild.err)
 	}
 	t.Cleanup(func() {
 		for _, pid := range children(t) {
@@ -89,7 +102,7 @@ func buildServer(ctx context.Context, t *testing.T) string {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
-	return bin
+	return serverBuild.bin
 }
 
 // children returns the PIDs of this process's children that have not been reaped (Linux).

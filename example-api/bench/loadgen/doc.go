@@ -55,6 +55,29 @@
 //	go run ./example-api/bench/loadgen -in-process -cpuprofile cpu.out -ops create -clients 64
 //	go run ./example-api/bench/loadgen -etcd cluster -clients 64 -ops create,get,update -watch "" -mem-objects 0
 //
+// -anchor-binary names the anchor, k8s.io/sample-apiserver (AnchorVersion, which `make
+// bench-anchor` installs with go install; kube's own apiserver library), measured side by side
+// with the server in the embedded and external topologies over HTTPS: it runs standalone on
+// loadgen's etcd (the raw side's; --etcd-prefix /anchor), on a free loopback port, with
+// client-certificate auth against a CA of loadgen's (the clients present a certificate in
+// system:masters) and the flags that let it run without a core kube-apiserver (anchorArgs),
+// and gets the same workloads on its wardle.example.com/v1alpha1 Flunders of the same size
+// (padded with annotations): every row gets the anchor's ops/s, p50, p99 and server/anchor,
+// every fan-out and memory figure the anchor's beside the server's, and issue 34's targets
+// are checked (bench.CheckIssue34). Without it the anchor's columns are skipped with a line
+// saying so. The fan-outs' watchers share HTTP/2 connections (bench.WatchersPerConnection to
+// each), so that 10,000 of them fit; a pair of 0 watchers measures the writer alone, whose
+// p99 the 1,000-watcher fan-out's writer is held to.
+//
+// -pin (auto, the default: on with at least 12 CPUs) places etcd, the server and loadgen on
+// disjoint CPU sets (bench.SplitCPUs: etcd 4, the server 4, or 8 with its embedded etcd,
+// loadgen the rest), so that a machine with more cores measures the servers rather than the
+// contention: loadgen pins its own threads (sched_setaffinity) and starts every child from a
+// thread pinned to the child's set (bench.WithCPUs), and its etcd member then runs as a
+// process of its own (loadgen -serve-etcd); each Go process's GOMAXPROCS is its set's size.
+// The anchor and the floor server run on the server's set. -etcd cluster and -in-process are
+// never pinned.
+//
 // -field-management-cost then measures updates on the server and on a second server started
 // with --feature-gates=ServerSideApply=false, alternately, three times each per concurrency,
 // and prints the median server CPU time per update with and without field management, and

@@ -46,7 +46,7 @@ type floor struct {
 // server's, client certificates required and verified, HTTP/2) or plain HTTP, with its data
 // in dir. It runs in its own process, as the server does, so that its CPU time is its own and
 // it does not share loadgen's Go runtime.
-func startFloor(ctx context.Context, dir string, body []byte, https bool) (*floor, error) {
+func startFloor(ctx context.Context, dir string, body []byte, https bool, cpus []int) (*floor, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func startFloor(ctx context.Context, dir string, body []byte, https bool) (*floo
 	if err != nil {
 		return nil, err
 	}
-	if err := f.cmd.Start(); err != nil {
+	if err := withCPUs(cpus, f.cmd.Start); err != nil {
 		return nil, fmt.Errorf("cannot start the floor server: %w", err)
 	}
 	lines := make(chan string, 1)
@@ -152,12 +152,16 @@ func serveFloor(ctx context.Context, dir string, stdout io.Writer) error {
 // clients, against that row's raw etcd get (in rows), when get is measured; then each watch
 // fan-out's floor (RunWatchFanout against the floor server). A target beyond a floor is out
 // of reach for any Go server of the API on this machine.
-func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario, rows []bench.Row, out io.Writer) error {
+func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario, rows []bench.Row, out io.Writer, sets *bench.CPUSets) error {
 	body, err := s.ServedObject(ctx)
 	if err != nil {
 		return err
 	}
-	f, err := startFloor(ctx, dir, body, o.https)
+	var cpus []int // the floor is a server: on the server's CPUs when pinned
+	if sets != nil {
+		cpus = sets.Server
+	}
+	f, err := startFloor(ctx, dir, body, o.https, cpus)
 	if err != nil {
 		return err
 	}
@@ -170,6 +174,9 @@ func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario
 		}
 	}
 	for _, t := range o.watches {
+		if t.Watchers == 0 {
+			continue // the writer alone: nothing fanned out
+		}
 		sum, err := bench.RunWatchFanout(ctx, bench.WatchConfig{ServerURL: f.url, TLS: f.tls, Template: s.Template(),
 			Watchers: t.Watchers, Rate: t.Rate, Duration: o.watchDuration, CPUTime: floorCPU})
 		if err != nil {

@@ -60,6 +60,11 @@ type options struct {
 	fmCost bool
 	// floor also measures the get row's floor (measureFloor).
 	floor bool
+	// anchorBinary is k8s.io/sample-apiserver's binary, measured side by side with the
+	// server ("": not measured, see anchorSkip).
+	anchorBinary string
+	// pin is -pin: pinAuto, pinOn or pinOff (pinning).
+	pin string
 }
 
 // The topologies -etcd selects.
@@ -87,6 +92,13 @@ func main() {
 
 // run parses args, runs the benchmark and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) >= 2 && args[0] == serveEtcdArg {
+		if err := serveEtcd(ctx, args[1:], stdout); err != nil {
+			fmt.Fprintf(stderr, "loadgen etcd: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	if len(args) == 2 && args[0] == serveFloorArg {
 		if err := serveFloor(ctx, args[1], stdout); err != nil {
 			fmt.Fprintf(stderr, "loadgen floor server: %v\n", err)
@@ -131,7 +143,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		"needs -watch '' and -mem-objects 0)")
 	fs.BoolVar(&o.noFsync, "etcd-unsafe-no-fsync", false, "run loadgen's embedded etcd without fsync (with -etcd external or cluster only)")
 	transport := fs.String("transport", "https", "how clients reach the server: \"https\" (the admin client certificate of its kubeconfig, HTTP/2, gzip accepted, as client-go) or \"http\" (--plain-http)")
-	watches := fs.String("watch", "1000:10,64:100", "watch fan-outs to measure, comma-separated watchers:writes-per-second; empty for none")
+	watches := fs.String("watch", "0:10,1000:10,10000:10,64:100", "watch fan-outs to measure, comma-separated watchers:writes-per-second "+
+		"(0 watchers: the writer alone, the baseline of its latency); empty for none")
 	fs.DurationVar(&o.watchDuration, "watch-duration", 20*time.Second, "how long each watch fan-out writes")
 	fs.IntVar(&o.memObjects, "mem-objects", bench.MemObjects, "objects to store for the memory figure (RSS with them cached); 0 for none")
 	serverArgs := fs.String("server-args", "", "more server flags, space-separated (e.g. --watch-cache=false to measure without the watch cache)")
@@ -139,8 +152,15 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		"("+noFieldManagement+"), alternately, and print the median server CPU/op with and without it (-etcd embedded only)")
 	fs.BoolVar(&o.floor, "floor", true, "after the table, measure the floors of get and of the watch fan-outs: a Go net/http server that only answers each GET "+
 		"with the object's bytes and fans each PUT's body out to its watchers, on the same transport and clients (what no Go server of the API exceeds on this machine)")
+	fs.StringVar(&o.anchorBinary, "anchor-binary", "", "k8s.io/sample-apiserver "+AnchorVersion+" binary (make bench-anchor) to measure side by side with the server "+
+		"on the benchmark's etcd: the same workloads on its Flunders; empty skips the anchor's columns")
+	fs.StringVar(&o.pin, "pin", pinAuto, "place etcd, the server and loadgen on disjoint CPU sets (etcd 4 CPUs, the server 4 or 8 with its embedded etcd, "+
+		"loadgen the rest; GOMAXPROCS the set's size): \"on\", \"off\" or \"auto\" (on with at least 12 CPUs)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if o.pin != pinAuto && o.pin != pinOn && o.pin != pinOff {
+		return nil, fmt.Errorf("-pin: %q is none of auto, on and off", o.pin)
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -202,6 +222,10 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	sets, pinLine, err := pinning(o)
+	if err != nil {
+		return err
+	}
 
 	bin := o.serverBinary
 	if bin == "" && !o.inProcess {
@@ -209,7 +233,13 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 			return err
 		}
 	}
-	etcdEndpoints, closeEtcd, err := startEtcd(ctx, o, dir) // loadgen's etcd, the raw side's
+	if sets != nil {
+		// loadgen's own threads, its clients' from now on, on its set.
+		if err := bench.PinProcess(sets.Loadgen); err != nil {
+			return err
+		}
+	}
+	etcdEndpoints, etcdPID, closeEtcd, err := startEtcd(ctx, o, dir, sets) // loadgen's etcd, the raw side's and the anchor's
 	if err != nil {
 		return err
 	}
@@ -224,7 +254,11 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	if o.etcd != etcdEmbedded {
 		serverEtcd = etcdEndpoints
 	}
-	servers, err := startServers(ctx, o, bin, dir, serverEtcd)
+	var servers []*apiServer
+	err = withCPUs(serverCPUs(o, sets), func() (err error) {
+		servers, err = startServers(ctx, o, bin, dir, serverEtcd)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -240,12 +274,28 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		}
 		defer func() { err = errors.Join(err, serverClient.Close()) }()
 	}
+	var anchor *anchorRun
+	if anchorSkip(o) == "" {
+		var anchorCPUs []int
+		if sets != nil {
+			anchorCPUs = sets.Server
+		}
+		if anchor, err = startAnchorRun(ctx, o.anchorBinary, filepath.Join(dir, "anchor"), etcdEndpoints, anchorCPUs); err != nil {
+			return err
+		}
+		defer func() { err = errors.Join(err, anchor.stop()) }()
+	}
 	mem, err := bench.StartMemSamplerSum(pids(servers), sampleInterval)
 	if err != nil {
 		return err
 	}
 	defer mem.Stop()
 	idle, idleErr := idleRSS(ctx, pids(servers))
+	if anchor != nil {
+		if anchor.idle, err = bench.ReadMemStatus(anchor.srv.pid); err != nil {
+			return err
+		}
+	}
 
 	// The connections of every client stay open until the benchmark ends, as long-lived
 	// clients' do; cancel closes them.
@@ -267,6 +317,14 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if anchor != nil {
+		acfg := scfg
+		acfg.Resource, acfg.ServerURL, acfg.TLS, acfg.Etcd = bench.Flunders, anchor.srv.url, anchor.srv.tls, nil
+		acfg.ServerEtcd = bench.NewEtcdOpsFor(client, anchorPrefix, bench.Flunders)
+		if anchor.scenario, err = bench.NewScenario(runCtx, acfg); err != nil {
+			return fmt.Errorf("anchor: %w", err)
+		}
+	}
 	switch o.etcd {
 	case etcdEmbedded:
 		fmt.Fprintf(out, "loadgen: server %s (%s) on its own embedded etcd (in process; client URL %s); raw: clientv3 on a separate embedded etcd %s "+
@@ -277,6 +335,8 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	case etcdCluster:
 		clusterHeader(out, servers, etcdEndpoints)
 	}
+	anchorHeader(out, o, anchor, etcdEndpoints)
+	fmt.Fprintln(out, pinLine)
 	fmt.Fprintf(out, "etcd fsync %s; %d-byte stored objects; %s measured after %s warm-up per cell\n",
 		onOff(!o.noFsync), scenario.ObjectBytes(), o.measure, o.warmup)
 	fmt.Fprintf(out, "list = all %d objects in pages of %d (server: GET ?limit&continue; raw: Range with limit at the first page's revision)\n",
@@ -287,7 +347,11 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	fmt.Fprintf(out, "server RSS MiB = the peak of the %s VmRSS, sampled every %s, in the row's server run\n\n", rssScope(o), sampleInterval)
 
 	serverCPU := cpuTimeSum(pids(servers))
-	rows, failed, err := measureAll(runCtx, o, scenario, mem, serverCPU)
+	loadPIDs := []int{os.Getpid()}
+	if etcdPID != 0 {
+		loadPIDs = append(loadPIDs, etcdPID) // loadgen's etcd, in a process of its own when pinned
+	}
+	rows, failed, err := measureAll(runCtx, o, scenario, mem, serverCPU, cpuTimeSum(loadPIDs), anchor)
 	if err != nil {
 		return err
 	}
@@ -296,11 +360,12 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	}
 	fmt.Fprintln(out)
 	if o.floor && (slices.Contains(o.ops, bench.OpGet) || len(o.watches) > 0) {
-		if err := measureFloor(runCtx, o, filepath.Join(dir, "floor"), scenario, rows, out); err != nil {
+		if err := measureFloor(runCtx, o, filepath.Join(dir, "floor"), scenario, rows, out, sets); err != nil {
 			return fmt.Errorf("cannot measure the floors: %w", err)
 		}
 	}
-	if err := figures(runCtx, o, out, scenario, servers, idle, idleErr, serverCPU); err != nil {
+	fig, err := figures(runCtx, o, out, scenario, servers, idle, idleErr, serverCPU, mem, anchor)
+	if err != nil {
 		return err
 	}
 	peak, samples, last := mem.Peak()
@@ -321,6 +386,11 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	if err := mem.Err(); err != nil {
 		return fmt.Errorf("server memory sampling stopped early: %w", err)
 	}
+	if anchor != nil {
+		if fig.AnchorPeakRSS, err = anchor.peakRSS(out); err != nil {
+			return err
+		}
+	}
 	switch o.etcd {
 	case etcdExternal:
 		fmt.Fprintln(out, "the server on an external etcd: the targets below are for comparison (they are the embedded topology's, -etcd embedded)")
@@ -329,6 +399,11 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 			clusterReplicas, clusterMembers)
 	}
 	bench.CheckTargets(out, rows, bench.IssueTargets, checkedRSS)
+	if !o.inProcess && len(servers) == 1 {
+		fig.Rows, fig.Embedded, fig.PeakRSS = rows, o.etcd == etcdEmbedded, checkedRSS
+		fmt.Fprintln(out)
+		bench.CheckIssue34(out, fig)
+	}
 	if failed != nil {
 		return fmt.Errorf("operations failed: %w", failed)
 	}
@@ -338,15 +413,15 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	return nil
 }
 
-// measureAll runs every operation at every concurrency, through the server and then raw,
-// and returns the rows and the first operation error seen (nil when every operation
-// succeeded). mem is reset around each server run for the row's peak RSS; serverCPU reads
-// the server's cumulative CPU time.
+// measureAll runs every operation at every concurrency, through the server, through the
+// anchor (when not nil) and then raw, and returns the rows and the first operation error seen
+// (nil when every operation succeeded). mem (and the anchor's) is reset around each run for
+// the row's peak RSS; serverCPU reads the server's cumulative CPU time, loadCPU loadgen's
+// (its etcd's included).
 func measureAll(ctx context.Context, o *options, s *bench.Scenario, mem *bench.MemSampler,
-	serverCPU func() (time.Duration, error)) ([]bench.Row, error, error) {
+	serverCPU, loadCPU func() (time.Duration, error), anchor *anchorRun) ([]bench.Row, error, error) {
 	var rows []bench.Row
 	var failed error
-	loadCPU := func() (time.Duration, error) { return bench.ReadCPUTime(os.Getpid()) }
 	for _, op := range o.ops {
 		for _, clients := range o.clients {
 			cfg := bench.Config{Clients: clients, Warmup: o.warmup, Measure: o.measure}
@@ -365,13 +440,18 @@ func measureAll(ctx context.Context, o *options, s *bench.Scenario, mem *bench.M
 				return nil, nil, err
 			}
 			row.ServerPeakRSS = mem.TakePeak()
+			if anchor != nil {
+				if err := anchor.measure(ctx, cfg, op, &row); err != nil {
+					return nil, nil, err
+				}
+			}
 			if newOp, err = s.RawOp(op); err != nil {
 				return nil, nil, err
 			}
 			if row.Raw, err = bench.Run(ctx, cfg, newOp); err != nil {
 				return nil, nil, err
 			}
-			for _, sum := range []bench.Summary{row.Server, row.Raw} {
+			for _, sum := range []bench.Summary{row.Server, row.Anchor, row.Raw} {
 				if sum.FirstError != nil && failed == nil {
 					failed = fmt.Errorf("%s at %d clients: %d errors, first: %w", op, clients, sum.Errors, sum.FirstError)
 				}
@@ -423,21 +503,29 @@ func etcdScope(o *options) string {
 }
 
 // startEtcd starts loadgen's etcd in dir: one embedded member, or with -etcd cluster a
-// cluster of clusterMembers. It returns the client URLs of every member and the function
-// that stops them.
-func startEtcd(ctx context.Context, o *options, dir string) ([]string, func() error, error) {
+// cluster of clusterMembers. Pinned (sets not nil), the member is a process of its own on
+// sets.Etcd (startEtcdProcess), whose pid it returns (0: in loadgen). It returns the client
+// URLs of every member and the function that stops them.
+func startEtcd(ctx context.Context, o *options, dir string, sets *bench.CPUSets) ([]string, int, func() error, error) {
 	if o.etcd == etcdCluster {
 		cluster, err := embedded.StartCluster(ctx, dir, clusterMembers, embedded.Config{Name: "loadgen", LogLevel: "fatal", UnsafeNoFsync: o.noFsync})
 		if err != nil {
-			return nil, nil, err
+			return nil, 0, nil, err
 		}
-		return cluster.Endpoints(), cluster.Close, nil
+		return cluster.Endpoints(), 0, cluster.Close, nil
+	}
+	if sets != nil {
+		endpoints, p, err := startEtcdProcess(ctx, filepath.Join(dir, "etcd"), o.noFsync, sets.Etcd)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		return endpoints, p.cmd.Process.Pid, p.stop, nil
 	}
 	etcd, err := embedded.Start(ctx, embedded.Config{DataDir: filepath.Join(dir, "etcd"), LogLevel: "fatal", UnsafeNoFsync: o.noFsync})
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, nil, err
 	}
-	return etcd.Endpoints(), etcd.Close, nil
+	return etcd.Endpoints(), 0, etcd.Close, nil
 }
 
 // dialEtcd returns a clientv3 client of endpoints.
@@ -482,7 +570,7 @@ func parseWatches(spec string) ([]bench.WatchTarget, error) {
 		w, r, ok := strings.Cut(p, ":")
 		watchers, err1 := strconv.Atoi(w)
 		rate, err2 := strconv.ParseFloat(r, 64)
-		if !ok || err1 != nil || err2 != nil || watchers < 1 || rate <= 0 {
+		if !ok || err1 != nil || err2 != nil || watchers < 0 || rate <= 0 {
 			return nil, fmt.Errorf("-watch: %q is not watchers:writes-per-second", p)
 		}
 		t := bench.WatchTarget{Watchers: watchers, Rate: rate, MaxP99: 5 * time.Millisecond}
@@ -494,71 +582,4 @@ func parseWatches(spec string) ([]bench.WatchTarget, error) {
 		out = append(out, t)
 	}
 	return out, nil
-}
-
-// idleRSS waits a second for the freshly started servers to settle and reads the memory
-// status of each.
-func idleRSS(ctx context.Context, pids []int) ([]bench.MemStatus, error) {
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-time.After(time.Second):
-	}
-	var out []bench.MemStatus
-	for _, pid := range pids {
-		m, err := bench.ReadMemStatus(pid)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, nil
-}
-
-// figures measures and prints the watch fan-outs and the memory figures with their targets:
-// idle RSS (read at start, one figure per server), RSS with o.memObjects objects stored,
-// peak RSS (CheckTargets' line). In process, RSS is loadgen's and is printed without a
-// verdict. The watch fan-outs and the stored objects go to the first server (-etcd cluster
-// measures neither, see checkTopology).
-func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, servers []*apiServer, idle []bench.MemStatus, idleErr error,
-	serverCPU func() (time.Duration, error)) error {
-	srv := servers[0]
-	for _, t := range o.watches {
-		cfg := bench.WatchConfig{ServerURL: srv.url, TLS: srv.tls, Template: s.Template(), Watchers: t.Watchers, Rate: t.Rate,
-			Duration: o.watchDuration, CPUTime: serverCPU}
-		if o.inProcess {
-			cfg.CPUTime = nil // the process's CPU time is the watchers' too
-		}
-		sum, err := bench.RunWatchFanout(ctx, cfg)
-		if err != nil {
-			return fmt.Errorf("watch fan-out of %d watchers at %v writes/s: %w", t.Watchers, t.Rate, err)
-		}
-		bench.CheckWatch(out, sum, t.MaxP99)
-	}
-	if o.inProcess {
-		fmt.Fprintln(out, "memory figures not measured in process (RSS is loadgen's)")
-		return nil
-	}
-	if idleErr != nil {
-		return fmt.Errorf("cannot read the idle RSS: %w", idleErr)
-	}
-	for i, m := range idle {
-		what := "idle after start"
-		if len(idle) > 1 {
-			what += fmt.Sprintf(" (replica %d)", i)
-		}
-		bench.CheckRSS(out, what, m, bench.MaxIdleRSS)
-	}
-	if o.memObjects > 0 {
-		if err := s.StoreObjects(ctx, o.memObjects); err != nil {
-			return err
-		}
-		time.Sleep(2 * time.Second) // the caches and the collector settle
-		m, err := bench.ReadMemStatus(srv.pid)
-		if err != nil {
-			return err
-		}
-		bench.CheckRSS(out, fmt.Sprintf("with %d more objects of %d bytes stored and cached", o.memObjects, s.ObjectBytes()), m, bench.MaxCachedRSS)
-	}
-	return nil
 }

@@ -11,12 +11,17 @@ import (
 )
 
 // TestMain lets the test binary be the floor server, as loadgen is for its -floor
-// measurements (startFloor runs os.Executable with serveFloorArg).
+// measurements (startFloor runs os.Executable with serveFloorArg), and the etcd process of
+// pinned mode (startEtcdProcess, serveEtcdArg).
 func TestMain(m *testing.M) {
-	if len(os.Args) == 3 && os.Args[1] == serveFloorArg {
+	if len(os.Args) >= 3 && (os.Args[1] == serveFloorArg || os.Args[1] == serveEtcdArg) {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if serverBuild.dir != "" {
+		_ = os.RemoveAll(serverBuild.dir)
+	}
+	os.Exit(code)
 }
 
 // floorLine matches the -floor measurement's line with a positive rate.
@@ -42,6 +47,7 @@ func TestParseFlags(t *testing.T) {
 		{"-transport", "spdy"},
 		{"-watch", "10"},
 		{"-etcd-unsafe-no-fsync"}, // the server's embedded member always syncs
+		{"-pin", "yes"},
 		{"extra"},
 	} {
 		if _, err := parseFlags(bad, &stderr); err == nil {

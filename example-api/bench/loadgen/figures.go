@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/apigen-dev/apigen/example-api/bench"
+)
+
+// idleRSS waits a second for the freshly started servers to settle and reads the memory
+// status of each.
+func idleRSS(ctx context.Context, pids []int) ([]bench.MemStatus, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(time.Second):
+	}
+	var out []bench.MemStatus
+	for _, pid := range pids {
+		m, err := bench.ReadMemStatus(pid)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// figures measures and prints the watch fan-outs and the memory figures with their targets:
+// idle RSS (read at start, one figure per server), RSS with o.memObjects objects stored,
+// peak RSS (CheckTargets' line), and the same of the anchor when it is not nil (the anchor's
+// fan-outs right after the server's, its RSS with as many objects stored). In process, RSS
+// is loadgen's and is printed without a verdict. The watch fan-outs and the stored objects
+// go to the first server (-etcd cluster measures neither, see checkTopology). It returns
+// the figures issue 34's targets are checked on (bench.Issue34, without the rows and the
+// peak RSS, which benchmark adds).
+func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, servers []*apiServer, idle []bench.MemStatus, idleErr error,
+	serverCPU func() (time.Duration, error), mem *bench.MemSampler, anchor *anchorRun) (bench.Issue34, error) {
+	var fig bench.Issue34
+	srv := servers[0]
+	for _, t := range o.watches {
+		cfg := bench.WatchConfig{ServerURL: srv.url, TLS: srv.tls, Template: s.Template(), Watchers: t.Watchers, Rate: t.Rate,
+			Duration: o.watchDuration, CPUTime: serverCPU}
+		if o.inProcess {
+			cfg.CPUTime = nil // the process's CPU time is the watchers' too
+		}
+		mem.TakePeak()
+		sum, err := bench.RunWatchFanout(ctx, cfg)
+		if err != nil {
+			return fig, fmt.Errorf("watch fan-out of %d watchers at %v writes/s: %w", t.Watchers, t.Rate, err)
+		}
+		sum.PeakRSS = mem.TakePeak()
+		bench.CheckWatch(out, sum, t.MaxP99)
+		fig.Watch = append(fig.Watch, sum)
+		if anchor == nil {
+			continue
+		}
+		cfg.ServerURL, cfg.TLS, cfg.Template, cfg.CPUTime = anchor.srv.url, anchor.srv.tls, anchor.scenario.Template(), anchor.cpu
+		anchor.mem.TakePeak()
+		if sum, err = bench.RunWatchFanout(ctx, cfg); err != nil {
+			return fig, fmt.Errorf("anchor: watch fan-out of %d watchers at %v writes/s: %w", t.Watchers, t.Rate, err)
+		}
+		sum.PeakRSS = anchor.mem.TakePeak()
+		bench.WriteAnchorWatch(out, sum)
+		fig.AnchorWatch = append(fig.AnchorWatch, sum)
+	}
+	if o.inProcess {
+		fmt.Fprintln(out, "memory figures not measured in process (RSS is loadgen's)")
+		return fig, nil
+	}
+	if idleErr != nil {
+		return fig, fmt.Errorf("cannot read the idle RSS: %w", idleErr)
+	}
+	for i, m := range idle {
+		what := "idle after start"
+		if len(idle) > 1 {
+			what += fmt.Sprintf(" (replica %d)", i)
+		}
+		bench.CheckRSS(out, what, m, bench.MaxIdleRSS)
+	}
+	fig.IdleRSS = idle[0].RSS
+	if anchor != nil {
+		fig.AnchorIdleRSS = anchor.idle.RSS
+		fmt.Fprintf(out, "anchor RSS idle after start: %.1f MB (anonymous %.1f MB, file-backed %.1f MB)\n",
+			float64(anchor.idle.RSS)/1e6, float64(anchor.idle.Anon)/1e6, float64(anchor.idle.File)/1e6)
+	}
+	if o.memObjects > 0 {
+		what := fmt.Sprintf("with %d more objects of %d bytes stored and cached", o.memObjects, s.ObjectBytes())
+		m, err := storedRSS(ctx, s, srv.pid, o.memObjects)
+		if err != nil {
+			return fig, err
+		}
+		bench.CheckRSS(out, what, m, bench.MaxCachedRSS)
+		fig.CachedRSS = m.RSS
+		if anchor != nil {
+			if m, err = storedRSS(ctx, anchor.scenario, anchor.srv.pid, o.memObjects); err != nil {
+				return fig, fmt.Errorf("anchor: %w", err)
+			}
+			fmt.Fprintf(out, "anchor RSS with %d more objects of %d bytes stored and cached: %.1f MB (anonymous %.1f MB, file-backed %.1f MB)\n",
+				o.memObjects, anchor.scenario.ObjectBytes(), float64(m.RSS)/1e6, float64(m.Anon)/1e6, float64(m.File)/1e6)
+			fig.AnchorCachedRSS = m.RSS
+		}
+	}
+	return fig, nil
+}
+
+// storedRSS stores n more objects through s's server and reads process pid's memory once the
+// caches and the collector settled.
+func storedRSS(ctx context.Context, s *bench.Scenario, pid, n int) (bench.MemStatus, error) {
+	if err := s.StoreObjects(ctx, n); err != nil {
+		return bench.MemStatus{}, err
+	}
+	select {
+	case <-ctx.Done():
+		return bench.MemStatus{}, ctx.Err()
+	case <-time.After(2 * time.Second): // the caches and the collector settle
+	}
+	return bench.ReadMemStatus(pid)
+}
