@@ -31,7 +31,9 @@
 //     its last resourceVersion) and never slows the cache or other watchers.
 //
 // Objects are held once: the tree, the history and the snapshots share them; readers marked
-// by request.WithReadOnlyResults get shallow copies, others deep copies. The storage under
+// by request.WithReadOnlyResults get shallow copies, others deep copies. Objects share their
+// equal metadata values (namespace, managed fields' manager, operation, apiVersion and
+// fieldsV1 bytes) through a bounded intern table, instead of holding a copy each. The storage under
 // a cache takes its objects too (storage.DecodedObjects), instead of decoding the values it
 // reads and keeping decoded copies of its own. Until a cache is synced, while it relists,
 // and after Stop, every call goes to storage.
