@@ -113,16 +113,10 @@ func listPages(tb testing.TB, client *http.Client, url string, limit int, gz boo
 			tb.Fatalf("list: %d %s", resp.StatusCode, data)
 		}
 		pages++
-		i := strings.Index(string(data[:min(len(data), 4096)]), `"continue":"`)
 		if resp.Header.Get("Content-Encoding") == "gzip" {
-			i = -1
-			// the continue token of a gzipped page: decompress only its head
-			next = continueOfGzipped(tb, data)
-		} else if i >= 0 {
-			rest := string(data[i+len(`"continue":"`):])
-			next = rest[:strings.IndexByte(rest, '"')]
+			next = continueOfGzipped(tb, data) // decompresses only the head
 		} else {
-			next = ""
+			next = continueOf(data)
 		}
 		if next == "" {
 			return pages
@@ -203,7 +197,13 @@ func continueOfGzipped(tb testing.TB, data []byte) string {
 	}
 	head := make([]byte, 4096)
 	n, _ := io.ReadFull(zr, head)
-	head = head[:n]
+	return continueOf(head[:n])
+}
+
+// continueOf returns the continue token of a JSON list page, which the list's metadata
+// holds within its first 4 KiB; "" when it has none.
+func continueOf(data []byte) string {
+	head := data[:min(len(data), 4096)]
 	i := bytes.Index(head, []byte(`"continue":"`))
 	if i < 0 {
 		return ""
