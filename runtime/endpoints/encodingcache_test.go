@@ -2,6 +2,7 @@ package endpoints
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -51,6 +52,44 @@ func TestEncodingCache(t *testing.T) {
 	}
 }
 
+// TestEncodingCacheKeepsWhatIsRead: a full cache makes room for a new object by dropping one
+// not read since the clock last passed it, not one just read; a newer state of a cached
+// object takes its older one's place; the cache never holds more than encodingCacheSize.
+func TestEncodingCacheKeepsWhatIsRead(t *testing.T) {
+	c := newEncodingCache()
+	widget := func(i int) *testapi.Widget {
+		return &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprintf("w%d", i), UID: "u", ResourceVersion: "1"}}
+	}
+	for i := range encodingCacheSize {
+		c.add(widget(i), []byte("x"))
+	}
+	if _, ok := c.get(widget(0)); !ok {
+		t.Fatal("w0 is not cached")
+	}
+	c.add(widget(encodingCacheSize), []byte("new"))
+	if _, ok := c.get(widget(0)); !ok {
+		t.Error("w0, just read, was dropped for a new object")
+	}
+	if _, ok := c.get(widget(1)); ok {
+		t.Error("w1, never read, is still cached; want it dropped first")
+	}
+	if data, ok := c.get(widget(encodingCacheSize)); !ok || string(data) != "new" {
+		t.Errorf("the new object: %q, %v", data, ok)
+	}
+	newer := widget(2)
+	newer.ResourceVersion = "2"
+	c.add(newer, []byte("two"))
+	if data, ok := c.get(newer); !ok || string(data) != "two" {
+		t.Errorf("w2's newer state: %q, %v", data, ok)
+	}
+	if _, ok := c.get(widget(2)); ok {
+		t.Error("w2's older state is still cached")
+	}
+	if len(c.byName) != encodingCacheSize || len(c.slots) != encodingCacheSize {
+		t.Errorf("%d objects in %d slots; want %d", len(c.byName), len(c.slots), encodingCacheSize)
+	}
+}
+
 // TestWriteJSONCachedWritesRememberedBytes: a second GET of the same object state writes the
 // bytes of the first (the object is not encoded again: a change that keeps uid and
 // resourceVersion, which storage never makes, does not show); a new resourceVersion is
@@ -85,4 +124,25 @@ func TestWriteJSONCachedWritesRememberedBytes(t *testing.T) {
 	if third := get(); !strings.Contains(string(third), `"color":"blue"`) || !strings.Contains(string(third), `"resourceVersion":"6"`) {
 		t.Errorf("new resourceVersion: got %s, want the blue Widget at 6", third)
 	}
+}
+
+// BenchmarkEncodingCacheGet reads the encodings of 500 cached objects per op, as a list of
+// 500 does, from every CPU at once (-cpu 16 for a server's many concurrent lists).
+func BenchmarkEncodingCacheGet(b *testing.B) {
+	c := newEncodingCache()
+	objs := make([]*testapi.Widget, 500)
+	for i := range objs {
+		objs[i] = &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprintf("w%04d", i), UID: "u", ResourceVersion: "1"}}
+		c.add(objs[i], []byte("x"))
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			for _, o := range objs {
+				if _, ok := c.get(o); !ok {
+					b.Fatal("not cached")
+				}
+			}
+		}
+	})
 }

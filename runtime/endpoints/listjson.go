@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"reflect"
+	"strconv"
 	"sync"
 
 	"github.com/klauspost/compress/gzip"
@@ -110,7 +111,9 @@ var listBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 2*listWriteCh
 // caches (encodeListJSON), gzipped when the client accepts it and the body exceeds
 // gzipThreshold; the gzipped body of a page is kept (pageCache) and written again for the
 // same request (namespace and query) at the same list resourceVersion, whose content is the
-// same. It reports false, having written nothing, when the list is not one it assembles.
+// same. Either body goes out with its Content-Length (known before the first byte), not in
+// HTTP/1.1 chunks. It reports false, having written nothing, when the list is not one it
+// assembles.
 func (s *scope) writeListJSON(ctx context.Context, w http.ResponseWriter, req *http.Request, list runtime.Object) bool {
 	if !listFromEncodings {
 		return false
@@ -131,8 +134,10 @@ func (s *scope) writeListJSON(ctx context.Context, w http.ResponseWriter, req *h
 		return false
 	}
 	if !gz || l.size <= gzipThreshold {
-		w.Header().Set("Content-Type", mediaJSON)
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		h := w.Header()
+		h.Set("Content-Type", mediaJSON)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Length", strconv.Itoa(l.size))
 		w.WriteHeader(http.StatusOK)
 		_ = l.writeTo(w) // a client gone away: nothing more to do
 		return true
@@ -153,11 +158,12 @@ func (s *scope) writeListJSON(ctx context.Context, w http.ResponseWriter, req *h
 	return true
 }
 
-// writeGzipped writes data, a gzipped JSON body, as 200 OK.
+// writeGzipped writes data, a gzipped JSON body, as 200 OK with its Content-Length.
 func writeGzipped(w http.ResponseWriter, data []byte) {
 	h := w.Header()
 	h.Set("Content-Type", mediaJSON)
 	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(len(data)))
 	setGzipHeaders(h)
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(data) // a client gone away: nothing more to do

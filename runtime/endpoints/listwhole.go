@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"reflect"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
@@ -27,7 +28,9 @@ var listPageSize int64 = 500
 
 // listWhole serves a LIST without a limit in plain JSON as the bytes of one list read at one
 // revision (the first page's; later pages continue at it), read and written listPageSize
-// items at a time. A list that fits in one page is written as any list is (writeListJSON). The response's metadata
+// items at a time (each page's items spliced from their cached encodings where the list
+// assembles, see writePage), gzipped past gzipThreshold for a client that accepts it. A list
+// that fits in one page is written as any list is (writeListJSON). The response's metadata
 // is the whole list's: the first page's resourceVersion, no continue token, no remaining
 // count. An error before the first byte is a metav1.Status; one after it (e.g. the revision
 // compacted between pages) aborts the response, so the client sees a broken stream rather
@@ -53,7 +56,9 @@ func (s *scope) listWhole(ctx context.Context, w http.ResponseWriter, req *http.
 		}
 		return
 	}
-	pw, err := s.newPageWriter(w, page)
+	// Gzipped past gzipThreshold for a client that accepts it, as any response.
+	dw := &deferredWriter{w: w, code: http.StatusOK, gzip: acceptsGzip(req)}
+	pw, err := s.newPageWriter(dw, page)
 	if err != nil {
 		s.writeObject(ctx, w, req, http.StatusOK, page) // an encoding the pages cannot be joined in
 		return
@@ -67,6 +72,9 @@ func (s *scope) listWhole(ctx context.Context, w http.ResponseWriter, req *http.
 		}
 		if next == "" {
 			if err := pw.finish(); err != nil {
+				abortList(err)
+			}
+			if err := dw.Close(); err != nil {
 				abortList(err)
 			}
 			return
@@ -105,7 +113,7 @@ type pageWriter struct {
 // newPageWriter finds the head and tail of first's encoding by encoding first without items.
 // Errors: the encoding does not put the items in one place a page can be cut at.
 func (s *scope) newPageWriter(w io.Writer, first runtime.Object) (*pageWriter, error) {
-	empty := first.DeepCopyObject()
+	empty := shallowList(first)
 	if err := clearPaging(empty); err != nil {
 		return nil, err
 	}
@@ -125,6 +133,22 @@ func (s *scope) newPageWriter(w io.Writer, first runtime.Object) (*pageWriter, e
 	return &pageWriter{s: s, w: w, head: data[:end], tail: data[end:]}, nil
 }
 
+// shallowList returns a copy of list whose items (and the rest) may still be shared with
+// list, to be given new items and paging (setting them leaves list as it is): a copy of the
+// struct for a typed list, which copies no item, else a deep copy.
+func shallowList(list runtime.Object) runtime.Object {
+	v := reflect.ValueOf(list)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return list.DeepCopyObject()
+	}
+	out := reflect.New(v.Elem().Type())
+	out.Elem().Set(v.Elem())
+	if obj, ok := out.Interface().(runtime.Object); ok {
+		return obj
+	}
+	return list.DeepCopyObject()
+}
+
 // clearPaging removes a page's continue token and remaining item count.
 func clearPaging(list runtime.Object) error {
 	acc, err := meta.ListAccessor(list)
@@ -136,14 +160,21 @@ func clearPaging(list runtime.Object) error {
 	return nil
 }
 
-// writePage encodes page into the response, dropping the head after the first page and the
-// tail of every page until the last, which finish writes. Errors: the page's encoding is not
-// head, items, tail (the response is then broken), or writing fails.
+// writePage writes page's items into the response, after the head for the first page; the
+// tail is left for finish. The items are spliced from their cached encodings (encodeListJSON)
+// when the list is one that assembles, else page is encoded and cut at its head and tail.
+// Errors: the page's encoding is not head, items, tail (the response is then broken), or
+// writing fails.
 func (p *pageWriter) writePage(page runtime.Object) error {
 	if err := clearPaging(page); err != nil {
 		return err
 	}
 	hasItems := meta.LenList(page) > 0
+	if listFromEncodings && hasItems {
+		if l, ok := p.s.encodeListJSON(page); ok {
+			return p.writeItems(l.items)
+		}
+	}
 	cut := &pageCutter{w: p.w, head: p.head, tail: p.tail, writeHead: !p.started}
 	if hasItems && p.items {
 		cut.sep = []byte(",")
@@ -157,6 +188,35 @@ func (p *pageWriter) writePage(page runtime.Object) error {
 	}
 	p.started, p.items = true, p.items || hasItems
 	return nil
+}
+
+// writeItems writes items, encoded list items without their opening "{", joined by commas
+// (and after one if items were written before), after the head for the first page.
+func (p *pageWriter) writeItems(items [][]byte) error {
+	bp := listBuffers.Get().(*[]byte)
+	defer listBuffers.Put(bp)
+	buf := (*bp)[:0]
+	if !p.started {
+		buf = append(buf, p.head...)
+	}
+	for i, item := range items {
+		if i > 0 || p.items {
+			buf = append(buf, ',')
+		}
+		if len(buf)+len(item) > listWriteChunk && len(buf) > 0 {
+			if _, err := p.w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+		buf = append(append(buf, '{'), item...)
+	}
+	_, err := p.w.Write(buf)
+	if cap(buf) <= 2*listWriteChunk {
+		*bp = buf[:0]
+	}
+	p.started, p.items = true, true
+	return err
 }
 
 // errPageShape reports a page whose encoding is not the head, items and tail of the first.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -128,8 +129,8 @@ func (d *deferredWriter) start() {
 	d.w.WriteHeader(d.code)
 }
 
-// Close writes the held-back body, or ends the gzip stream; a response with no body gets its
-// status line.
+// Close writes the held-back body (with its Content-Length), or ends the gzip stream; a
+// response with no body gets its status line.
 func (d *deferredWriter) Close() error {
 	if d.gw != nil {
 		err := d.gw.Close()
@@ -139,6 +140,9 @@ func (d *deferredWriter) Close() error {
 		return err
 	}
 	if !d.started {
+		if len(d.held) > 0 {
+			d.w.Header().Set("Content-Length", strconv.Itoa(len(d.held)))
+		}
 		d.start()
 		if len(d.held) > 0 {
 			_, err := d.w.Write(d.held)

@@ -24,10 +24,15 @@ func WriteJSON(w http.ResponseWriter, code int, obj any) {
 }
 
 // WriteBody writes data, an encoded response body of contentType, with status code and
-// X-Content-Type-Options: nosniff, as kube-apiserver's responsewriters write every body.
+// X-Content-Type-Options: nosniff and its Content-Length (so an HTTP/1.1 body is not sent in
+// chunks), as kube-apiserver's responsewriters write every body.
 func WriteBody(w http.ResponseWriter, code int, contentType string, data []byte) {
-	w.Header().Set("Content-Type", contentType)
-	w.Header().Set("X-Content-Type-Options", "nosniff")
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("X-Content-Type-Options", "nosniff")
+	if len(data) > 0 {
+		h.Set("Content-Length", strconv.Itoa(len(data)))
+	}
 	w.WriteHeader(code)
 	_, _ = w.Write(data)
 }

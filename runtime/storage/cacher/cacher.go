@@ -80,7 +80,8 @@ type Cacher struct {
 
 	state    *state
 	watchers *watcherSet
-	sizes    sizer // estimates the objects' sizes (the reflector's)
+	sizes    sizer     // estimates the objects' sizes (the reflector's)
+	interned *interner // shares equal metadata values among the objects (the reflector's)
 
 	ctx    context.Context // ends with Stop
 	cancel context.CancelFunc
@@ -116,6 +117,7 @@ func New(cfg Config) (*Cacher, error) {
 		log:       cfg.Logger.With("resource", cfg.Resource.String()),
 		state:     newState(cfg.HistorySize, cfg.HistoryBytes),
 		watchers:  newWatcherSet(),
+		interned:  newInterner(),
 		done:      make(chan struct{}),
 		metrics:   cfg.Metrics,
 		gvk:       watcherKind(cfg.Resource, cfg.NewFunc()),

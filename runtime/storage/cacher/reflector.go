@@ -125,8 +125,9 @@ func (c *Cacher) list() (int64, error) {
 }
 
 // newEntry returns the cache entry of obj, read from storage: its key is "/<ns>/<name>" (or
-// "/<name>"), as registry.Store keys objects.
+// "/<name>"), as registry.Store keys objects. obj's metadata values are interned first.
 func (c *Cacher) newEntry(obj runtime.Object) (*entry, error) {
+	c.interned.intern(obj)
 	acc, err := meta.Accessor(obj)
 	if err != nil {
 		return nil, fmt.Errorf("cannot cache %T: %w", obj, err)

@@ -1,0 +1,148 @@
+// Command heapprobe measures example-apiserver's live heap per stored object, the figure
+// the aged-server target of the benchmark bounds (issue 34: at most 2 KB): it starts the
+// server (a child process on plain HTTP with --profiling, its embedded etcd and watch cache
+// as by default), reads the heap in use after a forced collection (HeapAlloc of
+// /debug/pprof/heap?gc=1), creates -n Databases of about -size bytes of JSON (loadgen's
+// objects) with -clients clients, waits -settle, reads it again, and prints the difference
+// per object. -heap writes the server's heap profile at the end, for
+// `go tool pprof -sample_index=inuse_space -top`.
+//
+//	go build -o /tmp/example-apiserver ./example-api/cmd/example-apiserver
+//	go run ./example-api/bench/heapprobe -bin /tmp/example-apiserver -n 100000 -heap heap.pb.gz
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/apigen-dev/apigen/example-api/bench"
+	"github.com/apigen-dev/apigen/example-api/internal/serverproc"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "heapprobe:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	bin := flag.String("bin", "", "example-apiserver binary to run (required)")
+	n := flag.Int("n", 100000, "objects to create")
+	size := flag.Int("size", 1024, "approximate size of an object's JSON in bytes")
+	clients := flag.Int("clients", 16, "concurrent creating clients")
+	heap := flag.String("heap", "", "write the server's heap profile at the end to this file")
+	extra := flag.String("server-args", "", "more server flags, space-separated")
+	settle := flag.Duration("settle", 5*time.Second, "wait after start and after the creates before reading the heap")
+	flag.Parse()
+	if *bin == "" {
+		return errors.New("-bin is required")
+	}
+	tmpl, err := bench.NewObjectTemplate(*size)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "heapprobe")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	p, err := serverproc.Start(ctx, *bin, dir, append([]string{"--plain-http", "--profiling", "--log-level", "warn"}, strings.Fields(*extra)...)...)
+	if err != nil {
+		return err
+	}
+	defer p.Stop(20 * time.Second)
+	time.Sleep(*settle)
+	before, err := heapAlloc(p.URL, "")
+	if err != nil {
+		return err
+	}
+	if err := bench.NewAPIClient(p.URL, tmpl, nil).CreateNamespace(ctx, "probe"); err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := createAll(ctx, p.URL, tmpl, *n, *clients); err != nil {
+		return err
+	}
+	took := time.Since(start)
+	time.Sleep(*settle)
+	after, err := heapAlloc(p.URL, *heap)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("created %d objects of %d bytes in %v (%.0f/s); HeapAlloc after GC %d -> %d bytes: %.0f bytes per object\n",
+		*n, *size, took.Round(time.Millisecond), float64(*n)/took.Seconds(), before, after, float64(after-before)/float64(*n))
+	return nil
+}
+
+// createAll creates n Databases in namespace probe with clients clients.
+func createAll(ctx context.Context, url string, tmpl *bench.ObjectTemplate, n, clients int) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, clients)
+	for range clients {
+		wg.Go(func() {
+			c := bench.NewAPIClient(url, tmpl, nil)
+			defer c.Close()
+			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+				if _, err := c.Create(ctx, "probe", fmt.Sprintf("probe-object-%07d", i), 0); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// heapAlloc forces a collection in the server and returns its HeapAlloc in bytes; with file
+// it writes the server's heap profile there too.
+func heapAlloc(url, file string) (int64, error) {
+	resp, err := http.Get(url + "/debug/pprof/heap?gc=1&debug=1")
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	v := int64(-1)
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "# HeapAlloc = "); ok {
+			v, _ = strconv.ParseInt(rest, 10, 64)
+		}
+	}
+	if err := sc.Err(); err != nil || v < 0 {
+		return 0, fmt.Errorf("no HeapAlloc in the server's heap profile (%d): %v", resp.StatusCode, err)
+	}
+	if file == "" {
+		return v, nil
+	}
+	r, err := http.Get(url + "/debug/pprof/heap")
+	if err != nil {
+		return 0, err
+	}
+	defer r.Body.Close()
+	f, err := os.Create(file)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := io.Copy(f, r.Body); err != nil {
+		f.Close()
+		return 0, err
+	}
+	return v, f.Close()
+}
