@@ -39,7 +39,7 @@ func TestUserStorage(t *testing.T) {
 	var closed atomic.Int32
 	var dsn string
 	t.Cleanup(func() { // after the server's own cleanup has stopped it
-		if n := closed.Load(); n != 1 {
+		if n := closed.Load(); n != 1 && !t.Skipped() {
 			t.Errorf("the storage was closed %d times at shutdown, want once", n)
 		}
 	})
