@@ -14,9 +14,10 @@
 // (golang/go#23044, #44309) and what "GC ballast" emulated; GOMEMLIMIT (a ceiling) does not
 // give it. With the headroom, a busy server collects a few times less often at a cost in
 // memory bounded by the headroom. The pacer estimates the allocation rate every second and
-// after each collection (its decay halves it every second once allocations slow down), so
-// within seconds of the load ending GOGC falls to the rest floor and the runtime's scavenger
-// returns the garbage's pages to the OS.
+// after each collection (its estimate halves every 250ms once allocations slow down), so
+// within a few seconds of the load ending GOGC falls to the rest floor; if the heap then
+// holds more than 16 MiB of garbage past the rest goal, the pacer collects it and returns it
+// to the OS at once (debug.FreeOSMemory, once per rest), as the server does after start-up.
 //
 // SetMemoryLimit adds a soft ceiling (a server's --gc-memory-limit): the runtime's memory
 // limit, which makes the collector run earlier as the process nears it, given way to a live

@@ -53,8 +53,13 @@ const (
 // every halfLife); tests shorten both.
 var (
 	tick     = time.Second
-	halfLife = time.Second
+	halfLife = time.Second / 4
 )
+
+// restSlack is how far past the rest goal (live + the rest floor) the heap must be, in
+// bytes, when the server comes to rest for the pacer to return the garbage at once
+// (debug.FreeOSMemory) rather than at the next collection and the scavenger's pace.
+const restSlack = 16 << 20
 
 // Percent returns the GOGC value that puts the heap goal at live + growth, where growth is
 // what the server allocates in TargetInterval at rate (bytes per second), but at least the
@@ -98,6 +103,9 @@ func Start(headroom uint64) bool {
 		{Name: liveHeapMetric}, {Name: allocsMetric}, {Name: totalMetric}, {Name: releasedMetric},
 		{Name: freeMetric}, {Name: objectsMetric}}}
 	running = p
+	// Start is called at start-up: busy (the rate the headroom needs) until the first
+	// samples say otherwise, and the server's main returns the start-up's garbage itself.
+	p.rate, p.rested = float64(headroom), true
 	p.adjust(time.Now())
 	p.arm()
 	go p.sampleEvery(tick)
@@ -158,6 +166,9 @@ type pacer struct {
 	at     time.Time
 	rate   float64
 	done   chan struct{} // closed by stop
+	// rested is set when adjust found the server at rest, cleared when it finds it busy: the
+	// garbage is returned once per rest.
+	rested bool
 	// stopped is set by stop: no more adjusting.
 	stopped bool
 }
@@ -189,21 +200,28 @@ func (p *pacer) sampleEvery(interval time.Duration) {
 			return
 		case now := <-t.C:
 			mu.Lock()
+			release := false
 			if !p.stopped {
-				p.adjust(now)
+				release = p.adjust(now)
 			}
 			mu.Unlock()
+			if release {
+				debug.FreeOSMemory()
+			}
 		}
 	}
 }
 
 // adjust updates the allocation rate, then sets GOGC for the live heap the last collection
-// found and that rate, and the memory limit (SetMemoryLimit). mu must be held.
-func (p *pacer) adjust(now time.Time) {
+// found and that rate, and the memory limit (SetMemoryLimit). It returns true when the
+// server has just come to rest (GOGC is the rest floor's, for the first time since it was
+// higher) with the heap more than restSlack past the rest goal: the caller then returns the
+// garbage to the OS, without mu. mu must be held.
+func (p *pacer) adjust(now time.Time) (release bool) {
 	metrics.Read(p.sample)
 	for _, s := range p.sample {
 		if s.Value.Kind() != metrics.KindUint64 { // a runtime without the metric
-			return
+			return false
 		}
 	}
 	live, allocs := p.sample[0].Value.Uint64(), p.sample[1].Value.Uint64()
@@ -215,11 +233,24 @@ func (p *pacer) adjust(now time.Time) {
 		p.rate = max(current, decayed)
 		p.allocs, p.at = allocs, now
 	}
-	if percent := Percent(live, uint64(p.rate), p.headroom); percent != p.percent {
+	percent := Percent(live, uint64(p.rate), p.headroom)
+	if percent != p.percent {
 		debug.SetGCPercent(percent)
 		p.percent = percent
 	}
 	p.adjustLimit(live)
+	atRest := percent == Percent(live, 0, p.headroom)
+	if !atRest {
+		p.rested = false
+		return false
+	}
+	if p.rested {
+		return false
+	}
+	p.rested = true
+	objects := p.sample[5].Value.Uint64()
+	goal := max(live, 1<<20) * uint64(100+percent) / 100
+	return objects > goal+restSlack
 }
 
 // adjustLimit sets the runtime's memory limit to max(p.limit, what the runtime cannot give

@@ -180,3 +180,38 @@ func TestSetMemoryLimit(t *testing.T) {
 		t.Errorf("memory limit %d after SetMemoryLimit(0), want none (%d)", got, int64(math.MaxInt64))
 	}
 }
+
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: objectsMetric}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// TestRestReturnsTheGarbage: when allocations stop with much garbage in the heap, the pacer
+// collects it and returns it within a few ticks, without waiting for the next collection
+// (which an idle process would not start for minutes).
+func TestRestReturnsTheGarbage(t *testing.T) {
+	const headroom = 512 << 20
+	startFast(t, headroom)
+	for attempt := 0; ; attempt++ {
+		var sink []byte
+		for deadline := time.Now().Add(200 * time.Millisecond); time.Now().Before(deadline); {
+			sink = make([]byte, 4<<20)
+		}
+		runtime.KeepAlive(sink)
+		live, objects := liveHeap(), heapObjects()
+		if objects < live+uint64(Percent(live, 0, headroom))*live/100+2*restSlack {
+			if attempt == 5 {
+				t.Skipf("a collection ran just before each burst ended: %d bytes of objects over %d live", objects, live)
+			}
+			continue // a collection ran just before the burst ended: too little garbage to tell
+		}
+		for range 200 {
+			if heapObjects() < live+restSlack {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("%d bytes of heap objects over a live heap of %d bytes 2s after the allocations stopped, want under live + %d", heapObjects(), live, restSlack)
+	}
+}
