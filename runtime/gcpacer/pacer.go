@@ -45,6 +45,7 @@ const (
 	releasedMetric  = "/memory/classes/heap/released:bytes"
 	freeMetric      = "/memory/classes/heap/free:bytes"
 	objectsMetric   = "/memory/classes/heap/objects:bytes"
+	unusedMetric    = "/memory/classes/heap/unused:bytes"
 	minRateInterval = 50 * time.Millisecond // shorter samples do not update the rate
 )
 
@@ -60,6 +61,10 @@ var (
 // bytes, when the server comes to rest for the pacer to return the garbage at once
 // (debug.FreeOSMemory) rather than at the next collection and the scavenger's pace.
 const restSlack = 16 << 20
+
+// minReleaseInterval is the least time between two such returns: a load that comes and goes
+// every few seconds pays for one full collection per interval at most.
+const minReleaseInterval = 30 * time.Second
 
 // Percent returns the GOGC value that puts the heap goal at live + growth, where growth is
 // what the server allocates in TargetInterval at rate (bytes per second), but at least the
@@ -101,7 +106,7 @@ func Start(headroom uint64) bool {
 	}
 	p := &pacer{headroom: headroom, done: make(chan struct{}), sample: []metrics.Sample{
 		{Name: liveHeapMetric}, {Name: allocsMetric}, {Name: totalMetric}, {Name: releasedMetric},
-		{Name: freeMetric}, {Name: objectsMetric}}}
+		{Name: freeMetric}, {Name: objectsMetric}, {Name: unusedMetric}}}
 	running = p
 	// Start is called at start-up: busy (the rate the headroom needs) until the first
 	// samples say otherwise, and the server's main returns the start-up's garbage itself.
@@ -169,6 +174,8 @@ type pacer struct {
 	// rested is set when adjust found the server at rest, cleared when it finds it busy: the
 	// garbage is returned once per rest.
 	rested bool
+	// releasedAt is when adjust last asked for the heap to be returned.
+	releasedAt time.Time
 	// stopped is set by stop: no more adjusting.
 	stopped bool
 }
@@ -215,8 +222,9 @@ func (p *pacer) sampleEvery(interval time.Duration) {
 // adjust updates the allocation rate, then sets GOGC for the live heap the last collection
 // found and that rate, and the memory limit (SetMemoryLimit). It returns true when the
 // server has just come to rest (GOGC is the rest floor's, for the first time since it was
-// higher) with the heap more than restSlack past the rest goal: the caller then returns the
-// garbage to the OS, without mu. mu must be held.
+// higher) holding more than restSlack of heap pages past the rest goal (garbage, or free
+// pages the scavenger has not returned yet): the caller then collects and returns them to
+// the OS, without mu. mu must be held.
 func (p *pacer) adjust(now time.Time) (release bool) {
 	metrics.Read(p.sample)
 	for _, s := range p.sample {
@@ -244,13 +252,19 @@ func (p *pacer) adjust(now time.Time) (release bool) {
 		p.rested = false
 		return false
 	}
-	if p.rested {
-		return false
+	if p.rested || now.Sub(p.releasedAt) < minReleaseInterval {
+		return false // returned for this rest, or too soon after the last return: a later tick
 	}
 	p.rested = true
-	objects := p.sample[5].Value.Uint64()
+	// The heap's pages the runtime holds: objects (live, and dead not yet swept), the free
+	// space in their spans, and free spans not yet returned to the OS.
+	free, objects, unused := p.sample[4].Value.Uint64(), p.sample[5].Value.Uint64(), p.sample[6].Value.Uint64()
 	goal := max(live, 1<<20) * uint64(100+percent) / 100
-	return objects > goal+restSlack
+	if free+objects+unused <= goal+restSlack {
+		return false
+	}
+	p.releasedAt = now
+	return true
 }
 
 // adjustLimit sets the runtime's memory limit to max(p.limit, what the runtime cannot give
