@@ -63,8 +63,8 @@ var (
 const restSlack = 16 << 20
 
 // minReleaseInterval is the least time between two such returns: a load that comes and goes
-// every few seconds pays for one full collection per interval at most.
-const minReleaseInterval = 30 * time.Second
+// every few seconds pays for one full collection per interval at most. Tests shorten it.
+var minReleaseInterval = 30 * time.Second
 
 // Percent returns the GOGC value that puts the heap goal at live + growth, where growth is
 // what the server allocates in TargetInterval at rate (bytes per second), but at least the
