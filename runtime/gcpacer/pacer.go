@@ -178,6 +178,8 @@ type pacer struct {
 	releasedAt time.Time
 	// stopped is set by stop: no more adjusting.
 	stopped bool
+	// valid says whether adjust's last sample had every metric.
+	valid bool
 }
 
 // sentinel is an object that lives until the next collection; its cleanup is how the
@@ -209,7 +211,8 @@ func (p *pacer) sampleEvery(interval time.Duration) {
 			mu.Lock()
 			release := false
 			if !p.stopped {
-				release = p.adjust(now)
+				p.adjust(now)
+				release = p.cameToRest(now)
 			}
 			mu.Unlock()
 			if release {
@@ -220,16 +223,14 @@ func (p *pacer) sampleEvery(interval time.Duration) {
 }
 
 // adjust updates the allocation rate, then sets GOGC for the live heap the last collection
-// found and that rate, and the memory limit (SetMemoryLimit). It returns true when the
-// server has just come to rest (GOGC is the rest floor's, for the first time since it was
-// higher) holding more than restSlack of heap pages past the rest goal (garbage, or free
-// pages the scavenger has not returned yet): the caller then collects and returns them to
-// the OS, without mu. mu must be held.
-func (p *pacer) adjust(now time.Time) (release bool) {
+// found and that rate, and the memory limit (SetMemoryLimit). mu must be held.
+func (p *pacer) adjust(now time.Time) {
 	metrics.Read(p.sample)
+	p.valid = true
 	for _, s := range p.sample {
 		if s.Value.Kind() != metrics.KindUint64 { // a runtime without the metric
-			return false
+			p.valid = false
+			return
 		}
 	}
 	live, allocs := p.sample[0].Value.Uint64(), p.sample[1].Value.Uint64()
@@ -247,8 +248,20 @@ func (p *pacer) adjust(now time.Time) (release bool) {
 		p.percent = percent
 	}
 	p.adjustLimit(live)
-	atRest := percent == Percent(live, 0, p.headroom)
-	if !atRest {
+}
+
+// cameToRest returns true when the server has just come to rest (GOGC, which adjust has just
+// set, is the rest floor's, for the first time since it was higher) holding more than
+// restSlack of heap pages past the rest goal (garbage, or free pages the scavenger has not
+// returned yet): the caller then collects and returns them to the OS, without mu. mu must be
+// held.
+func (p *pacer) cameToRest(now time.Time) bool {
+	if !p.valid {
+		return false
+	}
+	live := p.sample[0].Value.Uint64()
+	percent := p.percent
+	if percent != Percent(live, 0, p.headroom) {
 		p.rested = false
 		return false
 	}
