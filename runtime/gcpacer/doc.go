@@ -13,7 +13,7 @@
 // A floor under the heap goal is what the Go proposals for a minimum heap size asked for
 // (golang/go#23044, #44309) and what "GC ballast" emulated; GOMEMLIMIT (a ceiling) does not
 // give it. With the headroom, a busy server collects a few times less often at a cost in
-// memory bounded by the headroom. The pacer estimates the allocation rate every second and
+// memory bounded by the headroom. The pacer estimates the allocation rate twice a second and
 // after each collection (its estimate halves every 250ms once allocations slow down), so
 // within a few seconds of the load ending GOGC falls to the rest floor; if the heap then
 // holds more than 16 MiB of garbage past the rest goal, the pacer collects it and returns it

@@ -53,7 +53,7 @@ const (
 // halfLife how fast the rate it estimates decays once the server allocates less (halving
 // every halfLife); tests shorten both.
 var (
-	tick     = time.Second
+	tick     = time.Second / 2
 	halfLife = time.Second / 4
 )
 
@@ -91,7 +91,7 @@ var (
 )
 
 // Start keeps GOGC at Percent(live heap, allocation rate, headroom) from now on: it sets it
-// now, again after every garbage collection and every second (debug.SetGCPercent), as the
+// now, again after every garbage collection and twice a second (debug.SetGCPercent), as the
 // package doc describes. It returns false, and changes nothing, when the GOGC or GOMEMLIMIT
 // environment variable is set (the operator chose), when headroom is 0, or when Start has
 // already taken effect in this process.
