@@ -17,7 +17,7 @@
 // after each collection (its estimate halves every 250ms once allocations slow down), so
 // within a few seconds of the load ending GOGC falls to the rest floor; if the heap then
 // holds more than 16 MiB of garbage past the rest goal, the pacer collects it and returns it
-// to the OS at once (debug.FreeOSMemory, once per rest and at most every 30s), as the
+// to the OS at once (debug.FreeOSMemory, once per rest and at most every 5s), as the
 // server does after start-up.
 //
 // SetMemoryLimit adds a soft ceiling (a server's --gc-memory-limit): the runtime's memory

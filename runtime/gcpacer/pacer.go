@@ -63,8 +63,10 @@ var (
 const restSlack = 16 << 20
 
 // minReleaseInterval is the least time between two such returns: a load that comes and goes
-// every few seconds pays for one full collection per interval at most. Tests shorten it.
-var minReleaseInterval = 30 * time.Second
+// every few seconds pays for one forced collection (marking the live heap: tens of
+// milliseconds of CPU per 100 MiB) and the page faults of reusing the returned pages per
+// interval at most. Tests shorten it.
+var minReleaseInterval = 5 * time.Second
 
 // Percent returns the GOGC value that puts the heap goal at live + growth, where growth is
 // what the server allocates in TargetInterval at rate (bytes per second), but at least the
