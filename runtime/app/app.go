@@ -34,9 +34,9 @@ type GroupBuilder func(scheme *runtime.Scheme, storage registry.StorageFactory) 
 var _ registry.StorageFactory = (*etcd3.StorageFactory)(nil)
 
 // Main runs the API server named name with args (flags below) until SIGINT/SIGTERM; returns the exit code.
-// It is Run with a context that those signals end, in a process whose garbage collector
-// waits for gcpacer.DefaultHeadroom of heap growth (unless GOGC or GOMEMLIMIT is set; see
-// package gcpacer).
+// It is Run with a context that those signals end, in a process whose garbage collector is
+// paced by gcpacer: up to gcpacer.DefaultHeadroom of heap growth under load, little at rest
+// (unless GOGC or GOMEMLIMIT is set; see package gcpacer).
 func Main(name string, args []string, stdout, stderr io.Writer, groups ...GroupBuilder) int {
 	gcpacer.Start(gcpacer.DefaultHeadroom)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -68,6 +68,7 @@ serves plain HTTP on a loopback address without authentication instead.`,
 			if err := opts.Validate(); err != nil {
 				return err
 			}
+			opts.applyGCMemoryLimit()
 			runErr = serve(cmd.Context(), name, opts, stdout, stderr, groups)
 			return nil
 		},
@@ -112,8 +113,9 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 		return err
 	}
 	defer func() { err = errors.Join(err, tracer.Close()) }()
-	etcd, err := connectEtcd(ctx, opts.StorageBackend, opts.EtcdServers, opts.EtcdTLS, dataDir, opts.EmbeddedEtcdClientURL,
-		tracer.etcdDialOptions()...)
+	member := embeddedEtcd{clientURL: opts.EmbeddedEtcdClientURL, snapshotCount: opts.EmbeddedEtcdSnapshotCount,
+		quotaBackendBytes: opts.EmbeddedEtcdQuotaBackendBytes}
+	etcd, err := connectEtcd(ctx, opts.StorageBackend, opts.EtcdServers, opts.EtcdTLS, dataDir, member, tracer.etcdDialOptions()...)
 	if err != nil {
 		return err
 	}

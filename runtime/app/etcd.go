@@ -56,7 +56,9 @@ type etcdConn struct {
 // clientURL "https://127.0.0.1:<port>" picks the port, "http://127.0.0.1:<port>" serves
 // without authentication, as asked. dial are extra gRPC dial options of the client of
 // servers (tracing's); the in-process client of the embedded member makes no gRPC calls.
-func connectEtcd(ctx context.Context, backend string, servers []string, files EtcdTLSFiles, dataDir, clientURL string, dial ...grpc.DialOption) (*etcdConn, error) {
+// member.snapshotCount and member.quotaBackendBytes bound the embedded member (0: etcd's
+// defaults).
+func connectEtcd(ctx context.Context, backend string, servers []string, files EtcdTLSFiles, dataDir string, member embeddedEtcd, dial ...grpc.DialOption) (*etcdConn, error) {
 	if backend != "" && backend != etcd3Backend {
 		return startStorageBackend(ctx, backend, dataDir)
 	}
@@ -64,7 +66,9 @@ func connectEtcd(ctx context.Context, backend string, servers []string, files Et
 		return connectEtcdServers(ctx, servers, files, dial...)
 	}
 	dir := filepath.Join(dataDir, "etcd")
-	cfg := embedded.Config{DataDir: dir, LogLevel: embeddedLogLevel, ClientURL: clientURL}
+	clientURL := member.clientURL
+	cfg := embedded.Config{DataDir: dir, LogLevel: embeddedLogLevel, ClientURL: clientURL,
+		SnapshotCount: member.snapshotCount, QuotaBackendBytes: member.quotaBackendBytes}
 	var pki *certs.Bundle
 	if !strings.HasPrefix(clientURL, "http://") {
 		var err error
@@ -74,11 +78,11 @@ func connectEtcd(ctx context.Context, backend string, servers []string, files Et
 		cfg.TLS = &embedded.TLSFiles{CertFile: pki.CertFile(certs.EtcdServerName), KeyFile: pki.KeyFile(certs.EtcdServerName),
 			TrustedCAFile: pki.CertFile(certs.CAName)}
 	}
-	member, err := embedded.Start(ctx, cfg)
+	server, err := embedded.Start(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start embedded etcd: %w", err)
 	}
-	endpoints := strings.Join(member.Endpoints(), ",")
+	endpoints := strings.Join(server.Endpoints(), ",")
 	describe := fmt.Sprintf("embedded, %s, client URL %s", dir, endpoints)
 	if pki != nil {
 		describe += fmt.Sprintf(" (mutual TLS: etcdctl --endpoints=%s --cacert=%s --cert=%s --key=%s)", endpoints,
@@ -86,7 +90,15 @@ func connectEtcd(ctx context.Context, backend string, servers []string, files Et
 	} else {
 		describe += " (no authentication: any local process may read and write it)"
 	}
-	return &etcdConn{client: member.Client(), embedded: member, describe: describe}, nil
+	return &etcdConn{client: server.Client(), embedded: server, describe: describe}, nil
+}
+
+// embeddedEtcd configures the embedded member: the URL it serves other clients on (see
+// connectEtcd), and its etcd --snapshot-count and --quota-backend-bytes (0: etcd's).
+type embeddedEtcd struct {
+	clientURL         string
+	snapshotCount     uint64
+	quotaBackendBytes int64
 }
 
 // Close calls beforeClose, closes the client, then stops the embedded member if there is one.

@@ -31,7 +31,7 @@ func TestConnectEtcdEmbeddedInProcess(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := connectEtcd(ctx, "", nil, EtcdTLSFiles{}, t.TempDir(), "")
+	conn, err := connectEtcd(ctx, "", nil, EtcdTLSFiles{}, t.TempDir(), embeddedEtcd{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestConnectEtcdPlainClientURL(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := connectEtcd(ctx, "", nil, EtcdTLSFiles{}, t.TempDir(), "http://127.0.0.1:0")
+	conn, err := connectEtcd(ctx, "", nil, EtcdTLSFiles{}, t.TempDir(), embeddedEtcd{clientURL: "http://127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestConnectEtcdServersTLS(t *testing.T) {
 	good := EtcdTLSFiles{CAFile: pki.CertFile(certs.CAName), CertFile: pki.CertFile(certs.EtcdClientName), KeyFile: pki.KeyFile(certs.EtcdClientName)}
 	dead := "https://" + freeLoopbackAddr(t)
 
-	conn, err := connectEtcd(ctx, "", []string{dead, member.Endpoints()[0]}, good, t.TempDir(), "")
+	conn, err := connectEtcd(ctx, "", []string{dead, member.Endpoints()[0]}, good, t.TempDir(), embeddedEtcd{})
 	if err != nil {
 		t.Fatalf("connect with the client certificate, first endpoint dead: %v", err)
 	}
@@ -175,7 +175,7 @@ func TestConnectEtcdServersTLS(t *testing.T) {
 		"another CA":            {CAFile: other.CertFile(certs.CAName), CertFile: good.CertFile, KeyFile: good.KeyFile},
 	} {
 		start := time.Now()
-		conn, err := connectEtcd(ctx, "", member.Endpoints(), files, t.TempDir(), "")
+		conn, err := connectEtcd(ctx, "", member.Endpoints(), files, t.TempDir(), embeddedEtcd{})
 		if err == nil {
 			conn.Close()
 			t.Errorf("%s: connected", name)
@@ -188,7 +188,7 @@ func TestConnectEtcdServersTLS(t *testing.T) {
 			t.Errorf("%s: failed after %s", name, took)
 		}
 	}
-	if _, err := connectEtcd(ctx, "", member.Endpoints(), EtcdTLSFiles{CAFile: filepath.Join(t.TempDir(), "missing.crt")}, t.TempDir(), ""); err == nil ||
+	if _, err := connectEtcd(ctx, "", member.Endpoints(), EtcdTLSFiles{CAFile: filepath.Join(t.TempDir(), "missing.crt")}, t.TempDir(), embeddedEtcd{}); err == nil ||
 		!strings.Contains(err.Error(), "--etcd-cafile") {
 		t.Errorf("a missing CA file: %v; want an error naming --etcd-cafile", err)
 	}

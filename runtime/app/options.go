@@ -95,6 +95,8 @@ type Options struct {
 	FeatureGates
 	// TracingOptions turn on OpenTelemetry tracing (--tracing-config-file).
 	TracingOptions
+	// MemoryOptions bound the process's memory (--gc-memory-limit) and the embedded etcd's.
+	MemoryOptions
 	// RuntimeConfig turns the runtime's built-in API group versions on or off, as
 	// kube-apiserver's --runtime-config: keys are "<group>/<version>" (e.g.
 	// "apiextensions.k8s.io/v1") or "api/all", values "true" or "false". Every built-in group
@@ -169,6 +171,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.StorageMigrationOptions.AddFlags(fs)
 	o.FeatureGates.AddFlags(fs)
 	o.TracingOptions.AddFlags(fs)
+	o.MemoryOptions.AddFlags(fs)
 	fs.StringToStringVar(&o.RuntimeConfig, "runtime-config", o.RuntimeConfig, "built-in API group versions to turn on or off, <group>/<version>=true|false or api/all=true|false, comma-separated (e.g. apiextensions.k8s.io/v1=false); all are on by default")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug (logs every request), info, warn or error")
 	fs.IntVarP(&o.Verbosity, "v", "v", o.Verbosity, "log verbosity, as kube-apiserver's -v: 3 or more logs every request")
@@ -240,6 +243,7 @@ func (o *Options) Validate() error {
 	}
 	errs = append(errs, o.FeatureGates.validate()...)
 	errs = append(errs, o.TracingOptions.validate()...)
+	errs = append(errs, o.MemoryOptions.validate(o.EtcdServers, o.StorageBackend)...)
 	for k, v := range o.RuntimeConfig {
 		if v != "true" && v != "false" {
 			errs = append(errs, fmt.Sprintf("--runtime-config %s=%q: the value must be true or false", k, v))

@@ -1,32 +1,89 @@
 package gcpacer
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"time"
 )
 
-// DefaultHeadroom is the heap growth, in bytes, a server allows before a collection: 64 MiB.
-// With the example server's live heap (about 20 MiB under a write load, 50 MiB under 64
-// concurrent paged lists) it collects about three times less often than GOGC=100 under
-// writes and keeps the process near 150 MiB of RSS, near 210 MiB under the lists (make
-// bench; its target is 300 MB).
+// DefaultHeadroom is the most heap growth, in bytes, a busy server allows past a small live
+// heap before a collection: 64 MiB. With the example server's live heap (about 20 MiB under a
+// write load, 50 MiB under 64 concurrent paged lists) it collects about three times less
+// often than GOGC=100 under writes and keeps the process near 150 MiB of RSS, near 210 MiB
+// under the lists (make bench; its target is 300 MB).
 const DefaultHeadroom = 64 << 20
 
-// liveHeapMetric is the heap the last collection marked live, in bytes.
-const liveHeapMetric = "/gc/heap/live:bytes"
+// TargetInterval is how long a server allocating at a steady rate goes between collections
+// when that growth is between the rest floor and the headroom (see Percent): the heap may
+// grow by what the server allocates in TargetInterval.
+const TargetInterval = 10 * time.Second
 
-// Percent returns the GOGC value that puts the heap goal at live + max(live, headroom):
-// 100 when live (bytes) is at least headroom (bytes), else 100*headroom/live, rounded up.
-// A live heap of 0 counts as 1 MiB, so the result is bounded (100*headroom/1 MiB).
-func Percent(live, headroom uint64) int {
+// restDivisor and minGrowth set the heap growth allowed at rest: live/restDivisor, at least
+// minGrowth (GOGC=12.5 for a large live heap; Go's own minimum heap is 4 MiB).
+const (
+	restDivisor = 8
+	minGrowth   = 4 << 20
+)
+
+// thrashDivisor keeps the effective memory limit at least live/thrashDivisor above the
+// memory the runtime cannot give back (see SetMemoryLimit): a live heap that outgrows the
+// limit makes the collector run at most about four times as often as GOGC=100 would,
+// instead of back to back.
+const thrashDivisor = 4
+
+// The runtime metrics the pacer reads, in this order: the heap the last collection marked
+// live, the bytes allocated since the process started, and the runtime's memory classes that
+// the memory limit counts (SetMemoryLimit).
+const (
+	liveHeapMetric  = "/gc/heap/live:bytes"
+	allocsMetric    = "/gc/heap/allocs:bytes"
+	totalMetric     = "/memory/classes/total:bytes"
+	releasedMetric  = "/memory/classes/heap/released:bytes"
+	freeMetric      = "/memory/classes/heap/free:bytes"
+	objectsMetric   = "/memory/classes/heap/objects:bytes"
+	unusedMetric    = "/memory/classes/heap/unused:bytes"
+	minRateInterval = 50 * time.Millisecond // shorter samples do not update the rate
+)
+
+// tick is how often the pacer samples the allocation rate between collections, and
+// halfLife how fast the rate it estimates decays once the server allocates less (halving
+// every halfLife); tests shorten both.
+var (
+	tick     = time.Second / 2
+	halfLife = time.Second / 4
+)
+
+// restSlack is how far past the rest goal (live + the rest floor) the heap must be, in
+// bytes, when the server comes to rest for the pacer to return the garbage at once
+// (debug.FreeOSMemory) rather than at the next collection and the scavenger's pace.
+const restSlack = 16 << 20
+
+// minReleaseInterval is the least time between two such returns: a load that comes and goes
+// every few seconds pays for one forced collection (marking the live heap: tens of
+// milliseconds of CPU per 100 MiB) and the page faults of reusing the returned pages per
+// interval at most. Tests shorten it.
+var minReleaseInterval = 5 * time.Second
+
+// Percent returns the GOGC value that puts the heap goal at live + growth, where growth is
+// what the server allocates in TargetInterval at rate (bytes per second), but at least the
+// rest floor, max(live/8, 4 MiB), and at most max(live, headroom): live and headroom are
+// bytes, and the result is 100*growth/live rounded up. So an idle server keeps little
+// garbage (GOGC 12.5 for a large live heap), a busy one with a small live heap waits for
+// headroom of growth, and a busy one whose live heap is larger than headroom collects as
+// GOGC=100 does. A live heap of 0 counts as 1 MiB, so the result is bounded.
+func Percent(live, rate, headroom uint64) int {
 	live = max(live, 1<<20)
-	if live >= headroom {
-		return 100
+	most := max(live, headroom)
+	growth := most
+	if seconds := uint64(TargetInterval / time.Second); rate < most/seconds {
+		growth = rate * seconds
 	}
-	return int((100*headroom + live - 1) / live)
+	growth = min(max(growth, live/restDivisor, minGrowth), most)
+	return int((100*growth + live - 1) / live)
 }
 
 // running is the process's pacer, nil until Start: the garbage collector is the process's.
@@ -35,11 +92,11 @@ var (
 	running *pacer
 )
 
-// Start keeps GOGC at Percent(live heap, headroom) from now on: it sets it now and again
-// after every garbage collection (debug.SetGCPercent), as the package doc describes. It
-// returns false, and changes nothing, when the GOGC or GOMEMLIMIT environment variable is
-// set (the operator chose), when headroom is 0, or when Start has already taken effect in
-// this process.
+// Start keeps GOGC at Percent(live heap, allocation rate, headroom) from now on: it sets it
+// now, again after every garbage collection and twice a second (debug.SetGCPercent), as the
+// package doc describes. It returns false, and changes nothing, when the GOGC or GOMEMLIMIT
+// environment variable is set (the operator chose), when headroom is 0, or when Start has
+// already taken effect in this process.
 func Start(headroom uint64) bool {
 	if headroom == 0 || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return false
@@ -49,30 +106,82 @@ func Start(headroom uint64) bool {
 	if running != nil {
 		return false
 	}
-	running = &pacer{headroom: headroom, sample: []metrics.Sample{{Name: liveHeapMetric}}}
-	running.adjust()
-	running.arm()
+	p := &pacer{headroom: headroom, done: make(chan struct{}), sample: []metrics.Sample{
+		{Name: liveHeapMetric}, {Name: allocsMetric}, {Name: totalMetric}, {Name: releasedMetric},
+		{Name: freeMetric}, {Name: objectsMetric}, {Name: unusedMetric}}}
+	running = p
+	// Start is called at start-up: busy (the rate the headroom needs) until the first
+	// samples say otherwise, and the server's main returns the start-up's garbage itself.
+	p.rate, p.rested = float64(headroom), true
+	p.adjust(time.Now())
+	p.arm()
+	go p.sampleEvery(tick)
 	return true
 }
 
-// stop ends the running pacer (its next cleanup does nothing and does not arm again) and
-// puts GOGC back to 100, so a test can Start again.
+// SetMemoryLimit sets the process's soft memory limit to limit bytes (debug.SetMemoryLimit;
+// what the GOMEMLIMIT environment variable sets, which it overrides); 0 or less removes it.
+// Under the pacer (Start) the limit gives way to a live heap that outgrows it: the runtime's
+// limit is kept at max(limit, what it cannot give back + live/4), so the collector bounds the
+// heap's growth at limit without thrashing; the pacer keeps it so until the process ends.
+// Without the pacer the runtime's limit is limit itself.
+func SetMemoryLimit(limit int64) {
+	if limit <= 0 {
+		limit = 0
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if running != nil {
+		running.limit = limit
+		running.adjust(time.Now())
+		return
+	}
+	if limit == 0 {
+		debug.SetMemoryLimit(math.MaxInt64)
+		return
+	}
+	debug.SetMemoryLimit(limit)
+}
+
+// stop ends the running pacer (its next cleanup and tick do nothing and do not arm again)
+// and puts GOGC back to 100 and the memory limit off, so a test can Start again.
 func stop() {
 	mu.Lock()
 	defer mu.Unlock()
 	if running != nil {
 		running.stopped = true
+		close(running.done)
 		running = nil
 		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
 	}
 }
 
-// pacer adjusts GOGC after each collection. Its fields are guarded by mu.
+// pacer adjusts GOGC, and the memory limit, after each collection and each tick. Its fields
+// are guarded by mu.
 type pacer struct {
 	headroom uint64
+	limit    int64 // SetMemoryLimit's; 0 for none
 	sample   []metrics.Sample
-	percent  int  // the GOGC last set
-	stopped  bool // set by stop: no more adjusting
+	percent  int   // the GOGC last set
+	setLimit int64 // the runtime memory limit last set; 0 for none set
+	// allocs and at are the allocation counter and the time of the last rate sample; rate
+	// the estimated allocation rate in bytes per second: the last sample's, or the previous
+	// estimate halved every halfLife when that is higher, so a burst's end lowers it within
+	// seconds and a pause between requests does not.
+	allocs uint64
+	at     time.Time
+	rate   float64
+	done   chan struct{} // closed by stop
+	// rested is set when adjust found the server at rest, cleared when it finds it busy: the
+	// garbage is returned once per rest.
+	rested bool
+	// releasedAt is when adjust last asked for the heap to be returned.
+	releasedAt time.Time
+	// stopped is set by stop: no more adjusting.
+	stopped bool
+	// valid says whether adjust's last sample had every metric.
+	valid bool
 }
 
 // sentinel is an object that lives until the next collection; its cleanup is how the
@@ -86,20 +195,112 @@ func (p *pacer) arm() {
 		mu.Lock()
 		defer mu.Unlock()
 		if !p.stopped {
-			p.adjust()
+			p.adjust(time.Now())
 			p.arm()
 		}
 	}, p)
 }
 
-// adjust sets GOGC for the live heap the last collection found. mu must be held.
-func (p *pacer) adjust() {
-	metrics.Read(p.sample)
-	if p.sample[0].Value.Kind() != metrics.KindUint64 { // a runtime without the metric
-		return
+// sampleEvery calls adjust every interval until stop.
+func (p *pacer) sampleEvery(interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.done:
+			return
+		case now := <-t.C:
+			mu.Lock()
+			release := false
+			if !p.stopped {
+				p.adjust(now)
+				release = p.cameToRest(now)
+			}
+			mu.Unlock()
+			if release {
+				debug.FreeOSMemory()
+			}
+		}
 	}
-	if percent := Percent(p.sample[0].Value.Uint64(), p.headroom); percent != p.percent {
+}
+
+// adjust updates the allocation rate, then sets GOGC for the live heap the last collection
+// found and that rate, and the memory limit (SetMemoryLimit). mu must be held.
+func (p *pacer) adjust(now time.Time) {
+	metrics.Read(p.sample)
+	p.valid = true
+	for _, s := range p.sample {
+		if s.Value.Kind() != metrics.KindUint64 { // a runtime without the metric
+			p.valid = false
+			return
+		}
+	}
+	live, allocs := p.sample[0].Value.Uint64(), p.sample[1].Value.Uint64()
+	if p.at.IsZero() {
+		p.allocs, p.at = allocs, now
+	} else if dt := now.Sub(p.at); dt >= minRateInterval {
+		current := float64(allocs-p.allocs) / dt.Seconds()
+		decayed := p.rate * math.Pow(0.5, dt.Seconds()/halfLife.Seconds())
+		p.rate = max(current, decayed)
+		p.allocs, p.at = allocs, now
+	}
+	percent := Percent(live, uint64(p.rate), p.headroom)
+	if percent != p.percent {
 		debug.SetGCPercent(percent)
 		p.percent = percent
 	}
+	p.adjustLimit(live)
+}
+
+// cameToRest returns true when the server has just come to rest (GOGC, which adjust has just
+// set, is the rest floor's, for the first time since it was higher) holding more than
+// restSlack of heap pages past the rest goal (garbage, or free pages the scavenger has not
+// returned yet): the caller then collects and returns them to the OS, without mu. mu must be
+// held.
+func (p *pacer) cameToRest(now time.Time) bool {
+	if !p.valid {
+		return false
+	}
+	live := p.sample[0].Value.Uint64()
+	percent := p.percent
+	if percent != Percent(live, 0, p.headroom) {
+		p.rested = false
+		return false
+	}
+	if p.rested || now.Sub(p.releasedAt) < minReleaseInterval {
+		return false // returned for this rest, or too soon after the last return: a later tick
+	}
+	p.rested = true
+	// The heap's pages the runtime holds: objects (live, and dead not yet swept), the free
+	// space in their spans, and free spans not yet returned to the OS.
+	free, objects, unused := p.sample[4].Value.Uint64(), p.sample[5].Value.Uint64(), p.sample[6].Value.Uint64()
+	goal := max(live, 1<<20) * uint64(100+percent) / 100
+	if free+objects+unused <= goal+restSlack {
+		return false
+	}
+	p.releasedAt = now
+	return true
+}
+
+// adjustLimit sets the runtime's memory limit to max(p.limit, what the runtime cannot give
+// back + live/thrashDivisor), or removes it when p.limit is 0. What it cannot give back is
+// the runtime's mapped memory but the heap's released and free pages and its objects, plus
+// the live heap. mu must be held and p.sample fresh.
+func (p *pacer) adjustLimit(live uint64) {
+	want := int64(0)
+	if p.limit > 0 {
+		total, released := p.sample[2].Value.Uint64(), p.sample[3].Value.Uint64()
+		free, objects := p.sample[4].Value.Uint64(), p.sample[5].Value.Uint64()
+		held := total - min(total, released+free+objects) + live
+		want = max(p.limit, int64(held+live/thrashDivisor))
+	}
+	if want == p.setLimit {
+		return
+	}
+	p.setLimit = want
+	if want == 0 {
+		debug.SetMemoryLimit(math.MaxInt64)
+		return
+	}
+	debug.SetMemoryLimit(want)
 }

@@ -1,6 +1,7 @@
 package gcpacer
 
 import (
+	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -11,22 +12,30 @@ import (
 func TestPercent(t *testing.T) {
 	const mib = 1 << 20
 	for _, tc := range []struct {
-		live, headroom uint64
-		want           int
+		live, rate, headroom uint64
+		want                 int
 	}{
-		{live: 24 * mib, headroom: 96 * mib, want: 400},
-		{live: 20 * mib, headroom: 96 * mib, want: 480},
-		{live: 50 * mib, headroom: 96 * mib, want: 192},  // 192.0
-		{live: 60 * mib, headroom: 96 * mib, want: 160},  // 160.0
-		{live: 70 * mib, headroom: 96 * mib, want: 138},  // 137.14 rounded up
-		{live: 96 * mib, headroom: 96 * mib, want: 100},  // the floor meets GOGC=100
-		{live: 500 * mib, headroom: 96 * mib, want: 100}, // a large heap: the default
-		{live: 0, headroom: 96 * mib, want: 9600},        // no live heap yet: counted as 1 MiB
-		{live: 1000, headroom: 4 * mib, want: 400},       // likewise
-		{live: 3 * mib, headroom: 4 * mib, want: 134},    // 133.3 rounded up
+		// Busy: what 10s of allocations would add exceeds the headroom, which caps it.
+		{live: 24 * mib, rate: 100 * mib, headroom: 96 * mib, want: 400},
+		{live: 20 * mib, rate: 100 * mib, headroom: 96 * mib, want: 480},
+		{live: 70 * mib, rate: 100 * mib, headroom: 96 * mib, want: 138},  // 137.14 rounded up
+		{live: 96 * mib, rate: 100 * mib, headroom: 96 * mib, want: 100},  // the headroom meets GOGC=100
+		{live: 500 * mib, rate: 900 * mib, headroom: 96 * mib, want: 100}, // a large heap: the default
+		{live: 0, rate: 100 * mib, headroom: 96 * mib, want: 9600},        // no live heap yet: counted as 1 MiB
+		// In between: 10s of allocations.
+		{live: 20 * mib, rate: 3 * mib, headroom: 96 * mib, want: 150},
+		{live: 500 * mib, rate: 10 * mib, headroom: 96 * mib, want: 20},
+		// At rest: live/8, at least 4 MiB.
+		{live: 20 * mib, rate: 0, headroom: 96 * mib, want: 20},
+		{live: 20 * mib, rate: 100 << 10, headroom: 96 * mib, want: 20},
+		{live: 800 * mib, rate: 0, headroom: 96 * mib, want: 13}, // 12.5 rounded up
+		{live: 1000, rate: 0, headroom: 4 * mib, want: 400},      // 4 MiB over the 1 MiB floor
+		{live: 3 * mib, rate: 0, headroom: 2 * mib, want: 100},   // the rest floor capped by max(live, headroom)
+		// A rate that would overflow when multiplied.
+		{live: 20 * mib, rate: math.MaxUint64, headroom: 96 * mib, want: 480},
 	} {
-		if got := Percent(tc.live, tc.headroom); got != tc.want {
-			t.Errorf("Percent(%d MiB, %d MiB) = %d, want %d", tc.live/mib, tc.headroom/mib, got, tc.want)
+		if got := Percent(tc.live, tc.rate, tc.headroom); got != tc.want {
+			t.Errorf("Percent(%d MiB, %d B/s, %d MiB) = %d, want %d", tc.live/mib, tc.rate, tc.headroom/mib, got, tc.want)
 		}
 	}
 }
@@ -62,44 +71,149 @@ func liveHeap() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// TestStartFollowsTheLiveHeap starts the pacer and checks that
-// after collections GOGC is what Percent gives for the live heap they left, also after the
-// live heap grew.
-func TestStartFollowsTheLiveHeap(t *testing.T) {
+// startFast starts the pacer with a short tick and half-life, and stops it at the end of
+// the test.
+func startFast(t *testing.T, headroom uint64) {
+	t.Helper()
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
-	const headroom = 64 << 20
+	oldTick, oldHalfLife, oldRelease := tick, halfLife, minReleaseInterval
+	// A pause of the test's allocations (a busy machine) may count as a rest: the next rest
+	// must return the garbage too.
+	tick, halfLife, minReleaseInterval = 10*time.Millisecond, 20*time.Millisecond, 0
+	t.Cleanup(func() { tick, halfLife, minReleaseInterval = oldTick, oldHalfLife, oldRelease })
 	if !Start(headroom) {
 		t.Fatal("Start returned false with neither GOGC nor GOMEMLIMIT set")
 	}
 	t.Cleanup(stop)
+}
+
+// waitFor collects garbage and waits (bounded) until ok holds for GOGC and the live heap;
+// false when it never does.
+func waitFor(ok func(percent int, live uint64) bool) (int, uint64, bool) {
+	var percent int
+	var live uint64
+	for range 300 {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond) // cleanups and ticks run on their own goroutines
+		percent, live = gcPercent(), liveHeap()
+		if ok(percent, live) {
+			return percent, live, true
+		}
+	}
+	return percent, live, false
+}
+
+// TestStartFollowsTheRateAndTheLiveHeap checks that under a steady stream of allocations
+// GOGC is what the headroom over the live heap gives, that once the allocations stop it falls
+// to the rest floor (live/8, at least 4 MiB: under 100), and that a grown live heap is
+// followed.
+func TestStartFollowsTheRateAndTheLiveHeap(t *testing.T) {
+	const headroom = 64 << 20
+	startFast(t, headroom)
 	if Start(headroom) {
 		t.Error("a second Start took effect; the pacer is the process's")
 	}
 	var keep [][]byte
-	for round := range 3 {
-		// Grow the live heap (16 MiB a round), then collect until the pacer has caught up.
+	for round := range 2 {
+		// Grow the live heap (16 MiB a round).
 		for range 16 {
 			keep = append(keep, make([]byte, 1<<20))
 		}
-		var live uint64
-		var got int
-		ok := false
-		for range 200 {
-			runtime.GC()
-			time.Sleep(5 * time.Millisecond) // cleanups run on their own goroutine
-			live, got = liveHeap(), gcPercent()
-			if got == Percent(live, headroom) {
-				ok = true
-				break
+		// Busy: 1 MiB of garbage every millisecond, far more than the headroom over 10s.
+		done := make(chan struct{})
+		go func() {
+			var sink []byte
+			for {
+				select {
+				case <-done:
+					runtime.KeepAlive(sink)
+					return
+				default:
+				}
+				sink = make([]byte, 1<<20)
+				time.Sleep(time.Millisecond)
 			}
-		}
+		}()
+		got, live, ok := waitFor(func(p int, live uint64) bool { return p == Percent(live, math.MaxUint64, headroom) })
+		close(done)
 		if !ok {
-			t.Fatalf("round %d: GOGC %d with a live heap of %d bytes, want Percent = %d", round, got, live, Percent(live, headroom))
+			t.Fatalf("round %d, busy: GOGC %d with a live heap of %d bytes, want Percent with the headroom = %d", round, got, live, Percent(live, math.MaxUint64, headroom))
 		}
 		if got <= 100 {
-			t.Errorf("round %d: GOGC %d with a live heap of %d bytes under a headroom of %d: want more than 100", round, got, live, headroom)
+			t.Errorf("round %d, busy: GOGC %d with a live heap of %d bytes under a headroom of %d: want more than 100", round, got, live, headroom)
+		}
+		// At rest: the rate decays, GOGC falls to the rest floor.
+		got, live, ok = waitFor(func(p int, live uint64) bool { return p == Percent(live, 0, headroom) })
+		if !ok {
+			t.Fatalf("round %d, at rest: GOGC %d with a live heap of %d bytes, want the rest floor Percent = %d", round, got, live, Percent(live, 0, headroom))
+		}
+		if got >= 100 {
+			t.Errorf("round %d, at rest: GOGC %d, want less than 100", round, got)
 		}
 	}
 	runtime.KeepAlive(keep)
+}
+
+// memoryLimit reads the runtime's memory limit without changing it.
+func memoryLimit() int64 { return debug.SetMemoryLimit(-1) }
+
+// TestSetMemoryLimit checks that the limit reaches the runtime, that it gives way to a live
+// heap larger than it (no collection back to back), and that 0 removes it.
+func TestSetMemoryLimit(t *testing.T) {
+	startFast(t, DefaultHeadroom)
+	SetMemoryLimit(3 << 30)
+	if got := memoryLimit(); got != 3<<30 {
+		t.Errorf("memory limit %d after SetMemoryLimit(3 GiB), want %d", got, 3<<30)
+	}
+	keep := make([][]byte, 0, 48)
+	for range 48 {
+		keep = append(keep, make([]byte, 1<<20))
+	}
+	SetMemoryLimit(16 << 20) // far under the live heap
+	got, live, ok := waitFor(func(_ int, live uint64) bool { return memoryLimit() >= int64(live+live/thrashDivisor) })
+	if !ok {
+		t.Errorf("memory limit %d with a live heap of %d bytes under SetMemoryLimit(16 MiB): want at least live + live/%d", memoryLimit(), live, thrashDivisor)
+	}
+	_ = got
+	runtime.KeepAlive(keep)
+	SetMemoryLimit(0)
+	if got := memoryLimit(); got != math.MaxInt64 {
+		t.Errorf("memory limit %d after SetMemoryLimit(0), want none (%d)", got, int64(math.MaxInt64))
+	}
+}
+
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: objectsMetric}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// TestRestReturnsTheGarbage: when allocations stop with much garbage in the heap, the pacer
+// collects it and returns it within a few ticks, without waiting for the next collection
+// (which an idle process would not start for minutes).
+func TestRestReturnsTheGarbage(t *testing.T) {
+	const headroom = 512 << 20
+	startFast(t, headroom)
+	for attempt := 0; ; attempt++ {
+		var sink []byte
+		for deadline := time.Now().Add(200 * time.Millisecond); time.Now().Before(deadline); {
+			sink = make([]byte, 4<<20)
+		}
+		runtime.KeepAlive(sink)
+		live, objects := liveHeap(), heapObjects()
+		if objects < live+uint64(Percent(live, 0, headroom))*live/100+2*restSlack {
+			if attempt == 5 {
+				t.Skipf("a collection ran just before each burst ended: %d bytes of objects over %d live", objects, live)
+			}
+			continue // a collection ran just before the burst ended: too little garbage to tell
+		}
+		for range 200 {
+			if heapObjects() < live+restSlack {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("%d bytes of heap objects over a live heap of %d bytes 2s after the allocations stopped, want under live + %d", heapObjects(), live, restSlack)
+	}
 }

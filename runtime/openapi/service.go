@@ -32,6 +32,10 @@ type Service struct {
 	v3 *handler3.OpenAPIService
 
 	mu sync.Mutex
+	// build builds the static documents (NewLazyService) on the first request; nil once
+	// called. buildErr is its error, served to every request since.
+	build    func() (*Documents, error)
+	buildErr error
 	// static is the static Swagger document; dynamic the documents of each source.
 	static  *spec.Swagger
 	dynamic map[string]*Documents
@@ -43,17 +47,57 @@ type Service struct {
 
 // NewService encodes docs for serving. It fails when a document cannot be encoded.
 func NewService(docs *Documents) (*Service, error) {
-	v2, err := newV2Handler(docs.V2)
-	if err != nil {
+	s := NewLazyService(func() (*Documents, error) { return docs, nil })
+	if _, err := s.v2Handler(); err != nil {
 		return nil, fmt.Errorf("cannot serve OpenAPI documents: %w", err)
 	}
-	s := &Service{v3: handler3.NewOpenAPIService(), static: docs.V2, dynamic: map[string]*Documents{},
-		v2: v2, staticV3: map[string]*spec3.OpenAPI{}}
-	for _, key := range sortedKeys(docs.V3) {
-		s.v3.UpdateGroupVersion(key, docs.V3[key])
-		s.staticV3[key] = docs.V3[key]
-	}
 	return s, nil
+}
+
+// NewLazyService serves the documents build returns, calling it on the first request of any
+// document, as kube-apiserver builds its OpenAPI lazily: a server at rest that no client asked
+// for them holds neither the documents nor the garbage of building them (about 20 MiB of
+// resident memory for the example server's groups). A build error is served to every
+// request (500). Sources may be set before the build.
+func NewLazyService(build func() (*Documents, error)) *Service {
+	return &Service{v3: handler3.NewOpenAPIService(), build: build, dynamic: map[string]*Documents{},
+		staticV3: map[string]*spec3.OpenAPI{}}
+}
+
+// built calls build once, registering the static group versions no source serves; it
+// returns build's error. s.mu must be held.
+func (s *Service) built() error {
+	if s.build == nil {
+		return s.buildErr
+	}
+	docs, err := s.build()
+	s.build = nil
+	if err != nil {
+		s.buildErr = err
+		return err
+	}
+	s.static = docs.V2
+	for _, key := range sortedKeys(docs.V3) {
+		s.staticV3[key] = docs.V3[key]
+		if s.otherSource("", key) == nil {
+			s.v3.UpdateGroupVersion(key, docs.V3[key])
+		}
+	}
+	return nil
+}
+
+// serveBuilt wraps a handler of s.v3 so that the static documents are built first.
+func (s *Service) serveBuilt(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		err := s.built()
+		s.mu.Unlock()
+		if err != nil {
+			responsewriters.WriteError(w, err)
+			return
+		}
+		h(w, r)
+	}
 }
 
 // SetSource replaces the documents of source (a name, e.g. "customresources"; nil docs
@@ -108,6 +152,9 @@ func (s *Service) otherSource(source, key string) *spec3.OpenAPI {
 func (s *Service) v2Handler() (*v2Handler, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.built(); err != nil {
+		return nil, err
+	}
 	if s.v2 != nil {
 		return s.v2, nil
 	}
@@ -137,8 +184,8 @@ func (s *Service) serveV2(w http.ResponseWriter, r *http.Request) {
 // Install registers PathV2, PathV3 and PathV3+"/" (the group-version documents) on mux.
 func (s *Service) Install(mux Mux) {
 	mux.Handle(PathV2, http.HandlerFunc(s.serveV2))
-	mux.Handle(PathV3, http.HandlerFunc(s.v3.HandleDiscovery))
-	mux.Handle(PathV3+"/", http.HandlerFunc(s.v3.HandleGroupVersion))
+	mux.Handle(PathV3, s.serveBuilt(s.v3.HandleDiscovery))
+	mux.Handle(PathV3+"/", s.serveBuilt(s.v3.HandleGroupVersion))
 }
 
 // MergeSwagger returns a new document with the paths and definitions of dst, then those of

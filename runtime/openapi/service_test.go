@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -64,5 +65,44 @@ func TestServiceSources(t *testing.T) {
 	}
 	if _, body, _ := serve(t, svc, PathV3+"/apis/a/v1"); !strings.Contains(body, "static a") {
 		t.Errorf("apis/a/v1 after the source left: %s", body)
+	}
+}
+
+// TestLazyService checks that NewLazyService builds the static documents on the first
+// request only, once, that a source set before then still replaces a static group version,
+// and that a build error is every request's 500.
+func TestLazyService(t *testing.T) {
+	builds := 0
+	svc := NewLazyService(func() (*Documents, error) {
+		builds++
+		return &Documents{V2: &spec.Swagger{SwaggerProps: spec.SwaggerProps{Swagger: "2.0", Info: &spec.Info{InfoProps: spec.InfoProps{Title: "t", Version: "v"}}, Paths: &spec.Paths{Paths: map[string]spec.PathItem{"/apis/a/v1": {}}}}},
+			V3: map[string]*spec3.OpenAPI{"apis/a/v1": doc("static a"), "apis/c/v1": doc("static c")}}, nil
+	})
+	svc.SetSource("src", &Documents{V3: map[string]*spec3.OpenAPI{"apis/a/v1": doc("proxied a")}})
+	if builds != 0 {
+		t.Fatalf("built %d times before any request", builds)
+	}
+	if _, index, _ := serve(t, svc, PathV3); !strings.Contains(index, "apis/a/v1") || !strings.Contains(index, "apis/c/v1") {
+		t.Errorf("/openapi/v3: %s", index)
+	}
+	if _, body, _ := serve(t, svc, PathV3+"/apis/a/v1"); !strings.Contains(body, "proxied a") {
+		t.Errorf("apis/a/v1 while the source has it: %s", body)
+	}
+	if code, body, _ := serve(t, svc, PathV2); code != http.StatusOK || !strings.Contains(body, `"/apis/a/v1"`) {
+		t.Errorf("/openapi/v2: %d %s", code, body)
+	}
+	svc.SetSource("src", nil)
+	if _, body, _ := serve(t, svc, PathV3+"/apis/a/v1"); !strings.Contains(body, "static a") {
+		t.Errorf("apis/a/v1 after the source left: %s", body)
+	}
+	if builds != 1 {
+		t.Errorf("built %d times, want once", builds)
+	}
+
+	failing := NewLazyService(func() (*Documents, error) { return nil, errors.New("no definition for a.A") })
+	for _, path := range []string{PathV2, PathV3, PathV3 + "/apis/a/v1"} {
+		if code, body, _ := serve(t, failing, path); code != http.StatusInternalServerError || !strings.Contains(body, "no definition for a.A") {
+			t.Errorf("%s with a failing build: %d %s, want 500 with the error", path, code, body)
+		}
 	}
 }

@@ -57,6 +57,18 @@ type Config struct {
 	// MaxTxnOps is the most operations the member accepts in one transaction (etcd's
 	// --max-txn-ops); 0 means etcd's default, 128.
 	MaxTxnOps uint
+	// SnapshotCount is how many applied raft entries trigger a snapshot to disk, after which
+	// older WAL files may be purged (etcd's --snapshot-count); 0 means etcd's default,
+	// 10,000. It bounds the WAL a restart replays, not memory: since etcd 3.6 a member
+	// compacts its in-memory raft log every 100 applied entries, keeping
+	// SnapshotCatchUpEntries.
+	SnapshotCount uint64
+	// QuotaBackendBytes is the most bytes the member's database (bbolt, memory-mapped: its
+	// pages count in the process's file-backed RSS as they are read) may take; past it the
+	// member raises a NOSPACE alarm and refuses writes but deletions and compactions, with
+	// "etcdserver: mvcc: database space exceeded" (etcd's --quota-backend-bytes). 0 means
+	// etcd's default, 2 GiB.
+	QuotaBackendBytes int64
 	// Name is the member's name, unique in its cluster (etcd's --name); "" means "apigen".
 	Name string
 	// InitialCluster, when not "", makes the member one of a cluster of several members
@@ -237,6 +249,12 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 	e.UnsafeNoFsync = cfg.UnsafeNoFsync
 	if cfg.MaxTxnOps > 0 {
 		e.MaxTxnOps = cfg.MaxTxnOps
+	}
+	if cfg.SnapshotCount > 0 {
+		e.SnapshotCount = cfg.SnapshotCount
+	}
+	if cfg.QuotaBackendBytes > 0 {
+		e.QuotaBackendBytes = cfg.QuotaBackendBytes
 	}
 	if cfg.WatchProgressNotifyInterval > 0 {
 		e.WatchProgressNotifyInterval = cfg.WatchProgressNotifyInterval

@@ -2,6 +2,8 @@ package embedded_test
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -94,5 +96,41 @@ func TestStartHonoursContext(t *testing.T) {
 	if err == nil {
 		_ = srv.Close()
 		t.Fatalf("Start with a cancelled context succeeded")
+	}
+}
+
+// TestMemberBounds: SnapshotCount makes the member snapshot to disk (a .snap file in
+// member/snap) after that many entries instead of etcd's 10,000, and QuotaBackendBytes
+// refuses writes once the database outgrows it, with etcd's error.
+func TestMemberBounds(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	srv, err := embedded.Start(ctx, embedded.Config{DataDir: dir, LogLevel: "fatal", UnsafeNoFsync: true,
+		SnapshotCount: 10, QuotaBackendBytes: 1 << 20})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	c := srv.Client()
+	value := strings.Repeat("x", 64<<10)
+	var putErr error
+	puts := 0
+	for ; puts < 64 && putErr == nil; puts++ { // 4 MiB in all, four times the quota
+		_, putErr = c.Put(ctx, fmt.Sprintf("k%d", puts), value)
+	}
+	if putErr == nil || !strings.Contains(putErr.Error(), "database space exceeded") {
+		t.Errorf("after %d puts of 64 KiB under a 1 MiB quota: %v, want etcd's \"database space exceeded\"", puts, putErr)
+	}
+	snaps, err := filepath.Glob(filepath.Join(dir, "member", "snap", "*.snap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if puts > 10 && len(snaps) == 0 {
+		t.Errorf("no snapshot in %s after %d entries with SnapshotCount 10", filepath.Join(dir, "member", "snap"), puts)
+	}
+	if puts <= 10 {
+		t.Errorf("the quota refused writes after %d puts, before SnapshotCount's 10 entries could be checked", puts)
 	}
 }
