@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage"
 	"github.com/apigen-dev/apigen/runtime/storage/cacher"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
@@ -304,18 +306,20 @@ func TestRecoversFromCompaction(t *testing.T) {
 }
 
 // TestSlowWatcherCutOff: a watcher that stops reading is cut off (its channel closes once
-// its buffer is full) while another watcher and the cache itself go on.
+// its buffer is full and the dispatch budget is spent, and its consumer is terminated
+// through request.TerminateWatch) while another watcher and the cache itself go on.
 func TestSlowWatcherCutOff(t *testing.T) {
 	client, _ := etcdtest.Run(t)
 	prefix := newPrefix()
 	c := newCacher(t, client, prefix, nil, cacher.Config{})
 	opts := storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(c.Revision(), 10)}
-	slow, err := c.Watch(context.Background(), "/ns/", opts)
+	var slowTerminated, fastTerminated atomic.Int32
+	slow, err := c.Watch(request.WithWatchTerminator(context.Background(), func() { slowTerminated.Add(1) }), "/ns/", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer slow.Stop()
-	fast, err := c.Watch(context.Background(), "/ns/", opts)
+	fast, err := c.Watch(request.WithWatchTerminator(context.Background(), func() { fastTerminated.Add(1) }), "/ns/", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,6 +353,9 @@ func TestSlowWatcherCutOff(t *testing.T) {
 	}
 	if n >= writes {
 		t.Errorf("the slow watcher got all %d events; want it cut off", n)
+	}
+	if s, f := slowTerminated.Load(), fastTerminated.Load(); s != 1 || f != 0 {
+		t.Errorf("consumers terminated: the slow one's %d times, the fast one's %d; want 1 and 0", s, f)
 	}
 	raw := etcd3.New(client, widgetCodec(), testapi.NewWidget, prefix, testapi.Resource)
 	if diff := cmp.Diff(listNames(t, raw, storage.ListOptions{}), listNames(t, c, storage.ListOptions{})); diff != "" {
