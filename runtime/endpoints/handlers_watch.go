@@ -45,8 +45,11 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 	}
 	ctx, cancel := context.WithTimeout(ctx, watchTimeout(opts))
 	defer cancel()
-	// The events are only encoded: storage may share their objects with its cache.
-	watcherIface, err := watcher.Watch(request.WithReadOnlyResults(ctx), opts)
+	term := newStreamTerminator(w)
+	defer term.exit()
+	// The events are only encoded: storage may share their objects with its cache. A watch
+	// cache that cuts the watcher off ends the stream through term.
+	watcherIface, err := watcher.Watch(request.WithWatchTerminator(request.WithReadOnlyResults(ctx), term.terminate), opts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
