@@ -1,4 +1,4 @@
-package app
+package e2e
 
 import (
 	"bytes"
@@ -19,18 +19,20 @@ import (
 
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
+	"k8s.io/client-go/rest"
 )
 
 // TestStalledWatcherHoldsUpNoWrite is issue 34's "Done when" 2, over HTTPS (HTTP/2, the
-// admin client certificate), on one server: 200 watchers of widgets, of which one opens its
-// watch on a raw HTTP/2 connection and then never reads its socket (a 4 KiB receive buffer,
-// a 1-byte stream window it never raises: its handler blocks on its first event), while
-// 1,000 widgets are created. Every create answers 201 within the request timeout; the 199
-// reading watchers get every create, in order, as client-go's reflector would (one whose
-// stream ends resumes from the last resourceVersion it read, as a client that was cut off
-// does, though on an unloaded machine none is); and the stalled watcher's stream is ended
-// by the server (RST_STREAM, or its end), as kube-apiserver's cacher terminates a watcher
-// that stays full, within 15s of the last write.
+// admin client certificate), on one server: 200 watchers of Databases, of which one opens
+// its watch on a raw HTTP/2 connection and then never reads its socket (a 4 KiB receive
+// buffer, a 1-byte stream window it never raises: its handler blocks on its first event),
+// while 1,000 Databases are created. Every create answers 201 within the request timeout;
+// the 199 reading watchers get every create, in order, as client-go's reflector would (one
+// whose stream ends resumes from the last resourceVersion it read, as a client that was cut
+// off does, though on an unloaded machine none is); and the stalled watcher's stream is
+// ended by the server (RST_STREAM, or its end), as kube-apiserver's cacher terminates a
+// watcher that stays full, within 15s of the last write. (Not under the race detector:
+// e2e runs without it, and 200,000 deliveries under it take minutes.)
 func TestStalledWatcherHoldsUpNoWrite(t *testing.T) {
 	t.Parallel()
 	const (
@@ -38,16 +40,23 @@ func TestStalledWatcherHoldsUpNoWrite(t *testing.T) {
 		writes         = 1000
 		writers        = 4
 		requestTimeout = 15 * time.Second
-		widgets        = "/apis/test.apigen.dev/v1/namespaces/default/widgets"
+		databases      = "/apis/db.example.com/v1/namespaces/default/databases"
 	)
-	url, kubeconfig := startArgs(t, []string{"--plain-http=false", "--request-timeout=" + requestTimeout.String()}, testGroup)
-	cfg := adminTLS(t, kubeconfig)
+	s := startServer(t, "--request-timeout="+requestTimeout.String())
+	url := s.proc.URL
+	cfg, err := rest.TLSConfigFor(s.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ServerName == "" {
+		cfg.ServerName = "127.0.0.1"
+	}
 	// Each client is one HTTP/2 connection of at most 100 streams (the server's limit).
 	newClient := func() *http.Client {
 		return &http.Client{Transport: &http.Transport{TLSClientConfig: cfg.Clone(), ForceAttemptHTTP2: true}}
 	}
 	writeClient := newClient()
-	resp, err := writeClient.Get(url + widgets)
+	resp, err := writeClient.Get(url + databases)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,17 +70,17 @@ func TestStalledWatcherHoldsUpNoWrite(t *testing.T) {
 	}
 	start, _ := strconv.ParseInt(list.Metadata.ResourceVersion, 10, 64)
 
-	stalled := openStalledWatch(t, strings.TrimPrefix(url, "https://"), cfg, widgets+"?watch=true&resourceVersion="+list.Metadata.ResourceVersion)
+	stalled := openStalledWatch(t, strings.TrimPrefix(url, "https://"), cfg, databases+"?watch=true&resourceVersion="+list.Metadata.ResourceVersion)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	results := make(chan watchResult, readers)
+	results := make(chan readerResult, readers)
 	var opened sync.WaitGroup
 	clients := []*http.Client{newClient(), newClient(), newClient(), newClient()}
 	for i := range readers {
 		opened.Add(1)
 		go func() {
-			results <- readEvents(ctx, clients[i%len(clients)], url+widgets, start, writes, opened.Done)
+			results <- readEvents(ctx, clients[i%len(clients)], url+databases, start, writes, opened.Done)
 		}()
 	}
 	opened.Wait()
@@ -89,9 +98,9 @@ func TestStalledWatcherHoldsUpNoWrite(t *testing.T) {
 	for range writers {
 		wg.Go(func() {
 			for name := range names {
-				body := `{"apiVersion":"test.apigen.dev/v1","kind":"Widget","metadata":{"name":"` + name + `"},"spec":{"color":"red"}}`
+				body := `{"apiVersion":"db.example.com/v1","kind":"Database","metadata":{"name":"` + name + `"},"spec":{"engine":"postgres"}}`
 				began := time.Now()
-				resp, err := writeClient.Post(url+widgets, "application/json", strings.NewReader(body))
+				resp, err := writeClient.Post(url+databases, "application/json", strings.NewReader(body))
 				took := time.Since(began)
 				if err != nil {
 					t.Errorf("create %s: %v (after %v)", name, err, took)
@@ -140,9 +149,9 @@ func TestStalledWatcherHoldsUpNoWrite(t *testing.T) {
 	}
 }
 
-// watchResult is what one reading watcher saw: an error (nil: every event, in order) and how
+// readerResult is what one reading watcher saw: an error (nil: every event, in order) and how
 // many times its stream ended and it watched again.
-type watchResult struct {
+type readerResult struct {
 	err     error
 	resumes int
 }
@@ -151,8 +160,8 @@ type watchResult struct {
 // with a higher resourceVersion than the one before, resuming from the last it read when
 // the stream ends, as client-go's reflector does. opened is called once the first watch's
 // response has begun (the server has registered the watcher).
-func readEvents(ctx context.Context, client *http.Client, url string, from int64, n int, opened func()) watchResult {
-	var res watchResult
+func readEvents(ctx context.Context, client *http.Client, url string, from int64, n int, opened func()) readerResult {
+	var res readerResult
 	last := from
 	got := 0
 	for first := true; ; first = false {
