@@ -493,3 +493,43 @@ func TestCacherWaitsForStart(t *testing.T) {
 	close(start)
 	waitFor(t, "the cache to sync after Start", c.Synced)
 }
+
+// TestSharedWatchObjects: watchers whose consumers never write to the objects
+// (request.WithSharedWatchObjects, as the watch handler) get one object per event, the same
+// for all of them; a read-only watcher without the mark gets an object of its own.
+func TestSharedWatchObjects(t *testing.T) {
+	t.Parallel()
+	client, _ := etcdtest.Run(t)
+	c := newCacher(t, client, newPrefix(), nil, cacher.Config{})
+	opts := storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(c.Revision(), 10)}
+	shared := request.WithSharedWatchObjects(request.WithReadOnlyResults(context.Background()))
+	var ws []watch.Interface
+	for _, ctx := range []context.Context{shared, shared, request.WithReadOnlyResults(context.Background())} {
+		w, err := c.Watch(ctx, "/ns/", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		ws = append(ws, w)
+	}
+	wr := &writer{t: t, s: c}
+	wr.write()
+	var got []runtime.Object
+	for i, w := range ws {
+		select {
+		case ev := <-w.ResultChan():
+			if ev.Type != watch.Added {
+				t.Fatalf("watcher %d: %s, want ADDED", i, ev.Type)
+			}
+			got = append(got, ev.Object)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("watcher %d: no event in 10s", i)
+		}
+	}
+	if got[0] != got[1] {
+		t.Error("the two watchers marked WithSharedWatchObjects got different objects; want the cache's one")
+	}
+	if got[2] == got[0] {
+		t.Error("the read-only watcher without the mark got the shared object; want a copy of its own")
+	}
+}

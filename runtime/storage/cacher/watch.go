@@ -78,7 +78,7 @@ func (c *Cacher) Watch(ctx context.Context, key string, opts storage.ListOptions
 func (c *Cacher) newWatcher(ctx context.Context, key string, opts storage.ListOptions) *cacheWatcher {
 	w := &cacheWatcher{
 		c: c, ctx: ctx, key: key, recursive: opts.Recursive, ns: namespaceOf(key), pred: opts.Predicate,
-		shared: request.ReadOnlyResults(ctx), bookmarks: opts.ProgressNotify,
+		shared: request.ReadOnlyResults(ctx), sharedObjects: request.SharedWatchObjects(ctx), bookmarks: opts.ProgressNotify,
 		input: make(chan *event, inputBuffer), result: make(chan watch.Event, inputBuffer),
 		done: make(chan struct{}), exited: make(chan struct{}),
 	}

@@ -46,8 +46,11 @@ type cacheWatcher struct {
 	ns        string // the watcherSet bucket: the namespace of key, or "" for every namespace
 	pred      storage.SelectionPredicate
 	shared    bool // the consumer only reads the objects: hand out shallow copies
-	bookmarks bool
-	deadline  time.Time // the ctx deadline (zero: none)
+	// sharedObjects: the consumer never writes to the objects (request.SharedWatchObjects):
+	// hand out the cache's own, one per event for every such watcher.
+	sharedObjects bool
+	bookmarks     bool
+	deadline      time.Time // the ctx deadline (zero: none)
 	// nextBookmark is when the next BOOKMARK is due; only the reflector touches it after
 	// registration.
 	nextBookmark time.Time
@@ -397,9 +400,13 @@ func (w *cacheWatcher) matches(obj runtime.Object) bool {
 	return err == nil && ok
 }
 
-// handOut returns obj for the consumer: a shallow copy when it only reads (shared) and
-// obj's type allows one, else a deep copy. Never obj itself: encoders may set its TypeMeta.
+// handOut returns obj for the consumer: obj itself when it never writes to it
+// (sharedObjects); a shallow copy when it only reads (shared) and obj's type allows one
+// (encoders may still set its TypeMeta), else a deep copy.
 func (w *cacheWatcher) handOut(obj runtime.Object) runtime.Object {
+	if w.sharedObjects {
+		return obj
+	}
 	return storage.CopyFor(obj, w.shared)
 }
 
