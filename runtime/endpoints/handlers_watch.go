@@ -15,6 +15,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
+	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
 // minWatchTimeout is the shortest server-chosen watch duration; a watch without
@@ -45,8 +46,13 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 	}
 	ctx, cancel := context.WithTimeout(ctx, watchTimeout(opts))
 	defer cancel()
-	// The events are only encoded: storage may share their objects with its cache.
-	watcherIface, err := watcher.Watch(request.WithReadOnlyResults(ctx), opts)
+	term := newStreamTerminator(w)
+	defer term.exit()
+	// The events are only encoded, each from a copy (watchLine): storage may hand every
+	// watcher its cache's own objects. A watch cache that cuts the watcher off ends the
+	// stream through term.
+	wctx := request.WithWatchTerminator(request.WithSharedWatchObjects(request.WithReadOnlyResults(ctx)), term.terminate)
+	watcherIface, err := watcher.Watch(wctx, opts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -89,11 +95,14 @@ func (s *scope) serveWatch(ctx context.Context, w http.ResponseWriter, req *http
 }
 
 // watchLine returns the line of one event: its frame and a newline. A plain-JSON event of an
-// object state is built once per scope and shared by every watcher (frameCache).
+// object state is built once per scope and shared by every watcher (frameCache). ev's
+// object may be shared with other watchers and storage's cache
+// (request.WithSharedWatchObjects): it is only read; what encodes it gets a copy of its
+// own, since encoders set its TypeMeta.
 func (s *scope) watchLine(ctx context.Context, req *http.Request, out output, ev watch.Event) ([]byte, error) {
 	if out == (output{}) {
 		data, ok, err := s.frames.get(ev, func() ([]byte, error) {
-			raw, err := s.objectJSON(ev.Object, ev.Type != watch.Deleted)
+			raw, err := s.objectJSON(storage.CopyFor(ev.Object, true), ev.Type != watch.Deleted)
 			if err != nil {
 				return nil, err
 			}
@@ -103,6 +112,7 @@ func (s *scope) watchLine(ctx context.Context, req *http.Request, out output, ev
 			return data, err
 		}
 	}
+	ev.Object = storage.CopyFor(ev.Object, true)
 	frame, err := s.watchFrame(ctx, req, out, ev)
 	if err != nil {
 		return nil, err

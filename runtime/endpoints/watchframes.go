@@ -19,14 +19,17 @@ const frameCacheSize = 256
 // kube-apiserver's cachingObject serializes a watch-cache event once per encoding. The type
 // is part of the key: a DELETED event of an object leaving a watcher's selection carries
 // the previous state at the new resourceVersion, which another watcher gets as MODIFIED.
-// The first watcher to ask builds a frame; the others wait for it. Its storage is made on
-// first use: most scopes (every resource, version and subresource a server installs) are
-// never watched. Safe for concurrent use.
+// The first watcher to ask builds a frame; the others wait for it. A thousand watchers
+// look an event up at once: lookups take no lock (a sync.Map; a mutex here was the fan-out's
+// most contended lock, each lookup queueing behind the others), only the one that adds an
+// event's frame does, to put it in the ring. The ring is made on first use: most scopes (every resource,
+// version and subresource a server installs) are never watched. Safe for concurrent use.
 type frameCache struct {
-	mu      sync.Mutex
-	entries map[frameKey]*frame
-	order   []frameKey // ring of frameCacheSize, oldest first from next; nil until first use
-	next    int
+	entries sync.Map // frameKey -> *frame
+
+	mu    sync.Mutex // guards the ring
+	order []frameKey // ring of frameCacheSize, oldest first from next; nil until first use
+	next  int
 }
 
 // frameKey names one event: its type and object state.
@@ -61,19 +64,22 @@ func (c *frameCache) get(ev watch.Event, build func() ([]byte, error)) (data []b
 		return nil, false, nil
 	}
 	key := frameKey{typ: ev.Type, name: name, uid: uid, resourceVersion: rv}
-	c.mu.Lock()
-	if c.order == nil {
-		c.entries, c.order = make(map[frameKey]*frame, frameCacheSize), make([]frameKey, frameCacheSize)
+	v, found := c.entries.Load(key)
+	if !found {
+		// The watchers of the event all miss at once: one stores the frame, and only it
+		// takes the lock, to put the key in the ring.
+		if v, found = c.entries.LoadOrStore(key, &frame{}); !found {
+			c.mu.Lock()
+			if c.order == nil {
+				c.order = make([]frameKey, frameCacheSize)
+			}
+			c.entries.Delete(c.order[c.next])
+			c.order[c.next] = key
+			c.next = (c.next + 1) % frameCacheSize
+			c.mu.Unlock()
+		}
 	}
-	f := c.entries[key]
-	if f == nil {
-		f = &frame{}
-		delete(c.entries, c.order[c.next])
-		c.order[c.next] = key
-		c.next = (c.next + 1) % frameCacheSize
-		c.entries[key] = f
-	}
-	c.mu.Unlock()
+	f := v.(*frame)
 	f.once.Do(func() { f.data, f.err = build() })
 	return f.data, true, f.err
 }

@@ -75,8 +75,8 @@ func TestFrameCacheCostsLittleUntilUsed(t *testing.T) {
 	if size := unsafe.Sizeof(frameCache{}); size > 128 {
 		t.Errorf("an unused frame cache holds %d bytes, want at most 128", size)
 	}
-	if c := newFrameCache(); c.entries != nil || c.order != nil {
-		t.Errorf("newFrameCache allocated its storage: %d entries, ring of %d", len(c.entries), len(c.order))
+	if c := newFrameCache(); frames(c) != 0 || c.order != nil {
+		t.Errorf("newFrameCache allocated its storage: %d entries, ring of %d", frames(c), len(c.order))
 	}
 	c := newFrameCache()
 	build := func() ([]byte, error) { return []byte("frame\n"), nil }
@@ -88,10 +88,17 @@ func TestFrameCacheCostsLittleUntilUsed(t *testing.T) {
 		objs[i].SetResourceVersion(fmt.Sprint(i + 1))
 		c.get(watch.Event{Type: watch.Added, Object: objs[i]}, build)
 	}
-	if len(c.entries) != frameCacheSize {
-		t.Errorf("%d frames cached after %d events, want %d", len(c.entries), len(objs), frameCacheSize)
+	if n := frames(c); n != frameCacheSize {
+		t.Errorf("%d frames cached after %d events, want %d", n, len(objs), frameCacheSize)
 	}
-	if _, ok := c.entries[frameKey{typ: watch.Added, name: objectName{name: "o0"}, uid: "u", resourceVersion: "1"}]; ok {
+	if _, ok := c.entries.Load(frameKey{typ: watch.Added, name: objectName{name: "o0"}, uid: "u", resourceVersion: "1"}); ok {
 		t.Errorf("the oldest frame was not evicted")
 	}
+}
+
+// frames returns how many frames c holds.
+func frames(c *frameCache) int {
+	n := 0
+	c.entries.Range(func(any, any) bool { n++; return true })
+	return n
 }

@@ -23,3 +23,22 @@ func ReadOnlyResults(ctx context.Context) bool {
 	v, _ := ctx.Value(readOnlyKey{}).(bool)
 	return v
 }
+
+// sharedObjectsKey marks a context whose watch events' objects are never written to.
+type sharedObjectsKey struct{}
+
+// WithSharedWatchObjects returns ctx marked for a watch whose consumer never writes to the
+// events' objects, not even their TypeMeta (it copies an object before encoding it, as
+// encoders set the kind): a storage.Interface may then hand every such watcher the very
+// object it holds, one per event, instead of a copy per watcher and event, as
+// kube-apiserver's watch cache hands its watchers one cachingObject per event. The watch
+// handler marks its watches so (with WithReadOnlyResults).
+func WithSharedWatchObjects(ctx context.Context) context.Context {
+	return context.WithValue(ctx, sharedObjectsKey{}, true)
+}
+
+// SharedWatchObjects reports whether ctx was marked by WithSharedWatchObjects.
+func SharedWatchObjects(ctx context.Context) bool {
+	v, _ := ctx.Value(sharedObjectsKey{}).(bool)
+	return v
+}

@@ -3,8 +3,10 @@ package cacher_test
 import (
 	"context"
 	"fmt"
+	goruntime "runtime"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -70,8 +72,10 @@ func BenchmarkGetList(b *testing.B) {
 }
 
 // BenchmarkWatchFanout updates one widget per op and waits until each of 1,000 watchers of
-// its namespace (read-only consumers, as the watch handler) has received the event; it
-// reports the time per delivered event (ns/event, the etcd write included once per op).
+// its namespace (consumers that never write to the objects, as the watch handler:
+// request.WithReadOnlyResults and WithSharedWatchObjects) has received the event; it
+// reports per delivered event the time (ns/event), the process's CPU time (cpu-ns/event)
+// and heap allocations (allocs/event, B/event), the etcd write included once per op.
 func BenchmarkWatchFanout(b *testing.B) {
 	const watchers = 1000
 	client, _ := etcdtest.Run(b)
@@ -84,7 +88,7 @@ func BenchmarkWatchFanout(b *testing.B) {
 	}
 	c := syncedCacher(b, raw)
 	opts := storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(c.Revision(), 10)}
-	readOnly := request.WithReadOnlyResults(ctx)
+	readOnly := request.WithSharedWatchObjects(request.WithReadOnlyResults(ctx))
 	var delivered sync.WaitGroup
 	for range watchers {
 		wi, err := c.Watch(readOnly, "/ns/", opts)
@@ -100,6 +104,9 @@ func BenchmarkWatchFanout(b *testing.B) {
 	}
 	b.ReportAllocs()
 	size := int32(0)
+	var ms0, ms1 goruntime.MemStats
+	goruntime.ReadMemStats(&ms0)
+	cpu0 := cpuTime()
 	start := time.Now()
 	for b.Loop() {
 		delivered.Add(watchers)
@@ -114,7 +121,19 @@ func BenchmarkWatchFanout(b *testing.B) {
 		}
 		delivered.Wait()
 	}
-	b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(b.N*watchers), "ns/event")
+	events := float64(b.N * watchers)
+	b.ReportMetric(float64(time.Since(start).Nanoseconds())/events, "ns/event")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/events, "cpu-ns/event")
+	goruntime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/events, "allocs/event")
+	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/events, "B/event")
+}
+
+// cpuTime returns the process's user and system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // syncedCacher returns a Cacher of raw's widgets, synced, stopped when b ends.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage"
 	"github.com/apigen-dev/apigen/runtime/storage/cacher"
 	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
@@ -304,18 +306,20 @@ func TestRecoversFromCompaction(t *testing.T) {
 }
 
 // TestSlowWatcherCutOff: a watcher that stops reading is cut off (its channel closes once
-// its buffer is full) while another watcher and the cache itself go on.
+// its buffer is full and the dispatch budget is spent, and its consumer is terminated
+// through request.TerminateWatch) while another watcher and the cache itself go on.
 func TestSlowWatcherCutOff(t *testing.T) {
 	client, _ := etcdtest.Run(t)
 	prefix := newPrefix()
 	c := newCacher(t, client, prefix, nil, cacher.Config{})
 	opts := storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(c.Revision(), 10)}
-	slow, err := c.Watch(context.Background(), "/ns/", opts)
+	var slowTerminated, fastTerminated atomic.Int32
+	slow, err := c.Watch(request.WithWatchTerminator(context.Background(), func() { slowTerminated.Add(1) }), "/ns/", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer slow.Stop()
-	fast, err := c.Watch(context.Background(), "/ns/", opts)
+	fast, err := c.Watch(request.WithWatchTerminator(context.Background(), func() { fastTerminated.Add(1) }), "/ns/", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,6 +353,9 @@ func TestSlowWatcherCutOff(t *testing.T) {
 	}
 	if n >= writes {
 		t.Errorf("the slow watcher got all %d events; want it cut off", n)
+	}
+	if s, f := slowTerminated.Load(), fastTerminated.Load(); s != 1 || f != 0 {
+		t.Errorf("consumers terminated: the slow one's %d times, the fast one's %d; want 1 and 0", s, f)
 	}
 	raw := etcd3.New(client, widgetCodec(), testapi.NewWidget, prefix, testapi.Resource)
 	if diff := cmp.Diff(listNames(t, raw, storage.ListOptions{}), listNames(t, c, storage.ListOptions{})); diff != "" {
@@ -485,4 +492,44 @@ func TestCacherWaitsForStart(t *testing.T) {
 	}
 	close(start)
 	waitFor(t, "the cache to sync after Start", c.Synced)
+}
+
+// TestSharedWatchObjects: watchers whose consumers never write to the objects
+// (request.WithSharedWatchObjects, as the watch handler) get one object per event, the same
+// for all of them; a read-only watcher without the mark gets an object of its own.
+func TestSharedWatchObjects(t *testing.T) {
+	t.Parallel()
+	client, _ := etcdtest.Run(t)
+	c := newCacher(t, client, newPrefix(), nil, cacher.Config{})
+	opts := storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(c.Revision(), 10)}
+	shared := request.WithSharedWatchObjects(request.WithReadOnlyResults(context.Background()))
+	var ws []watch.Interface
+	for _, ctx := range []context.Context{shared, shared, request.WithReadOnlyResults(context.Background())} {
+		w, err := c.Watch(ctx, "/ns/", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		ws = append(ws, w)
+	}
+	wr := &writer{t: t, s: c}
+	wr.write()
+	var got []runtime.Object
+	for i, w := range ws {
+		select {
+		case ev := <-w.ResultChan():
+			if ev.Type != watch.Added {
+				t.Fatalf("watcher %d: %s, want ADDED", i, ev.Type)
+			}
+			got = append(got, ev.Object)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("watcher %d: no event in 10s", i)
+		}
+	}
+	if got[0] != got[1] {
+		t.Error("the two watchers marked WithSharedWatchObjects got different objects; want the cache's one")
+	}
+	if got[2] == got[0] {
+		t.Error("the read-only watcher without the mark got the shared object; want a copy of its own")
+	}
 }

@@ -27,8 +27,11 @@
 //     initial events, streaming lists (SendInitialEvents) with the initial-events-end
 //     BOOKMARK, selectors (objects entering and leaving the selection are ADDED and
 //     DELETED), and BOOKMARKs about every minute for watchers that ask. A watcher that falls
-//     behind by more than its buffer is cut off (its channel closes; the client resumes from
-//     its last resourceVersion) and never slows the cache or other watchers.
+//     behind by more than its buffer is waited for at most a budget the reflector shares
+//     among all (100ms, refilled by 50ms a second, as kube's cacher), then cut off (its
+//     channel closes, its consumer is terminated through request.TerminateWatch; the
+//     client resumes from its last resourceVersion), so it never holds up the cache or
+//     other watchers longer than that budget, and never a write.
 //
 // Objects are held once: the tree, the history and the snapshots share them; readers marked
 // by request.WithReadOnlyResults get shallow copies, others deep copies. Objects share their

@@ -11,14 +11,17 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
-// inputBuffer is how many events a watcher may fall behind the cache before it is cut off
-// (its result channel closed once the consumer has read the events buffered; the client
-// resumes from its last resourceVersion), as kube-apiserver's cacheWatcher input channel
-// (whose size kube sizes to about a second of events, 10 to 1000). Both the queue of events
-// arriving while the initial events are sent and the result channel hold this many.
+// inputBuffer is how many events a watcher may fall behind the cache before the reflector
+// waits for it (at most its dispatch budget, budget.go) and then cuts it off (its result
+// channel closed once the consumer has read the events buffered, and its consumer
+// terminated through request.TerminateWatch; the client resumes from its last
+// resourceVersion), as kube-apiserver's cacheWatcher input channel (whose size kube sizes
+// to about a second of events, 10 to 1000). Both the queue of events arriving while the
+// initial events are sent and the result channel hold this many.
 const inputBuffer = 256
 
 // bookmarkFrequency is how often a watcher that asked for bookmarks gets one, as
@@ -31,8 +34,9 @@ var bookmarkFrequency = time.Minute
 // into input; once it has sent those too, the watcher is live: the reflector converts each
 // event for the watcher's key and predicate and puts it straight into result, so a live
 // event takes no goroutine hand-off before the consumer (kube-apiserver's cacheWatcher
-// hands every event to a goroutine of its own). Neither queuing nor delivering ever blocks
-// the reflector: a watcher whose buffer is full is cut off. The goroutine then only waits
+// hands every event to a goroutine of its own). Queuing and delivering block the reflector
+// only for a watcher whose buffer is full, and only within the dispatch budget shared by
+// all (budget.go); a watcher still full then is cut off. The goroutine then only waits
 // for the end of the watch, to close result and unregister the watcher.
 type cacheWatcher struct {
 	c         *Cacher
@@ -42,8 +46,11 @@ type cacheWatcher struct {
 	ns        string // the watcherSet bucket: the namespace of key, or "" for every namespace
 	pred      storage.SelectionPredicate
 	shared    bool // the consumer only reads the objects: hand out shallow copies
-	bookmarks bool
-	deadline  time.Time // the ctx deadline (zero: none)
+	// sharedObjects: the consumer never writes to the objects (request.SharedWatchObjects):
+	// hand out the cache's own, one per event for every such watcher.
+	sharedObjects bool
+	bookmarks     bool
+	deadline      time.Time // the ctx deadline (zero: none)
 	// nextBookmark is when the next BOOKMARK is due; only the reflector touches it after
 	// registration.
 	nextBookmark time.Time
@@ -86,29 +93,111 @@ func (w *cacheWatcher) Stop() {
 func (w *cacheWatcher) close() { w.once.Do(func() { close(w.done) }) }
 
 // push delivers ev to the watcher without blocking: into result, converted, when the
-// watcher is live, else into input for run. A watcher whose buffer is full is cut off.
-func (w *cacheWatcher) push(ev *event) {
+// watcher is live, else into input for run. It reports false when the watcher's buffer is
+// full and ev was not delivered: the dispatcher then waits for it with pushWait.
+func (w *cacheWatcher) push(ev *event) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.ended {
-		return
+		return true
 	}
 	if !w.live {
 		select {
 		case w.input <- ev:
+			return true
 		default:
-			w.cutOffLocked()
+			return false
 		}
-		return
 	}
 	if ev.rev <= w.after {
-		return
+		return true
 	}
-	if out, ok := w.convert(ev); ok {
+	out, ok := w.convert(ev)
+	if !ok {
+		return true
+	}
+	select {
+	case w.result <- out:
+		return true
+	default:
+		return false
+	}
+}
+
+// pushWait delivers ev to a watcher whose buffer was full, waiting until expired fires (a
+// nil expired: not at all), as kube-apiserver's cacheWatcher.add with the dispatch timer;
+// a watcher still full then is cut off. It reports whether the wait ended before expired
+// fired, so the caller stops waiting for the next watchers once it has. No lock but the
+// watcher's own is held while it waits, and Stop or a cut-off (which close done before
+// taking it) end the wait at once.
+func (w *cacheWatcher) pushWait(ev *event, expired <-chan time.Time) bool {
+	if w.waitInput(ev, expired) {
+		return true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.ended:
+		return true
+	case !w.live: // waitInput's wait expired
+		w.cutOffLocked()
+		return false
+	case ev.rev <= w.after:
+		return true
+	}
+	out, ok := w.convert(ev)
+	if !ok {
+		return true
+	}
+	select {
+	case w.result <- out:
+		return true
+	default:
+	}
+	if expired != nil {
 		select {
 		case w.result <- out:
+			return true
+		case <-w.done:
+			return true
+		case <-expired:
+		}
+	}
+	w.cutOffLocked()
+	return false
+}
+
+// waitInput queues ev into input for a watcher still sending its initial events, waiting
+// for room until expired fires; it reports true when ev was queued or is no longer to be
+// queued (the watch ended or went live: pushWait then delivers it to result). mu cannot be
+// held while waiting, since run drains input under it, so it polls.
+func (w *cacheWatcher) waitInput(ev *event, expired <-chan time.Time) bool {
+	var poll *time.Ticker
+	for {
+		w.mu.Lock()
+		if w.ended || w.live {
+			w.mu.Unlock()
+			return w.ended
+		}
+		select {
+		case w.input <- ev:
+			w.mu.Unlock()
+			return true
 		default:
-			w.cutOffLocked()
+		}
+		w.mu.Unlock()
+		if expired == nil {
+			return false
+		}
+		if poll == nil {
+			poll = time.NewTicker(time.Millisecond)
+			defer poll.Stop()
+		}
+		select {
+		case <-poll.C:
+		case <-w.done:
+		case <-expired:
+			return false
 		}
 	}
 }
@@ -133,11 +222,14 @@ func (w *cacheWatcher) pushBookmark(ev *event) {
 	}
 }
 
-// cutOffLocked ends a watcher that fell behind: nothing more is delivered, and run closes
-// result. mu must be held.
+// cutOffLocked ends a watcher that fell behind: nothing more is delivered, run closes
+// result, and the consumer is told through request.TerminateWatch (the watch handler ends
+// its response even when it is blocked writing to a client that does not read), as
+// kube-apiserver's cacher terminates an unresponsive watcher. mu must be held.
 func (w *cacheWatcher) cutOffLocked() {
 	w.ended = true
 	w.close()
+	request.TerminateWatch(w.ctx)
 }
 
 // scheduleBookmark sets nextBookmark after now: bookmarkFrequency later, or 2s before the
@@ -308,9 +400,13 @@ func (w *cacheWatcher) matches(obj runtime.Object) bool {
 	return err == nil && ok
 }
 
-// handOut returns obj for the consumer: a shallow copy when it only reads (shared) and
-// obj's type allows one, else a deep copy. Never obj itself: encoders may set its TypeMeta.
+// handOut returns obj for the consumer: obj itself when it never writes to it
+// (sharedObjects); a shallow copy when it only reads (shared) and obj's type allows one
+// (encoders may still set its TypeMeta), else a deep copy.
 func (w *cacheWatcher) handOut(obj runtime.Object) runtime.Object {
+	if w.sharedObjects {
+		return obj
+	}
 	return storage.CopyFor(obj, w.shared)
 }
 
@@ -333,10 +429,14 @@ func (w *cacheWatcher) bookmark(rev int64, initialEnd bool) watch.Event {
 type watcherSet struct {
 	mu   sync.RWMutex
 	byNS map[string]map[*cacheWatcher]struct{}
+	// budget bounds how long dispatch waits for full watchers; blocked is dispatch's
+	// scratch list of them (only the reflector dispatches).
+	budget  *timeBudget
+	blocked []*cacheWatcher
 }
 
 func newWatcherSet() *watcherSet {
-	return &watcherSet{byNS: map[string]map[*cacheWatcher]struct{}{}}
+	return &watcherSet{byNS: map[string]map[*cacheWatcher]struct{}{}, budget: newTimeBudget()}
 }
 
 // addLocked adds w; the caller holds mu for writing.
@@ -361,18 +461,42 @@ func (s *watcherSet) remove(w *cacheWatcher) {
 	}
 }
 
-// dispatch pushes ev to the watchers it may concern.
+// dispatch pushes ev to the watchers it may concern, as kube-apiserver's
+// cacher.dispatchEvent: first without blocking, under the read lock; then, with the lock
+// released, to those whose buffer was full, waiting for them together at most the budget
+// (budget.go) the reflector has left, after which those still full are cut off.
 func (s *watcherSet) dispatch(ev *event) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
+	blocked := s.blocked[:0]
 	for w := range s.byNS[""] {
-		w.push(ev)
+		if !w.push(ev) {
+			blocked = append(blocked, w)
+		}
 	}
 	if ev.ns != "" {
 		for w := range s.byNS[ev.ns] {
-			w.push(ev)
+			if !w.push(ev) {
+				blocked = append(blocked, w)
+			}
 		}
 	}
+	s.mu.RUnlock()
+	if len(blocked) == 0 {
+		return
+	}
+	start := time.Now()
+	budget := s.budget.take()
+	timer := time.NewTimer(budget)
+	expired := timer.C
+	for _, w := range blocked {
+		if !w.pushWait(ev, expired) {
+			expired = nil // the budget is spent: the next full watchers are cut off at once
+		}
+	}
+	timer.Stop()
+	s.budget.giveBack(budget - time.Since(start))
+	clear(blocked)
+	s.blocked = blocked[:0] // only the reflector dispatches: reuse the slice
 }
 
 // bookmark pushes a BOOKMARK at rev to every watcher whose bookmark is due at now.
