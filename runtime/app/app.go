@@ -207,10 +207,7 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 			return nil, err
 		}
 	}
-	cfg := serverConfig(name, log, opts, m, sec)
-	if tracer != nil {
-		cfg.TracerProvider = tracer.provider
-	}
+	cfg := serverConfig(name, log, opts, m, sec, tracer)
 	cfg.PriorityAndFairness = w.flowControl.handler()
 	c, err := buildChain(opts, chainConfig{server: cfg, scheme: w.scheme, storage: factory,
 		admission: w.admission}, w.core, w.serve)
@@ -220,13 +217,17 @@ func buildServer(name string, log *slog.Logger, opts *Options, etcd *etcdConn, s
 	return c.top, w.chained(c)
 }
 
-// serverConfig is the configuration of every link of the chain: the flags', and sec's
-// authenticator, authorizer and audit (set once the built-in table has built the authorizer).
-func serverConfig(name string, log *slog.Logger, opts *Options, m *metrics.Metrics, sec *security) server.Config {
+// serverConfig is the configuration of every link of the chain: the flags', sec's
+// authenticator, authorizer and audit (set once the built-in table has built the authorizer),
+// and tracer's provider (nil: no tracing).
+func serverConfig(name string, log *slog.Logger, opts *Options, m *metrics.Metrics, sec *security, tracer *serverTracing) server.Config {
 	cfg := server.Config{Name: name, Logger: log, RequestTimeout: opts.RequestTimeout, Metrics: m,
 		ShutdownDelayDuration: opts.ShutdownDelayDuration, Profiling: opts.Profiling, HTTP2MaxStreamsPerConnection: opts.HTTP2MaxStreamsPerConnection,
 		MaxRequestsInFlight: noLimitIsNegative(opts.MaxRequestsInFlight), MaxMutatingRequestsInFlight: noLimitIsNegative(opts.MaxMutatingRequestsInFlight)}
 	sec.apply(&cfg)
+	if tracer != nil {
+		cfg.TracerProvider = tracer.provider
+	}
 	if !opts.Enabled(FeatureServerSideApply) {
 		cfg.InstallAPIGroup = endpoints.InstallAPIGroupWithoutFieldManagement
 	}
