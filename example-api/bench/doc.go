@@ -20,7 +20,7 @@
 //     ReadCPUTime reads its CPU time from /proc/<pid>/stat (Run's Config.CPUTime).
 //   - WriteTable prints the comparison (with the anchor's columns when a Row has them:
 //     k8s.io/sample-apiserver on the same etcd, the same workloads on Flunders, APIResource),
-//     CheckTargets the targets met and missed, CheckIssue34 issue 34's, the anchor's among
+//     CheckTargets the targets met and missed, CheckScaleTargets issue 34's, the anchor's among
 //     them.
 //   - SplitCPUs, WithCPUs and PinProcess place etcd, the server and the load generator on
 //     disjoint CPU sets (loadgen's pinned mode).

@@ -402,7 +402,7 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	if !o.inProcess && len(servers) == 1 {
 		fig.Rows, fig.Embedded, fig.PeakRSS = rows, o.etcd == etcdEmbedded, checkedRSS
 		fmt.Fprintln(out)
-		bench.CheckIssue34(out, fig)
+		bench.CheckScaleTargets(out, fig)
 	}
 	if failed != nil {
 		return fmt.Errorf("operations failed: %w", failed)

@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-// Issue34 is one run's figures of the server and of the anchor (k8s.io/sample-apiserver on
-// the benchmark's etcd) that CheckIssue34 checks issue 34's targets on. A zero figure is
+// ScaleFigures is one run's figures of the server and of the anchor (k8s.io/sample-apiserver on
+// the benchmark's etcd) that CheckScaleTargets checks issue 34's targets on. A zero figure is
 // unknown: its targets are reported as not measured.
-type Issue34 struct {
+type ScaleFigures struct {
 	// Rows are the table's rows, with the anchor's summaries (Row.HasAnchor).
 	Rows []Row
 	// Embedded is whether the server ran on its embedded etcd (else on the benchmark's
@@ -26,21 +26,21 @@ type Issue34 struct {
 
 // Issue 34's absolute targets, in bytes and durations.
 const (
-	// Issue34MaxPeakRSS bounds the server's RSS over the whole run.
-	Issue34MaxPeakRSS = 400 * 1000 * 1000
-	// Issue34MaxCachedRSS bounds its RSS with MemObjects objects stored.
-	Issue34MaxCachedRSS = 150 * 1000 * 1000
-	// Issue34MaxIdleRSSEmbedded bounds its idle RSS with the embedded etcd (on the external
+	// ScaleMaxPeakRSS bounds the server's RSS over the whole run.
+	ScaleMaxPeakRSS = 400 * 1000 * 1000
+	// ScaleMaxCachedRSS bounds its RSS with MemObjects objects stored.
+	ScaleMaxCachedRSS = 150 * 1000 * 1000
+	// ScaleMaxIdleRSSEmbedded bounds its idle RSS with the embedded etcd (on the external
 	// one the bound is the anchor's idle RSS).
-	Issue34MaxIdleRSSEmbedded = 80 * 1000 * 1000
-	// Issue34MaxFanoutRSS bounds its RSS during the 10,000-watcher fan-out.
-	Issue34MaxFanoutRSS = 1000 * 1000 * 1000
-	// Issue34MaxP99Watch1000 and Issue34MaxP99Watch10000 bound the event p99 of the
+	ScaleMaxIdleRSSEmbedded = 80 * 1000 * 1000
+	// ScaleMaxFanoutRSS bounds its RSS during the 10,000-watcher fan-out.
+	ScaleMaxFanoutRSS = 1000 * 1000 * 1000
+	// ScaleMaxP99Watch1000 and ScaleMaxP99Watch10000 bound the event p99 of the
 	// 1,000- and 10,000-watcher fan-outs at 10 writes/s.
-	Issue34MaxP99Watch1000  = 20 * time.Millisecond
-	Issue34MaxP99Watch10000 = 100 * time.Millisecond
-	// Issue34MinAnchorRatio is the least multiple of the anchor's throughput of every row.
-	Issue34MinAnchorRatio = 2.0
+	ScaleMaxP99Watch1000  = 20 * time.Millisecond
+	ScaleMaxP99Watch10000 = 100 * time.Millisecond
+	// ScaleMinAnchorRatio is the least multiple of the anchor's throughput of every row.
+	ScaleMinAnchorRatio = 2.0
 )
 
 // issue34RawShares are the shares of raw etcd issue 34 measured on its 16-core machine with
@@ -53,7 +53,7 @@ var issue34RawShares = []Target{
 	{OpList, 64, 1.00},
 }
 
-// issue34 accumulates CheckIssue34's verdicts.
+// issue34 accumulates CheckScaleTargets's verdicts.
 type issue34 struct {
 	w              io.Writer
 	met, missed, n int // n: not measured
@@ -77,32 +77,32 @@ func (c *issue34) none(format string, args ...any) {
 	fmt.Fprintf(c.w, "issue 34: "+format+": not measured\n", args...)
 }
 
-// CheckIssue34 writes one line per target of issue 34 ("Performance at scale, side by side
+// CheckScaleTargets writes one line per target of issue 34 ("Performance at scale, side by side
 // with kube's own server"), PASS or MISS with the measured values, or "not measured", and
 // returns how many were met and missed:
 //
-//   - every row at least Issue34MinAnchorRatio times the anchor's throughput;
+//   - every row at least ScaleMinAnchorRatio times the anchor's throughput;
 //   - create, get and update at 64 clients at least today's share of raw etcd (embedded
 //     etcd only), lists at 1 and 64 clients at least raw etcd's ranges;
 //   - create p99 at 64 clients at most the anchor's;
 //   - 1,000 watchers x 10 writes/s: no event lost, p99 at most the anchor's and at most
-//     Issue34MaxP99Watch1000; the writer's p99 with them at most 2x its p99 with none;
-//   - 10,000 watchers x 10 writes/s: no event lost, p99 at most Issue34MaxP99Watch10000,
-//     server RSS at most Issue34MaxFanoutRSS;
-//   - idle RSS at most the anchor's (external etcd) or Issue34MaxIdleRSSEmbedded (embedded);
-//     RSS with MemObjects objects at most Issue34MaxCachedRSS; peak RSS at most
-//     Issue34MaxPeakRSS.
+//     ScaleMaxP99Watch1000; the writer's p99 with them at most 2x its p99 with none;
+//   - 10,000 watchers x 10 writes/s: no event lost, p99 at most ScaleMaxP99Watch10000,
+//     server RSS at most ScaleMaxFanoutRSS;
+//   - idle RSS at most the anchor's (external etcd) or ScaleMaxIdleRSSEmbedded (embedded);
+//     RSS with MemObjects objects at most ScaleMaxCachedRSS; peak RSS at most
+//     ScaleMaxPeakRSS.
 //
 // The aged-server targets (after 500,000 creates) are not part of this run.
-func CheckIssue34(w io.Writer, in Issue34) (met, missed int) {
+func CheckScaleTargets(w io.Writer, in ScaleFigures) (met, missed int) {
 	c := &issue34{w: w}
 	for _, r := range in.Rows {
 		if !r.HasAnchor || r.Anchor.Ops == 0 {
-			c.none("%-6s at %2d clients >= %.0fx the anchor", r.Op, r.Clients, Issue34MinAnchorRatio)
+			c.none("%-6s at %2d clients >= %.0fx the anchor", r.Op, r.Clients, ScaleMinAnchorRatio)
 			continue
 		}
-		c.line(r.AnchorRatio() >= Issue34MinAnchorRatio, "%-6s at %2d clients >= %.0fx the anchor: %.0f ops/s against %.0f, %s",
-			r.Op, r.Clients, Issue34MinAnchorRatio, r.Server.OpsPerSecond(), r.Anchor.OpsPerSecond(), times(r.AnchorRatio()))
+		c.line(r.AnchorRatio() >= ScaleMinAnchorRatio, "%-6s at %2d clients >= %.0fx the anchor: %.0f ops/s against %.0f, %s",
+			r.Op, r.Clients, ScaleMinAnchorRatio, r.Server.OpsPerSecond(), r.Anchor.OpsPerSecond(), times(r.AnchorRatio()))
 	}
 	for _, t := range issue34RawShares {
 		if t.Op != OpList && !in.Embedded {
@@ -125,22 +125,22 @@ func CheckIssue34(w io.Writer, in Issue34) (met, missed int) {
 	return c.met, c.missed
 }
 
-// checkFanouts checks the watch targets of CheckIssue34.
-func checkFanouts(c *issue34, in Issue34) {
+// checkFanouts checks the watch targets of CheckScaleTargets.
+func checkFanouts(c *issue34, in ScaleFigures) {
 	alone, okAlone := findWatch(in.Watch, 0, 10)
 	w1k, ok1k := findWatch(in.Watch, 1000, 10)
 	a1k, okA1k := findWatch(in.AnchorWatch, 1000, 10)
 	switch {
 	case ok1k && okA1k:
-		c.line(w1k.Lost() == 0 && w1k.P99 <= a1k.P99 && w1k.P99 <= Issue34MaxP99Watch1000,
+		c.line(w1k.Lost() == 0 && w1k.P99 <= a1k.P99 && w1k.P99 <= ScaleMaxP99Watch1000,
 			"1000 watchers x 10 writes/s: p99 <= the anchor's and <= %s, none lost: p99 %s against %s, %d lost",
-			Issue34MaxP99Watch1000, ms(w1k.P99), ms(a1k.P99), w1k.Lost())
+			ScaleMaxP99Watch1000, ms(w1k.P99), ms(a1k.P99), w1k.Lost())
 	case ok1k:
-		c.line(w1k.Lost() == 0 && w1k.P99 <= Issue34MaxP99Watch1000,
+		c.line(w1k.Lost() == 0 && w1k.P99 <= ScaleMaxP99Watch1000,
 			"1000 watchers x 10 writes/s: p99 <= %s (anchor not measured), none lost: p99 %s, %d lost",
-			Issue34MaxP99Watch1000, ms(w1k.P99), w1k.Lost())
+			ScaleMaxP99Watch1000, ms(w1k.P99), w1k.Lost())
 	default:
-		c.none("1000 watchers x 10 writes/s: p99 <= the anchor's and <= %s", Issue34MaxP99Watch1000)
+		c.none("1000 watchers x 10 writes/s: p99 <= the anchor's and <= %s", ScaleMaxP99Watch1000)
 	}
 	if ok1k && okAlone {
 		c.line(w1k.WriterP99 <= 2*alone.WriterP99, "writer's p99 with 1000 watchers <= 2x with none: %s against %s",
@@ -149,22 +149,22 @@ func checkFanouts(c *issue34, in Issue34) {
 		c.none("writer's p99 with 1000 watchers <= 2x with none (-watch 0:10 and 1000:10)")
 	}
 	if w, ok := findWatch(in.Watch, 10000, 10); ok {
-		c.line(w.Lost() == 0 && w.P99 <= Issue34MaxP99Watch10000 && w.PeakRSS > 0 && w.PeakRSS <= Issue34MaxFanoutRSS,
+		c.line(w.Lost() == 0 && w.P99 <= ScaleMaxP99Watch10000 && w.PeakRSS > 0 && w.PeakRSS <= ScaleMaxFanoutRSS,
 			"10000 watchers x 10 writes/s: none lost, p99 <= %s, server RSS <= %d MB: %d lost, p99 %s, peak RSS %.1f MB",
-			Issue34MaxP99Watch10000, Issue34MaxFanoutRSS/1000/1000, w.Lost(), ms(w.P99), float64(w.PeakRSS)/1e6)
+			ScaleMaxP99Watch10000, ScaleMaxFanoutRSS/1000/1000, w.Lost(), ms(w.P99), float64(w.PeakRSS)/1e6)
 	} else {
-		c.none("10000 watchers x 10 writes/s: none lost, p99 <= %s, server RSS <= %d MB", Issue34MaxP99Watch10000, Issue34MaxFanoutRSS/1000/1000)
+		c.none("10000 watchers x 10 writes/s: none lost, p99 <= %s, server RSS <= %d MB", ScaleMaxP99Watch10000, ScaleMaxFanoutRSS/1000/1000)
 	}
 }
 
-// checkMemory checks the memory targets of CheckIssue34.
-func checkMemory(c *issue34, in Issue34) {
+// checkMemory checks the memory targets of CheckScaleTargets.
+func checkMemory(c *issue34, in ScaleFigures) {
 	switch {
 	case in.IdleRSS == 0:
 		c.none("idle RSS")
 	case in.Embedded:
-		c.line(in.IdleRSS <= Issue34MaxIdleRSSEmbedded, "idle RSS with the embedded etcd <= %d MB: %.1f MB (anchor %s MB)",
-			Issue34MaxIdleRSSEmbedded/1000/1000, float64(in.IdleRSS)/1e6, mb(in.AnchorIdleRSS))
+		c.line(in.IdleRSS <= ScaleMaxIdleRSSEmbedded, "idle RSS with the embedded etcd <= %d MB: %.1f MB (anchor %s MB)",
+			ScaleMaxIdleRSSEmbedded/1000/1000, float64(in.IdleRSS)/1e6, mb(in.AnchorIdleRSS))
 	case in.AnchorIdleRSS == 0:
 		c.none("idle RSS <= the anchor's (%.1f MB)", float64(in.IdleRSS)/1e6)
 	default:
@@ -172,16 +172,16 @@ func checkMemory(c *issue34, in Issue34) {
 			float64(in.IdleRSS)/1e6, float64(in.AnchorIdleRSS)/1e6)
 	}
 	if in.CachedRSS == 0 {
-		c.none("RSS with %d objects <= %d MB", MemObjects, Issue34MaxCachedRSS/1000/1000)
+		c.none("RSS with %d objects <= %d MB", MemObjects, ScaleMaxCachedRSS/1000/1000)
 	} else {
-		c.line(in.CachedRSS <= Issue34MaxCachedRSS, "RSS with %d objects <= %d MB: %.1f MB (anchor %s MB)",
-			MemObjects, Issue34MaxCachedRSS/1000/1000, float64(in.CachedRSS)/1e6, mb(in.AnchorCachedRSS))
+		c.line(in.CachedRSS <= ScaleMaxCachedRSS, "RSS with %d objects <= %d MB: %.1f MB (anchor %s MB)",
+			MemObjects, ScaleMaxCachedRSS/1000/1000, float64(in.CachedRSS)/1e6, mb(in.AnchorCachedRSS))
 	}
 	if in.PeakRSS == 0 {
-		c.none("peak RSS <= %d MB", Issue34MaxPeakRSS/1000/1000)
+		c.none("peak RSS <= %d MB", ScaleMaxPeakRSS/1000/1000)
 	} else {
-		c.line(in.PeakRSS <= Issue34MaxPeakRSS, "peak RSS over the run <= %d MB: %.1f MB (anchor %s MB)",
-			Issue34MaxPeakRSS/1000/1000, float64(in.PeakRSS)/1e6, mb(in.AnchorPeakRSS))
+		c.line(in.PeakRSS <= ScaleMaxPeakRSS, "peak RSS over the run <= %d MB: %.1f MB (anchor %s MB)",
+			ScaleMaxPeakRSS/1000/1000, float64(in.PeakRSS)/1e6, mb(in.AnchorPeakRSS))
 	}
 }
 

@@ -52,10 +52,10 @@ func TestWriteTableWithAnchor(t *testing.T) {
 	}
 }
 
-// TestCheckIssue34 checks each kind of issue 34 target on figures that meet or miss it.
-func TestCheckIssue34(t *testing.T) {
+// TestCheckScaleTargets checks each kind of issue 34 target on figures that meet or miss it.
+func TestCheckScaleTargets(t *testing.T) {
 	t.Parallel()
-	in := Issue34{
+	in := ScaleFigures{
 		Embedded: true,
 		Rows: []Row{
 			{Op: OpCreate, Clients: 64, Server: sum(6000, 40*time.Millisecond), Raw: sum(10000, time.Millisecond),
@@ -77,7 +77,7 @@ func TestCheckIssue34(t *testing.T) {
 		PeakRSS:       410e6,
 	}
 	var out bytes.Buffer
-	met, missed := CheckIssue34(&out, in)
+	met, missed := CheckScaleTargets(&out, in)
 	got := out.String()
 	for _, want := range []string{
 		"issue 34: create at 64 clients >= 2x the anchor: 6000 ops/s against 2000, 3.00x PASS",
@@ -108,7 +108,7 @@ func TestCheckIssue34(t *testing.T) {
 	// etcd (the embedded topology's) are not checked.
 	in.Embedded = false
 	out.Reset()
-	CheckIssue34(&out, in)
+	CheckScaleTargets(&out, in)
 	got = out.String()
 	if !strings.Contains(got, "issue 34: idle RSS <= the anchor's: 90.0 MB against 70.0 MB MISS\n") ||
 		strings.Contains(got, "57% of raw etcd") || !strings.Contains(got, "list   at  1 clients >= 100% of raw etcd") {
