@@ -9,39 +9,20 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/spf13/pflag"
 )
 
 // TestMemoryFlags: --gc-memory-limit takes a quantity, and the embedded etcd's bounds need
 // the embedded etcd.
 func TestMemoryFlags(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		args []string
-		want string // "" when valid
-	}{
+	checkValidate(t, []validateCase{
 		{[]string{"--gc-memory-limit=512Mi", "--embedded-etcd-snapshot-count=1000", "--embedded-etcd-quota-backend-bytes=8589934592"}, ""},
 		{[]string{"--gc-memory-limit=0"}, ""},
 		{[]string{"--gc-memory-limit=lots"}, `--gc-memory-limit "lots" is not a quantity such as 512Mi`},
 		{[]string{"--gc-memory-limit=-1Gi"}, `--gc-memory-limit "-1Gi" must not be negative`},
 		{[]string{"--embedded-etcd-quota-backend-bytes=-1"}, "--embedded-etcd-quota-backend-bytes must not be negative"},
 		{[]string{"--embedded-etcd-snapshot-count=100", "--etcd-servers=http://127.0.0.1:2379"}, "need the embedded etcd"},
-	} {
-		opts := NewOptions()
-		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-		opts.AddFlags(fs)
-		if err := fs.Parse(tc.args); err != nil {
-			t.Fatal(err)
-		}
-		err := opts.Validate()
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%v: %v, want valid", tc.args, err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%v: %v, want an error containing %q", tc.args, err, tc.want)
-		}
-	}
+	})
 }
 
 // TestRunSetsTheGCMemoryLimit: Run sets --gc-memory-limit as the process's memory limit

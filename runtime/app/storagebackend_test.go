@@ -19,17 +19,27 @@ func TestStorageBackendFlag(t *testing.T) {
 		return nil, "", nil, nil
 	}
 	t.Cleanup(func() { delete(StorageBackends, "test-sql") })
-	for _, tc := range []struct {
-		args []string
-		want string // "" when valid
-	}{
+	checkValidate(t, []validateCase{
 		{nil, ""},
 		{[]string{"--storage-backend=etcd3", "--etcd-servers=http://127.0.0.1:2379"}, ""},
 		{[]string{"--storage-backend=test-sql"}, ""},
 		{[]string{"--storage-backend=etcd2"}, `--storage-backend "etcd2" is not one this server links (etcd3, test-sql)`},
 		{[]string{"--storage-backend=test-sql", "--etcd-servers=http://127.0.0.1:2379"}, "--storage-backend=test-sql starts its own storage: drop --etcd-servers"},
 		{[]string{"--storage-backend=test-sql", "--embedded-etcd-client-url=http://127.0.0.1:0"}, "--embedded-etcd-client-url needs the embedded etcd, not --storage-backend=test-sql"},
-	} {
+	})
+}
+
+// validateCase is a command line and the error Options.Validate gives for it.
+type validateCase struct {
+	args []string
+	want string // a part of the error; "" when valid
+}
+
+// checkValidate parses each case's args into NewOptions' flags and fails t where Validate's
+// verdict differs from the case's.
+func checkValidate(t *testing.T, cases []validateCase) {
+	t.Helper()
+	for _, tc := range cases {
 		opts := NewOptions()
 		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 		opts.AddFlags(fs)
