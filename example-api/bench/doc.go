@@ -20,8 +20,8 @@
 //     ReadCPUTime reads its CPU time from /proc/<pid>/stat (Run's Config.CPUTime).
 //   - WriteTable prints the comparison (with the anchor's columns when a Row has them:
 //     k8s.io/sample-apiserver on the same etcd, the same workloads on Flunders, APIResource),
-//     CheckTargets the targets met and missed, CheckScaleTargets issue 34's, the anchor's among
-//     them.
+//     CheckTargets the targets met and missed, CheckScaleTargets the scale targets, the anchor's
+//     among them.
 //   - SplitCPUs, WithCPUs and PinProcess place etcd, the server and the load generator on
 //     disjoint CPU sets (loadgen's pinned mode).
 package bench

@@ -15,7 +15,7 @@ import (
 // there): 4 for etcd, 4 for the server and at least 4 for the load generator.
 const MinPinnedCPUs = 12
 
-// The pinned mode's sets, as issue 34 measured: etcd on pinnedEtcdCPUs, the server on
+// The pinned mode's sets, as the 16-core figures were taken: etcd on pinnedEtcdCPUs, the server on
 // pinnedServerCPUs (twice that when it embeds its etcd), the load generator on the rest.
 const (
 	pinnedEtcdCPUs   = 4

@@ -180,7 +180,7 @@ type WatchTarget struct {
 }
 
 // WatchTargets are the watch fan-out targets: 1,000 watchers at 10 writes/s (p99 <= 50ms),
-// 10,000 at 10 writes/s (p99 <= 100ms, issue 34) and 64 at 100 writes/s (p99 <= 5ms).
+// 10,000 at 10 writes/s (p99 <= 100ms) and 64 at 100 writes/s (p99 <= 5ms).
 var WatchTargets = []WatchTarget{{1000, 10, 50 * time.Millisecond}, {10000, 10, ScaleMaxP99Watch10000}, {64, 100, 5 * time.Millisecond}}
 
 // CheckWatch writes the line of one fan-out measurement with its target (PASS or MISS) and

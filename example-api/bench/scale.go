@@ -7,7 +7,7 @@ import (
 )
 
 // ScaleFigures is one run's figures of the server and of the anchor (k8s.io/sample-apiserver on
-// the benchmark's etcd) that CheckScaleTargets checks issue 34's targets on. A zero figure is
+// the benchmark's etcd) that CheckScaleTargets checks the scale targets on. A zero figure is
 // unknown: its targets are reported as not measured.
 type ScaleFigures struct {
 	// Rows are the table's rows, with the anchor's summaries (Row.HasAnchor).
@@ -24,7 +24,7 @@ type ScaleFigures struct {
 	AnchorIdleRSS, AnchorCachedRSS, AnchorPeakRSS uint64
 }
 
-// Issue 34's absolute targets, in bytes and durations.
+// The scale targets' absolute bounds, in bytes and durations.
 const (
 	// ScaleMaxPeakRSS bounds the server's RSS over the whole run.
 	ScaleMaxPeakRSS = 400 * 1000 * 1000
@@ -43,9 +43,9 @@ const (
 	ScaleMinAnchorRatio = 2.0
 )
 
-// issue34RawShares are the shares of raw etcd issue 34 measured on its 16-core machine with
-// the embedded etcd ("today's share", which every row keeps), and the list targets (100%).
-var issue34RawShares = []Target{
+// scaleRawShares are the shares of raw etcd measured on a 16-core machine (etcd, server and
+// load generator on their own cores) with the embedded etcd ("today's share", which every row keeps), and the list targets (100%).
+var scaleRawShares = []Target{
 	{OpCreate, 64, 0.57},
 	{OpGet, 64, 1.23},
 	{OpUpdate, 64, 0.44},
@@ -53,14 +53,14 @@ var issue34RawShares = []Target{
 	{OpList, 64, 1.00},
 }
 
-// issue34 accumulates CheckScaleTargets's verdicts.
-type issue34 struct {
+// scaleChecks accumulates CheckScaleTargets's verdicts.
+type scaleChecks struct {
 	w              io.Writer
 	met, missed, n int // n: not measured
 }
 
 // line writes one target's line: what, the measured value, and PASS or MISS.
-func (c *issue34) line(ok bool, format string, args ...any) {
+func (c *scaleChecks) line(ok bool, format string, args ...any) {
 	verdict := "PASS"
 	if ok {
 		c.met++
@@ -68,17 +68,17 @@ func (c *issue34) line(ok bool, format string, args ...any) {
 		verdict = "MISS"
 		c.missed++
 	}
-	fmt.Fprintf(c.w, "issue 34: "+format+" %s\n", append(args, verdict)...)
+	fmt.Fprintf(c.w, "scale: "+format+" %s\n", append(args, verdict)...)
 }
 
 // none writes the line of a target not measured.
-func (c *issue34) none(format string, args ...any) {
+func (c *scaleChecks) none(format string, args ...any) {
 	c.n++
-	fmt.Fprintf(c.w, "issue 34: "+format+": not measured\n", args...)
+	fmt.Fprintf(c.w, "scale: "+format+": not measured\n", args...)
 }
 
-// CheckScaleTargets writes one line per target of issue 34 ("Performance at scale, side by side
-// with kube's own server"), PASS or MISS with the measured values, or "not measured", and
+// CheckScaleTargets writes one line per scale target (the server side by side with kube's
+// own server, k8s.io/sample-apiserver, on the same etcd and load), PASS or MISS with the measured values, or "not measured", and
 // returns how many were met and missed:
 //
 //   - every row at least ScaleMinAnchorRatio times the anchor's throughput;
@@ -95,7 +95,7 @@ func (c *issue34) none(format string, args ...any) {
 //
 // The aged-server targets (after 500,000 creates) are not part of this run.
 func CheckScaleTargets(w io.Writer, in ScaleFigures) (met, missed int) {
-	c := &issue34{w: w}
+	c := &scaleChecks{w: w}
 	for _, r := range in.Rows {
 		if !r.HasAnchor || r.Anchor.Ops == 0 {
 			c.none("%-6s at %2d clients >= %.0fx the anchor", r.Op, r.Clients, ScaleMinAnchorRatio)
@@ -104,7 +104,7 @@ func CheckScaleTargets(w io.Writer, in ScaleFigures) (met, missed int) {
 		c.line(r.AnchorRatio() >= ScaleMinAnchorRatio, "%-6s at %2d clients >= %.0fx the anchor: %.0f ops/s against %.0f, %s",
 			r.Op, r.Clients, ScaleMinAnchorRatio, r.Server.OpsPerSecond(), r.Anchor.OpsPerSecond(), times(r.AnchorRatio()))
 	}
-	for _, t := range issue34RawShares {
+	for _, t := range scaleRawShares {
 		if t.Op != OpList && !in.Embedded {
 			continue // today's shares are the embedded topology's
 		}
@@ -126,7 +126,7 @@ func CheckScaleTargets(w io.Writer, in ScaleFigures) (met, missed int) {
 }
 
 // checkFanouts checks the watch targets of CheckScaleTargets.
-func checkFanouts(c *issue34, in ScaleFigures) {
+func checkFanouts(c *scaleChecks, in ScaleFigures) {
 	alone, okAlone := findWatch(in.Watch, 0, 10)
 	w1k, ok1k := findWatch(in.Watch, 1000, 10)
 	a1k, okA1k := findWatch(in.AnchorWatch, 1000, 10)
@@ -158,7 +158,7 @@ func checkFanouts(c *issue34, in ScaleFigures) {
 }
 
 // checkMemory checks the memory targets of CheckScaleTargets.
-func checkMemory(c *issue34, in ScaleFigures) {
+func checkMemory(c *scaleChecks, in ScaleFigures) {
 	switch {
 	case in.IdleRSS == 0:
 		c.none("idle RSS")

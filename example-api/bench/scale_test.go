@@ -52,7 +52,7 @@ func TestWriteTableWithAnchor(t *testing.T) {
 	}
 }
 
-// TestCheckScaleTargets checks each kind of issue 34 target on figures that meet or miss it.
+// TestCheckScaleTargets checks each kind of scale target on figures that meet or miss it.
 func TestCheckScaleTargets(t *testing.T) {
 	t.Parallel()
 	in := ScaleFigures{
@@ -80,21 +80,21 @@ func TestCheckScaleTargets(t *testing.T) {
 	met, missed := CheckScaleTargets(&out, in)
 	got := out.String()
 	for _, want := range []string{
-		"issue 34: create at 64 clients >= 2x the anchor: 6000 ops/s against 2000, 3.00x PASS",
-		"issue 34: get    at 64 clients >= 2x the anchor: 10000 ops/s against 6000, 1.67x MISS",
-		"issue 34: list   at  1 clients >= 2x the anchor: not measured",
-		"issue 34: create at 64 clients >= 57% of raw etcd: 60.0% PASS",
-		"issue 34: get    at 64 clients >= 123% of raw etcd: 100.0% MISS",
-		"issue 34: update at 64 clients >= 44% of raw etcd: not measured",
-		"issue 34: list   at  1 clients >= 100% of raw etcd: 25.0% MISS",
-		"issue 34: list   at 64 clients >= 100% of raw etcd: not measured",
-		"issue 34: create p99 at 64 clients <= the anchor's: 40.000ms against 50.000ms PASS",
-		"issue 34: 1000 watchers x 10 writes/s: p99 <= the anchor's and <= 20ms, none lost: p99 12.000ms against 15.000ms, 0 lost PASS",
-		"issue 34: writer's p99 with 1000 watchers <= 2x with none: 5.000ms against 2.000ms MISS",
-		"issue 34: 10000 watchers x 10 writes/s: none lost, p99 <= 100ms, server RSS <= 1000 MB: 1 lost, p99 50.000ms, peak RSS 500.0 MB MISS",
-		"issue 34: idle RSS with the embedded etcd <= 80 MB: 90.0 MB (anchor 70.0 MB) MISS",
-		"issue 34: RSS with 10000 objects <= 150 MB: 140.0 MB (anchor - MB) PASS",
-		"issue 34: peak RSS over the run <= 400 MB: 410.0 MB (anchor - MB) MISS",
+		"scale: create at 64 clients >= 2x the anchor: 6000 ops/s against 2000, 3.00x PASS",
+		"scale: get    at 64 clients >= 2x the anchor: 10000 ops/s against 6000, 1.67x MISS",
+		"scale: list   at  1 clients >= 2x the anchor: not measured",
+		"scale: create at 64 clients >= 57% of raw etcd: 60.0% PASS",
+		"scale: get    at 64 clients >= 123% of raw etcd: 100.0% MISS",
+		"scale: update at 64 clients >= 44% of raw etcd: not measured",
+		"scale: list   at  1 clients >= 100% of raw etcd: 25.0% MISS",
+		"scale: list   at 64 clients >= 100% of raw etcd: not measured",
+		"scale: create p99 at 64 clients <= the anchor's: 40.000ms against 50.000ms PASS",
+		"scale: 1000 watchers x 10 writes/s: p99 <= the anchor's and <= 20ms, none lost: p99 12.000ms against 15.000ms, 0 lost PASS",
+		"scale: writer's p99 with 1000 watchers <= 2x with none: 5.000ms against 2.000ms MISS",
+		"scale: 10000 watchers x 10 writes/s: none lost, p99 <= 100ms, server RSS <= 1000 MB: 1 lost, p99 50.000ms, peak RSS 500.0 MB MISS",
+		"scale: idle RSS with the embedded etcd <= 80 MB: 90.0 MB (anchor 70.0 MB) MISS",
+		"scale: RSS with 10000 objects <= 150 MB: 140.0 MB (anchor - MB) PASS",
+		"scale: peak RSS over the run <= 400 MB: 410.0 MB (anchor - MB) MISS",
 	} {
 		if !strings.Contains(got, want+"\n") {
 			t.Errorf("output lacks %q:\n%s", want, got)
@@ -110,7 +110,7 @@ func TestCheckScaleTargets(t *testing.T) {
 	out.Reset()
 	CheckScaleTargets(&out, in)
 	got = out.String()
-	if !strings.Contains(got, "issue 34: idle RSS <= the anchor's: 90.0 MB against 70.0 MB MISS\n") ||
+	if !strings.Contains(got, "scale: idle RSS <= the anchor's: 90.0 MB against 70.0 MB MISS\n") ||
 		strings.Contains(got, "57% of raw etcd") || !strings.Contains(got, "list   at  1 clients >= 100% of raw etcd") {
 		t.Errorf("external etcd:\n%s", got)
 	}

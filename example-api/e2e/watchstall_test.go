@@ -22,8 +22,8 @@ import (
 	"k8s.io/client-go/rest"
 )
 
-// TestStalledWatcherHoldsUpNoWrite is issue 34's "Done when" 2, over HTTPS (HTTP/2, the
-// admin client certificate), on one server: 200 watchers of Databases, of which one opens
+// TestStalledWatcherHoldsUpNoWrite: a watcher that never reads holds up no write. Over
+// HTTPS (HTTP/2, the admin client certificate), on one server: 200 watchers of Databases, of which one opens
 // its watch on a raw HTTP/2 connection and then never reads its socket (a 4 KiB receive
 // buffer, a 1-byte stream window it never raises: its handler blocks on its first event),
 // while 1,000 Databases are created. Every create answers 201 within the request timeout;

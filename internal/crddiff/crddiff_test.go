@@ -336,7 +336,7 @@ var drawsSeed = flag.Uint64("crddiff.draws-seed", 0, "the seed of TestDifferenti
 // from a seed new each run (logged; -crddiff.draws-seed repeats a run). FuzzDifferential's
 // inputs only seed the generator, so coverage guidance steers little of what an input
 // holds, while the fuzzer's instrumented build of this package's ~1,400 dependencies cost
-// make fuzz as much CPU as its other nine targets together (issue 33: 498 CPU-s against 644
+// make fuzz as much CPU as its other nine targets together (498 CPU-s against 644
 // on a cold cache). make test draws the inputs here instead; go test -fuzz still runs
 // FuzzDifferential for as long as one wants.
 func TestDifferentialDraws(t *testing.T) {

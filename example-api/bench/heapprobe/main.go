@@ -1,5 +1,5 @@
 // Command heapprobe measures example-apiserver's live heap per stored object, the figure
-// the aged-server target of the benchmark bounds (issue 34: at most 2 KB): it starts the
+// the aged-server target of the benchmark bounds (at most 2 KB): it starts the
 // server (a child process on plain HTTP with --profiling, its embedded etcd and watch cache
 // as by default), reads the heap in use after a forced collection (HeapAlloc of
 // /debug/pprof/heap?gc=1), creates -n Databases of about -size bytes of JSON (loadgen's

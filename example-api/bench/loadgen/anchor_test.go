@@ -137,13 +137,13 @@ func anchorBinary(t *testing.T) string {
 	return abs
 }
 
-// issue34Line matches an issue 34 target line with its verdict.
-var issue34Line = regexp.MustCompile(`(?m)^issue 34: .* (PASS|MISS)$`)
+// scaleLine matches a scale target line with its verdict.
+var scaleLine = regexp.MustCompile(`(?m)^scale: .* (PASS|MISS)$`)
 
 // TestRunAnchor runs the benchmark briefly with the anchor beside the server, both on
 // loadgen's etcd (-etcd external): every operation must succeed on all three sides, the
 // table must carry the anchor's columns, the fan-outs and memory figures must be the
-// anchor's too, and issue 34's targets must be checked. Skipped when the anchor is not
+// anchor's too, and the scale targets must be checked. Skipped when the anchor is not
 // built.
 func TestRunAnchor(t *testing.T) {
 	if testing.Short() {
@@ -173,9 +173,9 @@ func TestRunAnchor(t *testing.T) {
 		"; 0 events lost (0 watchers terminated by the server);",
 		"anchor RSS idle after start: ",
 		"anchor peak RSS: VmRSS ",
-		"issue 34: idle RSS <= the anchor's: ",
-		"issue 34: create at  2 clients >= 2x the anchor: ",
-		"issue 34: list   at  2 clients >= 2x the anchor: ",
+		"scale: idle RSS <= the anchor's: ",
+		"scale: create at  2 clients >= 2x the anchor: ",
+		"scale: list   at  2 clients >= 2x the anchor: ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -193,7 +193,7 @@ func TestRunAnchor(t *testing.T) {
 			t.Errorf("row %q: want the anchor's figures, a server/anchor multiple and no errors", r)
 		}
 	}
-	if n := len(issue34Line.FindAllString(out, -1)); n < 6 {
-		t.Errorf("%d issue 34 target lines with a verdict, want at least 6:\n%s", n, out)
+	if n := len(scaleLine.FindAllString(out, -1)); n < 6 {
+		t.Errorf("%d scale target lines with a verdict, want at least 6:\n%s", n, out)
 	}
 }

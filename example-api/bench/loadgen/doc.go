@@ -63,7 +63,7 @@
 // system:masters) and the flags that let it run without a core kube-apiserver (anchorArgs),
 // and gets the same workloads on its wardle.example.com/v1alpha1 Flunders of the same size
 // (padded with annotations): every row gets the anchor's ops/s, p50, p99 and server/anchor,
-// every fan-out and memory figure the anchor's beside the server's, and issue 34's targets
+// every fan-out and memory figure the anchor's beside the server's, and the scale targets
 // are checked (bench.CheckScaleTargets). Without it the anchor's columns are skipped with a line
 // saying so. The fan-outs' watchers share HTTP/2 connections (bench.WatchersPerConnection to
 // each), so that 10,000 of them fit; a pair of 0 watchers measures the writer alone, whose

@@ -34,7 +34,7 @@ func idleRSS(ctx context.Context, pids []int) ([]bench.MemStatus, error) {
 // fan-outs right after the server's, its RSS with as many objects stored). In process, RSS
 // is loadgen's and is printed without a verdict. The watch fan-outs and the stored objects
 // go to the first server (-etcd cluster measures neither, see checkTopology). It returns
-// the figures issue 34's targets are checked on (bench.ScaleFigures, without the rows and the
+// the figures the scale targets are checked on (bench.ScaleFigures, without the rows and the
 // peak RSS, which benchmark adds).
 func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, servers []*apiServer, idle []bench.MemStatus, idleErr error,
 	serverCPU func() (time.Duration, error), mem *bench.MemSampler, anchor *anchorRun) (bench.ScaleFigures, error) {

@@ -41,7 +41,7 @@
 // reads and keeping decoded copies of its own. Until a cache is synced, while it relists,
 // and after Stop, every call goes to storage.
 //
-// Memory (partial, issue 34): a decoded object costs several times its stored bytes (a
+// Memory (partial): a decoded object costs several times its stored bytes (a
 // ~1.8 KB stored Database with a map of 34 parameters decodes to about 4.5 KB of Go values,
 // most of it the map and its strings), and the cache holds one per stored object:
 // example-apiserver's live heap is about 5.8 KB per ~1 KiB object
