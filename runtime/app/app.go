@@ -74,7 +74,7 @@ serves plain HTTP on a loopback address without authentication instead.`,
 		},
 	}
 	opts.AddFlags(cmd.Flags())
-	cmd.Flags().AddFlagSet(Flags)
+	addMainFlags(cmd.Flags())
 	cmd.SetArgs(args)
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)

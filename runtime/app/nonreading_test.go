@@ -14,15 +14,19 @@ import (
 )
 
 // TestNonReadingClientsFreeTheirSlots runs the secure server with one read and one write
-// slot and --request-timeout=1s, and holds each slot over HTTP/1.1 the hostile way (issue
-// 35): a list of about 10 MiB asked for by a client that never reads (a 2 KiB receive
-// buffer) (a create whose body never comes is left out for now: see the case list). Each slot must be free within the deadline
-// and 1s: the next request of its kind is served, not answered 429.
+// slot and --request-timeout=3s, and holds each slot over HTTP/1.1 the hostile way: a list of
+// about 10 MiB asked for by a client that never reads (a 2 KiB receive buffer) (a create whose
+// body never comes is left out for now: see the case list). Each slot must be free within the
+// deadline and 2s: the next request of its kind is served, not answered 429. A slot held until
+// a second deadline, as it was before writes were bounded by the request's, is free only after
+// about 6.3s. The 2s are the slack a loaded machine (the race pass beside other packages)
+// needs to answer the next request.
 func TestNonReadingClientsFreeTheirSlots(t *testing.T) {
 	t.Parallel()
 	// The max-in-flight filter's slots: API Priority and Fairness (on by default) is off, as
 	// kube-apiserver's max-in-flight tests turn it off.
-	url, kubeconfig := startArgs(t, []string{"--plain-http=false", "--request-timeout=1s", "--enable-priority-and-fairness=false",
+	const timeout, slack = 3 * time.Second, 2 * time.Second
+	url, kubeconfig := startArgs(t, []string{"--plain-http=false", "--request-timeout=" + timeout.String(), "--enable-priority-and-fairness=false",
 		"--max-requests-inflight=1", "--max-mutating-requests-inflight=1"}, testGroup)
 	cfg := adminTLS(t, kubeconfig)
 	cfg.NextProtos = []string{"http/1.1"}
@@ -50,7 +54,7 @@ func TestNonReadingClientsFreeTheirSlots(t *testing.T) {
 	// 14 Widgets of 700 KiB: a list of about 10 MiB, more than loopback's socket buffers hold.
 	color := strings.Repeat("0123456789abcdef", 700<<10/16)
 	for i := range 14 {
-		// A create slower than the 1s timeout on a loaded machine is cut: try again.
+		// A create slower than the timeout on a loaded machine is cut: try again.
 		var code int
 		var err error
 		for range 5 {
@@ -88,17 +92,17 @@ func TestNonReadingClientsFreeTheirSlots(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The slot is taken once the server has the request: its next request of the kind is
-		// refused until then, and served within the deadline and 1s.
+		// refused until then, and served within the deadline and the slack.
 		var code int
-		for deadline := start.Add(time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for deadline := start.Add(timeout); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 			if code = tc.next(); code == http.StatusTooManyRequests {
 				break
 			}
 		}
 		if code != http.StatusTooManyRequests {
-			t.Fatalf("%s: the request did not take the slot within 1s (the next got %d)", tc.name, code)
+			t.Fatalf("%s: the request did not take the slot within %v (the next got %d)", tc.name, timeout, code)
 		}
-		for deadline := start.Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for deadline := start.Add(timeout + slack); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 			if code = tc.next(); code != http.StatusTooManyRequests {
 				break
 			}
@@ -106,7 +110,7 @@ func TestNonReadingClientsFreeTheirSlots(t *testing.T) {
 		held := time.Since(start)
 		t.Logf("%s: slot held %v", tc.name, held)
 		if code == http.StatusTooManyRequests {
-			t.Errorf("%s: the slot is still held %v after the request (--request-timeout=1s)", tc.name, held)
+			t.Errorf("%s: the slot is still held %v after the request (--request-timeout=%v)", tc.name, held, timeout)
 		}
 		if tc.want != 0 {
 			_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))

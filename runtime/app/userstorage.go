@@ -19,6 +19,24 @@ import (
 //	app.Flags.StringVar(&dbinstall.BackupRecordsDSN, "backup-records-dsn", "", "PostgreSQL URL of the backup records' table")
 var Flags = pflag.NewFlagSet("main", pflag.ContinueOnError)
 
+// mainFlagsMu serializes reading Flags: pflag's FlagSet fills a sorted cache on VisitAll and
+// AddFlagSet rewrites each added Flag's Name, so two servers of one process (tests run them
+// side by side) must not share the Flag values either.
+var mainFlagsMu sync.Mutex
+
+// addMainFlags adds a copy of each of Flags to fs: the copies share their Value (what the
+// main reads) but not the Flag, which parsing fs writes (Changed).
+func addMainFlags(fs *pflag.FlagSet) {
+	mainFlagsMu.Lock()
+	defer mainFlagsMu.Unlock()
+	Flags.VisitAll(func(f *pflag.Flag) {
+		if fs.Lookup(f.Name) == nil {
+			c := *f
+			fs.AddFlag(&c)
+		}
+	})
+}
+
 // userStorageHost is the storage factory the server's own groups are built over: the
 // server's, and a registry.UserStorageHost that closes the groups' own storages (those of
 // +apigen:storage=interface kinds that are io.Closers) when the server's storage closes.

@@ -2,9 +2,11 @@ package app
 
 import (
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -78,4 +80,29 @@ func (o ownStorage) NewStorage(resource schema.GroupResource, version schema.Gro
 	newFunc func() runtime.Object) (storage.Interface, error) {
 	return registry.NewUserStorage(o.server, scheme, registry.UserStorageConfig{Resource: resource, StorageVersion: version,
 		NewFunc: newFunc, NewListFunc: testapi.NewWidgetList}, o.construct)
+}
+
+// TestMainFlagsShared: servers started side by side in one process each get the main's flags
+// (app.Flags) without writing what the other reads; the race pass (make test) runs it under
+// the race detector, which reported pflag's AddFlagSet rewriting the shared Flags. (The flags'
+// values stay shared: they are the main's variables.)
+func TestMainFlagsShared(t *testing.T) {
+	t.Parallel()
+	sets := make([]*pflag.FlagSet, 8)
+	var wg sync.WaitGroup
+	for i := range sets {
+		sets[i] = pflag.NewFlagSet("server", pflag.ContinueOnError)
+		wg.Go(func() {
+			addMainFlags(sets[i])
+			if err := sets[i].Parse(nil); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for i, fs := range sets {
+		if f := fs.Lookup("test-widget-dsn"); f == nil || f == Flags.Lookup("test-widget-dsn") {
+			t.Errorf("server %d: --test-widget-dsn is %p, want a Flag of its own", i, f)
+		}
+	}
 }
