@@ -161,9 +161,10 @@ func createAndWaitReady(ctx context.Context, t *testing.T, client versioned.Inte
 // returns its process (a test may stop it and start another on the same port and data).
 func startProcessAt(t *testing.T, dataDir string, port int) *serverproc.Process {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	bin := serverBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), serverStartWithin)
 	defer cancel()
-	proc, err := serverproc.Start(ctx, serverBinary(t), dataDir, fmt.Sprintf("--secure-port=%d", port))
+	proc, err := serverproc.Start(ctx, bin, dataDir, fmt.Sprintf("--secure-port=%d", port))
 	if err != nil {
 		t.Fatal(err)
 	}
