@@ -3,12 +3,15 @@ package scaffold_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -31,13 +34,14 @@ type released struct {
 }
 
 // installRelease publishes this checkout into a proxy below dir and installs apigen from it
-// into dir/bin. The published version is removed from the machine's module cache in
-// tb.Cleanup.
+// into dir/bin. The published version is removed from the machine's module cache before
+// and after (tb.Cleanup).
 func installRelease(tb testing.TB, dir string) *released {
 	tb.Helper()
 	testinputs.Declare(tb, generatedRepoDeps...)
 	cacheDownload := strings.TrimSpace(runIn(tb, checkout(tb), time.Minute, "go", "env", "GOMODCACHE"))
-	version := module.PseudoVersion("", "", time.Now().UTC(), "000000000000")
+	version := releaseVersion(tb, checkout(tb))
+	forgetVersion(cacheDownload, version) // left by a run that did not get to its cleanup
 	proxy := publish(tb, filepath.Join(dir, "proxy"), version)
 	r := &released{apigen: filepath.Join(dir, "bin", "apigen"), version: version, env: []string{
 		"GOPROXY=file://" + filepath.ToSlash(proxy) + ",file://" + filepath.ToSlash(filepath.Join(cacheDownload, "cache", "download")),
@@ -69,6 +73,27 @@ func (r *released) run(tb testing.TB, dir string, timeout time.Duration, name st
 // try is run returning the error instead of failing.
 func (r *released) try(dir string, timeout time.Duration, name string, args ...string) (string, error) {
 	return runEnv(dir, r.env, timeout, name, args...)
+}
+
+// releaseVersion returns the pseudo-version this checkout is published at, the same on every
+// run from the same directory, and holds a lock on it until tb's cleanup so that two runs from
+// one checkout take turns. A fixed version keeps the module cache's path of the published
+// tree fixed, and the compiler's cache keys a package on its directory: a run after a
+// one-file change recompiles that package and its dependents, not the whole runtime. The
+// contents are published afresh on each run, so no run builds another's sources.
+func releaseVersion(tb testing.TB, root string) string {
+	tb.Helper()
+	sum := sha256.Sum256([]byte(root))
+	rev := hex.EncodeToString(sum[:6])
+	lock, err := os.OpenFile(filepath.Join(os.TempDir(), "apigen-release-"+rev+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = lock.Close() }) // closing the file releases the lock; the cleanups run last-in first-out, after forgetVersion's
+	return module.PseudoVersion("", "", time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), rev)
 }
 
 // forgetVersion removes github.com/apigen-dev/apigen@version, which only this test published,
