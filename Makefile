@@ -105,7 +105,7 @@ FUZZ_TARGETS := ./runtime/request:FuzzParseRequestInfo:150000x \
                 ./runtime/jsoncodec:FuzzReaderNumber:25000x \
                 ./runtime/jsoncodec:FuzzWriterString:50000x \
                 ./runtime/jsoncodec:FuzzValid:75000x \
-                ./example-api/apis/db/install:FuzzJSONCodec:10000x
+                ./example-api/apis/db:FuzzJSONCodec:10000x
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; count=$${rest#*:}; \
