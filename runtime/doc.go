@@ -39,6 +39,9 @@
 //     (webhooks, ValidatingAdmissionPolicies, NamespaceLifecycle) and what they share;
 //   - endpoints: go-restful routes and the verb handlers (get, list, watch, create, update,
 //     patch, apply, delete), field management through fieldmanager;
+//   - endpoints/requestbody: the body of a create, update or patch decoded into the storage's
+//     version (Content-Type, fieldValidation, kube-apiserver's 400 and 415); a package of its
+//     own so that its fuzz target instruments its small tree, not endpoints';
 //   - warning: Warning headers;
 //   - discovery: the discovery documents.
 //

@@ -3,7 +3,7 @@
 // WebService per served version at /apis/<group>/<version>, verbs derived from the rest
 // interfaces each storage implements, and the request path of DESIGN.md section 5:
 //
-//	body (json|yaml, strict/warn/ignore field validation) -> decode -> default -> internal
+//	body (json|yaml, strict/warn/ignore field validation) -> decode -> default -> internal (requestbody)
 //	  -> storage (registry.Store) -> internal -> the URL's version -> json|yaml|Table
 //
 // A storage that implements rest.GroupVersionKindProvider (the /scale subresource) is served

@@ -23,6 +23,7 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kjson "sigs.k8s.io/json"
 
+	"github.com/apigen-dev/apigen/runtime/endpoints/requestbody"
 	"github.com/apigen-dev/apigen/runtime/fieldmanager"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
@@ -167,7 +168,7 @@ func applyError(err error) error {
 func (s *scope) apply(ctx context.Context, w http.ResponseWriter, req *http.Request, name string,
 	updater rest.Updater, opts *metav1.PatchOptions, body []byte) {
 	if s.fieldManager == nil { // field management off: no apply, as kube-apiserver without ServerSideApply
-		responsewriters.WriteError(w, newUnsupportedMediaType(string(types.ApplyYAMLPatchType), patchTypes[:3]))
+		responsewriters.WriteError(w, requestbody.NewUnsupportedMediaType(string(types.ApplyYAMLPatchType), patchTypes[:3]))
 		return
 	}
 	a := &applier{scope: s, patch: body, manager: opts.FieldManager, force: opts.Force != nil && *opts.Force,

@@ -24,12 +24,12 @@ func (s *scope) create(creater rest.Creater) handlerFunc {
 			responsewriters.WriteError(w, err)
 			return
 		}
-		obj, warnings, err := s.decodeBody(req, body, fieldValidation(opts.FieldValidation))
+		obj, warnings, err := s.decoder.Decode(req, body, fieldValidation(opts.FieldValidation))
 		if err != nil {
 			responsewriters.WriteError(w, err)
 			return
 		}
-		ctx = s.withDocument(ctx, req, body)
+		ctx = s.decoder.WithDocument(ctx, req, body)
 		tracing.AddEvent(ctx, eventAboutToStore)
 		out, err := creater.Create(ctx, s.managed(nil, obj, managerOf(req, opts.FieldManager)), opts)
 		tracing.AddEvent(ctx, eventStored)

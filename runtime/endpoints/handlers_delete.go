@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
+	"github.com/apigen-dev/apigen/runtime/endpoints/requestbody"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
 	"github.com/apigen-dev/apigen/runtime/tracing"
@@ -37,9 +38,9 @@ func deleteOptions(req *http.Request) (*metav1.DeleteOptions, error) {
 		}
 	} else {
 		var data []byte
-		if isProtobuf(req) {
+		if requestbody.IsProtobuf(req) {
 			// client-go's typed clients of the built-in groups send DeleteOptions as protobuf.
-			data, _, err = builtinProtobuf.ToJSON(body)
+			data, err = requestbody.ProtobufToJSON(body)
 		} else {
 			data, err = utilyaml.ToJSON(body)
 		}

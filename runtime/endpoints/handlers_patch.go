@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
+	"github.com/apigen-dev/apigen/runtime/endpoints/requestbody"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
@@ -79,7 +80,7 @@ func (p *patcher) UpdatedObject(ctx context.Context, old runtime.Object) (runtim
 	if p.directive != metav1.FieldValidationIgnore {
 		ser = p.scope.strictJSON
 	}
-	obj, warnings, err := p.scope.decodeWith(ser, patched, decodeDirective(p.directive))
+	obj, warnings, err := p.scope.decoder.DecodeWith(ser, patched, decodeDirective(p.directive))
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +145,7 @@ func (p *patcher) apply(current []byte) ([]byte, error) {
 		}
 		return out, nil
 	}
-	return nil, newUnsupportedMediaType(string(p.patchType), patchTypes)
+	return nil, requestbody.NewUnsupportedMediaType(string(p.patchType), patchTypes)
 }
 
 // invalid is the 422 a patch that does not apply gets, as kube's patch handler.
@@ -161,13 +162,13 @@ func (p *patcher) invalid(err error) error {
 func patchType(req *http.Request) (types.PatchType, error) {
 	mediaType, _, err := mime.ParseMediaType(req.Header.Get("Content-Type"))
 	if err != nil {
-		return "", newUnsupportedMediaType(req.Header.Get("Content-Type"), patchTypes)
+		return "", requestbody.NewUnsupportedMediaType(req.Header.Get("Content-Type"), patchTypes)
 	}
 	switch pt := types.PatchType(mediaType); pt {
 	case types.JSONPatchType, types.MergePatchType, types.StrategicMergePatchType, types.ApplyYAMLPatchType:
 		return pt, nil
 	}
-	return "", newUnsupportedMediaType(mediaType, patchTypes)
+	return "", requestbody.NewUnsupportedMediaType(mediaType, patchTypes)
 }
 
 // patch serves PATCH, as kube's PatchResource: the patch is applied inside the storage's
@@ -177,7 +178,7 @@ func (s *scope) patch(updater rest.Updater) handlerFunc {
 	return func(ctx context.Context, w http.ResponseWriter, req *http.Request, namespace, name string) {
 		pt, err := patchType(req)
 		if err == nil && pt == types.StrategicMergePatchType && s.unstructured() {
-			err = newUnsupportedMediaType(string(pt), s.patchTypes())
+			err = requestbody.NewUnsupportedMediaType(string(pt), s.patchTypes())
 		}
 		if err != nil {
 			responsewriters.WriteError(w, err)

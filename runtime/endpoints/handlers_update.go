@@ -56,7 +56,7 @@ func (s *scope) update(updater rest.Updater) handlerFunc {
 			return
 		}
 		directive := fieldValidation(opts.FieldValidation)
-		obj, warnings, err := s.decodeBody(req, body, directive)
+		obj, warnings, err := s.decoder.Decode(req, body, directive)
 		if err == nil {
 			err = checkName(obj, name, namespace)
 		}
@@ -65,12 +65,12 @@ func (s *scope) update(updater rest.Updater) handlerFunc {
 			return
 		}
 		again := func() (runtime.Object, error) {
-			obj, _, err := s.decodeBody(req, body, directive)
+			obj, _, err := s.decoder.Decode(req, body, directive)
 			return obj, err
 		}
 		objInfo := &managedUpdate{UpdatedObjectInfo: &replacement{obj: obj, decode: again}, scope: s, manager: managerOf(req, opts.FieldManager)}
 		tracing.AddEvent(ctx, eventAboutToStore)
-		out, created, err := updater.Update(s.withDocument(ctx, req, body), name, objInfo, false, opts)
+		out, created, err := updater.Update(s.decoder.WithDocument(ctx, req, body), name, objInfo, false, opts)
 		tracing.AddEvent(ctx, eventStored)
 		if err != nil {
 			responsewriters.WriteError(w, err)

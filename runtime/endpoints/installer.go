@@ -130,6 +130,7 @@ func newScope(sers *serializers, gv schema.GroupVersion, resource, sub string,
 	}
 	return &scope{
 		serializers: sers, gv: gv, kind: kind, hubGV: kinds[0].GroupVersion(), resourceKind: parentKinds[0].Kind,
+		decoder:  sers.decoder(kind, kinds[0].GroupVersion()),
 		resource: resource, subresource: sub, namespaced: scoper.NamespaceScoped(),
 		storage: storage, qualified: schema.GroupResource{Group: gv.Group, Resource: resource},
 		encodings: newEncodingCache(), frames: newFrameCache(), pages: newPageCache(),

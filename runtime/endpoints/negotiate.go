@@ -7,52 +7,14 @@ import (
 	"strconv"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime"
-
-	"github.com/apigen-dev/apigen/runtime/serializer/protobuf"
+	"github.com/apigen-dev/apigen/runtime/endpoints/requestbody"
 )
 
-// The media types of bodies and responses.
+// The media types of responses: those of bodies (runtime/endpoints/requestbody).
 const (
-	mediaJSON = "application/json"
-	mediaYAML = "application/yaml"
+	mediaJSON = requestbody.MediaTypeJSON
+	mediaYAML = requestbody.MediaTypeYAML
 )
-
-// acceptedInputTypes are the bodies POST and PUT accept.
-var acceptedInputTypes = []string{mediaJSON, mediaYAML}
-
-// builtinProtobuf reads protobuf bodies of the built-in kinds (rbac.authorization.k8s.io).
-var builtinProtobuf = protobuf.NewTranscoder()
-
-// isProtobuf reports whether req's body is in Kubernetes' protobuf encoding.
-func isProtobuf(req *http.Request) bool {
-	mediaType, _, err := mime.ParseMediaType(req.Header.Get("Content-Type"))
-	return err == nil && mediaType == protobuf.ContentType
-}
-
-// inputSerializer returns the serializer for req's Content-Type (JSON when absent): strict
-// ones report unknown and duplicate fields. Errors: 415 UnsupportedMediaType.
-func (s *scope) inputSerializer(req *http.Request, strict bool) (runtime.Serializer, error) {
-	contentType := req.Header.Get("Content-Type")
-	if contentType == "" {
-		contentType = mediaJSON
-	}
-	mediaType, _, err := mime.ParseMediaType(contentType)
-	if err != nil {
-		return nil, newUnsupportedMediaType(contentType, acceptedInputTypes)
-	}
-	switch {
-	case mediaType == mediaJSON && strict:
-		return s.strictJSON, nil
-	case mediaType == mediaJSON:
-		return s.json, nil
-	case mediaType == mediaYAML && strict:
-		return s.strictYAML, nil
-	case mediaType == mediaYAML:
-		return s.yaml, nil
-	}
-	return nil, newUnsupportedMediaType(mediaType, acceptedInputTypes)
-}
 
 // The "as" conversions a client may ask for in Accept (group meta.k8s.io).
 const (

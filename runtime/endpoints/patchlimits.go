@@ -98,7 +98,7 @@ func strictPatchError(patched []byte, errs []error) error {
 	})
 }
 
-// strictWarnings turns the messages decodeWith collected under Warn back into errors.
+// strictWarnings turns the messages requestbody.Decoder.DecodeWith collected under Warn back into errors.
 func strictWarnings(warnings []string) []error {
 	errs := make([]error, len(warnings))
 	for i, w := range warnings {

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/versioning"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 
+	"github.com/apigen-dev/apigen/runtime/endpoints/requestbody"
 	"github.com/apigen-dev/apigen/runtime/request"
 	"github.com/apigen-dev/apigen/runtime/responsewriters"
 	"github.com/apigen-dev/apigen/runtime/rest"
@@ -92,6 +93,14 @@ func newSerializers(k Kinds) *serializers {
 	}
 }
 
+// decoder returns the decoder of bodies in kind, converted to hubGV.
+func (s *serializers) decoder(kind schema.GroupVersionKind, hubGV schema.GroupVersion) *requestbody.Decoder {
+	return &requestbody.Decoder{
+		Serializers: requestbody.Serializers{JSON: s.json, YAML: s.yaml, StrictJSON: s.strictJSON, StrictYAML: s.strictYAML},
+		Kind:        kind, HubGV: hubGV, Defaulter: s.Defaulter, UnsafeConvertor: s.UnsafeConvertor,
+	}
+}
+
 // encoderForVersion returns enc converting objects to gv first, as
 // serializer.CodecFactory.EncoderForVersion does with a scheme.
 func (s *serializers) encoderForVersion(enc runtime.Encoder, gv schema.GroupVersion) runtime.Encoder {
@@ -102,6 +111,8 @@ func (s *serializers) encoderForVersion(enc runtime.Encoder, gv schema.GroupVers
 // handlers.RequestScope.
 type scope struct {
 	*serializers
+	// decoder decodes the bodies of creates, updates and patches into kind, then hubGV.
+	decoder *requestbody.Decoder
 	// gv is the URL's version; kind the versioned kind served on the wire (gv.WithKind("Widget"),
 	// or the kind a rest.GroupVersionKindProvider storage names, e.g. autoscaling/v1 Scale);
 	// hubGV the version storage objects are in (the internal version, or gv's group's only

@@ -1,4 +1,4 @@
-package endpoints
+package requestbody_test
 
 import (
 	"net/http/httptest"
@@ -8,9 +8,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/apigen-dev/apigen/runtime/endpoints/requestbody"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi"
-	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
-	v1 "github.com/apigen-dev/apigen/runtime/registry/testapi/v1"
 )
 
 // FuzzDecodeBody feeds arbitrary bodies, in every accepted Content-Type and field-validation
@@ -18,12 +17,7 @@ import (
 // Widget of the internal version or a 400 BadRequest or 415 UnsupportedMediaType API error,
 // as kube-apiserver answers malformed bodies.
 func FuzzDecodeBody(f *testing.F) {
-	scheme, err := install.NewScheme()
-	if err != nil {
-		f.Fatal(err)
-	}
-	s := &scope{serializers: newSerializers(SchemeKinds(scheme)), gv: v1.SchemeGroupVersion,
-		kind: v1.SchemeGroupVersion.WithKind("Widget"), hubGV: testapi.SchemeGroupVersion}
+	d := newDecoder(f)
 	for _, seed := range []string{
 		`{"apiVersion":"test.apigen.dev/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"color":"red","size":3}}`,
 		`{"apiVersion":"test.apigen.dev/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"color":"red","color":"blue"}}`,
@@ -32,7 +26,7 @@ func FuzzDecodeBody(f *testing.F) {
 		`{"apiVersion":"test.apigen.dev/v1","kind":"Widget","spec":{"size":{"a":{"a":1}}}}`,
 		`{"kind":"Widget"}`, `[]`, `null`, ``,
 	} {
-		for _, ct := range []string{mediaJSON, mediaYAML, "application/vnd.kubernetes.protobuf", "text/plain"} {
+		for _, ct := range []string{requestbody.MediaTypeJSON, requestbody.MediaTypeYAML, "application/vnd.kubernetes.protobuf", "text/plain"} {
 			f.Add(seed, ct, metav1.FieldValidationStrict)
 			f.Add(seed, ct, metav1.FieldValidationIgnore)
 		}
@@ -45,7 +39,7 @@ func FuzzDecodeBody(f *testing.F) {
 		}
 		req := httptest.NewRequest("POST", "/apis/test.apigen.dev/v1/namespaces/a/widgets", strings.NewReader(body))
 		req.Header.Set("Content-Type", contentType)
-		obj, _, err := s.decodeBody(req, []byte(body), directive)
+		obj, _, err := d.Decode(req, []byte(body), directive)
 		if err != nil {
 			if !apierrors.IsBadRequest(err) && !apierrors.IsUnsupportedMediaType(err) {
 				t.Fatalf("%q as %q: %v, want a 400 or 415 API error", body, contentType, err)
