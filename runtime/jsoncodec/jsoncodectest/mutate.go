@@ -19,49 +19,73 @@ type node struct {
 // character written as a \u escape, and with whitespace around it; for the document, leading
 // and trailing whitespace and a trailing garbage byte.
 func Mutations(data []byte) [][]byte {
+	builds := mutationBuilders(data)
+	res := make([][]byte, len(builds))
+	for i, build := range builds {
+		res[i] = build()
+	}
+	return res
+}
+
+// mutationBuilders returns Mutations' variants in the same order, each built only when its
+// function is called: a document of n members and elements has about 7n variants, each a
+// copy of the whole document, of which Check tries MaxMutations.
+func mutationBuilders(data []byte) []func() []byte {
 	var nodes []node
 	s := &scanner{data: data}
 	s.value(&nodes)
 	d := string(data)
-	out := []string{" \n\t" + d + "\r\n ", d + "x", d + "{}"}
+	out := []func() []byte{concat(" \n\t", d, "\r\n "), concat(d, "x"), concat(d, "{}")}
 	for _, n := range nodes {
 		from := n.key.start
 		if n.key.end == 0 {
 			from = n.val.start
 		}
 		member := d[from:n.val.end]
-		var removed string
+		var removed func() []byte
 		switch {
 		case n.prev >= 0:
-			removed = d[:n.prev] + d[n.val.end:]
+			removed = concat(d[:n.prev], d[n.val.end:])
 		case n.next >= 0:
-			removed = d[:from] + d[n.next:]
+			removed = concat(d[:from], d[n.next:])
 		default:
-			removed = d[:from] + d[n.val.end:]
+			removed = concat(d[:from], d[n.val.end:])
 		}
 		out = append(out,
 			removed,
-			d[:n.val.start]+"null"+d[n.val.end:],
-			d[:n.val.start]+otherType(data[n.val.start])+d[n.val.end:],
-			d[:n.val.end]+","+member+d[n.val.end:],
+			concat(d[:n.val.start], "null", d[n.val.end:]),
+			concat(d[:n.val.start], otherType(data[n.val.start]), d[n.val.end:]),
+			concat(d[:n.val.end], ",", member, d[n.val.end:]),
 		)
 		if n.key.end == 0 {
 			continue
 		}
 		key := d[n.key.start:n.key.end]
 		out = append(out,
-			d[:n.key.start]+`"zzUnknownField"`+d[n.key.end:],
-			d[:from]+" \n"+key+" :\t"+d[n.val.start:n.val.end]+" "+d[n.val.end:],
+			concat(d[:n.key.start], `"zzUnknownField"`, d[n.key.end:]),
+			concat(d[:from], " \n", key, " :\t", d[n.val.start:n.val.end], " ", d[n.val.end:]),
 		)
 		if len(key) > 2 && key[1] != '\\' {
-			out = append(out, d[:n.key.start]+fmt.Sprintf(`"\u%04x`, key[1])+d[n.key.start+2:])
+			out = append(out, concat(d[:n.key.start], fmt.Sprintf(`"\u%04x`, key[1]), d[n.key.start+2:]))
 		}
 	}
-	res := make([][]byte, len(out))
-	for i, m := range out {
-		res[i] = []byte(m)
+	return out
+}
+
+// concat returns a function building the concatenation of parts, slices of the document
+// kept until then.
+func concat(parts ...string) func() []byte {
+	return func() []byte {
+		size := 0
+		for _, p := range parts {
+			size += len(p)
+		}
+		b := make([]byte, 0, size)
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+		return b
 	}
-	return res
 }
 
 // otherType returns a value of another JSON type than the one starting with c.
