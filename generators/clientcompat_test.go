@@ -67,7 +67,7 @@ func TestClientsMatchCodeGenerator(t *testing.T) {
 			if err != nil && (!errors.As(err, &diags) || diags.HasErrors()) {
 				t.Fatalf("cannot load the %s corpus: %v", tree.name, err)
 			}
-			files, _ := generateTree(t, tree)
+			files, _ := firstPass(t, tree)
 			gtree := clientlayout.Trees(api)[0]
 			c := newComparison(root, tree.name, gtree)
 			for path, b := range files {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators"
@@ -85,6 +86,37 @@ func generateTree(t *testing.T, tree corpusTree) (files map[string][]byte, owned
 	return pass.Files, pass.Owned()
 }
 
+// firstPass is tree's first generate pass in this test binary (generateTree), made once and
+// shared by the tests that read it (TestCorpusGolden, which compares it with a second pass of
+// its own, TestCorpusBuilds, TestCorpusKeepsHandWrittenInstall, TestClientsMatchCodeGenerator):
+// a pass loads the tree (one `go list`) and runs every generator, a second or two each.
+// Callers must not change the files.
+func firstPass(t *testing.T, tree corpusTree) (files map[string][]byte, owned []string) {
+	t.Helper()
+	p, _ := firstPasses.LoadOrStore(tree.name, &sharedPass{})
+	sp := p.(*sharedPass)
+	sp.once.Do(func() {
+		sp.files, sp.owned = generateTree(t, tree)
+		sp.ok = true
+	})
+	if !sp.ok {
+		t.Fatalf("the first generate pass of the %s corpus failed (in another test)", tree.name)
+	}
+	return sp.files, sp.owned
+}
+
+// firstPasses are the passes of firstPass, by tree name.
+var firstPasses sync.Map
+
+// sharedPass is one tree's first pass; ok is false when generateTree failed the test that
+// made it.
+type sharedPass struct {
+	once  sync.Once
+	files map[string][]byte
+	owned []string
+	ok    bool
+}
+
 // TestCorpusGolden regenerates each corpus tree in memory and diffs the result against the
 // committed zz_generated files, which act as golden files (`go test ./generators -run
 // TestCorpus -update` rewrites them, deleting stale ones, as apigen generate does). A second
@@ -92,7 +124,7 @@ func generateTree(t *testing.T, tree corpusTree) (files map[string][]byte, owned
 func TestCorpusGolden(t *testing.T) {
 	for _, tree := range corpusTrees {
 		t.Run(tree.name, func(t *testing.T) {
-			files, owned := generateTree(t, tree)
+			files, owned := firstPass(t, tree)
 			if golden.Updating() {
 				if _, err := output.Write(files, owned, output.Delete); err != nil {
 					t.Fatalf("cannot write the %s corpus: %v", tree.name, err)
@@ -133,7 +165,7 @@ func TestCorpusBuilds(t *testing.T) {
 	testinputs.Declare(t, corpusPattern)
 	files := map[string][]byte{}
 	for _, tree := range corpusTrees {
-		generated, _ := generateTree(t, tree)
+		generated, _ := firstPass(t, tree)
 		maps.Copy(files, generated)
 	}
 	overlay := writeOverlay(t, files)
@@ -227,7 +259,7 @@ func writeOverlay(t *testing.T, files map[string][]byte) string {
 // byte-identical, stale zz_generated files of the directory being deleted as usual.
 func TestCorpusKeepsHandWrittenInstall(t *testing.T) {
 	t.Parallel()
-	files, owned := generateTree(t, corpusTrees[0])
+	files, owned := firstPass(t, corpusTrees[0])
 	dir := filepath.Join(moduleRoot(t), "generators/testdata/corpus/codegen/apis/shop/install")
 	handWritten := filepath.Join(dir, "install.go")
 	original, err := os.ReadFile(handWritten)

@@ -15,11 +15,17 @@ func loadShapes(t *testing.T) *model.API {
 	return golden.Load(t, "./generators/equality/testdata/shapes/v1")
 }
 
+// sharedShapes is loadShapes' model, loaded once for the tests that only read it
+// (golden.LoadShared).
+func sharedShapes(t *testing.T) *model.API {
+	return golden.LoadShared(t, "./generators/equality/testdata/shapes/v1")
+}
+
 // TestGenerateShapes compares the functions generated for testdata/shapes/v1 with the
 // committed zz_generated.equality.go there (-update rewrites it), and checks how each shape
 // is compared; TestShapesBehave runs them against equality.Semantic.DeepEqual.
 func TestGenerateShapes(t *testing.T) {
-	files, err := New().Generate(loadShapes(t))
+	files, err := New().Generate(sharedShapes(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ const fieldEqualFile = "zz_fieldequal_test.go"
 // equality.Semantic.DeepEqual(obj, oldObj). TestShapesBehave runs the table
 // (TestFieldEqualMatchesSemantic in shapes_equality_test.go).
 func TestFieldEqualGolden(t *testing.T) {
-	api := loadShapes(t)
+	api := sharedShapes(t)
 	pkg := api.Packages[0]
 	shape := pkg.Type("Shape")
 	f := emit.NewFile(pkg.Path+"_test", "v1_test", map[string]string{pkg.Path: "v1"})

@@ -16,11 +16,17 @@ func loadShapes(t *testing.T) *model.API {
 	return golden.Load(t, "./generators/jsoncodec/testdata/shapes/v1")
 }
 
+// sharedShapes is loadShapes' model, loaded once for the tests that only read it
+// (golden.LoadShared).
+func sharedShapes(t *testing.T) *model.API {
+	return golden.LoadShared(t, "./generators/jsoncodec/testdata/shapes/v1")
+}
+
 // TestGenerateShapes compares the codecs of testdata/shapes/v1 with the committed
 // zz_generated.json.go there (-update rewrites it), and checks the choices the file's
 // behaviour test cannot see: which structs get codecs, and how each field shape is written.
 func TestGenerateShapes(t *testing.T) {
-	files, err := New().Generate(loadShapes(t))
+	files, err := New().Generate(sharedShapes(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +71,7 @@ func TestGenerateShapes(t *testing.T) {
 
 // TestGenerateDeterministic generates twice and compares.
 func TestGenerateDeterministic(t *testing.T) {
-	api := loadShapes(t)
+	api := sharedShapes(t)
 	first, err := New().Generate(api)
 	if err != nil {
 		t.Fatal(err)

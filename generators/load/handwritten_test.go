@@ -69,7 +69,7 @@ func TestLoadCodeGeneratorLayout(t *testing.T) {
 // call is an error at it naming the signature to write, where any hand-written file used to
 // be refused.
 func TestLoadHandWrittenInstallSignature(t *testing.T) {
-	_, err := Load(filepath.Join(fixtures, "badinstall"), "./...")
+	_, err := loadFixture(t, filepath.Join(fixtures, "badinstall"))
 	var diags model.Diagnostics
 	if !errors.As(err, &diags) || !diags.HasErrors() {
 		t.Fatalf("Load() error = %v, want error diagnostics", err)
@@ -85,7 +85,7 @@ func TestLoadHandWrittenInstallSignature(t *testing.T) {
 // another signature than apimachinery's fuzzer.FuzzerFuncs is an error at it; one without
 // Funcs is a warning at its package clause, and neither is recorded in model.Group.Fuzzer.
 func TestLoadFuzzerPackage(t *testing.T) {
-	api, err := Load(filepath.Join(fixtures, "fuzzer"), "./...")
+	api, err := loadFixture(t, filepath.Join(fixtures, "fuzzer"))
 	var diags model.Diagnostics
 	if !errors.As(err, &diags) || !diags.HasErrors() {
 		t.Fatalf("Load() error = %v, want error diagnostics", err)
@@ -117,7 +117,7 @@ func TestLoadFuzzerPackage(t *testing.T) {
 // new<Kind>REST is an error at the kind naming the function to write; one with a status
 // subresource is an error at it.
 func TestLoadRESTStorage(t *testing.T) {
-	_, err := Load(filepath.Join(fixtures, "badrest"), "./...")
+	_, err := loadFixture(t, filepath.Join(fixtures, "badrest"))
 	var diags model.Diagnostics
 	if !errors.As(err, &diags) || !diags.HasErrors() {
 		t.Fatalf("Load() error = %v, want error diagnostics", err)
@@ -142,7 +142,7 @@ func TestLoadRESTStorage(t *testing.T) {
 // signature; one declaring it with another signature is an error at the function; a
 // create-only kind, never stored, may not carry the marker.
 func TestLoadUserStorage(t *testing.T) {
-	_, err := Load(filepath.Join(fixtures, "userstorage"), "./...")
+	_, err := loadFixture(t, filepath.Join(fixtures, "userstorage"))
 	var diags model.Diagnostics
 	if !errors.As(err, &diags) || !diags.HasErrors() {
 		t.Fatalf("Load() error = %v, want error diagnostics", err)

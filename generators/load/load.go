@@ -46,6 +46,14 @@ func Load(dir string, patterns ...string) (*model.API, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot load packages %s: %w", strings.Join(patterns, " "), err)
 	}
+	return buildAPI(fset, pkgs)
+}
+
+// buildAPI is Load after its go/packages load: the API model of pkgs, the packages a load
+// into fset matched, with Load's diagnostics and results. It is a function of its own so that
+// this package's tests can load many fixtures in one go/packages load (one `go list`, about a
+// second each) and build each fixture's model from its own packages, as Load alone would.
+func buildAPI(fset *token.FileSet, pkgs []*packages.Package) (*model.API, error) {
 	b := newBuilder(fset)
 	b.diags = append(b.diags, packageErrors(pkgs, b.pos)...)
 	b.diags = append(b.diags, moduleErrors(pkgs, b.pos)...)

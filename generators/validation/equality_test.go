@@ -12,7 +12,7 @@ import (
 // writes for the package (-update rewrites it): the validation golden calls its
 // SemanticEqual_T functions to ratchet, and TestGoldenBehaves compiles both.
 func TestEqualityGolden(t *testing.T) {
-	files, err := equality.New().Generate(loadTestdata(t, "shop"))
+	files, err := equality.New().Generate(sharedTestdata(t, "shop"))
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}

@@ -36,7 +36,7 @@ func fieldBlocks(src string) map[string]string {
 // TestEveryMarker checks, field by field of testdata/shop/v1, that every validation marker of
 // DESIGN.md section 4 and its synonyms generates its check on the field it annotates.
 func TestEveryMarker(t *testing.T) {
-	files, err := New().Generate(loadTestdata(t, "shop"))
+	files, err := New().Generate(sharedTestdata(t, "shop"))
 	if err != nil {
 		t.Fatal(err)
 	}

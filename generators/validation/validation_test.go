@@ -17,8 +17,14 @@ func loadTestdata(t *testing.T, name string) *model.API {
 	return golden.Load(t, "./generators/validation/testdata/"+name+"/v1")
 }
 
+// sharedTestdata is loadTestdata's model of testdata/<name>/v1, loaded once for the tests
+// that only read it (golden.LoadShared).
+func sharedTestdata(t *testing.T, name string) *model.API {
+	return golden.LoadShared(t, "./generators/validation/testdata/"+name+"/v1")
+}
+
 func TestGenerateGolden(t *testing.T) {
-	files, err := New().Generate(loadTestdata(t, "shop"))
+	files, err := New().Generate(sharedTestdata(t, "shop"))
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
@@ -27,7 +33,7 @@ func TestGenerateGolden(t *testing.T) {
 }
 
 func TestGenerateDeterministic(t *testing.T) {
-	api := loadTestdata(t, "shop")
+	api := sharedTestdata(t, "shop")
 	first, err := New().Generate(api)
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ import (
 // extensionsPerKind is how many generated inputs each release CRD gets in
 // TestExtensionsDifferential, shared by its served versions (HTTPRoute: 500 through v1, 500
 // through v1beta1): the versions of a kind have near identical schemas, and HTTPRoute's
-// inputs, the most costly, take most of the test's time.
+// inputs, the most costly, take most of the test's time. Half under -short (perKind).
 const extensionsPerKind = 1000
 
 // crdsPath is the collection of CustomResourceDefinitions.
@@ -127,7 +127,7 @@ func releaseDifferential(t *testing.T, subj *subject, r *release, kinds []kindUn
 		t.Run(k.name(), func(t *testing.T) {
 			t.Parallel()
 			tg := newTarget(t, k)
-			n := (extensionsPerKind + versions[k.kind] - 1) / versions[k.kind]
+			n := (perKind(extensionsPerKind) + versions[k.kind] - 1) / versions[k.kind]
 			fixed, namespaces, generated := extensionsInputs(r, tg, seed+uint64(i), n)
 			diffKind(t, subj, tg, "the oracle", fixed, namespaces, generated, table)
 		})

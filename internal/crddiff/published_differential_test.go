@@ -4,7 +4,8 @@ import (
 	"testing"
 )
 
-// publishedPerKind is how many generated inputs each kind gets in TestPublishedDifferential.
+// publishedPerKind is how many generated inputs each kind gets in TestPublishedDifferential
+// (half under -short: perKind).
 const publishedPerKind = 600
 
 // TestPublishedDifferential is TestDifferential with the schema the subject publishes for each
@@ -18,7 +19,7 @@ func TestPublishedDifferential(t *testing.T) {
 		t.Run(k.name(), func(t *testing.T) {
 			t.Parallel()
 			tg, _ := newPublishedTarget(t, subj, k)
-			diffKind(t, subj, tg, "the published schema", tg.samples(t), nil, tg.generate(uint64(1000+i), publishedPerKind), divergences)
+			diffKind(t, subj, tg, "the published schema", tg.samples(t), nil, tg.generate(uint64(1000+i), perKind(publishedPerKind)), divergences)
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,6 +28,30 @@ func Load(t *testing.T, pattern string) *model.API {
 		t.Fatalf("cannot load %s: %v", pattern, err)
 	}
 	return api
+}
+
+// LoadShared is Load for tests that only read the model: the first call for a pattern loads
+// it, and every later call in the test binary returns the same *model.API (a load is a `go
+// list` and a type-check, a second or more each). A test that changes the model, or that
+// compares two loads, calls Load.
+func LoadShared(t *testing.T, pattern string) *model.API {
+	t.Helper()
+	v, _ := shared.LoadOrStore(pattern, &sharedLoad{})
+	s := v.(*sharedLoad)
+	s.once.Do(func() { s.api = Load(t, pattern) })
+	if s.api == nil {
+		t.Fatalf("cannot load %s (the first load failed, in another test)", pattern)
+	}
+	return s.api
+}
+
+// shared holds the loads of LoadShared, by pattern.
+var shared sync.Map
+
+// sharedLoad is one pattern's load; api is nil when it failed.
+type sharedLoad struct {
+	once sync.Once
+	api  *model.API
 }
 
 // CheckInPlace compares the one file a generator returned, for the absolute path, with the

@@ -26,7 +26,9 @@ import (
 // subtest under its own key prefix: with etcd3's Codec (writes return what they wrote
 // without decoding it) and with a plain apimachinery codec (writes decode what they wrote),
 // over gRPC; and with etcd3's Codec over the member's in-process client, as the server uses
-// its embedded etcd.
+// its embedded etcd. Under -short only the first (the suite once, with the server's codec over
+// gRPC); the other two run the same suite again with one piece swapped, and make test runs
+// them.
 func TestConformance(t *testing.T) {
 	client, srv := etcdtest.Run(t)
 	inProcess := srv.Client()
@@ -42,6 +44,9 @@ func TestConformance(t *testing.T) {
 	}
 	var n atomic.Int64
 	replicaClient := etcdtest.NewClient(t, srv)
+	if testing.Short() {
+		backends = backends[:1]
+	}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			var prefix string
