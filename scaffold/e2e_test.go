@@ -193,7 +193,7 @@ func TestScaffoldEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			runIn(t, repo, long, "go", "generate", "./...")
-			runIn(t, repo, long, "go", "build", "./...")
+			runIn(t, repo, long, "go", "build", "./apis/...") // the emptied file's package and those importing it; no command to link
 			if out := runIn(t, repo, long, "go", "tool", "apigen", "verify", "./..."); !strings.Contains(out, "all up to date") {
 				t.Errorf("verify after go generate emptied a stale file:\n%s", out)
 			}

@@ -23,7 +23,7 @@ import (
 //     passes (the server's end-to-end test creates the project's own sample, and the generated
 //     round-trip test of api/v2/install converts CronJobs between v1 and v2 with the project's
 //     api/v2/fuzzer);
-//   - go build ./... builds the manager and the server;
+//   - go build -o bin/ ./... builds every package, the manager and the server;
 //   - the server serves the project's samples (kubectl apply -k config/samples), each version
 //     reads the other's objects through the project's conversion, and one it refuses fails
 //     with kube's wording of a failing conversion webhook;
@@ -106,14 +106,16 @@ func TestKubebuilderProjectServed(t *testing.T) {
 		!strings.Contains(out, "ok  \texample.com/cronjob/api/v2/install") {
 		t.Errorf("make apiserver-test did not run the server's test and the generated round-trip test:\n%s", out)
 	}
-	runIn(t, repo, long, "go", "build", "./...")
+	// go build -o bin/ ./... builds every package and writes both commands, the manager as
+	// bin/cmd (a plain go build ./... would link them only to throw them away).
+	runIn(t, repo, long, "go", "build", "-o", "bin/", "./...")
 	runIn(t, repo, long, "make", "apiserver-build")
 	srv := startServer(t, filepath.Join(repo, "bin", "cronjob-apiserver"), filepath.Join(tmp, "data"))
 	srv.kubectl(t, "apply", "-k", filepath.Join(repo, "config/samples"))
 	if out := srv.kubectl(t, "get", "cronjobs"); !strings.Contains(out, "cronjob-sample") {
 		t.Fatalf("kubectl get cronjobs:\n%s", out)
 	}
-	t.Logf("apigen init to the first kubectl get cronjobs: %s (init, generate, make apiserver-test, go build ./..., server start)",
+	t.Logf("apigen init to the first kubectl get cronjobs: %s (init, generate, make apiserver-test, go build -o bin/ ./..., server start)",
 		time.Since(start).Round(time.Second))
 
 	// Each version reads the other's objects through the project's ConvertTo/ConvertFrom.
@@ -141,8 +143,7 @@ func TestKubebuilderProjectServed(t *testing.T) {
 	srv.kubectl(t, "delete", v1, "daily")
 
 	// The project's own manager, unchanged, against the server.
-	runIn(t, repo, long, "go", "build", "-o", "bin/manager", "./cmd")
-	manager := exec.Command(filepath.Join(repo, "bin", "manager"), "--health-probe-bind-address=0", "--metrics-bind-address=0")
+	manager := exec.Command(filepath.Join(repo, "bin", "cmd"), "--health-probe-bind-address=0", "--metrics-bind-address=0")
 	manager.Env = append(os.Environ(), "KUBECONFIG="+srv.kubeconfig)
 	var logs strings.Builder
 	manager.Stdout, manager.Stderr = &logs, &logs
