@@ -109,13 +109,20 @@ func (r *databaseUsageREST) Watch(ctx context.Context, opts *metainternalversion
 	if err != nil {
 		return nil, err
 	}
+	initial := opts == nil || opts.ResourceVersion == "" || opts.ResourceVersion == "0"
+	// From the client's resourceVersion when it gives one (a usage list's is its Databases'),
+	// so that a change between its list and this watch is delivered, as kube's watch replays
+	// what followed; the Databases listed now seed the usages each new window sends.
+	from := dbs.ResourceVersion
+	if !initial {
+		from = opts.ResourceVersion
+	}
 	dbWatch, err := r.databases.Watch(ctx, &metainternalversion.ListOptions{
-		LabelSelector: labelSelector(opts), ResourceVersion: dbs.ResourceVersion, Watch: true})
+		LabelSelector: labelSelector(opts), ResourceVersion: from, Watch: true})
 	if err != nil {
 		return nil, err
 	}
 	w := &usageWatch{r: r, in: dbWatch, out: make(chan watch.Event), stop: make(chan struct{})}
-	initial := opts == nil || opts.ResourceVersion == "" || opts.ResourceVersion == "0"
 	go w.run(ctx, dbs, initial)
 	return w, nil
 }

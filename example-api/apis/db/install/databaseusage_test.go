@@ -64,3 +64,45 @@ func TestDatabaseUsageTicker(t *testing.T) {
 		}
 	}
 }
+
+// TestDatabaseUsageWatchFromList: a watch from the resourceVersion a list returned delivers a
+// change made between the two, as kube's watch replays what followed the list (kubectl get
+// -w lists, then watches): a Database created after the list is ADDED.
+func TestDatabaseUsageWatchFromList(t *testing.T) {
+	client, _ := etcdtest.Run(t)
+	t.Setenv(usageIntervalEnv, "1h") // no window ends during the test
+	info, err := NewAPIGroupInfo(runtime.NewScheme(), &etcd3.StorageFactory{Client: client, Prefix: "/registry"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(request.WithNamespace(context.Background(), "ns"), 20*time.Second)
+	defer cancel()
+	databases := info.VersionedResourcesStorageMap["v1"]["databases"].(*registry.Store)
+	create := func(name string) {
+		t.Helper()
+		if _, err := databases.Create(ctx, &db.Database{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns"},
+			Spec: db.DatabaseSpec{Engine: db.EnginePostgres, Version: "16"}}, &metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	create("before")
+	usages := info.VersionedResourcesStorageMap["v1"]["databaseusages"].(*registry.UserREST)
+	list, err := usages.List(ctx, &metainternalversion.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	create("between")
+	w, err := usages.Watch(ctx, &metainternalversion.ListOptions{ResourceVersion: list.(*db.DatabaseUsageList).ResourceVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	select {
+	case ev := <-w.ResultChan():
+		if u, ok := ev.Object.(*db.DatabaseUsage); ev.Type != watch.Added || !ok || u.Name != "between" {
+			t.Errorf("first event %s %#v, want ADDED of between's usage", ev.Type, ev.Object)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no event for the Database created between the list and the watch")
+	}
+}
