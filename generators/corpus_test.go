@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators"
@@ -93,28 +92,17 @@ func generateTree(t *testing.T, tree corpusTree) (files map[string][]byte, owned
 // Callers must not change the files.
 func firstPass(t *testing.T, tree corpusTree) (files map[string][]byte, owned []string) {
 	t.Helper()
-	p, _ := firstPasses.LoadOrStore(tree.name, &sharedPass{})
-	sp := p.(*sharedPass)
-	sp.once.Do(func() {
-		sp.files, sp.owned = generateTree(t, tree)
-		sp.ok = true
+	p := golden.Shared(t, "first generate pass of the "+tree.name+" corpus", func() corpusPass {
+		files, owned := generateTree(t, tree)
+		return corpusPass{files, owned}
 	})
-	if !sp.ok {
-		t.Fatalf("the first generate pass of the %s corpus failed (in another test)", tree.name)
-	}
-	return sp.files, sp.owned
+	return p.files, p.owned
 }
 
-// firstPasses are the passes of firstPass, by tree name.
-var firstPasses sync.Map
-
-// sharedPass is one tree's first pass; ok is false when generateTree failed the test that
-// made it.
-type sharedPass struct {
-	once  sync.Once
+// corpusPass is a generate pass's files and the paths it owns.
+type corpusPass struct {
 	files map[string][]byte
 	owned []string
-	ok    bool
 }
 
 // TestCorpusGolden regenerates each corpus tree in memory and diffs the result against the

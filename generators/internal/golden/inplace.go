@@ -36,22 +36,34 @@ func Load(t *testing.T, pattern string) *model.API {
 // compares two loads, calls Load.
 func LoadShared(t *testing.T, pattern string) *model.API {
 	t.Helper()
-	v, _ := shared.LoadOrStore(pattern, &sharedLoad{})
-	s := v.(*sharedLoad)
-	s.once.Do(func() { s.api = Load(t, pattern) })
-	if s.api == nil {
-		t.Fatalf("cannot load %s (the first load failed, in another test)", pattern)
-	}
-	return s.api
+	return Shared(t, "load of "+pattern, func() *model.API { return Load(t, pattern) })
 }
 
-// shared holds the loads of LoadShared, by pattern.
+// Shared returns what make returns, made once per test binary for key by the first test that
+// asks (make may fail that test) and returned to every later one; a later test fails when
+// the first could not make it. What it returns is shared: callers must not change it.
+func Shared[T any](t *testing.T, key string, make func() T) T {
+	t.Helper()
+	v, _ := shared.LoadOrStore(key, &sharedValue{})
+	s := v.(*sharedValue)
+	s.once.Do(func() {
+		s.value = make()
+		s.ok = true
+	})
+	if !s.ok {
+		t.Fatalf("no %s: making it failed, in another test", key)
+	}
+	return s.value.(T)
+}
+
+// shared holds Shared's values, by key.
 var shared sync.Map
 
-// sharedLoad is one pattern's load; api is nil when it failed.
-type sharedLoad struct {
-	once sync.Once
-	api  *model.API
+// sharedValue is one key's value; ok is false when making it failed.
+type sharedValue struct {
+	once  sync.Once
+	value any
+	ok    bool
 }
 
 // CheckInPlace compares the one file a generator returned, for the absolute path, with the
