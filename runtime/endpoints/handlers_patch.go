@@ -64,7 +64,7 @@ func (p *patcher) UpdatedObject(ctx context.Context, old runtime.Object) (runtim
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	current, err := p.scope.encode(old, p.scope.json)
+	current, err := p.scope.encode(old, p.scope.JSON)
 	if err != nil {
 		return nil, err
 	}
@@ -76,9 +76,9 @@ func (p *patcher) UpdatedObject(ctx context.Context, old runtime.Object) (runtim
 		return nil, err // the client is gone or out of time: do not decode and validate
 	}
 	p.doc.Set(p.scope.kind, patched)
-	ser := p.scope.json
+	ser := p.scope.JSON
 	if p.directive != metav1.FieldValidationIgnore {
-		ser = p.scope.strictJSON
+		ser = p.scope.StrictJSON
 	}
 	obj, warnings, err := p.scope.decoder.DecodeWith(ser, patched, decodeDirective(p.directive))
 	if err != nil {

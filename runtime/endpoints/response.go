@@ -60,9 +60,9 @@ func (s *scope) writeOutput(ctx context.Context, w http.ResponseWriter, req *htt
 // response early, and is logged. A body of more than gzipThreshold bytes is gzipped for a
 // client that accepts it (the first gzipThreshold bytes are held back until it is known).
 func (s *scope) streamObject(w http.ResponseWriter, req *http.Request, code int, contentType string, obj runtime.Object, yaml bool) {
-	ser := s.json
+	ser := s.JSON
 	if yaml {
-		ser = s.yaml
+		ser = s.YAML
 	}
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -161,9 +161,9 @@ func (s *scope) encodeOutput(ctx context.Context, req *http.Request, out output,
 		return encodePartial(obj, out.metaVersion)
 	case "":
 		if out.yaml {
-			return s.encode(obj, s.yaml)
+			return s.encode(obj, s.YAML)
 		}
-		return s.encode(obj, s.json)
+		return s.encode(obj, s.JSON)
 	}
 	return nil, fmt.Errorf("cannot render as %q", out.as)
 }
@@ -232,7 +232,7 @@ func (s *scope) rowObject(obj runtime.Object, include metav1.IncludeObjectPolicy
 		return runtime.RawExtension{}, nil
 	}
 	if include == metav1.IncludeObject {
-		raw, err := s.encode(obj, s.json)
+		raw, err := s.encode(obj, s.JSON)
 		return runtime.RawExtension{Raw: bytes.TrimSpace(raw)}, err
 	}
 	raw, err := encodePartial(obj, "v1")

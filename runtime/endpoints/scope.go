@@ -74,8 +74,7 @@ func SchemeKinds(scheme *runtime.Scheme) Kinds {
 // without a buffer holding the whole list.
 type serializers struct {
 	Kinds
-	json, yaml             runtime.Serializer
-	strictJSON, strictYAML runtime.Serializer
+	requestbody.Serializers
 }
 
 func newSerializers(k Kinds) *serializers {
@@ -86,17 +85,16 @@ func newSerializers(k Kinds) *serializers {
 		}
 		return jsonserializer.NewSerializer(k.Creater, k.Typer, opts)
 	}
-	return &serializers{
-		Kinds: k,
-		json:  mk(false, false), yaml: mk(true, false),
-		strictJSON: mk(false, true), strictYAML: mk(true, true),
-	}
+	return &serializers{Kinds: k, Serializers: requestbody.Serializers{
+		JSON: mk(false, false), YAML: mk(true, false),
+		StrictJSON: mk(false, true), StrictYAML: mk(true, true),
+	}}
 }
 
 // decoder returns the decoder of bodies in kind, converted to hubGV.
 func (s *serializers) decoder(kind schema.GroupVersionKind, hubGV schema.GroupVersion) *requestbody.Decoder {
 	return &requestbody.Decoder{
-		Serializers: requestbody.Serializers{JSON: s.json, YAML: s.yaml, StrictJSON: s.strictJSON, StrictYAML: s.strictYAML},
+		Serializers: s.Serializers,
 		Kind:        kind, HubGV: hubGV, Defaulter: s.Defaulter, UnsafeConvertor: s.UnsafeConvertor,
 	}
 }
