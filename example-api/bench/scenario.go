@@ -198,7 +198,12 @@ func objectName(n int) string {
 // createAll creates objects 0..n-1 of namespace through the server with setupClients
 // clients, and stores each one's resourceVersion in rvs when rvs is not nil.
 func (s *Scenario) createAll(ctx context.Context, namespace string, n int, rvs []string) error {
-	err := inSetupClients(ctx, n, func() (func(i int) error, func()) {
+	return s.createIn(ctx, namespace, n, setupClients, rvs)
+}
+
+// createIn is createAll with clients clients.
+func (s *Scenario) createIn(ctx context.Context, namespace string, n, clients int, rvs []string) error {
+	err := inClients(ctx, n, clients, func() (func(i int) error, func()) {
 		client := s.newAPIClient()
 		return func(i int) error {
 			rv, err := client.Create(ctx, namespace, objectName(i), 0)
@@ -217,7 +222,7 @@ func (s *Scenario) createAll(ctx context.Context, namespace string, n int, rvs [
 // applyAll creates objects 0..n-1 of namespace by server-side apply, with setupClients
 // clients, so that ApplyManager owns their fields.
 func (s *Scenario) applyAll(ctx context.Context, namespace string, n int) error {
-	err := inSetupClients(ctx, n, func() (func(i int) error, func()) {
+	err := inClients(ctx, n, setupClients, func() (func(i int) error, func()) {
 		client := s.newAPIClient()
 		return func(i int) error {
 			_, err := client.Apply(ctx, namespace, objectName(i), 0)
@@ -233,7 +238,7 @@ func (s *Scenario) applyAll(ctx context.Context, namespace string, n int) error 
 // copyObjects copies the stored objects 0..n-1 of namespace from one etcd to the other, with
 // setupClients clients.
 func copyObjects(ctx context.Context, from, to *EtcdOps, namespace string, n int) error {
-	err := inSetupClients(ctx, n, func() (func(i int) error, func()) {
+	err := inClients(ctx, n, setupClients, func() (func(i int) error, func()) {
 		return func(i int) error {
 			value, err := from.Value(ctx, namespace, objectName(i))
 			if err != nil {
@@ -248,17 +253,17 @@ func copyObjects(ctx context.Context, from, to *EtcdOps, namespace string, n int
 	return nil
 }
 
-// inSetupClients runs do(i) for i in 0..n-1 on setupClients goroutines, each with a do of its
-// own from newClient (and its done, called when the goroutine ends). A goroutine stops at its
-// first error; the result is the errors joined, or ctx's error.
-func inSetupClients(ctx context.Context, n int, newClient func() (do func(i int) error, done func())) error {
-	errs := make([]error, setupClients)
+// inClients runs do(i) for i in 0..n-1 on clients goroutines, each with a do of its own from
+// newClient (and its done, called when the goroutine ends). A goroutine stops at its first
+// error; the result is the errors joined, or ctx's error.
+func inClients(ctx context.Context, n, clients int, newClient func() (do func(i int) error, done func())) error {
+	errs := make([]error, clients)
 	var wg sync.WaitGroup
-	for c := range setupClients {
+	for c := range clients {
 		wg.Go(func() {
 			do, done := newClient()
 			defer done()
-			for i := c; i < n && ctx.Err() == nil; i += setupClients {
+			for i := c; i < n && ctx.Err() == nil; i += clients {
 				if errs[c] = do(i); errs[c] != nil {
 					return
 				}
@@ -456,6 +461,22 @@ func (s *Scenario) StoreObjects(ctx context.Context, n int) error {
 		return err
 	}
 	return s.createAll(ctx, memNamespace, n, nil)
+}
+
+// agedNamespace holds the objects that age the server (Age).
+const agedNamespace = "bench-aged"
+
+// Age creates n objects of the scenario's size through the server with clients concurrent
+// clients, in namespace bench-aged, and keeps them: the server then holds them in its storage,
+// its watch cache and etcd's history, as a server that has been written to for a long time
+// (the aged-server rows are measured after it).
+func (s *Scenario) Age(ctx context.Context, n, clients int) error {
+	client := s.newAPIClient()
+	defer client.Close()
+	if err := client.CreateNamespace(ctx, agedNamespace); err != nil {
+		return err
+	}
+	return s.createIn(ctx, agedNamespace, n, clients, nil)
 }
 
 // TLS returns the TLS configuration the scenario's clients use (nil: plain HTTP); the first

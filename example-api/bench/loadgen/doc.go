@@ -78,6 +78,14 @@
 // The anchor and the floor server run on the server's set. -etcd cluster and -in-process are
 // never pinned.
 //
+// -age N first creates N objects through the server at 64 clients and keeps them (namespace
+// bench-aged), so that every row, fan-out and memory figure after it is an aged server's: its
+// storage, watch cache and etcd history hold them, as a server's do after a long life of
+// writes. Held against a run without -age (the same flags otherwise), it shows whether
+// latency grows with what was written (the aged-server targets: get and create p99 at 64
+// clients at most 2x a fresh server's); the line it prints gives the creates' rate and the
+// server's peak RSS while they ran.
+//
 // -field-management-cost then measures updates on the server and on a second server started
 // with --feature-gates=ServerSideApply=false, alternately, three times each per concurrency,
 // and prints the median server CPU time per update with and without field management, and

@@ -65,6 +65,8 @@ type options struct {
 	anchorBinary string
 	// pin is -pin: pinAuto, pinOn or pinOff (pinning).
 	pin string
+	// age is how many objects age the server before the rows (0: a fresh server).
+	age int
 }
 
 // The topologies -etcd selects.
@@ -121,6 +123,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// ageClients is how many clients create -age's objects.
+const ageClients = 64
+
 // parseFlags parses and checks args.
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
@@ -156,6 +161,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		"on the benchmark's etcd: the same workloads on its Flunders; empty skips the anchor's columns")
 	fs.StringVar(&o.pin, "pin", pinAuto, "place etcd, the server and loadgen on disjoint CPU sets (etcd 4 CPUs, the server 4 or 8 with its embedded etcd, "+
 		"loadgen the rest; GOMAXPROCS the set's size): \"on\", \"off\" or \"auto\" (on with at least 12 CPUs)")
+	fs.IntVar(&o.age, "age", 0, "objects to create through the server (kept, "+strconv.Itoa(ageClients)+" clients, namespace bench-aged) before anything is measured, "+
+		"so that every figure is an aged server's (e.g. 500000, to hold against a run without it); not with -anchor-binary, which would stay fresh")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -193,6 +200,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if err := checkTopology(o); err != nil {
 		return nil, err
+	}
+	if o.age < 0 || (o.age > 0 && o.anchorBinary != "") {
+		return nil, errors.New("-age: objects must not be negative, and an aged server is held to itself fresh, not to the anchor: drop -anchor-binary")
 	}
 	if o.measure <= 0 || o.warmup < 0 || o.objects < 1 || o.pageSize < 1 {
 		return nil, errors.New("-duration, -objects and -page-size must be positive, -warmup not negative")
@@ -324,6 +334,15 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		if anchor.scenario, err = bench.NewScenario(runCtx, acfg); err != nil {
 			return fmt.Errorf("anchor: %w", err)
 		}
+	}
+	if o.age > 0 {
+		start := time.Now()
+		if err := scenario.Age(runCtx, o.age, ageClients); err != nil {
+			return fmt.Errorf("cannot age the server: %w", err)
+		}
+		d := time.Since(start)
+		fmt.Fprintf(out, "aged: %d objects created (kept) through the server at %d clients in %s (%.0f/s) before the rows; server peak RSS so far %.1f MiB\n",
+			o.age, ageClients, d.Round(time.Millisecond), float64(o.age)/d.Seconds(), float64(mem.TakePeak())/(1<<20))
 	}
 	switch o.etcd {
 	case etcdEmbedded:

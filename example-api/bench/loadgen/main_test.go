@@ -29,12 +29,12 @@ var floorLine = regexp.MustCompile(`floor get at 2 clients: .* \(HTTPS, client c
 
 func TestParseFlags(t *testing.T) {
 	var stderr bytes.Buffer
-	o, err := parseFlags([]string{"-clients", "2, 4", "-ops", "get,list", "-duration", "1s"}, &stderr)
+	o, err := parseFlags([]string{"-clients", "2, 4", "-ops", "get,list", "-duration", "1s", "-age", "500000"}, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(o.clients) != 2 || o.clients[0] != 2 || o.clients[1] != 4 || len(o.ops) != 2 || o.ops[1] != "list" ||
-		o.measure != time.Second || o.etcd != etcdEmbedded {
+		o.measure != time.Second || o.etcd != etcdEmbedded || o.age != 500000 {
 		t.Errorf("parseFlags = %+v", o)
 	}
 	for _, bad := range [][]string{
@@ -48,6 +48,8 @@ func TestParseFlags(t *testing.T) {
 		{"-watch", "10"},
 		{"-etcd-unsafe-no-fsync"}, // the server's embedded member always syncs
 		{"-pin", "yes"},
+		{"-age", "-1"},
+		{"-age", "10", "-anchor-binary", "sample-apiserver"}, // the anchor would stay fresh
 		{"extra"},
 	} {
 		if _, err := parseFlags(bad, &stderr); err == nil {
