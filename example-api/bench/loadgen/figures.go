@@ -29,14 +29,14 @@ func idleRSS(ctx context.Context, pids []int) ([]bench.MemStatus, error) {
 }
 
 // figures measures and prints the watch fan-outs and the memory figures with their targets:
-// idle RSS (read at start, one figure per server), RSS with o.memObjects objects stored,
-// peak RSS (CheckTargets' line), and the same of the anchor when it is not nil (the anchor's
+// idle RSS (read at start, one figure per server), RSS with o.memObjects objects stored
+// (stored, measured before the rows; nil: not measured), peak RSS (CheckTargets' line), and the same of the anchor when it is not nil (the anchor's
 // fan-outs right after the server's, its RSS with as many objects stored). In process, RSS
 // is loadgen's and is printed without a verdict. The watch fan-outs and the stored objects
 // go to the first server (-etcd cluster measures neither, see checkTopology). It returns
 // the figures the scale targets are checked on (bench.ScaleFigures, without the rows and the
 // peak RSS, which benchmark adds).
-func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, servers []*apiServer, idle []bench.MemStatus, idleErr error,
+func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, servers []*apiServer, idle []bench.MemStatus, idleErr error, stored *storedFigures,
 	serverCPU func() (time.Duration, error), mem *bench.MemSampler, anchor *anchorRun) (bench.ScaleFigures, error) {
 	var fig bench.ScaleFigures
 	srv := servers[0]
@@ -86,24 +86,43 @@ func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, 
 		fmt.Fprintf(out, "anchor RSS idle after start: %.1f MB (anonymous %.1f MB, file-backed %.1f MB)\n",
 			float64(anchor.idle.RSS)/1e6, float64(anchor.idle.Anon)/1e6, float64(anchor.idle.File)/1e6)
 	}
-	if o.memObjects > 0 {
+	if stored != nil {
 		what := fmt.Sprintf("with %d more objects of %d bytes stored and cached", o.memObjects, s.ObjectBytes())
-		m, err := storedRSS(ctx, s, srv.pid, o.memObjects)
-		if err != nil {
-			return fig, err
-		}
-		bench.CheckRSS(out, what, m, bench.MaxCachedRSS)
-		fig.CachedRSS = m.RSS
+		bench.CheckRSS(out, what, stored.server, bench.MaxCachedRSS)
+		fig.CachedRSS = stored.server.RSS
 		if anchor != nil {
-			if m, err = storedRSS(ctx, anchor.scenario, anchor.srv.pid, o.memObjects); err != nil {
-				return fig, fmt.Errorf("anchor: %w", err)
-			}
+			m := stored.anchor
 			fmt.Fprintf(out, "anchor RSS with %d more objects of %d bytes stored and cached: %.1f MB (anonymous %.1f MB, file-backed %.1f MB)\n",
 				o.memObjects, anchor.scenario.ObjectBytes(), float64(m.RSS)/1e6, float64(m.Anon)/1e6, float64(m.File)/1e6)
 			fig.AnchorCachedRSS = m.RSS
 		}
 	}
 	return fig, nil
+}
+
+// storedFigures are the RSS of the server and of the anchor (zero without one) with
+// -mem-objects more objects stored.
+type storedFigures struct{ server, anchor bench.MemStatus }
+
+// measureStored stores o.memObjects objects through the server (and the anchor, when not
+// nil) and reads their RSS: before the rows, so that the figure is a server's holding the
+// scenario's objects and these, not every object the rows and fan-outs wrote nor the garbage
+// they left. nil when the figure is not measured (-mem-objects 0, -in-process).
+func measureStored(ctx context.Context, o *options, s *bench.Scenario, pid int, anchor *anchorRun) (*storedFigures, error) {
+	if o.memObjects == 0 || o.inProcess {
+		return nil, nil
+	}
+	var f storedFigures
+	var err error
+	if f.server, err = storedRSS(ctx, s, pid, o.memObjects); err != nil {
+		return nil, err
+	}
+	if anchor != nil {
+		if f.anchor, err = storedRSS(ctx, anchor.scenario, anchor.srv.pid, o.memObjects); err != nil {
+			return nil, fmt.Errorf("anchor: %w", err)
+		}
+	}
+	return &f, nil
 }
 
 // storedRSS stores n more objects through s's server and reads process pid's memory once the

@@ -365,6 +365,10 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		"CPU ratio = raw CPU/op / (server CPU/op + loadgen CPU/op), the ratio on an otherwise idle machine\n", etcdScope(o))
 	fmt.Fprintf(out, "server RSS MiB = the peak of the %s VmRSS, sampled every %s, in the row's server run\n\n", rssScope(o), sampleInterval)
 
+	stored, err := measureStored(runCtx, o, scenario, srv.pid, anchor)
+	if err != nil {
+		return err
+	}
 	serverCPU := cpuTimeSum(pids(servers))
 	loadPIDs := []int{os.Getpid()}
 	if etcdPID != 0 {
@@ -383,7 +387,7 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 			return fmt.Errorf("cannot measure the floors: %w", err)
 		}
 	}
-	fig, err := figures(runCtx, o, out, scenario, servers, idle, idleErr, serverCPU, mem, anchor)
+	fig, err := figures(runCtx, o, out, scenario, servers, idle, idleErr, stored, serverCPU, mem, anchor)
 	if err != nil {
 		return err
 	}
