@@ -143,7 +143,7 @@ test-short:
 ## then bench-gen. The runs on the embedded and the external etcd measure the anchor beside the
 ## server (bench-anchor: kube's own apiserver library, k8s.io/sample-apiserver, on the same
 ## etcd, the same workloads on its Flunders; the 1,000- and 10,000-watcher fan-outs and the
-## memory figures of both; every row as a ratio to the anchor and to raw etcd, and issue 34's
+## memory figures of both; every row as a ratio to the anchor and to raw etcd, and the scale
 ## targets), and every run is pinned (-pin auto: etcd, the server and loadgen on disjoint CPU
 ## sets on a machine of 12 CPUs or more)
 bench: bench-anchor

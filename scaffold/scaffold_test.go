@@ -401,7 +401,7 @@ func TestCreateAPIFindsGroupElsewhere(t *testing.T) {
 // TestOneBuildConfiguration fails when an entry point builds with build tags: this checkout's
 // Makefile, CI script and image, and every template apigen init writes. A plain go build or
 // go test, an editor and these then compile the same packages the same way, so nothing is
-// compiled twice (issue 31).
+// compiled twice.
 func TestOneBuildConfiguration(t *testing.T) {
 	root, err := filepath.Abs("..")
 	if err != nil {

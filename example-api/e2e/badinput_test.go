@@ -51,7 +51,7 @@ func database(name, extraSpec string) string {
 	return `{"apiVersion":"db.example.com/v1","kind":"Database","metadata":{"name":"` + name + `"},"spec":{"engine":"postgres"` + extraSpec + `}}`
 }
 
-// TestBadInput sends malformed and hostile requests (issue 7's bad-input suite): each gets
+// TestBadInput sends malformed and hostile requests (the bad-input suite): each gets
 // the status code kube-apiserver gives it, as a metav1.Status; the server stays up; and every
 // object stored before the suite is unchanged after it.
 func TestBadInput(t *testing.T) {

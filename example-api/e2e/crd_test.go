@@ -23,8 +23,8 @@ var crontabs = schema.GroupVersionResource{Group: "stable.example.com", Version:
 // CronTab.
 var crdsDir = filepath.Join("..", "config", "crds")
 
-// TestCustomResourceDefinitionKubectl drives a CRD written for Kubernetes through kubectl
-// (issue 6, done-when 1): apply it, wait for Established, see its resource in discovery, then
+// TestCustomResourceDefinitionKubectl drives a CRD written for Kubernetes through kubectl:
+// apply it, wait for Established, see its resource in discovery, then
 // apply / get / get -w / delete CronTabs, with validation (422 and its causes), strict field
 // validation and pruning, schema defaults, the status and scale subresources, and the CRD's
 // deletion removing its objects and routes.

@@ -14,7 +14,7 @@ import (
 )
 
 // TestEncryptionAtRest runs example-apiserver with --encryption-provider-config covering
-// databases.db.example.com (issue 35): a Database created with kubectl is stored under
+// databases.db.example.com: a Database created with kubectl is stored under
 // kube's "k8s:enc:aescbc:v1:key1:" prefix with none of its fields in the clear, and kubectl
 // reads it. Restarted with a new key first (key2, then key1), the server still reads it; a
 // StorageVersionMigration of databases rewrites it under key2, as kube re-encrypts.

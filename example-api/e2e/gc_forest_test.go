@@ -56,7 +56,7 @@ func (o *forestObject) String() string {
 	return fmt.Sprintf("%s %s/%s", o.kind.kind, o.namespace, o.name)
 }
 
-// TestGarbageCollectionRandomForests (issue 22, done-when 3): forests of owners and
+// TestGarbageCollectionRandomForests: forests of owners and
 // dependents of several kinds in both scopes (each dependent owned by up to three earlier
 // objects of a scope that may own it), then random deletes with random propagation
 // policies, several on the same object at times. Once the collector is done: no object whose

@@ -103,7 +103,7 @@ func (s *apiServer) releaseHold(t *testing.T, object string) {
 	s.mustKubectl(t, "patch", object, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`)
 }
 
-// TestKubectlGarbageCollection (issue 22, done-when 1): a Backup owned by a Database is
+// TestKubectlGarbageCollection: a Backup owned by a Database is
 // deleted after `kubectl delete database` (background); `--cascade=foreground` keeps the
 // Database, with deletionTimestamp and the foregroundDeletion finalizer, until the Backup is
 // gone, then deletes it (and kubectl, waiting, returns only then); `--cascade=orphan` leaves the
@@ -151,7 +151,7 @@ func TestKubectlGarbageCollection(t *testing.T) {
 	s.mustKubectl(t, "get", "backup", "orders-nightly")
 }
 
-// TestGarbageCollectionCustomResourcesAcrossRestart (issue 22, done-when 2): a custom resource
+// TestGarbageCollectionCustomResourcesAcrossRestart: a custom resource
 // (CronTab) owned by a typed kind (Database) and a typed kind (Backup) owned by a custom
 // resource are collected in the background and orphaned as kubectl asks; foreground
 // deletions of both under way when the server stops (their dependents held by a finalizer)

@@ -76,7 +76,7 @@ spec:
 `
 
 // TestValidatingAdmissionPolicy applies ValidatingAdmissionPolicies and bindings with kubectl
-// and sees them refuse Databases by CEL rules (done-when 5 of issue 20's webhook part), with
+// and sees them refuse Databases by CEL rules (admission policies), with
 // kube's messages through kubectl and client-go: a plain rule, a rule over the binding's
 // DatabaseClass parameter, and a Warn binding.
 func TestValidatingAdmissionPolicy(t *testing.T) {

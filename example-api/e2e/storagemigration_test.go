@@ -23,7 +23,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/storageversionmigrator"
 )
 
-// TestStorageVersionMigration is a storage version switch and its migration (issue 36):
+// TestStorageVersionMigration is a storage version switch and its migration:
 // databases.db.example.com stored as v1alpha1 (the server run with
 // --storage-version-overrides, standing for a build whose marker named v1alpha1), then the
 // server restarted storing v1 (the marker's version) with discovery's storageVersionHash

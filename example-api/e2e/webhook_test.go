@@ -153,7 +153,7 @@ func untilRefused(t *testing.T, create func() (string, error), want string) {
 }
 
 // TestAdmissionWebhooks drives admission webhooks through kubectl and client-go against the
-// example server (done-when 4 of issue 20's webhook part): a validating webhook refusing a
+// example server (admission webhooks): a validating webhook refusing a
 // Database by its spec (the user sees its message, also for a v1alpha1 request matched by
 // equivalence), a mutating webhook whose patch is applied and then validated, one refusing a
 // delete, failurePolicy

@@ -30,7 +30,7 @@ type change struct {
 const shop = "apis/shop/v1/types.go"
 
 // wantChanges are the changes from testdata/before to testdata/after, every one of them:
-// each kind of incompatible change of issue 36's list, and additive ones that must not fail.
+// each kind of incompatible change the checker knows, and additive ones that must not fail.
 var wantChanges = []change{
 	// Fields removed, renamed, retyped.
 	{"field-removed", compat.Breaking, shop, "Removed string", true, "field .spec.removed is removed", false},

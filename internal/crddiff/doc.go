@@ -1,4 +1,4 @@
-// Package crddiff holds the differential test of validation and defaulting (issue 30): a
+// Package crddiff holds the differential test of validation and defaulting: a
 // kubebuilder marker must mean on apigen what it means in a CRD, that is, what
 // controller-gen writes into the CRD's schema for it and what kube-apiserver's CRD handling
 // then does with a create. Both are the oracle, run as libraries; apigen's real create path

@@ -9,7 +9,7 @@ import (
 )
 
 // extensionsCase is a hand-written input of the extensions differential: a case a user
-// reported (issue 30), or one the generator cannot draw (it always names the object), kept so
+// reported, or one the generator cannot draw (it always names the object), kept so
 // that the differential covers it whatever the generator draws.
 type extensionsCase struct {
 	// kind is the target's name (kindUnderTest.name), name what the case is.

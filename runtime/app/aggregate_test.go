@@ -21,7 +21,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/certs"
 )
 
-// TestAggregation runs two servers, as issue 6 asks: the second serves other.apigen.dev
+// TestAggregation runs two servers: the second serves other.apigen.dev
 // itself and aggregates test.apigen.dev/v1 from the first through the APIService its
 // --proxy-endpoint registers, passing the caller on in front-proxy headers. kubectl against
 // the second lists both groups, shows the APIServices (Local ones for its own groups) and

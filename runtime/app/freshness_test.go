@@ -114,7 +114,7 @@ type watchable[L runtime.Object] interface {
 }
 
 // watchDelay is how long after its own watch delivered an event the test lets the server's
-// watches take to deliver it too: issue 35's bound on the watch delay (p99 100 ms under
+// watches take to deliver it too: the bound on the watch delay (p99 100 ms under
 // load). The server's caches are fed by the same watch cache as the test's watch, but their
 // goroutines may be scheduled later than the test's on a loaded machine.
 const watchDelay = 100 * time.Millisecond

@@ -196,7 +196,7 @@ func (h *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return h.rt.RoundTrip(r)
 }
 
-// TestTracing checks issue 35's traces: a server with --tracing-config-file, on etcd over
+// TestTracing checks the request traces: a server with --tracing-config-file, on etcd over
 // gRPC (--etcd-servers), exports to an in-process OTLP receiver the span tree of a
 // ConfigMap created through client-go with a sampled W3C traceparent: the HTTP server span
 // (named as kube names it, a child of the client's span, in its trace) -> "Create" ->

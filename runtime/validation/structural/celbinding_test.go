@@ -36,7 +36,7 @@ properties:
 
 // TestRuleEscapedPropertyNames checks that a rule reaches a property whose name is not a CEL identifier by its
 // escaped name (k8s.io/apiserver/pkg/cel.Escape), as kube-apiserver binds a custom resource: HTTPRoute's
-// sectionName rule accepts two parentRefs that differ only in that one has a namespace (issue 30; apigen read
+// sectionName rule accepts two parentRefs that differ only in that one has a namespace (apigen read
 // __namespace__ as a key of its own, never present, and rejected them) and rejects two to the same parent.
 func TestRuleEscapedPropertyNames(t *testing.T) {
 	s := mustNew(t, parentRefsSchema)
