@@ -60,7 +60,7 @@ func TestBareLoad(t *testing.T) {
 	// shop, shop/v1, shop/v1beta1, shop/install (its hand-written install.go, as
 	// sample-apiserver's), shop/validation, api/v1, internal/scheme, chores/api/v1,
 	// chores/api/v2 and chores/api/v2/fuzzer; the other install directories hold only
-	// generated files, which the build tag excludes.
+	// generated files, which the load leaves out.
 	if n != 10 {
 		t.Errorf("BareLoad loaded %d packages, want 10", n)
 	}

@@ -55,7 +55,7 @@ func loadFixture(t *testing.T, dir string) (*model.API, error) {
 			patterns = append(patterns, "./"+n+"/...")
 		}
 		b.fset = token.NewFileSet()
-		b.pkgs, b.err = packages.Load(config(parent, b.fset), patterns...)
+		b.pkgs, b.err = loadPackages(parent, b.fset, patterns)
 	})
 	if b.err != nil {
 		t.Fatalf("cannot load the fixtures below %s: %v", parent, b.err)
