@@ -192,11 +192,15 @@ func TestColdReadsWhileCooling(t *testing.T) {
 	c := newCacher(t, client, prefix, nil, cacher.Config{CoolInterval: time.Millisecond})
 	ctx := context.Background()
 	const n = 8
+	var last int64
 	for i := range n {
-		if err := c.Create(ctx, "/ns/"+coldWidget(i).Name, coldWidget(i), &testapi.Widget{}); err != nil {
+		out := &testapi.Widget{}
+		if err := c.Create(ctx, "/ns/"+coldWidget(i).Name, coldWidget(i), out); err != nil {
 			t.Fatal(err)
 		}
+		last, _ = strconv.ParseInt(out.ResourceVersion, 10, 64)
 	}
+	waitFor(t, "the cache to hold the widgets", func() bool { return c.Revision() >= last })
 	// valid reports whether w is a widget as written: the spec's size is its index, or a
 	// later write's (a multiple of 100 more), and its labels are intact.
 	valid := func(w *testapi.Widget) bool {
