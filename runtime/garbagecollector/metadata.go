@@ -2,6 +2,7 @@ package garbagecollector
 
 import (
 	"slices"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -31,14 +32,44 @@ var (
 )
 
 // newObjectMetadata copies what the collector reads of m; bookmarks keep their annotations.
+// Its strings share no memory with m's (see detach): m may be a watch cache's object, whose
+// strings are cut from one string of its whole JSON document (jsoncodec.Reader), which a
+// string kept here would keep alive after the cache has dropped the object (a cold entry).
 func newObjectMetadata(m metav1.Object, bookmark bool) *objectMetadata {
 	o := &objectMetadata{name: m.GetName(), namespace: m.GetNamespace(), uid: m.GetUID(), resourceVersion: m.GetResourceVersion(),
 		ownerReferences: slices.Clone(m.GetOwnerReferences()), finalizers: slices.Clone(m.GetFinalizers()),
 		deletionTimestamp: m.GetDeletionTimestamp()}
+	o.detach()
 	if bookmark {
 		o.annotations = m.GetAnnotations()
 	}
 	return o
+}
+
+// detach replaces o's strings with copies made in one allocation.
+func (o *objectMetadata) detach() {
+	var strs []*string
+	strs = append(strs, &o.name, &o.namespace, (*string)(&o.uid), &o.resourceVersion)
+	for i := range o.ownerReferences {
+		r := &o.ownerReferences[i]
+		strs = append(strs, &r.APIVersion, &r.Kind, &r.Name, (*string)(&r.UID))
+	}
+	for i := range o.finalizers {
+		strs = append(strs, &o.finalizers[i])
+	}
+	n := 0
+	for _, s := range strs {
+		n += len(*s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range strs {
+		b.WriteString(*s)
+	}
+	all := b.String()
+	for _, s := range strs {
+		*s, all = all[:len(*s)], all[len(*s):]
+	}
 }
 
 // GetObjectKind returns no kind: the collector knows each informer's kind.

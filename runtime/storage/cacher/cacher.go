@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -61,6 +62,12 @@ type Config struct {
 	// Storage, as kube-apiserver's when its feature check finds no RequestWatchProgress,
 	// rather than wait for an event that may not come. See etcd3.SupportsWatchProgress.
 	NoWatchProgress bool
+	// CoolInterval is how often the cache makes cold the objects not read since its
+	// previous pass (0: DefaultCoolInterval; negative: never): it keeps only their JSON,
+	// compressed, and decodes it again when they are next read, so an object not read for
+	// between one and two intervals costs its compressed bytes instead of its decoded
+	// values. Objects of a type without a generated JSON codec stay decoded.
+	CoolInterval time.Duration
 }
 
 // Cacher is a storage.Interface serving reads and watches from memory, as kube-apiserver's
@@ -81,7 +88,10 @@ type Cacher struct {
 	state    *state
 	watchers *watcherSet
 	sizes    sizer     // estimates the objects' sizes (the reflector's)
-	interned *interner // shares equal metadata values among the objects (the reflector's)
+	interned *interner // shares equal metadata values among the objects
+	freezer  *freezer  // makes objects cold and decodes them again; nil: they stay decoded
+	coolMu   sync.Mutex
+	cooled   chan struct{} // closed when the cooler has stopped
 
 	ctx    context.Context // ends with Stop
 	cancel context.CancelFunc
@@ -109,6 +119,9 @@ func New(cfg Config) (*Cacher, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.CoolInterval == 0 {
+		cfg.CoolInterval = DefaultCoolInterval
+	}
 	c := &Cacher{
 		storage:   cfg.Storage,
 		gr:        cfg.Resource,
@@ -122,7 +135,9 @@ func New(cfg Config) (*Cacher, error) {
 		metrics:   cfg.Metrics,
 		gvk:       watcherKind(cfg.Resource, cfg.NewFunc()),
 		start:     cfg.Start,
+		cooled:    make(chan struct{}),
 	}
+	c.freezer = newFreezer(cfg.NewFunc, c.interned)
 	if !cfg.NoWatchProgress {
 		c.revisions, _ = cfg.Storage.(storage.RevisionReader)
 	}
@@ -134,6 +149,11 @@ func New(cfg Config) (*Cacher, error) {
 		c.progress = newProgressRequester(c.ctx, pr)
 	}
 	go c.run()
+	if c.freezer != nil && cfg.CoolInterval > 0 {
+		go c.cool(cfg.CoolInterval)
+	} else {
+		close(c.cooled)
+	}
 	return c, nil
 }
 
@@ -148,10 +168,12 @@ func (c *Cacher) DecodedObject(key string, rev int64) (runtime.Object, bool) {
 func (c *Cacher) StorageVersion() schema.GroupVersion { return storage.StorageVersionOf(c.storage) }
 
 // Stop stops the cache: its watchers are closed, and from then on every call goes to
-// storage. It waits for the cache's goroutines; it may be called more than once.
+// storage. It waits for the cache's goroutines (the reflector, the cooler); it may be
+// called more than once.
 func (c *Cacher) Stop() {
 	c.stop.Do(c.cancel)
 	<-c.done
+	<-c.cooled
 }
 
 // Synced reports whether the cache follows storage now (it has listed and its watch runs).
@@ -207,7 +229,7 @@ func (c *Cacher) Get(ctx context.Context, key string, opts storage.GetOptions, o
 		}
 		return storage.NewKeyNotFoundError(key, v.rev)
 	}
-	return setInto(out, handOut(ctx, e.obj))
+	return setInto(out, handOut(ctx, e.object()))
 }
 
 // askProgress asks storage's watch for progress, when it can, until the returned function

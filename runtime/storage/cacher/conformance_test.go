@@ -86,7 +86,8 @@ func compact(t *testing.T, client *clientv3.Client) int64 {
 }
 
 // TestConformance runs the storage conformance suite against the cache over etcd3, over
-// gRPC and over the member's in-process client (as the server uses its embedded etcd). The
+// gRPC and over the member's in-process client (as the server uses its embedded etcd), and
+// over gRPC with a cache that makes objects cold every millisecond. The
 // suite's compaction compacts etcd and moves the cache's history window past the compacted
 // revision, as kube-apiserver's cacher tests do: a cache keeps serving watches from its
 // history after etcd compacted (TestWatchReplaysAfterCompaction).
@@ -99,14 +100,22 @@ func TestConformance(t *testing.T) {
 	t.Cleanup(cancel)
 	tracker := etcd3.TrackCompactions(ctx, client)
 	replicaClient := etcdtest.NewClient(t, srv)
-	for name, c := range map[string]*clientv3.Client{"grpc": client, "in-process-client": inProcess} {
+	for name, run := range map[string]struct {
+		c    *clientv3.Client
+		cool time.Duration
+	}{
+		"grpc": {c: client}, "in-process-client": {c: inProcess},
+		// Objects not read for a millisecond go cold: every read may decode one again.
+		"grpc-cold": {c: client, cool: time.Millisecond},
+	} {
+		c := run.c
 		t.Run(name, func(t *testing.T) {
 			var last *cacher.Cacher
 			var prefix string
 			storagetest.Run(t, storagetest.Backend{
 				New: func(t *testing.T) storage.Interface {
 					prefix = newPrefix()
-					last = newCacher(t, c, prefix, tracker, cacher.Config{})
+					last = newCacher(t, c, prefix, tracker, cacher.Config{CoolInterval: run.cool})
 					return last
 				},
 				NewReference: func(t *testing.T) storage.Interface {

@@ -21,3 +21,16 @@ func SetBookmarkFrequency(d time.Duration) (restore func()) {
 
 // Examined returns how many entries filtered lists have matched against their predicate.
 func Examined() int64 { return examined.Load() }
+
+// CoolPass runs one pass of the cooler now and returns how many objects went cold.
+func (c *Cacher) CoolPass() int { return c.coolPass() }
+
+// Cold reports whether the cache's current object at key (relative to the resource) is
+// cold: only its compressed JSON is held. found is false when the cache has no object there.
+func (c *Cacher) Cold(key string) (cold, found bool) {
+	c.state.mu.RLock()
+	t := c.state.current
+	c.state.mu.RUnlock()
+	e, found := t.Get(&entry{key: key})
+	return found && e.isCold(), found
+}

@@ -29,7 +29,7 @@ type fieldIndex struct {
 // add indexes e (replacing what its key had).
 func (x *fieldIndex) add(e *entry) {
 	x.remove(e.key)
-	_, fields, err := x.attrs(e.obj)
+	_, fields, err := x.attrs(e.peek())
 	if err != nil {
 		return // the predicate cannot select it either
 	}

@@ -1,6 +1,9 @@
 package cacher
 
 import (
+	"cmp"
+	"sync"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -15,9 +18,11 @@ const maxInterned = 4096
 // apiVersion, fieldsType and fieldsV1 (the objects one manager writes with one set of fields
 // have equal managed-fields entries, whose fieldsV1 is often the largest part of the
 // metadata: a few hundred bytes per object). The values are never modified: the cache's
-// objects are immutable, and a reader that may change one gets a deep copy. Used by the
-// reflector's goroutine only.
+// objects are immutable, and a reader that may change one gets a deep copy. The reflector
+// interns what it reads, readers what they decode from a cold entry: safe for concurrent
+// use (values are looked up under a read lock, added under the lock).
 type interner struct {
+	mu      sync.RWMutex
 	strings map[string]string
 	fields  map[string][]byte
 }
@@ -58,6 +63,15 @@ func (in *interner) str(s string) string {
 	if s == "" {
 		return s
 	}
+	in.mu.RLock()
+	v, ok := in.strings[s]
+	full := len(in.strings) >= maxInterned
+	in.mu.RUnlock()
+	if ok || full {
+		return cmp.Or(v, s)
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
 	if v, ok := in.strings[s]; ok {
 		return v
 	}
@@ -69,6 +83,18 @@ func (in *interner) str(s string) string {
 
 // bytes returns the interned bytes equal to b (a fieldsV1's).
 func (in *interner) bytes(b []byte) []byte {
+	in.mu.RLock()
+	v, ok := in.fields[string(b)]
+	full := len(in.fields) >= maxInterned
+	in.mu.RUnlock()
+	if ok {
+		return v
+	}
+	if full {
+		return b
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
 	if v, ok := in.fields[string(b)]; ok {
 		return v
 	}

@@ -183,7 +183,7 @@ func fillList(ctx context.Context, objects *tree, rev int64, plan listPlan, pred
 	} else {
 		src(plan.fromKey, func(e *entry) bool {
 			examined.Add(1)
-			if matches(pred, e.obj) {
+			if matches(pred, e.object()) {
 				picked = append(picked, e)
 			}
 			return limit <= 0 || int64(len(picked)) < limit
@@ -239,7 +239,8 @@ func setItems(ctx context.Context, listObj runtime.Object, entries []*entry) err
 	elem := items.Type().Elem()
 	shared := request.ReadOnlyResults(ctx)
 	for i, e := range entries {
-		obj := e.obj
+		cached := e.object()
+		obj := cached
 		if !shared || !storage.Shareable(obj) {
 			obj = obj.DeepCopyObject()
 		}
@@ -248,12 +249,12 @@ func setItems(ctx context.Context, listObj runtime.Object, entries []*entry) err
 		case elem.Kind() == reflect.Struct && ov.Elem().Type() == elem:
 			out.Index(i).Set(ov.Elem()) // a copy of the struct: the item's own metadata
 		case ov.Type().AssignableTo(elem):
-			if obj == e.obj {
+			if obj == cached {
 				obj = storage.ShallowCopy(obj)
 			}
 			out.Index(i).Set(reflect.ValueOf(obj))
 		default:
-			return storage.NewInternalError(fmt.Sprintf("cannot list %T into a list of %v", e.obj, elem))
+			return storage.NewInternalError(fmt.Sprintf("cannot list %T into a list of %v", cached, elem))
 		}
 	}
 	items.Set(out)

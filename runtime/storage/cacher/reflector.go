@@ -140,7 +140,7 @@ func (c *Cacher) newEntry(obj runtime.Object) (*entry, error) {
 	if ns := acc.GetNamespace(); ns != "" {
 		key = "/" + ns + key
 	}
-	return &entry{key: key, obj: obj, rev: rev, size: c.sizes.size(obj)}, nil
+	return newEntryOf(key, obj, rev, c.sizes.size(obj), c.freezer), nil
 }
 
 // follow watches storage from rev, applying and dispatching every event, until Stop or
@@ -205,17 +205,17 @@ func (c *Cacher) consume(w watch.Interface, rev int64) (int64, bool, error) {
 				if err != nil {
 					return rev, progressed, err
 				}
-				c.apply(ev.Type, e)
+				c.apply(ev.Type, e, ev.Object)
 				rev = max(rev, e.rev)
 			}
 		}
 	}
 }
 
-// apply applies the change of e's key to e (typ Deleted: e holds the deleted state) and
-// dispatches it to the watchers.
-func (c *Cacher) apply(typ watch.EventType, e *entry) {
-	ev := &event{typ: typ, key: e.key, ns: namespaceOf(e.key), obj: e.obj, rev: e.rev, size: e.size}
+// apply applies the change of e's key to e, whose object is obj (typ Deleted: e holds the
+// deleted state), and dispatches it to the watchers.
+func (c *Cacher) apply(typ watch.EventType, e *entry, obj runtime.Object) {
+	ev := &event{typ: typ, key: e.key, ns: namespaceOf(e.key), obj: obj, rev: e.rev, size: e.size}
 	c.state.apply(ev, e)
 	c.watchers.dispatch(ev)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -20,13 +21,29 @@ const btreeDegree = 16
 var freshTimeout = 3 * time.Second
 
 // entry is one object in the cache: its storage key (relative to the resource's prefix,
-// "/<namespace>/<name>" or "/<name>"), the decoded object (with its resourceVersion set)
-// and its revision. An entry and its object are never modified once in a tree.
+// "/<namespace>/<name>" or "/<name>"), the object (with its resourceVersion set) and its
+// revision. Its key, revision and size are never modified once in a tree, nor is any object
+// or body it holds; what changes is which body it holds (cold.go): the decoded object, or
+// only the object's compressed JSON once the cooler found it not read for a pass, decoded
+// again by the next read. Every read of the object goes through entry.object (or peek).
 type entry struct {
 	key  string
-	obj  runtime.Object
 	rev  int64
-	size int // estimated bytes of obj (sizeOf)
+	size int // estimated bytes of the object (sizeOf)
+	// body holds the object decoded or cold (never nil once the entry is in a tree);
+	// referenced is set by reads and cleared by the cooler's passes.
+	body       atomic.Pointer[body]
+	referenced atomic.Bool
+	freezer    *freezer // nil: the object's type has no generated codec, it stays decoded
+}
+
+// newEntryOf returns the entry of obj (decoded, and marked referenced: a new object is kept
+// decoded for at least a cooling pass) at key and revision rev.
+func newEntryOf(key string, obj runtime.Object, rev int64, size int, f *freezer) *entry {
+	e := &entry{key: key, rev: rev, size: size, freezer: f}
+	e.body.Store(&body{obj: obj, hot: f == nil})
+	e.referenced.Store(true)
+	return e
 }
 
 // tree is an immutable ordered set of entries by key: a copy-on-write B-tree, so a new
@@ -137,14 +154,16 @@ func (s *state) unsync() {
 // is Added), takes a snapshot into ev.state, appends ev to the history (dropping the oldest
 // events beyond the bounds) and advances rev.
 func (s *state) apply(ev *event, e *entry) {
+	// Only the reflector changes current, and apply runs on it: the previous state is read
+	// (and a cold one decoded) before taking the lock. The history keeps it decoded.
+	old, found := s.current.Get(&entry{key: ev.key})
+	if found {
+		ev.prev = old.peek()
+		ev.size += old.size
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.current.Clone()
-	old, found := t.Get(&entry{key: ev.key})
-	if found {
-		ev.prev = old.obj
-		ev.size += old.size
-	}
 	switch {
 	case ev.typ == watch.Deleted:
 		t.Delete(&entry{key: ev.key})
@@ -182,7 +201,7 @@ func (s *state) object(key string, rev int64) (runtime.Object, bool) {
 	if !found || e.rev != rev {
 		return nil, false
 	}
-	return e.obj, true
+	return e.object(), true
 }
 
 // progress records that storage has sent every event up to rev.

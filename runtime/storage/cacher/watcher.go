@@ -316,8 +316,9 @@ func (w *cacheWatcher) sendInitial() bool {
 	if t := w.initialObjects; t != nil {
 		w.initialObjects = nil
 		ascend(t, w.key, w.recursive, func(e *entry) bool {
-			if match, err := w.pred.Matches(e.obj); err == nil && match {
-				ok = w.send(watch.Event{Type: watch.Added, Object: w.handOut(e.obj)})
+			obj := e.object()
+			if match, err := w.pred.Matches(obj); err == nil && match {
+				ok = w.send(watch.Event{Type: watch.Added, Object: w.handOut(obj)})
 			}
 			return ok
 		})

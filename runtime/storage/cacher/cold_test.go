@@ -1,0 +1,275 @@
+package cacher_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/apigen-dev/apigen/runtime/request"
+	"github.com/apigen-dev/apigen/runtime/storage"
+	"github.com/apigen-dev/apigen/runtime/storage/cacher"
+	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
+	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
+	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
+)
+
+// coldWidget returns widget i of namespace "ns": labels, an annotation, managed fields
+// (equal for every widget, so the cache interns them) and a spec of its own.
+func coldWidget(i int) *testapi.Widget {
+	return &testapi.Widget{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: fmt.Sprintf("w%02d", i), Namespace: "ns",
+			Labels:      map[string]string{"app": "cold", "n": strconv.Itoa(i)},
+			Annotations: map[string]string{"note": "widget <" + strconv.Itoa(i) + "> & more"},
+			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "test", Operation: metav1.ManagedFieldsOperationUpdate,
+				APIVersion: "test.apigen.dev/v1", FieldsType: "FieldsV1",
+				FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{"f:color":{},"f:size":{}}}`)}}},
+		},
+		Spec: testapi.WidgetSpec{Color: []string{"red", "green", ""}[i%3], Size: int32(i)},
+	}
+}
+
+// coldCacher returns a cache (with no cooler of its own: the test runs the passes) and the
+// etcd3 storage under it, holding n widgets it has made cold, and the first widget's
+// creation revision.
+func coldCacher(t *testing.T, n int) (*cacher.Cacher, storage.Interface, int64) {
+	t.Helper()
+	client, _ := etcdtest.Run(t)
+	prefix := newPrefix()
+	c := newCacher(t, client, prefix, nil, cacher.Config{CoolInterval: -1})
+	ref := etcd3.New(client, widgetCodec(), testapi.NewWidget, prefix, testapi.Resource)
+	var first, last int64
+	for i := range n {
+		out := &testapi.Widget{}
+		if err := c.Create(context.Background(), "/ns/"+coldWidget(i).Name, coldWidget(i), out); err != nil {
+			t.Fatal(err)
+		}
+		rev, _ := strconv.ParseInt(out.ResourceVersion, 10, 64)
+		first, last = cmpOr(first, rev), rev
+	}
+	waitFor(t, "the cache to hold the widgets", func() bool { return c.Revision() >= last })
+	if got := c.CoolPass(); got != 0 {
+		t.Fatalf("the first pass made %d new widgets cold; want none (a new object is kept for a pass)", got)
+	}
+	if got := c.CoolPass(); got != n {
+		t.Fatalf("the second pass made %d widgets cold; want %d", got, n)
+	}
+	for i := range n {
+		if cold, found := c.Cold("/ns/" + coldWidget(i).Name); !cold || !found {
+			t.Fatalf("widget %d: cold %v, found %v after two passes without reads; want cold", i, cold, found)
+		}
+	}
+	return c, ref, first
+}
+
+func cmpOr(a, b int64) int64 {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+// stored returns what the storage under the cache reads at key, decoded by itself.
+func stored(t *testing.T, ref storage.Interface, key string) *testapi.Widget {
+	t.Helper()
+	out := &testapi.Widget{}
+	if err := ref.Get(context.Background(), key, storage.GetOptions{}, out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestColdObjectsReadBackEqual: an object not read for a cooling pass goes cold (only its
+// compressed JSON is kept) and reads back equal (reflect.DeepEqual) to what storage
+// decodes at its key, through a get, a list, a watch's initial events, a watch from an old
+// revision and the objects the storage under the cache takes; a get keeps it decoded
+// again (a later pass leaves it so), and the decoded objects share interned metadata.
+func TestColdObjectsReadBackEqual(t *testing.T) {
+	t.Parallel()
+	const n = 6
+	c, ref, first := coldCacher(t, n)
+	ctx := context.Background()
+	want := map[string]*testapi.Widget{}
+	for i := range n {
+		key := "/ns/" + coldWidget(i).Name
+		want[key] = stored(t, ref, key)
+	}
+	check := func(how string, obj runtime.Object) {
+		t.Helper()
+		w := obj.(*testapi.Widget)
+		key := "/ns/" + w.Name
+		if !reflect.DeepEqual(w, want[key]) {
+			t.Errorf("%s %s differs from the stored object (-stored +read):\n%s", how, key, cmp.Diff(want[key], w))
+		}
+	}
+
+	got := &testapi.Widget{}
+	if err := c.Get(ctx, "/ns/w01", storage.GetOptions{ResourceVersion: "0"}, got); err != nil {
+		t.Fatal(err)
+	}
+	check("get", got)
+	if cold, _ := c.Cold("/ns/w01"); cold {
+		t.Errorf("a widget just read is still cold; want it decoded again")
+	}
+	if frozen := c.CoolPass(); frozen != 0 {
+		t.Errorf("the pass after a read made %d widgets cold; want none (the read one is spared once)", frozen)
+	}
+	if cold, _ := c.Cold("/ns/w01"); cold {
+		t.Errorf("a widget read since the last pass went cold")
+	}
+	c.CoolPass() // unread for a whole pass: cold again
+
+	list := &testapi.WidgetList{}
+	if err := c.GetList(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: "0"}, list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) != n {
+		t.Fatalf("list: %d widgets, want %d", len(list.Items), n)
+	}
+	for i := range list.Items {
+		check("list", &list.Items[i])
+	}
+
+	for range 2 {
+		c.CoolPass()
+	}
+	readOnly := request.WithReadOnlyResults(ctx)
+	for _, opts := range []storage.ListOptions{
+		{Recursive: true, ResourceVersion: "0"},                            // initial events from the cold objects
+		{Recursive: true, ResourceVersion: strconv.FormatInt(first-1, 10)}, // the history
+	} {
+		w, err := c.Watch(readOnly, "/ns/", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range n {
+			ev := <-w.ResultChan()
+			if ev.Type != watch.Added {
+				t.Fatalf("watch from %q: %s event, want ADDED", opts.ResourceVersion, ev.Type)
+			}
+			check("watch from "+opts.ResourceVersion, ev.Object)
+		}
+		w.Stop()
+	}
+
+	for range 2 {
+		c.CoolPass()
+	}
+	var decoded []*testapi.Widget
+	for i := range n {
+		key := "/ns/" + coldWidget(i).Name
+		rev, _ := strconv.ParseInt(want[key].ResourceVersion, 10, 64)
+		obj, ok := c.DecodedObject(key, rev)
+		if !ok {
+			t.Fatalf("DecodedObject(%s, %d) found nothing", key, rev)
+		}
+		check("DecodedObject", obj)
+		decoded = append(decoded, obj.(*testapi.Widget))
+	}
+	a, b := decoded[0].ManagedFields[0], decoded[1].ManagedFields[0]
+	if unsafe.SliceData(a.FieldsV1.Raw) != unsafe.SliceData(b.FieldsV1.Raw) || unsafe.StringData(a.Manager) != unsafe.StringData(b.Manager) {
+		t.Errorf("two widgets decoded from cold with equal managed fields hold a copy each; want them shared")
+	}
+}
+
+// TestColdReadsWhileCooling: reads of every kind (gets, lists, watches' initial events, the
+// storage's decoded objects) and writes while the cooler passes every millisecond, for the
+// race detector; every object read is the one stored at its key and revision.
+func TestColdReadsWhileCooling(t *testing.T) {
+	t.Parallel()
+	client, _ := etcdtest.Run(t)
+	prefix := newPrefix()
+	c := newCacher(t, client, prefix, nil, cacher.Config{CoolInterval: time.Millisecond})
+	ctx := context.Background()
+	const n = 8
+	var last int64
+	for i := range n {
+		out := &testapi.Widget{}
+		if err := c.Create(ctx, "/ns/"+coldWidget(i).Name, coldWidget(i), out); err != nil {
+			t.Fatal(err)
+		}
+		last, _ = strconv.ParseInt(out.ResourceVersion, 10, 64)
+	}
+	waitFor(t, "the cache to hold the widgets", func() bool { return c.Revision() >= last })
+	// valid reports whether w is a widget as written: the spec's size is its index, or a
+	// later write's (a multiple of 100 more), and its labels are intact.
+	valid := func(w *testapi.Widget) bool {
+		i, err := strconv.Atoi(w.Labels["n"])
+		return err == nil && w.Name == coldWidget(i).Name && int(w.Spec.Size)%100 == i && w.Labels["app"] == "cold"
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	wg.Go(func() { // writer
+		for round := 1; round <= 10; round++ {
+			for i := range n {
+				err := c.GuaranteedUpdate(ctx, "/ns/"+coldWidget(i).Name, &testapi.Widget{}, false, nil,
+					func(in runtime.Object) (runtime.Object, error) {
+						w := in.(*testapi.Widget)
+						w.Spec.Size = int32(100*round + i)
+						return w, nil
+					})
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+			}
+		}
+	})
+	for r := range 4 {
+		wg.Go(func() {
+			rctx := ctx
+			if r%2 == 0 {
+				rctx = request.WithReadOnlyResults(ctx)
+			}
+			for range 50 {
+				list := &testapi.WidgetList{}
+				if err := c.GetList(rctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: "0"}, list); err != nil {
+					errs <- err.Error()
+					return
+				}
+				for i := range list.Items {
+					if !valid(&list.Items[i]) {
+						errs <- fmt.Sprintf("list read %+v", list.Items[i])
+					}
+				}
+				got := &testapi.Widget{}
+				if err := c.Get(rctx, "/ns/w03", storage.GetOptions{ResourceVersion: "0"}, got); err != nil || !valid(got) {
+					errs <- fmt.Sprintf("get read %+v, %v", got, err)
+				}
+				w, err := c.Watch(rctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: "0"})
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				ev := <-w.ResultChan()
+				w.Stop()
+				if obj, ok := ev.Object.(*testapi.Widget); !ok || !valid(obj) {
+					errs <- fmt.Sprintf("watch read %+v", ev.Object)
+				}
+				rev, _ := strconv.ParseInt(got.ResourceVersion, 10, 64)
+				if obj, ok := c.DecodedObject("/ns/w03", rev); ok && !valid(obj.(*testapi.Widget)) {
+					errs <- fmt.Sprintf("DecodedObject read %+v", obj)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	waitFor(t, "the cooler to make a widget cold", func() bool {
+		cold, _ := c.Cold("/ns/w00")
+		return cold
+	})
+}
