@@ -125,6 +125,12 @@ func measureStored(ctx context.Context, o *options, s *bench.Scenario, pid int, 
 	return &f, nil
 }
 
+// storedSettle is how long storedRSS waits after storing: the watch cache makes the objects
+// no one read for one to two cooler passes (5s each) cold, and apigen's GC pacer
+// (runtime/gcpacer) returns the garbage of the load and of the freezing 1.5-2.5s after it
+// ends (read at 5s, 10,000 stored objects were still decoded: 220 MB on 16 cores).
+const storedSettle = 15 * time.Second
+
 // storedRSS stores n more objects through s's server and reads process pid's memory once the
 // caches and the collector settled.
 func storedRSS(ctx context.Context, s *bench.Scenario, pid, n int) (bench.MemStatus, error) {
@@ -134,9 +140,7 @@ func storedRSS(ctx context.Context, s *bench.Scenario, pid, n int) (bench.MemSta
 	select {
 	case <-ctx.Done():
 		return bench.MemStatus{}, ctx.Err()
-	case <-time.After(5 * time.Second):
-		// The caches and the collector settle: apigen's GC pacer (runtime/gcpacer) returns a
-		// load's garbage about 1.5-2.5s after the load ends; read at 2s the figure raced it.
+	case <-time.After(storedSettle):
 	}
 	return bench.ReadMemStatus(pid)
 }
