@@ -108,10 +108,15 @@ type corpusPass struct {
 // TestCorpusGolden regenerates each corpus tree in memory and diffs the result against the
 // committed zz_generated files, which act as golden files (`go test ./generators -run
 // TestCorpus -update` rewrites them, deleting stale ones, as apigen generate does). A second
-// run must give the same bytes.
+// run must give the same bytes; under -short there is no second run (a load and every
+// generator again, half of this test's CPU): make test compares the two runs, and -short
+// still holds apigen generate's output to itself twice on a smaller module (cmd/apigen/cli's
+// TestGenerateWithAllGenerators) and each generator's to itself (their
+// TestGenerateDeterministic). The trees are generated side by side.
 func TestCorpusGolden(t *testing.T) {
 	for _, tree := range corpusTrees {
 		t.Run(tree.name, func(t *testing.T) {
+			t.Parallel()
 			files, owned := firstPass(t, tree)
 			if golden.Updating() {
 				if _, err := output.Write(files, owned, output.Delete); err != nil {
@@ -124,6 +129,9 @@ func TestCorpusGolden(t *testing.T) {
 			}
 			for _, d := range diffs {
 				t.Errorf("%s is %s (run go test ./generators -run TestCorpusGolden -update):\n%s", d.Path, d.Status, d.Unified)
+			}
+			if testing.Short() {
+				return
 			}
 			again, _ := generateTree(t, tree)
 			for path, b := range files {

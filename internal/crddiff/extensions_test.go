@@ -20,7 +20,7 @@ import (
 // extensionsPerKind is how many generated inputs each release CRD gets in
 // TestExtensionsDifferential, shared by its served versions (HTTPRoute: 500 through v1, 500
 // through v1beta1): the versions of a kind have near identical schemas, and HTTPRoute's
-// inputs, the most costly, take most of the test's time. Half under -short (perKind).
+// inputs, the most costly, take most of the test's time. A quarter under -short (perKind).
 const extensionsPerKind = 1000
 
 // crdsPath is the collection of CustomResourceDefinitions.

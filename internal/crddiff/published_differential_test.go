@@ -5,7 +5,7 @@ import (
 )
 
 // publishedPerKind is how many generated inputs each kind gets in TestPublishedDifferential
-// (half under -short: perKind).
+// (a quarter under -short: perKind).
 const publishedPerKind = 600
 
 // TestPublishedDifferential is TestDifferential with the schema the subject publishes for each

@@ -11,6 +11,7 @@ import (
 // refuses are 422 Invalid (kind ListOptions) with its messages, as kube-apiserver answers
 // them, instead of a watch silently opened.
 func TestListOptionsValidation(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t)
 	for _, tc := range []struct {
 		query  string

@@ -56,6 +56,7 @@ func TestRefusedInputsChangeNothing(t *testing.T) {
 // TestAcceptTypeWildcard: Accept: application/* is answered with JSON, as kube-apiserver
 // negotiates it, for one object, a list and a watch.
 func TestAcceptTypeWildcard(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t)
 	s.expect(t, request{method: "POST", path: widgets, body: widgetJSON("a", 1, "red")}, http.StatusCreated, nil)
 	for _, path := range []string{widgets + "/a", widgets, widgets + "?watch=true&timeoutSeconds=1"} {

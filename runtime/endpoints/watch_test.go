@@ -70,6 +70,7 @@ func TestWatchStream(t *testing.T) {
 }
 
 func TestWatchTimeoutLegacyPathAndTable(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t)
 	var w v1.Widget
 	s.expect(t, request{method: "POST", path: widgets, body: widgetJSON("one", 1, "red")}, http.StatusCreated, &w)

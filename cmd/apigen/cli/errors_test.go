@@ -51,10 +51,16 @@ type WidgetList struct {
 // singleVersion returns the files of a module whose only API package is v1 (its own hub),
 // with WidgetSpec's fields and extra declarations as given.
 func singleVersion(fields, extra string) map[string]string {
-	return map[string]string{
-		"apis/widgets/v1/doc.go":   "// Package v1 is the only version of widgets.example.com.\n// +groupName=widgets.example.com\npackage v1\n",
-		"apis/widgets/v1/types.go": fmt.Sprintf(widgetTypes, "v1", fields, extra),
-	}
+	files := map[string]string{}
+	addGroup(files, "widgets", fields, extra)
+	return files
+}
+
+// addGroup adds to files the group <name>.example.com at apis/<name>, whose only API package
+// is v1 (its own hub), with WidgetSpec's fields and extra declarations as given.
+func addGroup(files map[string]string, name, fields, extra string) {
+	files["apis/"+name+"/v1/doc.go"] = "// Package v1 is the only version of " + name + ".example.com.\n// +groupName=" + name + ".example.com\npackage v1\n"
+	files["apis/"+name+"/v1/types.go"] = fmt.Sprintf(widgetTypes, "v1", fields, extra)
 }
 
 // writeModule writes files (relative path -> content) into a new module example.com/fixture in
@@ -114,64 +120,77 @@ func at(t *testing.T, files map[string]string, file, substr string) string {
 	return ""
 }
 
+// diagnosticCase is one mistake of TestGenerateDiagnostics: WidgetSpec's fields and extra
+// declarations (singleVersion), and the one diagnostic apigen generate reports for them.
+type diagnosticCase struct {
+	name    string
+	fields  string
+	extra   string
+	wantAt  string // substring of the line the diagnostic points at
+	want    string // the diagnostic after "file:line:col: "
+	warning bool
+}
+
+// diagnosticCases are TestGenerateDiagnostics' mistakes.
+var diagnosticCases = []diagnosticCase{{
+	name:   "misspelt marker",
+	fields: "\t// +kubebuilder:validaton:Minimum=0\n\tSize int32 `json:\"size\"`",
+	wantAt: "// +kubebuilder:validaton", want: "warning: unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)",
+	warning: true,
+}, {
+	name:   "misspelt bare marker",
+	fields: "\t// +optinal\n\tSize int32 `json:\"size,omitempty\"`",
+	wantAt: "// +optinal", want: "warning: unknown marker +optinal (did you mean +optional?)",
+	warning: true,
+}, {
+	name:   "wrong-typed value",
+	fields: "\t// +kubebuilder:validation:Minimum=abc\n\tSize int32 `json:\"size\"`",
+	wantAt: "// +kubebuilder:validation:Minimum", want: "+kubebuilder:validation:Minimum=abc: cannot parse abc as a number",
+}, {
+	name:   "conflicting minimums",
+	fields: "\t// +kubebuilder:validation:Minimum=1\n\t// +k8s:minimum=2\n\tSize int32 `json:\"size\"`",
+	wantAt: "// +k8s:minimum", want: "+k8s:minimum=2: conflicts with +kubebuilder:validation:Minimum=1",
+}, {
+	name:   "default on a required field",
+	fields: "\t// +required\n\t// +default=3\n\tSize int32 `json:\"size\"`",
+	wantAt: "// +default", want: "+default=3: a required field cannot have a default",
+}, {
+	name:   "optional and required",
+	fields: "\t// +optional\n\t// +kubebuilder:validation:Required\n\tSize int32 `json:\"size,omitempty\"`",
+	wantAt: "// +kubebuilder:validation:Required", want: "+kubebuilder:validation:Required: a field cannot be both optional and required (+optional); keep one",
+}, {
+	name:   "default violating its own maximum",
+	fields: "\t// +optional\n\t// +default=12\n\t// +kubebuilder:validation:Maximum=9\n\tSize int32 `json:\"size,omitempty\"`",
+	wantAt: "Size int32", want: "default 12 of WidgetSpec.Size violates +kubebuilder:validation:Maximum=9",
+}, {
+	name:    "required with omitempty and no +required",
+	fields:  "\t// +kubebuilder:validation:Required\n\tSize int32 `json:\"size,omitempty\"`",
+	wantAt:  "Size int32",
+	want:    "warning: field WidgetSpec.Size is required but its json tag has omitempty and it has no +required: openapi-gen would publish it as optional; add +required (or drop omitempty)",
+	warning: true,
+}, {
+	name:   "marker glued to a func",
+	fields: "\t// +optional\n\tSize int32 `json:\"size,omitempty\"`",
+	extra:  "\n// SetDefaults_Widget sets a size.\n// +kubebuilder:default=1\nfunc SetDefaults_Widget(w *Widget) { w.Spec.Size = 1 }\n",
+	wantAt: "// +kubebuilder:default",
+	want: "warning: marker +kubebuilder:default is on func SetDefaults_Widget and is ignored: markers apply to packages, " +
+		"types and fields; move it to the type's or field's comment (package markers go in doc.go)",
+	warning: true,
+}}
+
 // TestGenerateDiagnostics runs apigen generate on one mistake at a time: each error is
 // reported at its file:line:col with the message a user can act on, exits 1 and writes
-// nothing; each warning is printed and the run goes on (exit 0).
+// nothing; each warning is printed and the run goes on (exit 0). Under -short the mistakes
+// are made all at once instead (generateDiagnosticsTogether): the same diagnostics, at the
+// same lines, in one run rather than one per mistake (each run is a go list and a load, a
+// third of a CPU-second); make test runs each mistake alone.
 func TestGenerateDiagnostics(t *testing.T) {
+	if testing.Short() {
+		generateDiagnosticsTogether(t, diagnosticCases)
+		return
+	}
 	const types = "apis/widgets/v1/types.go"
-	tests := []struct {
-		name    string
-		fields  string
-		extra   string
-		wantAt  string // substring of the line the diagnostic points at
-		want    string // the diagnostic after "file:line:col: "
-		warning bool
-	}{{
-		name:   "misspelt marker",
-		fields: "\t// +kubebuilder:validaton:Minimum=0\n\tSize int32 `json:\"size\"`",
-		wantAt: "// +kubebuilder:validaton", want: "warning: unknown marker +kubebuilder:validaton:Minimum (did you mean +kubebuilder:validation:Minimum?)",
-		warning: true,
-	}, {
-		name:   "misspelt bare marker",
-		fields: "\t// +optinal\n\tSize int32 `json:\"size,omitempty\"`",
-		wantAt: "// +optinal", want: "warning: unknown marker +optinal (did you mean +optional?)",
-		warning: true,
-	}, {
-		name:   "wrong-typed value",
-		fields: "\t// +kubebuilder:validation:Minimum=abc\n\tSize int32 `json:\"size\"`",
-		wantAt: "// +kubebuilder:validation:Minimum", want: "+kubebuilder:validation:Minimum=abc: cannot parse abc as a number",
-	}, {
-		name:   "conflicting minimums",
-		fields: "\t// +kubebuilder:validation:Minimum=1\n\t// +k8s:minimum=2\n\tSize int32 `json:\"size\"`",
-		wantAt: "// +k8s:minimum", want: "+k8s:minimum=2: conflicts with +kubebuilder:validation:Minimum=1",
-	}, {
-		name:   "default on a required field",
-		fields: "\t// +required\n\t// +default=3\n\tSize int32 `json:\"size\"`",
-		wantAt: "// +default", want: "+default=3: a required field cannot have a default",
-	}, {
-		name:   "optional and required",
-		fields: "\t// +optional\n\t// +kubebuilder:validation:Required\n\tSize int32 `json:\"size,omitempty\"`",
-		wantAt: "// +kubebuilder:validation:Required", want: "+kubebuilder:validation:Required: a field cannot be both optional and required (+optional); keep one",
-	}, {
-		name:   "default violating its own maximum",
-		fields: "\t// +optional\n\t// +default=12\n\t// +kubebuilder:validation:Maximum=9\n\tSize int32 `json:\"size,omitempty\"`",
-		wantAt: "Size int32", want: "default 12 of WidgetSpec.Size violates +kubebuilder:validation:Maximum=9",
-	}, {
-		name:    "required with omitempty and no +required",
-		fields:  "\t// +kubebuilder:validation:Required\n\tSize int32 `json:\"size,omitempty\"`",
-		wantAt:  "Size int32",
-		want:    "warning: field WidgetSpec.Size is required but its json tag has omitempty and it has no +required: openapi-gen would publish it as optional; add +required (or drop omitempty)",
-		warning: true,
-	}, {
-		name:   "marker glued to a func",
-		fields: "\t// +optional\n\tSize int32 `json:\"size,omitempty\"`",
-		extra:  "\n// SetDefaults_Widget sets a size.\n// +kubebuilder:default=1\nfunc SetDefaults_Widget(w *Widget) { w.Spec.Size = 1 }\n",
-		wantAt: "// +kubebuilder:default",
-		want: "warning: marker +kubebuilder:default is on func SetDefaults_Widget and is ignored: markers apply to packages, " +
-			"types and fields; move it to the type's or field's comment (package markers go in doc.go)",
-		warning: true,
-	}}
-	for _, tt := range tests {
+	for _, tt := range diagnosticCases {
 		t.Run(tt.name, func(t *testing.T) {
 			files := singleVersion(tt.fields, tt.extra)
 			dir := writeModule(t, files)
@@ -198,6 +217,46 @@ func TestGenerateDiagnostics(t *testing.T) {
 				t.Errorf("generate changed the tree despite an error (-before +after):\n%s", diff)
 			}
 		})
+	}
+}
+
+// generateDiagnosticsTogether writes each of cases as a group of its own (apis/caseNN, NN
+// its 1-based index) into one module and runs apigen generate once: every case's diagnostic
+// comes out at its file:line:col, sorted, then the count of errors; exit 1 (or 0 when every
+// case is a warning, with files written), and an error leaves the tree as it was.
+func generateDiagnosticsTogether(t *testing.T, cases []diagnosticCase) {
+	files := map[string]string{}
+	var want strings.Builder
+	errs := 0
+	for i, tt := range cases {
+		name := fmt.Sprintf("case%02d", i+1)
+		addGroup(files, name, tt.fields, tt.extra)
+		fmt.Fprintf(&want, "%s: %s\n", at(t, files, "apis/"+name+"/v1/types.go", tt.wantAt), tt.want)
+		if !tt.warning {
+			errs++
+		}
+	}
+	if errs > 0 {
+		fmt.Fprintf(&want, "apigen: %d error(s); nothing written\n", errs)
+	}
+	dir := writeModule(t, files)
+	before := tree(t, dir)
+	code, stdout, stderr := run(t, "generate", "./...")
+	if diff := cmp.Diff(want.String(), stderr); diff != "" {
+		t.Errorf("generate stderr mismatch (-want +got):\n%s\nstdout:\n%s", diff, stdout)
+	}
+	after := tree(t, dir)
+	if errs == 0 {
+		if code != 0 || len(after) == len(before) {
+			t.Errorf("generate exit %d, %d files before and %d after; want exit 0 and files written", code, len(before), len(after))
+		}
+		return
+	}
+	if code != 1 {
+		t.Errorf("generate exit %d, want 1", code)
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("generate changed the tree despite errors (-before +after):\n%s", diff)
 	}
 }
 
