@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -193,7 +194,8 @@ func (u *UserREST) List(ctx context.Context, opts *metainternalversion.ListOptio
 // Watch streams REST's Watch filtered as List filters, as kube-apiserver's watch cache
 // filters: an object that stops matching is sent DELETED once, one that starts matching
 // ADDED (what matched at the start is read from REST's List, when it has one, without
-// selectors); BOOKMARK and ERROR events pass. Errors: as List, for Watch.
+// selectors; an event the list already reflects, one a watch from an older resourceVersion
+// replays, keeps its own type); BOOKMARK and ERROR events pass. Errors: as List, for Watch.
 func (u *UserREST) Watch(ctx context.Context, opts *metainternalversion.ListOptions) (watch.Interface, error) {
 	w, ok := u.REST.(userWatcher)
 	if !ok {
@@ -212,14 +214,18 @@ func (u *UserREST) Watch(ctx context.Context, opts *metainternalversion.ListOpti
 		return in, nil
 	}
 	var seed []runtime.Object
+	var seedRV int64
 	if l, ok := u.REST.(userLister); ok && !p.Empty() {
 		// What matched at the start, so that a change of labels or fields is ADDED or DELETED.
 		list, err := l.List(ctx, &metainternalversion.ListOptions{})
 		if err == nil {
 			seed, _ = meta.ExtractList(list)
+			if acc, err := meta.ListAccessor(list); err == nil {
+				seedRV, _ = strconv.ParseInt(acc.GetResourceVersion(), 10, 64)
+			}
 		}
 	}
-	return newFilteredWatch(in, func(obj runtime.Object) (bool, error) { return u.matches(p, ns, obj) }, seed), nil
+	return newFilteredWatch(in, func(obj runtime.Object) (bool, error) { return u.matches(p, ns, obj) }, seed, seedRV), nil
 }
 
 // Create returns REST's Create, or 405.

@@ -23,6 +23,7 @@ import (
 type computedWidgets struct {
 	items  []testapi.Widget
 	events *watch.FakeWatcher
+	listRV string // the lists' resourceVersion
 }
 
 func (c *computedWidgets) Get(_ context.Context, name string, _ *metav1.GetOptions) (runtime.Object, error) {
@@ -36,6 +37,7 @@ func (c *computedWidgets) Get(_ context.Context, name string, _ *metav1.GetOptio
 
 func (c *computedWidgets) List(context.Context, *metainternalversion.ListOptions) (runtime.Object, error) {
 	l := &testapi.WidgetList{}
+	l.ResourceVersion = c.listRV
 	for i := range c.items {
 		l.Items = append(l.Items, *c.items[i].DeepCopyObject().(*testapi.Widget))
 	}
@@ -161,6 +163,38 @@ func TestUserRESTWatchSelects(t *testing.T) {
 	}
 	if !rest.events.IsStopped() {
 		t.Error("Stop did not stop the user's watch")
+	}
+}
+
+// TestUserRESTWatchReplaysFromResourceVersion: a watch from a client's resourceVersion
+// replays what followed it, while the list its selection starts from is the present. An
+// object that started matching in the replay is ADDED (the client did not have it), not
+// MODIFIED because the present list has it matching; after the list's resourceVersion the
+// list is what was sent, so leaving the selection is DELETED.
+func TestUserRESTWatchReplaysFromResourceVersion(t *testing.T) {
+	t.Parallel()
+	at := func(w testapi.Widget, rv string) *testapi.Widget { w.ResourceVersion = rv; return &w }
+	rest := &computedWidgets{events: watch.NewFakeWithChanSize(8, false), listRV: "5",
+		items: []testapi.Widget{*at(labeled("a", "w1", "web", 1), "4")}}
+	u := newUserREST(rest)
+	w, err := u.Watch(nsCtx("a"), &metainternalversion.ListOptions{ResourceVersion: "3",
+		LabelSelector: labels.SelectorFromSet(labels.Set{"tier": "web"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	rest.events.Add(at(labeled("a", "w1", "web", 1), "4"))    // relabelled at 4, replayed: ADDED
+	rest.events.Modify(at(labeled("a", "w1", "web", 2), "6")) // MODIFIED
+	rest.events.Modify(at(labeled("a", "w1", "db", 2), "7"))  // leaves: DELETED
+	for i, typ := range []watch.EventType{watch.Added, watch.Modified, watch.Deleted} {
+		select {
+		case ev := <-w.ResultChan():
+			if ev.Type != typ {
+				t.Fatalf("event %d = %s %v, want %s", i, ev.Type, ev.Object, typ)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no event %d (%s)", i, typ)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"strconv"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -14,22 +15,28 @@ import (
 // cache filters a watch by its selectors. It keeps whether each object it has seen (by
 // namespace and name, seeded from a list at the watch's start) matched, so an object that
 // stops matching is sent DELETED and one that starts matching ADDED; an object it has not
-// seen passes when it matches, with its event's type. BOOKMARK and ERROR events pass
-// unchanged; an object that cannot be matched ends the watch with an ERROR event.
+// seen passes when it matches, with its event's type. The list is the present, while a watch
+// from a client's resourceVersion replays what followed it: an event at or before the list's
+// resourceVersion (when both are integers) is one the list already reflects, and passes when
+// it matches with its own type (the seed would make an object that started matching in it
+// MODIFIED, as if the client had it), leaving the seed as it is. BOOKMARK and ERROR events
+// pass unchanged; an object that cannot be matched ends the watch with an ERROR event.
 type filteredWatch struct {
 	in    watch.Interface
 	match func(runtime.Object) (bool, error)
 	// matched is, per object seen ("namespace/name"), whether it matched.
 	matched map[string]bool
-	out     chan watch.Event
-	stop    chan struct{}
-	once    sync.Once
+	// seedRV is the resourceVersion of the list matched was seeded from (0: unknown).
+	seedRV int64
+	out    chan watch.Event
+	stop   chan struct{}
+	once   sync.Once
 }
 
 // newFilteredWatch starts filtering in, knowing whether each of seed (the objects at the
-// watch's start) matched; Stop stops in too.
-func newFilteredWatch(in watch.Interface, match func(runtime.Object) (bool, error), seed []runtime.Object) *filteredWatch {
-	w := &filteredWatch{in: in, match: match, matched: map[string]bool{}, out: make(chan watch.Event), stop: make(chan struct{})}
+// watch's start, listed at resourceVersion seedRV, 0 when unknown) matched; Stop stops in too.
+func newFilteredWatch(in watch.Interface, match func(runtime.Object) (bool, error), seed []runtime.Object, seedRV int64) *filteredWatch {
+	w := &filteredWatch{in: in, match: match, matched: map[string]bool{}, seedRV: seedRV, out: make(chan watch.Event), stop: make(chan struct{})}
 	for _, obj := range seed {
 		if m, err := meta.Accessor(obj); err == nil {
 			ok, _ := match(obj)
@@ -92,6 +99,11 @@ func (w *filteredWatch) filter(ev watch.Event) (watch.Event, bool) {
 	match, err := w.match(ev.Object)
 	if err != nil {
 		return watch.Event{Type: watch.Error, Object: internalErrorStatus(err)}, true
+	}
+	if ev.Type != watch.Deleted && w.seedRV > 0 {
+		if rv, err := strconv.ParseInt(m.GetResourceVersion(), 10, 64); err == nil && rv <= w.seedRV {
+			return ev, match // replayed: the seed is already at or past it
+		}
 	}
 	was, seen := w.matched[key]
 	if ev.Type == watch.Deleted {
