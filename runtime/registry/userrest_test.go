@@ -147,17 +147,7 @@ func TestUserRESTWatchSelects(t *testing.T) {
 	rest.events.Modify(&db)  // stops matching: DELETED
 	rest.events.Modify(&db)  // still not matching: dropped
 	rest.events.Action(watch.Bookmark, &testapi.Widget{})
-	want := []watch.EventType{watch.Added, watch.Modified, watch.Deleted, watch.Bookmark}
-	for i, typ := range want {
-		select {
-		case ev := <-w.ResultChan():
-			if ev.Type != typ {
-				t.Fatalf("event %d = %s %v, want %s", i, ev.Type, ev.Object, typ)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("no event %d (%s)", i, typ)
-		}
-	}
+	expectEvents(t, w, watch.Added, watch.Modified, watch.Deleted, watch.Bookmark)
 	w.Stop()
 	for range w.ResultChan() {
 	}
@@ -186,7 +176,13 @@ func TestUserRESTWatchReplaysFromResourceVersion(t *testing.T) {
 	rest.events.Add(at(labeled("a", "w1", "web", 1), "4"))    // relabelled at 4, replayed: ADDED
 	rest.events.Modify(at(labeled("a", "w1", "web", 2), "6")) // MODIFIED
 	rest.events.Modify(at(labeled("a", "w1", "db", 2), "7"))  // leaves: DELETED
-	for i, typ := range []watch.EventType{watch.Added, watch.Modified, watch.Deleted} {
+	expectEvents(t, w, watch.Added, watch.Modified, watch.Deleted)
+}
+
+// expectEvents reads the next events of w and fails t unless they have the types want.
+func expectEvents(t *testing.T, w watch.Interface, want ...watch.EventType) {
+	t.Helper()
+	for i, typ := range want {
 		select {
 		case ev := <-w.ResultChan():
 			if ev.Type != typ {
