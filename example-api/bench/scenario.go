@@ -455,12 +455,7 @@ const memNamespace = "bench-mem"
 // StoreObjects creates n more objects of the scenario's size through the server, in
 // namespace bench-mem (the memory figure's: RSS with n objects stored and cached).
 func (s *Scenario) StoreObjects(ctx context.Context, n int) error {
-	client := s.newAPIClient()
-	defer client.Close()
-	if err := client.CreateNamespace(ctx, memNamespace); err != nil {
-		return err
-	}
-	return s.createAll(ctx, memNamespace, n, nil)
+	return s.storeIn(ctx, memNamespace, n, setupClients)
 }
 
 // agedNamespace holds the objects that age the server (Age).
@@ -471,12 +466,17 @@ const agedNamespace = "bench-aged"
 // its watch cache and etcd's history, as a server that has been written to for a long time
 // (the aged-server rows are measured after it).
 func (s *Scenario) Age(ctx context.Context, n, clients int) error {
+	return s.storeIn(ctx, agedNamespace, n, clients)
+}
+
+// storeIn creates namespace and n objects in it through the server with clients clients.
+func (s *Scenario) storeIn(ctx context.Context, namespace string, n, clients int) error {
 	client := s.newAPIClient()
 	defer client.Close()
-	if err := client.CreateNamespace(ctx, agedNamespace); err != nil {
+	if err := client.CreateNamespace(ctx, namespace); err != nil {
 		return err
 	}
-	return s.createIn(ctx, agedNamespace, n, clients, nil)
+	return s.createIn(ctx, namespace, n, clients, nil)
 }
 
 // TLS returns the TLS configuration the scenario's clients use (nil: plain HTTP); the first
