@@ -45,7 +45,7 @@ func run() error {
 	clients := flag.Int("clients", 16, "concurrent creating clients")
 	heap := flag.String("heap", "", "write the server's heap profile at the end to this file")
 	extra := flag.String("server-args", "", "more server flags, space-separated")
-	settle := flag.Duration("settle", 15*time.Second, "wait after start and after the creates before reading the heap (the watch cache makes objects not read for 5-10s cold)")
+	settle := flag.Duration("settle", bench.StoredSettle, "wait after start and after the creates before reading the heap (the watch cache makes objects not read for 5-10s cold)")
 	flag.Parse()
 	if *bin == "" {
 		return errors.New("-bin is required")

@@ -30,7 +30,8 @@ func idleRSS(ctx context.Context, pids []int) ([]bench.MemStatus, error) {
 
 // figures measures and prints the watch fan-outs and the memory figures with their targets:
 // idle RSS (read at start, one figure per server), RSS with o.memObjects objects stored
-// (stored, measured before the rows; nil: not measured), peak RSS (CheckTargets' line), and the same of the anchor when it is not nil (the anchor's
+// (stored, measured before the rows; nil: not measured), peak RSS (CheckTargets' line),
+// and the same of the anchor when it is not nil (the anchor's
 // fan-outs right after the server's, its RSS with as many objects stored). In process, RSS
 // is loadgen's and is printed without a verdict. The watch fan-outs and the stored objects
 // go to the first server (-etcd cluster measures neither, see checkTopology). It returns
@@ -125,12 +126,6 @@ func measureStored(ctx context.Context, o *options, s *bench.Scenario, pid int, 
 	return &f, nil
 }
 
-// storedSettle is how long storedRSS waits after storing: the watch cache makes the objects
-// no one read for one to two cooler passes (5s each) cold, and apigen's GC pacer
-// (runtime/gcpacer) returns the garbage of the load and of the freezing 1.5-2.5s after it
-// ends (read at 5s, 10,000 stored objects were still decoded: 220 MB on 16 cores).
-const storedSettle = 15 * time.Second
-
 // storedRSS stores n more objects through s's server and reads process pid's memory once the
 // caches and the collector settled.
 func storedRSS(ctx context.Context, s *bench.Scenario, pid, n int) (bench.MemStatus, error) {
@@ -140,7 +135,7 @@ func storedRSS(ctx context.Context, s *bench.Scenario, pid, n int) (bench.MemSta
 	select {
 	case <-ctx.Done():
 		return bench.MemStatus{}, ctx.Err()
-	case <-time.After(storedSettle):
+	case <-time.After(bench.StoredSettle):
 	}
 	return bench.ReadMemStatus(pid)
 }
