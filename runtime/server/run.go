@@ -28,7 +28,9 @@ type PreparedServer struct {
 	hooksDone    map[string]*atomic.Bool
 	ready        chan struct{}
 	shuttingDown atomic.Bool
-	stopping     chan struct{}
+	// stopping ends when shutdown tells long-running requests to end (stop cancels it).
+	stopping context.Context
+	stop     context.CancelFunc
 }
 
 // PrepareRun freezes the server: it serves the OpenAPI documents of the installed groups
@@ -53,7 +55,8 @@ func (s *Server) PrepareRun() (*PreparedServer, error) {
 		return nil, err
 	}
 	p := &PreparedServer{Server: s, hooks: hooks, preShutdown: preShutdown, hooksDone: map[string]*atomic.Bool{},
-		ready: make(chan struct{}), stopping: make(chan struct{})}
+		ready: make(chan struct{})}
+	p.stopping, p.stop = context.WithCancel(context.Background())
 	checks := append([]HealthChecker{PingHealthz}, chainChecks(s)...)
 	installHealthEndpoint(s.mux, "/healthz", s.log, checks)
 	installHealthEndpoint(s.mux, "/livez", s.log, checks)
@@ -236,7 +239,7 @@ func (p *PreparedServer) Serve(ctx context.Context, ln net.Listener) error {
 // shutdown ends watches, stops listening and drains srv, as described at Serve.
 func (p *PreparedServer) shutdown(srv *http.Server) error {
 	p.shuttingDown.Store(true)
-	close(p.stopping)
+	p.stop()
 	timeout := p.cfg.ShutdownTimeout
 	if timeout <= 0 {
 		timeout = DefaultShutdownTimeout
