@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -36,8 +37,10 @@ var bookmarkFrequency = time.Minute
 // event takes no goroutine hand-off before the consumer (kube-apiserver's cacheWatcher
 // hands every event to a goroutine of its own). Queuing and delivering block the reflector
 // only for a watcher whose buffer is full, and only within the dispatch budget shared by
-// all (budget.go); a watcher still full then is cut off. The goroutine then only waits
-// for the end of the watch, to close result and unregister the watcher.
+// all (budget.go); a watcher still full then is cut off. The goroutine then returns: the
+// end of a live watch (Stop, a cut-off, the cache closing, or its context ending, through
+// context.AfterFunc) closes result and unregisters the watcher, so that a server holding
+// 10,000 watches keeps no 10,000 goroutines and stacks only waiting for their end.
 type cacheWatcher struct {
 	c         *Cacher
 	ctx       context.Context
@@ -66,9 +69,15 @@ type cacheWatcher struct {
 
 	input  chan *event      // live events queued while run sends the initial ones; nil once live
 	result chan watch.Event // inputBuffer events
-	done   chan struct{}    // closed by Stop, a cut-off or closeAll
+	done   chan struct{}    // closed by Stop, a cut-off, closeAll or the end of ctx
 	once   sync.Once
-	exited chan struct{} // closed when run has returned
+	// detached is set when run has returned with the watcher live: from then on close
+	// ends the watch (end) itself. stopAfter, set just before, unregisters the
+	// context.AfterFunc that closes the watcher when ctx ends.
+	detached  atomic.Bool
+	stopAfter func() bool
+	endOnce   sync.Once
+	exited    chan struct{} // closed when the watch has ended (end): result closed, unregistered
 
 	// mu orders the reflector's deliveries with the switch to live and with the end of the
 	// watch (result is closed under it).
@@ -82,15 +91,40 @@ type cacheWatcher struct {
 // ResultChan implements watch.Interface.
 func (w *cacheWatcher) ResultChan() <-chan watch.Event { return w.result }
 
-// Stop implements watch.Interface: it ends the watch and waits for its goroutine; the result
-// channel is closed. It may be called more than once, from any goroutine.
+// Stop implements watch.Interface: it ends the watch and waits until it has ended; the
+// result channel is closed. It may be called more than once, from any goroutine.
 func (w *cacheWatcher) Stop() {
 	w.close()
 	<-w.exited
 }
 
-// close ends the watch without waiting.
-func (w *cacheWatcher) close() { w.once.Do(func() { close(w.done) }) }
+// close ends the watch without waiting: done closes, and a watcher whose goroutine has
+// returned (detached) is ended by a goroutine of its own, since close may be called with
+// the watcher's or the watcher set's lock held.
+func (w *cacheWatcher) close() {
+	w.once.Do(func() {
+		close(w.done)
+		if w.detached.Load() {
+			go w.end()
+		}
+	})
+}
+
+// end finishes the watch once: result is closed, the watcher leaves the set and its
+// context's AfterFunc, and exited closes.
+func (w *cacheWatcher) end() {
+	w.endOnce.Do(func() {
+		if w.stopAfter != nil {
+			w.stopAfter()
+		}
+		w.finish()
+		w.c.watchers.remove(w)
+		if m := w.c.metrics; m != nil {
+			m.AddWatchers(w.c.gvk, -1)
+		}
+		close(w.exited)
+	})
+}
 
 // push delivers ev to the watcher without blocking: into result, converted, when the
 // watcher is live, else into input for run. It reports false when the watcher's buffer is
@@ -244,22 +278,24 @@ func (w *cacheWatcher) scheduleBookmark(now time.Time) {
 	w.nextBookmark = next
 }
 
-// run sends the initial events and those queued meanwhile, makes the watcher live, then
-// waits until the watch ends to close result.
+// run sends the initial events and those queued meanwhile and makes the watcher live; it
+// returns then, leaving the end of the watch to close (detached), or ends the watch itself
+// when it did not go live.
 func (w *cacheWatcher) run() {
-	defer close(w.exited)
-	defer w.c.watchers.remove(w)
-	defer w.finish()
 	if m := w.c.metrics; m != nil {
 		m.AddWatchers(w.c.gvk, 1)
-		defer m.AddWatchers(w.c.gvk, -1)
 	}
 	if !w.sendInitial() || !w.goLive() {
+		w.end()
 		return
 	}
+	w.stopAfter = context.AfterFunc(w.ctx, w.close)
+	w.detached.Store(true)
+	// A close before detached was set saw no detached watcher and left the end to run.
 	select {
 	case <-w.done:
-	case <-w.ctx.Done():
+		w.end()
+	default:
 	}
 }
 
