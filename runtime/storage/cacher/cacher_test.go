@@ -373,7 +373,7 @@ func TestWatchersJoiningDuringWrites(t *testing.T) {
 	c := newCacher(t, client, prefix, nil, cacher.Config{})
 	opts := storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(c.Revision(), 10)}
 	wr := &writer{t: t, s: c}
-	const writes = 120
+	const writes = 60 // fewer than a watcher buffers: none reads before the writes end
 	var watchers []watch.Interface
 	for range writes {
 		wr.write()

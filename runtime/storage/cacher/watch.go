@@ -27,8 +27,9 @@ import (
 //   - SendInitialEvents=false with "" or "0": live events only, from now.
 //
 // With ProgressNotify, the watcher gets a BOOKMARK about every minute. A watcher that falls
-// inputBuffer events behind and stays so through the dispatch budget is cut off: its result
-// channel closes and request.TerminateWatch(ctx) ends its consumer. Until the cache is synced
+// resultBuffer events behind (inputBuffer while it sends its initial events) and stays so
+// through the dispatch budget is cut off: its result channel closes and
+// request.TerminateWatch(ctx) ends its consumer. Until the cache is synced
 // (and after Stop) the watch goes to storage.
 func (c *Cacher) Watch(ctx context.Context, key string, opts storage.ListOptions) (watch.Interface, error) {
 	k, err := c.cleanKey(key, opts.Recursive)
@@ -79,7 +80,7 @@ func (c *Cacher) newWatcher(ctx context.Context, key string, opts storage.ListOp
 	w := &cacheWatcher{
 		c: c, ctx: ctx, key: key, recursive: opts.Recursive, ns: namespaceOf(key), pred: opts.Predicate,
 		shared: request.ReadOnlyResults(ctx), sharedObjects: request.SharedWatchObjects(ctx), bookmarks: opts.ProgressNotify,
-		input: make(chan *event, inputBuffer), result: make(chan watch.Event, inputBuffer),
+		input: make(chan *event, inputBuffer), result: make(chan watch.Event, resultBuffer),
 		done: make(chan struct{}), exited: make(chan struct{}),
 	}
 	w.deadline, _ = ctx.Deadline()

@@ -16,13 +16,18 @@ import (
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
-// inputBuffer is how many events a watcher may fall behind the cache before the reflector
-// waits for it (at most its dispatch budget, budget.go) and then cuts it off (its result
-// channel closed once the consumer has read the events buffered, and its consumer
+// resultBuffer is how many events a live watcher may fall behind the cache before the
+// reflector waits for it (at most its dispatch budget, budget.go) and then cuts it off (its
+// result channel closed once the consumer has read the events buffered, and its consumer
 // terminated through request.TerminateWatch; the client resumes from its last
-// resourceVersion), as kube-apiserver's cacheWatcher input channel (whose size kube sizes
-// to about a second of events, 10 to 1000). Both the queue of events arriving while the
-// initial events are sent and the result channel hold this many.
+// resourceVersion), as kube-apiserver's cacheWatcher input channel, which kube sizes to
+// about a second of events, 10 to 100 for a watch without an index (10 to 1000 with one).
+// A slot is a watch.Event of 32 bytes, allocated up front: 64 slots hold 2 KB per watcher.
+const resultBuffer = 64
+
+// inputBuffer is how many live events a watcher may fall behind while it still sends its
+// initial events (a list of many objects takes a while), with the same wait and cut-off. A
+// slot is a pointer; the queue is let go once the watcher is live.
 const inputBuffer = 256
 
 // bookmarkFrequency is how often a watcher that asked for bookmarks gets one, as
@@ -68,12 +73,12 @@ type cacheWatcher struct {
 	endBookmark    int64
 
 	input  chan *event      // live events queued while run sends the initial ones; nil once live
-	result chan watch.Event // inputBuffer events
+	result chan watch.Event // resultBuffer events
 	done   chan struct{}    // closed by Stop, a cut-off, closeAll or the end of ctx
 	once   sync.Once
-	// detached is set when run has returned with the watcher live: from then on close
-	// ends the watch (end) itself. stopAfter, set just before, unregisters the
-	// context.AfterFunc that closes the watcher when ctx ends.
+	// detached is set when run has returned with the watcher live: from then on whoever
+	// closes done ends the watch (end). stopAfter, set just before, unregisters the
+	// context.AfterFunc that ends the watch when ctx ends.
 	detached  atomic.Bool
 	stopAfter func() bool
 	endOnce   sync.Once
@@ -94,20 +99,36 @@ func (w *cacheWatcher) ResultChan() <-chan watch.Event { return w.result }
 // Stop implements watch.Interface: it ends the watch and waits until it has ended; the
 // result channel is closed. It may be called more than once, from any goroutine.
 func (w *cacheWatcher) Stop() {
-	w.close()
+	w.closeAndEnd()
 	<-w.exited
 }
 
 // close ends the watch without waiting: done closes, and a watcher whose goroutine has
-// returned (detached) is ended by a goroutine of its own, since close may be called with
-// the watcher's or the watcher set's lock held.
+// returned (detached) is ended by a goroutine of its own, since close is called with the
+// watcher's or the watcher set's lock held.
 func (w *cacheWatcher) close() {
+	if w.closeDone() && w.detached.Load() {
+		go w.end()
+	}
+}
+
+// closeAndEnd ends the watch with no lock held (Stop, the end of ctx): done closes, and a
+// detached watcher is ended by the caller.
+func (w *cacheWatcher) closeAndEnd() {
+	w.closeDone()
+	if w.detached.Load() {
+		w.end()
+	}
+}
+
+// closeDone closes done once; it reports whether this call closed it.
+func (w *cacheWatcher) closeDone() bool {
+	closed := false
 	w.once.Do(func() {
 		close(w.done)
-		if w.detached.Load() {
-			go w.end()
-		}
+		closed = true
 	})
+	return closed
 }
 
 // end finishes the watch once: result is closed, the watcher leaves the set and its
@@ -289,7 +310,7 @@ func (w *cacheWatcher) run() {
 		w.end()
 		return
 	}
-	w.stopAfter = context.AfterFunc(w.ctx, w.close)
+	w.stopAfter = context.AfterFunc(w.ctx, w.closeAndEnd)
 	w.detached.Store(true)
 	// A close before detached was set saw no detached watcher and left the end to run.
 	select {
@@ -338,7 +359,7 @@ func (w *cacheWatcher) sendQueued(ev *event) bool {
 
 // finish ends the watch (if it was not already) and closes result; no delivery follows.
 func (w *cacheWatcher) finish() {
-	w.close()
+	w.closeDone()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.ended = true
