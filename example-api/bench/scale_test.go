@@ -66,8 +66,8 @@ func TestCheckScaleTargets(t *testing.T) {
 			{Op: OpList, Clients: 64, Server: sum(50, time.Millisecond)}, // raw etcd completed nothing
 		},
 		Watch: []WatchSummary{
-			{Watchers: 0, Rate: 10, WriterP99: 2 * time.Millisecond},
-			{Watchers: 1000, Rate: 10, Expected: 200_000, Delivered: 200_000, P99: 12 * time.Millisecond, WriterP99: 5 * time.Millisecond},
+			{Watchers: 0, Rate: 10, Writes: 600, WriterP99: 2 * time.Millisecond},
+			{Watchers: 1000, Rate: 10, Writes: 600, Expected: 600_000, Delivered: 600_000, P99: 12 * time.Millisecond, WriterP99: 5 * time.Millisecond},
 			{Watchers: 10000, Rate: 10, Expected: 2_000_000, Delivered: 1_999_999, P99: 50 * time.Millisecond, PeakRSS: 500e6},
 		},
 		AnchorWatch:   []WatchSummary{{Watchers: 1000, Rate: 10, Expected: 200_000, Delivered: 200_000, P99: 15 * time.Millisecond}},
@@ -90,7 +90,7 @@ func TestCheckScaleTargets(t *testing.T) {
 		"scale: list   at 64 clients >= 100% of raw etcd: not measured",
 		"scale: create p99 at 64 clients <= the anchor's: 40.000ms against 50.000ms PASS",
 		"scale: 1000 watchers x 10 writes/s: p99 <= the anchor's and <= 20ms, none lost: p99 12.000ms against 15.000ms, 0 lost PASS",
-		"scale: writer's p99 with 1000 watchers <= 2x with none: 5.000ms against 2.000ms MISS",
+		"scale: writer's p99 with 1000 watchers <= 2x with none: 5.000ms against 2.000ms (600 and 600 writes) MISS",
 		"scale: 10000 watchers x 10 writes/s: none lost, p99 <= 100ms, server RSS <= 1000 MB: 1 lost, p99 50.000ms, peak RSS 500.0 MB MISS",
 		"scale: idle RSS with the embedded etcd <= 80 MB: 90.0 MB (anchor 70.0 MB) MISS",
 		"scale: RSS with 10000 objects <= 150 MB: 140.0 MB (anchor - MB) PASS",
@@ -103,6 +103,15 @@ func TestCheckScaleTargets(t *testing.T) {
 	if met != 5 || missed != 7 {
 		t.Errorf("met %d, missed %d; want 5 and 7:\n%s", met, missed, got)
 	}
+
+	// A p99 of too few writes is not held to the target.
+	in.Watch[0].Writes = 200
+	out.Reset()
+	CheckScaleTargets(&out, in)
+	if want := "scale: writer's p99 with 1000 watchers <= 2x with none: 5.000ms against 2.000ms, but of 600 and 200 writes (a p99 wants >= 500: -watch-duration >= 50s): not measured\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+	in.Watch[0].Writes = 600
 
 	// On the external etcd the idle RSS is held to the anchor's, and today's shares of raw
 	// etcd (the embedded topology's) are not checked.

@@ -150,7 +150,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	transport := fs.String("transport", "https", "how clients reach the server: \"https\" (the admin client certificate of its kubeconfig, HTTP/2, gzip accepted, as client-go) or \"http\" (--plain-http)")
 	watches := fs.String("watch", "0:10,1000:10,10000:10,64:100", "watch fan-outs to measure, comma-separated watchers:writes-per-second "+
 		"(0 watchers: the writer alone, the baseline of its latency); empty for none")
-	fs.DurationVar(&o.watchDuration, "watch-duration", 20*time.Second, "how long each watch fan-out writes")
+	fs.DurationVar(&o.watchDuration, "watch-duration", 50*time.Second, "how long each watch fan-out writes (at 10 writes/s, 50s gives the 500 writes a writer's p99 is compared on)")
 	fs.IntVar(&o.memObjects, "mem-objects", bench.MemObjects, "objects to store for the memory figure (RSS with them cached); 0 for none")
 	serverArgs := fs.String("server-args", "", "more server flags, space-separated (e.g. --watch-cache=false to measure without the watch cache)")
 	fs.BoolVar(&o.fmCost, "field-management-cost", false, "after the update rows, measure updates on the server and on a second server with field management off "+
