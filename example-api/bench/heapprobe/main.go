@@ -79,12 +79,35 @@ func run() error {
 	}
 	took := time.Since(start)
 	time.Sleep(*settle)
+	if err := printResident(p.URL, p.PID); err != nil {
+		return err
+	}
 	after, err := heapAlloc(p.URL, *heap)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("created %d objects of %d bytes in %v (%.0f/s); HeapAlloc after GC %d -> %d bytes: %.0f bytes per object\n",
 		*n, *size, took.Round(time.Millisecond), float64(*n)/took.Seconds(), before, after, float64(after-before)/float64(*n))
+	return nil
+}
+
+// printResident prints the server's resident memory after the settle, before heapAlloc's
+// forced collection, and the Go runtime's split of it (the "# Name = bytes" lines of its heap
+// profile), so that memory the live heap does not explain (garbage not yet collected, pages
+// not yet returned, stacks) shows.
+func printResident(url string, pid int) error {
+	m, err := bench.ReadMemStatus(pid)
+	if err != nil {
+		return err
+	}
+	stats, err := runtimeStats(url, false)
+	if err != nil {
+		return err
+	}
+	mb := func(v int64) string { return fmt.Sprintf("%.1f MB", float64(v)/1e6) }
+	fmt.Printf("server RSS %s (anonymous %s, file-backed %s); HeapAlloc %s, HeapInuse %s, HeapIdle %s, HeapReleased %s, Stack %s, NextGC %s\n",
+		mb(int64(m.RSS)), mb(int64(m.Anon)), mb(int64(m.File)), mb(stats["HeapAlloc"]), mb(stats["HeapInuse"]),
+		mb(stats["HeapIdle"]), mb(stats["HeapReleased"]), mb(stats["Stack"]), mb(stats["NextGC"]))
 	return nil
 }
 
@@ -113,22 +136,11 @@ func createAll(ctx context.Context, url string, tmpl *bench.ObjectTemplate, n, c
 // heapAlloc forces a collection in the server and returns its HeapAlloc in bytes; with file
 // it writes the server's heap profile there too.
 func heapAlloc(url, file string) (int64, error) {
-	resp, err := http.Get(url + "/debug/pprof/heap?gc=1&debug=1")
+	stats, err := runtimeStats(url, true)
 	if err != nil {
 		return 0, err
 	}
-	defer resp.Body.Close()
-	v := int64(-1)
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "# HeapAlloc = "); ok {
-			v, _ = strconv.ParseInt(rest, 10, 64)
-		}
-	}
-	if err := sc.Err(); err != nil || v < 0 {
-		return 0, fmt.Errorf("no HeapAlloc in the server's heap profile (%d): %v", resp.StatusCode, err)
-	}
+	v := stats["HeapAlloc"]
 	if file == "" {
 		return v, nil
 	}
@@ -146,4 +158,34 @@ func heapAlloc(url, file string) (int64, error) {
 		return 0, err
 	}
 	return v, f.Close()
+}
+
+// runtimeStats returns the "# Name = value" lines of the server's heap profile (its
+// runtime.MemStats: HeapAlloc, HeapInuse, Stack, NextGC, ... in bytes), after a forced
+// collection when gc is set. It fails when HeapAlloc is missing.
+func runtimeStats(url string, gc bool) (map[string]int64, error) {
+	q := "debug=1"
+	if gc {
+		q = "gc=1&debug=1"
+	}
+	resp, err := http.Get(url + "/debug/pprof/heap?" + q)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	stats := map[string]int64{}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		// "# HeapAlloc = 123", "# Stack = 1638400 / 1638400" (in use / from the OS).
+		name, value, ok := strings.Cut(strings.TrimPrefix(sc.Text(), "# "), " = ")
+		value, _, _ = strings.Cut(value, " ")
+		if v, err := strconv.ParseInt(value, 10, 64); ok && err == nil && strings.HasPrefix(sc.Text(), "# ") {
+			stats[name] = v
+		}
+	}
+	if _, ok := stats["HeapAlloc"]; sc.Err() != nil || !ok {
+		return nil, fmt.Errorf("no HeapAlloc in the server's heap profile (%d): %v", resp.StatusCode, sc.Err())
+	}
+	return stats, nil
 }
