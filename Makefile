@@ -135,12 +135,13 @@ test-short:
 ## watch fan-out; memory figures; the floors of get and of the watch fan-outs, measured
 ## against a server that does nothing else) over HTTPS with the admin client certificate and gzip, on
 ## its embedded etcd (the default; the targets; with the server CPU of an update with and
-## without field management), on an external one (-etcd external) and over plain HTTP
+## without field management), on an external one (-etcd external), an unpaginated list of
+## 10,000 objects at 1 and 64 clients (-page-size 0), over plain HTTP
 ## (-transport http), then create, get and update at 64 clients against 2 server replicas
 ## behind one client-side round robin on a 3-member etcd cluster (-etcd cluster; raw: clientv3
 ## on the same 3 members; server CPU and RSS summed over the replicas), beside the single
 ## server's figures of the runs before,
-## then bench-gen. The runs on the embedded and the external etcd measure the anchor beside the
+## then bench-gen. The runs on the embedded and the external etcd and the unpaginated list measure the anchor beside the
 ## server (bench-anchor: kube's own apiserver library, k8s.io/sample-apiserver, on the same
 ## etcd, the same workloads on its Flunders; the 1,000- and 10,000-watcher fan-outs and the
 ## memory figures of both; every row as a ratio to the anchor and to raw etcd, and the scale
@@ -151,6 +152,7 @@ bench: bench-anchor
 	$(GO) build -o $(BIN)/example-apiserver ./example-api/cmd/example-apiserver
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -anchor-binary $(ANCHOR) -pin auto -field-management-cost
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -anchor-binary $(ANCHOR) -pin auto -etcd external -watch '' -mem-objects 0
+	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -anchor-binary $(ANCHOR) -pin auto -ops list -objects 10000 -page-size 0 -clients 1,64 -watch '' -mem-objects 0 -floor=false
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -pin auto -transport http -watch '' -mem-objects 0
 	$(GO) run ./example-api/bench/loadgen -server-binary $(BIN)/example-apiserver -pin auto -etcd cluster -clients 64 -ops create,get,update -watch '' -mem-objects 0
 	$(MAKE) bench-gen

@@ -167,16 +167,20 @@ func (c *APIClient) Apply(ctx context.Context, namespace, name string, seq int) 
 	return false, nil
 }
 
-// List reads every object of the template's resource in namespace in pages of at most limit objects, following
-// continue tokens as a client-go pager does, and returns the number of pages. When
-// countItems is set it also decodes every page fully and returns the number of objects;
-// otherwise only each page's list metadata is decoded (the rest is read and discarded, so
-// the client spends little CPU) and items is 0. maxPages bounds the loop. Errors: any
-// response other than 200 OK, or more than maxPages pages.
+// List reads every object of the template's resource in namespace in pages of at most
+// limit objects (limit 0: one unpaginated response), following continue tokens as a
+// client-go pager does, and returns the number of pages. When countItems is set it also
+// decodes every page fully and returns the number of objects; otherwise only each page's
+// list metadata is decoded (the rest is read and discarded, so the client spends little
+// CPU) and items is 0. maxPages bounds the loop. Errors: any response other than 200 OK, or
+// more than maxPages pages.
 func (c *APIClient) List(ctx context.Context, namespace string, limit int64, countItems bool, maxPages int) (pages, items int, err error) {
 	token := ""
 	for pages < maxPages {
-		q := url.Values{"limit": {strconv.FormatInt(limit, 10)}}
+		q := url.Values{}
+		if limit > 0 {
+			q.Set("limit", strconv.FormatInt(limit, 10))
+		}
 		if token != "" {
 			q.Set("continue", token)
 		}

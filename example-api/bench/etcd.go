@@ -70,8 +70,8 @@ func (e *EtcdOps) Value(ctx context.Context, namespace, name string) ([]byte, er
 	return resp.Kvs[0].Value, nil
 }
 
-// List reads every key of namespace in ranges of at most limit keys, as the server's paged
-// list does: the first range is a linearizable read, each following one starts after the
+// List reads every key of namespace in ranges of at most limit keys (limit 0: one range of
+// all), as the server's paged list does: the first range is a linearizable read, each following one starts after the
 // previous range's last key at the first range's revision. It returns the number of ranges
 // and of keys; maxPages bounds the loop.
 func (e *EtcdOps) List(ctx context.Context, namespace string, limit int64, maxPages int) (pages, items int, err error) {

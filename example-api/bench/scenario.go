@@ -86,7 +86,7 @@ type ScenarioConfig struct {
 	// ObjectSize is the approximate size of an object's JSON in bytes, e.g. 1024.
 	ObjectSize int
 	// Objects is how many objects get and list read, e.g. 1000; PageSize is a list's limit,
-	// e.g. 500.
+	// e.g. 500, or 0 for unpaginated lists (no limit: one response of every object).
 	Objects  int
 	PageSize int64
 	// MaxClients is the highest concurrency the scenario will run: it gets one update
@@ -101,8 +101,12 @@ type ScenarioConfig struct {
 // cfg.MaxClients to update, and their raw counterparts in etcd) and checks that a paged list
 // of the server and of the raw side's etcd returns all of them.
 func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
-	if cfg.Objects < 1 || cfg.PageSize < 1 || cfg.MaxClients < 1 {
-		return nil, fmt.Errorf("cannot set up scenario: want objects, page size and clients >= 1, got %+v", cfg)
+	if cfg.Objects < 1 || cfg.PageSize < 0 || cfg.MaxClients < 1 {
+		return nil, fmt.Errorf("cannot set up scenario: want objects and clients >= 1 and page size >= 0, got %+v", cfg)
+	}
+	maxPages := 2 // the pages a list takes, and one more to tell a list that does not end
+	if cfg.PageSize > 0 {
+		maxPages = int((int64(cfg.Objects)+cfg.PageSize-1)/cfg.PageSize) + 1
 	}
 	if cfg.Resource == (APIResource{}) {
 		cfg.Resource = Databases
@@ -129,7 +133,7 @@ func NewScenario(ctx context.Context, cfg ScenarioConfig) (*Scenario, error) {
 		tmpl:     tmpl,
 		objects:  cfg.Objects,
 		pageSize: cfg.PageSize,
-		maxPages: int((int64(cfg.Objects)+cfg.PageSize-1)/cfg.PageSize) + 1,
+		maxPages: maxPages,
 		updateRV: make([]string, cfg.MaxClients),
 	}
 	// The server admits objects only in existing namespaces (NamespaceLifecycle).

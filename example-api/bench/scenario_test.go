@@ -99,14 +99,16 @@ func (b *syncBuffer) String() string {
 
 // TestScenarioEveryOperation sets up a small scenario on a real server and etcd and runs
 // every operation on both sides: all must succeed, and do work. With replicas, the server is
-// reached through a round robin over two endpoints (of the same server, under two names).
+// reached through a round robin over two endpoints (of the same server, under two names),
+// and lists are unpaginated (PageSize 0: one response of all 25 objects, which the
+// scenario's check requires).
 func TestScenarioEveryOperation(t *testing.T) {
 	for _, replicas := range []bool{false, true} {
 		t.Run(fmt.Sprintf("replicas=%v", replicas), func(t *testing.T) {
 			url, etcd := startServer(t)
 			cfg := ScenarioConfig{ServerURL: url, Etcd: etcd, ObjectSize: 1024, Objects: 25, PageSize: 10, MaxClients: 3}
 			if replicas {
-				cfg.ServerURL = ""
+				cfg.ServerURL, cfg.PageSize = "", 0
 				cfg.Replicas = []Endpoint{{URL: url}, {URL: strings.Replace(url, "127.0.0.1", "localhost", 1)}}
 			}
 			scenarioEveryOperation(t, cfg)

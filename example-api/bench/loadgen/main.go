@@ -136,7 +136,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured warm-up before each measurement")
 	fs.DurationVar(&o.measure, "duration", 3*time.Second, "measured period of each operation, concurrency and side (server, raw)")
 	fs.IntVar(&o.objects, "objects", 1000, "objects that get and list read")
-	fs.Int64Var(&o.pageSize, "page-size", 500, "limit of each list page")
+	fs.Int64Var(&o.pageSize, "page-size", 500, "limit of each list page; 0 lists unpaginated (no limit)")
 	fs.IntVar(&o.objectSize, "object-size", 1024, "approximate size of an object's JSON in bytes")
 	fs.StringVar(&o.serverBinary, "server-binary", "", "example-apiserver binary to run; empty builds it with go build")
 	fs.BoolVar(&o.inProcess, "in-process", false, "run the server inside loadgen with app.Run (for -cpuprofile); RSS is then not checked")
@@ -204,8 +204,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.age < 0 || (o.age > 0 && o.anchorBinary != "") {
 		return nil, errors.New("-age: objects must not be negative, and an aged server is held to itself fresh, not to the anchor: drop -anchor-binary")
 	}
-	if o.measure <= 0 || o.warmup < 0 || o.objects < 1 || o.pageSize < 1 {
-		return nil, errors.New("-duration, -objects and -page-size must be positive, -warmup not negative")
+	if o.measure <= 0 || o.warmup < 0 || o.objects < 1 || o.pageSize < 0 {
+		return nil, errors.New("-duration and -objects must be positive, -warmup and -page-size not negative")
 	}
 	return o, nil
 }
@@ -358,8 +358,12 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	fmt.Fprintln(out, pinLine)
 	fmt.Fprintf(out, "etcd fsync %s; %d-byte stored objects; %s measured after %s warm-up per cell\n",
 		onOff(!o.noFsync), scenario.ObjectBytes(), o.measure, o.warmup)
-	fmt.Fprintf(out, "list = all %d objects in pages of %d (server: GET ?limit&continue; raw: Range with limit at the first page's revision)\n",
-		o.objects, o.pageSize)
+	if o.pageSize == 0 {
+		fmt.Fprintf(out, "list = all %d objects unpaginated (server: GET without limit; raw: one Range without limit)\n", o.objects)
+	} else {
+		fmt.Fprintf(out, "list = all %d objects in pages of %d (server: GET ?limit&continue; raw: Range with limit at the first page's revision)\n",
+			o.objects, o.pageSize)
+	}
 	fmt.Fprintf(out, "server CPU/op = CPU time of the %s over the measured period / operations\n", cpuScope(o))
 	fmt.Fprintf(out, "loadgen CPU/op, raw CPU/op = the same for loadgen (clients and its etcd%s) in the server run and in the raw run;\n"+
 		"CPU ratio = raw CPU/op / (server CPU/op + loadgen CPU/op), the ratio on an otherwise idle machine\n", etcdScope(o))

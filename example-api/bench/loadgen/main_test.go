@@ -43,6 +43,7 @@ func TestParseFlags(t *testing.T) {
 		{"-ops", "patch"},
 		{"-duration", "0s"},
 		{"-objects", "0"},
+		{"-page-size", "-1"},
 		{"-etcd", "local"},
 		{"-transport", "spdy"},
 		{"-watch", "10"},
