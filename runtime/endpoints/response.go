@@ -60,15 +60,11 @@ func (s *scope) writeOutput(ctx context.Context, w http.ResponseWriter, req *htt
 // response early, and is logged. A body of more than gzipThreshold bytes is gzipped for a
 // client that accepts it (the first gzipThreshold bytes are held back until it is known).
 func (s *scope) streamObject(w http.ResponseWriter, req *http.Request, code int, contentType string, obj runtime.Object, yaml bool) {
-	ser := s.JSON
-	if yaml {
-		ser = s.YAML
-	}
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	dw := &deferredWriter{w: w, code: code, gzip: acceptsGzip(req)}
 	gv := s.kind.GroupVersion()
-	err := s.encoderForVersion(ser, gv).Encode(obj, dw)
+	err := s.encoderForVersion(yaml, gv).Encode(obj, dw)
 	if _, isStatus := err.(apierrors.APIStatus); isStatus && !dw.started {
 		w.Header().Del("X-Content-Type-Options")
 		responsewriters.WriteError(w, err) // a convertor's own Status (a failed conversion webhook's 500)
@@ -161,19 +157,19 @@ func (s *scope) encodeOutput(ctx context.Context, req *http.Request, out output,
 		return encodePartial(obj, out.metaVersion)
 	case "":
 		if out.yaml {
-			return s.encode(obj, s.YAML)
+			return s.encode(obj, true)
 		}
-		return s.encode(obj, s.JSON)
+		return s.encode(obj, false)
 	}
 	return nil, fmt.Errorf("cannot render as %q", out.as)
 }
 
 // encode converts obj to the wire version (the URL's, or a foreign kind's) and encodes it
-// with ser.
-func (s *scope) encode(obj runtime.Object, ser runtime.Serializer) ([]byte, error) {
+// as JSON, or with yaml as YAML.
+func (s *scope) encode(obj runtime.Object, yaml bool) ([]byte, error) {
 	var buf bytes.Buffer
 	gv := s.kind.GroupVersion()
-	if err := s.encoderForVersion(ser, gv).Encode(obj, &buf); err != nil {
+	if err := s.encoderForVersion(yaml, gv).Encode(obj, &buf); err != nil {
 		if _, isStatus := err.(apierrors.APIStatus); isStatus {
 			return nil, err // a convertor's own Status (a failed conversion webhook's 500)
 		}
@@ -232,7 +228,7 @@ func (s *scope) rowObject(obj runtime.Object, include metav1.IncludeObjectPolicy
 		return runtime.RawExtension{}, nil
 	}
 	if include == metav1.IncludeObject {
-		raw, err := s.encode(obj, s.JSON)
+		raw, err := s.encode(obj, false)
 		return runtime.RawExtension{Raw: bytes.TrimSpace(raw)}, err
 	}
 	raw, err := encodePartial(obj, "v1")
