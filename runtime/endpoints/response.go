@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -91,6 +92,7 @@ type deferredWriter struct {
 	code    int
 	gzip    bool
 	held    []byte
+	hold    *[]byte // held's buffer from heldBuffers, nil when none is held
 	gw      *gzip.Writer
 	started bool
 }
@@ -102,6 +104,10 @@ func (d *deferredWriter) Write(p []byte) (int, error) {
 	case d.started:
 		return d.w.Write(p)
 	case d.gzip && len(d.held)+len(p) <= gzipThreshold:
+		if d.held == nil {
+			d.hold = heldBuffers.Get().(*[]byte)
+			d.held = (*d.hold)[:0]
+		}
 		d.held = append(d.held, p...)
 		return len(p), nil
 	case d.gzip:
@@ -109,10 +115,11 @@ func (d *deferredWriter) Write(p []byte) (int, error) {
 		d.start()
 		d.gw = gzipWriters.Get().(*gzip.Writer)
 		d.gw.Reset(d.w)
-		if _, err := d.gw.Write(d.held); err != nil {
+		_, err := d.gw.Write(d.held)
+		d.release()
+		if err != nil {
 			return 0, err
 		}
-		d.held = nil
 		return d.gw.Write(p)
 	}
 	d.start()
@@ -142,10 +149,32 @@ func (d *deferredWriter) Close() error {
 		d.start()
 		if len(d.held) > 0 {
 			_, err := d.w.Write(d.held)
+			d.release()
 			return err
 		}
 	}
+	d.release()
 	return nil
+}
+
+// heldBuffers recycles the buffers deferredWriters hold bodies in (a write's response, a
+// get's object: one allocation of the body's size each, before).
+var heldBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxHeldBuffer is the largest held buffer kept for reuse.
+const maxHeldBuffer = 64 << 10
+
+// release returns the held buffer to heldBuffers (what it held has been written: a writer
+// does not keep what it is given).
+func (d *deferredWriter) release() {
+	if d.hold == nil {
+		return
+	}
+	if cap(d.held) <= maxHeldBuffer {
+		*d.hold = d.held[:0]
+		heldBuffers.Put(d.hold)
+	}
+	d.hold, d.held = nil, nil
 }
 
 // encodeOutput renders obj in the negotiated format.
