@@ -52,7 +52,7 @@ func (s *scope) writeJSONCached(w http.ResponseWriter, obj runtime.Object) {
 	data, ok := s.encodings.get(obj)
 	if !ok {
 		var err error
-		if data, err = s.encode(obj, s.JSON); err != nil {
+		if data, err = s.encode(obj, false); err != nil {
 			responsewriters.WriteError(w, err)
 			return
 		}

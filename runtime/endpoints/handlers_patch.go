@@ -64,7 +64,7 @@ func (p *patcher) UpdatedObject(ctx context.Context, old runtime.Object) (runtim
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	current, err := p.scope.encode(old, p.scope.JSON)
+	current, err := p.scope.encode(old, false)
 	if err != nil {
 		return nil, err
 	}

@@ -136,7 +136,7 @@ func (s *scope) watchFrame(ctx context.Context, req *http.Request, out output, e
 		case out.as == asPartialObjectMetadata:
 			raw, err = encodePartial(obj, out.metaVersion)
 		default:
-			raw, err = s.encode(obj, s.JSON)
+			raw, err = s.encode(obj, false)
 		}
 	}
 	if err != nil {

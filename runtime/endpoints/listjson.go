@@ -52,7 +52,7 @@ func (s *scope) encodeListJSON(list runtime.Object) (out listJSON, ok bool) {
 	head := reflect.New(v.Elem().Type())
 	head.Elem().Set(v.Elem())
 	head.Elem().FieldByName("Items").Set(reflect.MakeSlice(items.Type(), 0, 0))
-	data, err := s.encode(head.Interface().(runtime.Object), s.JSON)
+	data, err := s.encode(head.Interface().(runtime.Object), false)
 	const emptyItems = `"items":[]}`
 	if data = bytes.TrimSpace(data); err != nil || !bytes.HasSuffix(data, []byte(emptyItems)) {
 		return out, false

@@ -120,7 +120,7 @@ func (s *scope) newPageWriter(w io.Writer, first runtime.Object) (*pageWriter, e
 	if err := meta.SetList(empty, nil); err != nil {
 		return nil, err
 	}
-	data, err := s.encode(empty, s.JSON)
+	data, err := s.encode(empty, false)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func (p *pageWriter) writePage(page runtime.Object) error {
 		cut.sep = []byte(",")
 	}
 	gv := p.s.kind.GroupVersion()
-	if err := p.s.encoderForVersion(p.s.JSON, gv).Encode(page, cut); err != nil {
+	if err := p.s.encoderForVersion(false, gv).Encode(page, cut); err != nil {
 		return err
 	}
 	if err := cut.finish(); err != nil {

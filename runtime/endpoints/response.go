@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -60,15 +61,11 @@ func (s *scope) writeOutput(ctx context.Context, w http.ResponseWriter, req *htt
 // response early, and is logged. A body of more than gzipThreshold bytes is gzipped for a
 // client that accepts it (the first gzipThreshold bytes are held back until it is known).
 func (s *scope) streamObject(w http.ResponseWriter, req *http.Request, code int, contentType string, obj runtime.Object, yaml bool) {
-	ser := s.JSON
-	if yaml {
-		ser = s.YAML
-	}
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	dw := &deferredWriter{w: w, code: code, gzip: acceptsGzip(req)}
 	gv := s.kind.GroupVersion()
-	err := s.encoderForVersion(ser, gv).Encode(obj, dw)
+	err := s.encoderForVersion(yaml, gv).Encode(obj, dw)
 	if _, isStatus := err.(apierrors.APIStatus); isStatus && !dw.started {
 		w.Header().Del("X-Content-Type-Options")
 		responsewriters.WriteError(w, err) // a convertor's own Status (a failed conversion webhook's 500)
@@ -95,6 +92,7 @@ type deferredWriter struct {
 	code    int
 	gzip    bool
 	held    []byte
+	hold    *[]byte // held's buffer from heldBuffers, nil when none is held
 	gw      *gzip.Writer
 	started bool
 }
@@ -106,6 +104,10 @@ func (d *deferredWriter) Write(p []byte) (int, error) {
 	case d.started:
 		return d.w.Write(p)
 	case d.gzip && len(d.held)+len(p) <= gzipThreshold:
+		if d.held == nil {
+			d.hold = heldBuffers.Get().(*[]byte)
+			d.held = (*d.hold)[:0]
+		}
 		d.held = append(d.held, p...)
 		return len(p), nil
 	case d.gzip:
@@ -113,10 +115,11 @@ func (d *deferredWriter) Write(p []byte) (int, error) {
 		d.start()
 		d.gw = gzipWriters.Get().(*gzip.Writer)
 		d.gw.Reset(d.w)
-		if _, err := d.gw.Write(d.held); err != nil {
+		_, err := d.gw.Write(d.held)
+		d.release()
+		if err != nil {
 			return 0, err
 		}
-		d.held = nil
 		return d.gw.Write(p)
 	}
 	d.start()
@@ -146,10 +149,32 @@ func (d *deferredWriter) Close() error {
 		d.start()
 		if len(d.held) > 0 {
 			_, err := d.w.Write(d.held)
+			d.release()
 			return err
 		}
 	}
+	d.release()
 	return nil
+}
+
+// heldBuffers recycles the buffers deferredWriters hold bodies in (a write's response, a
+// get's object: one allocation of the body's size each, before).
+var heldBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxHeldBuffer is the largest held buffer kept for reuse.
+const maxHeldBuffer = 64 << 10
+
+// release returns the held buffer to heldBuffers (what it held has been written: a writer
+// does not keep what it is given).
+func (d *deferredWriter) release() {
+	if d.hold == nil {
+		return
+	}
+	if cap(d.held) <= maxHeldBuffer {
+		*d.hold = d.held[:0]
+		heldBuffers.Put(d.hold)
+	}
+	d.hold, d.held = nil, nil
 }
 
 // encodeOutput renders obj in the negotiated format.
@@ -161,19 +186,19 @@ func (s *scope) encodeOutput(ctx context.Context, req *http.Request, out output,
 		return encodePartial(obj, out.metaVersion)
 	case "":
 		if out.yaml {
-			return s.encode(obj, s.YAML)
+			return s.encode(obj, true)
 		}
-		return s.encode(obj, s.JSON)
+		return s.encode(obj, false)
 	}
 	return nil, fmt.Errorf("cannot render as %q", out.as)
 }
 
 // encode converts obj to the wire version (the URL's, or a foreign kind's) and encodes it
-// with ser.
-func (s *scope) encode(obj runtime.Object, ser runtime.Serializer) ([]byte, error) {
+// as JSON, or with yaml as YAML.
+func (s *scope) encode(obj runtime.Object, yaml bool) ([]byte, error) {
 	var buf bytes.Buffer
 	gv := s.kind.GroupVersion()
-	if err := s.encoderForVersion(ser, gv).Encode(obj, &buf); err != nil {
+	if err := s.encoderForVersion(yaml, gv).Encode(obj, &buf); err != nil {
 		if _, isStatus := err.(apierrors.APIStatus); isStatus {
 			return nil, err // a convertor's own Status (a failed conversion webhook's 500)
 		}
@@ -232,7 +257,7 @@ func (s *scope) rowObject(obj runtime.Object, include metav1.IncludeObjectPolicy
 		return runtime.RawExtension{}, nil
 	}
 	if include == metav1.IncludeObject {
-		raw, err := s.encode(obj, s.JSON)
+		raw, err := s.encode(obj, false)
 		return runtime.RawExtension{Raw: bytes.TrimSpace(raw)}, err
 	}
 	raw, err := encodePartial(obj, "v1")

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	restful "github.com/emicklei/go-restful/v3"
 	"go.opentelemetry.io/otel/attribute"
@@ -75,6 +76,15 @@ func SchemeKinds(scheme *runtime.Scheme) Kinds {
 type serializers struct {
 	Kinds
 	requestbody.Serializers
+	// encoders holds the encoders encoderForVersion built, by encoderKey: building one per
+	// response (versioning.NewCodec) was a few microseconds of every write, get and watch event.
+	encoders sync.Map
+}
+
+// encoderKey names an encoder of serializers: JSON or YAML, converting to gv.
+type encoderKey struct {
+	yaml bool
+	gv   schema.GroupVersion
 }
 
 func newSerializers(k Kinds) *serializers {
@@ -99,10 +109,21 @@ func (s *serializers) decoder(kind schema.GroupVersionKind, hubGV schema.GroupVe
 	}
 }
 
-// encoderForVersion returns enc converting objects to gv first, as
-// serializer.CodecFactory.EncoderForVersion does with a scheme.
-func (s *serializers) encoderForVersion(enc runtime.Encoder, gv schema.GroupVersion) runtime.Encoder {
-	return versioning.NewCodec(enc, nil, s.UnsafeConvertor, s.Creater, s.Typer, s.Defaulter, gv, runtime.InternalGroupVersioner, "apigen")
+// encoderForVersion returns the JSON (or, with yaml, the YAML) serializer converting objects
+// to gv first, as serializer.CodecFactory.EncoderForVersion does with a scheme; built once
+// per format and version, and safe for concurrent use, as kube-apiserver shares its codecs.
+func (s *serializers) encoderForVersion(yaml bool, gv schema.GroupVersion) runtime.Encoder {
+	key := encoderKey{yaml: yaml, gv: gv}
+	if enc, ok := s.encoders.Load(key); ok {
+		return enc.(runtime.Encoder)
+	}
+	var ser runtime.Encoder = s.JSON
+	if yaml {
+		ser = s.YAML
+	}
+	enc, _ := s.encoders.LoadOrStore(key, versioning.NewCodec(ser, nil, s.UnsafeConvertor, s.Creater, s.Typer, s.Defaulter, gv,
+		runtime.InternalGroupVersioner, "apigen"))
+	return enc.(runtime.Encoder)
 }
 
 // scope is what the handlers of one resource path in one version need, as kube's

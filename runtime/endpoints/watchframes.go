@@ -105,7 +105,7 @@ func (s *scope) objectJSON(obj runtime.Object, cacheable bool) ([]byte, error) {
 	if data, ok := s.encodings.get(obj); ok && cacheable {
 		return data, nil
 	}
-	data, err := s.encode(obj, s.JSON)
+	data, err := s.encode(obj, false)
 	if err == nil && cacheable {
 		s.encodings.add(obj, data)
 	}

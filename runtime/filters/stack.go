@@ -46,20 +46,28 @@ func GrowStack() {
 }
 
 // growStack has a frame of writeStackBytes: calling it makes the runtime grow the stack to
-// fit it, once. i is always 0; it keeps the compiler from discarding the array.
+// fit it, once (the check is the function's prologue). i is always 0: it keeps the compiler
+// from discarding the array, which is declared in a branch never taken so that it is never
+// zeroed (zeroing 32 KiB of new stack was half of what a call cost).
 //
 //go:noinline
 func growStack(i int) byte {
-	var frame [writeStackBytes]byte
-	frame[i] = 1
-	return frame[i/2]
+	if i != 0 {
+		var frame [writeStackBytes]byte
+		frame[i%writeStackBytes] = 1
+		return frame[i/2%writeStackBytes]
+	}
+	return 0
 }
 
 // growReadStack is growStack with a frame of readStackBytes.
 //
 //go:noinline
 func growReadStack(i int) byte {
-	var frame [readStackBytes]byte
-	frame[i] = 1
-	return frame[i/2]
+	if i != 0 {
+		var frame [readStackBytes]byte
+		frame[i%readStackBytes] = 1
+		return frame[i/2%readStackBytes]
+	}
+	return 0
 }

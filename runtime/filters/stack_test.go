@@ -3,6 +3,8 @@ package filters
 import (
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -37,5 +39,38 @@ func BenchmarkGrowStack(b *testing.B) {
 			done <- struct{}{}
 		}()
 		<-done
+	}
+}
+
+// TestGrowStackGrows checks that GrowStack grows the calling goroutine's stack by at least
+// writeStackBytes: goroutines that call it and then wait hold that much more stack than
+// goroutines that only wait.
+func TestGrowStackGrows(t *testing.T) {
+	const n = 200
+	held := func(grow bool) uint64 {
+		release := make(chan struct{})
+		var started sync.WaitGroup
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range n {
+			started.Add(1)
+			go func() {
+				if grow {
+					GrowStack()
+				}
+				started.Done()
+				<-release
+			}()
+		}
+		started.Wait()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		close(release)
+		return after.StackInuse - min(after.StackInuse, before.StackInuse)
+	}
+	plain, grown := held(false), held(true)
+	if grown < plain+n*writeStackBytes {
+		t.Errorf("%d goroutines hold %d bytes of stack after GrowStack, %d without: want at least %d more",
+			n, grown, plain, n*writeStackBytes)
 	}
 }

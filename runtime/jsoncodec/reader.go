@@ -395,30 +395,20 @@ func (r *Reader) Raw() []byte {
 	}
 	start := r.pos
 	switch c {
-	case '"':
-		r.pos = skipString(r.data, r.pos)
-	case '{', '[':
-		for depth := 0; r.pos < len(r.data); {
-			switch r.data[r.pos] {
-			case '"':
-				r.pos = skipString(r.data, r.pos)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-			}
-			r.pos++
-			if depth == 0 {
-				break
-			}
+	case '"', '{', '[': // checked as it is skipped, in one pass
+		end := skipValidValue(r.data, start, false)
+		if end < 0 {
+			r.failed = true
+			return nil
 		}
-	default: // a number, true, false or null: up to the next delimiter
-		for r.pos < len(r.data) && !isDelimiter(r.data[r.pos]) {
-			r.pos++
-		}
+		r.pos = end
+		return r.data[start:end]
 	}
-	if r.pos > len(r.data) || !valid(r.data[start:r.pos], false) {
+	// A number, true, false or null: up to the next delimiter.
+	for r.pos < len(r.data) && !isDelimiter(r.data[r.pos]) {
+		r.pos++
+	}
+	if !valid(r.data[start:r.pos], false) {
 		r.failed = true
 		return nil
 	}

@@ -1,7 +1,9 @@
 package jsoncodec
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -289,6 +291,46 @@ func TestReaderLen(t *testing.T) {
 		pos := r.pos
 		if got := r.Len(); got != want || r.pos != pos {
 			t.Errorf("Len of %s = %d (moved %d), want %d", doc, got, r.pos-pos, want)
+		}
+	}
+}
+
+// FuzzReaderRaw: Raw accepts a document exactly when encoding/json.Valid does, returning it
+// without its surrounding whitespace, and what it returns from any input is one valid value.
+func FuzzReaderRaw(f *testing.F) {
+	for _, s := range validSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := NewReader(data)
+		raw := r.Raw()
+		if !r.Failed() && !json.Valid(raw) {
+			t.Fatalf("Raw read %q from %q: not one JSON value", raw, data)
+		}
+		if !json.Valid(data) {
+			return
+		}
+		if r.Failed() || !bytes.Equal(raw, bytes.TrimSpace(data)) || !r.Done() {
+			t.Fatalf("Raw of the valid %q: %q (failed %v)", data, raw, r.Failed())
+		}
+	})
+}
+
+// BenchmarkReaderRaw measures Raw on the field set of a managedFields entry of about 1 KB
+// (metav1.FieldsV1, which every decode of a stored object reads through Raw).
+func BenchmarkReaderRaw(b *testing.B) {
+	var fields bytes.Buffer
+	fields.WriteString(`{"f:spec":{".":{},"f:engine":{},"f:parameters":{".":{}`)
+	for i := range 40 {
+		fmt.Fprintf(&fields, `,"f:p%03d":{}`, i)
+	}
+	fields.WriteString(`}}}`)
+	doc := fields.Bytes()
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		r := NewReader(doc)
+		if raw := r.Raw(); len(raw) != len(doc) || r.Failed() {
+			b.Fatalf("Raw read %q", raw)
 		}
 	}
 }

@@ -15,18 +15,25 @@ const maxNestingDepth = 10000
 // bytes): whitespace outside strings, '<', '>' or '&', or U+2028 or U+2029 in a string. A
 // clean valid document can be written as it is.
 func valid(data []byte, clean bool) bool {
+	end := skipValidValue(data, skipWhitespace(data, 0, clean), clean)
+	return end >= 0 && skipWhitespace(data, end, clean) == len(data)
+}
+
+// skipValidValue returns the index after the JSON value starting at data[i], or -1 when no
+// valid value starts there (with clean, also when it is not clean; see valid). Bytes after
+// the value are not looked at.
+func skipValidValue(data []byte, i int, clean bool) int {
 	var stackBuf [64]byte // '{' or '[' per open container
 	stack := stackBuf[:0]
-	i := skipWhitespace(data, 0, clean)
 	for {
 		// A value starts at data[i].
 		if i >= len(data) {
-			return false
+			return -1
 		}
 		switch c := data[i]; {
 		case c == '{' || c == '[':
 			if len(stack) == maxNestingDepth {
-				return false
+				return -1
 			}
 			stack = append(stack, c)
 			i = skipWhitespace(data, i+1, clean)
@@ -37,42 +44,41 @@ func valid(data []byte, clean bool) bool {
 			}
 			if c == '{' {
 				if i = objectKey(data, i, clean); i < 0 {
-					return false
+					return -1
 				}
 			}
 			continue
 		case c == '"':
 			if i = skipValidString(data, i, clean); i < 0 {
-				return false
+				return -1
 			}
 		case c == '-' || '0' <= c && c <= '9':
 			if i = skipNumber(data, i); i < 0 {
-				return false
+				return -1
 			}
 		case c == 't':
 			if i = skipLiteral(data, i, "true"); i < 0 {
-				return false
+				return -1
 			}
 		case c == 'f':
 			if i = skipLiteral(data, i, "false"); i < 0 {
-				return false
+				return -1
 			}
 		case c == 'n':
 			if i = skipLiteral(data, i, "null"); i < 0 {
-				return false
+				return -1
 			}
 		default:
-			return false
+			return -1
 		}
 		// A value ended before data[i]: close containers, or go on to the next member or
 		// element.
 		for {
-			i = skipWhitespace(data, i, clean)
 			if len(stack) == 0 {
-				return i == len(data)
+				return i
 			}
-			if i >= len(data) {
-				return false
+			if i = skipWhitespace(data, i, clean); i >= len(data) {
+				return -1
 			}
 			top := stack[len(stack)-1]
 			if data[i] == top+2 {
@@ -81,12 +87,12 @@ func valid(data []byte, clean bool) bool {
 				continue
 			}
 			if data[i] != ',' {
-				return false
+				return -1
 			}
 			i = skipWhitespace(data, i+1, clean)
 			if top == '{' {
 				if i = objectKey(data, i, clean); i < 0 {
-					return false
+					return -1
 				}
 			}
 			break

@@ -154,30 +154,37 @@ func (s *state) unsync() {
 // is Added), takes a snapshot into ev.state, appends ev to the history (dropping the oldest
 // events beyond the bounds) and advances rev.
 func (s *state) apply(ev *event, e *entry) {
-	// Only the reflector changes current, and apply runs on it: the previous state is read
-	// (and a cold one decoded) before taking the lock. The history keeps it decoded.
-	old, found := s.current.Get(&entry{key: ev.key})
+	// Only the reflector changes current, and apply runs on it: the new tree is made (a
+	// clone, unseen by readers until published; cloning current changes none of what its
+	// readers read) and the previous state, which the change itself returns, is read (and a
+	// cold one decoded) before taking the lock. The history keeps it decoded.
+	t := s.current.Clone()
+	var (
+		old   *entry
+		found bool
+	)
+	if ev.typ == watch.Deleted {
+		old, found = t.Delete(&entry{key: ev.key})
+	} else {
+		old, found = t.ReplaceOrInsert(e)
+	}
 	if found {
 		ev.prev = old.peek()
 		ev.size += old.size
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.current.Clone()
 	switch {
 	case ev.typ == watch.Deleted:
-		t.Delete(&entry{key: ev.key})
 		s.reindexLocked(ev.key, nil)
 		if !found {
 			ev.prev = ev.obj // deliver the delete to the watchers it concerns
 		}
 	case found:
 		ev.typ = watch.Modified
-		t.ReplaceOrInsert(e)
 		s.reindexLocked(ev.key, e)
 	default:
 		ev.typ = watch.Added
-		t.ReplaceOrInsert(e)
 		s.reindexLocked(ev.key, e)
 	}
 	ev.state = t
