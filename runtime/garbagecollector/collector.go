@@ -123,9 +123,7 @@ func (gc *GarbageCollector) Run(ctx context.Context) error {
 	defer gc.current.Store(nil)
 	var wg sync.WaitGroup
 	wg.Go(c.runGraphChanges)
-	if _, _, err := c.syncMonitors(ctx, gc.resources()); err != nil {
-		gc.syncFailed(err)
-	}
+	c.syncMonitors(ctx, gc.resources())
 	if c.waitForSync(ctx, 0) {
 		c.log.Info("garbage collector: all resource monitors have synced, collecting garbage", "resources", c.monitorCount())
 		for range gc.cfg.Workers {
@@ -153,10 +151,7 @@ func (gc *GarbageCollector) resyncLoop(ctx context.Context, c *collector) {
 		case <-gc.resync:
 		}
 		c.workerLock.Lock()
-		changed, retired, err := c.syncMonitors(ctx, gc.resources())
-		if err != nil {
-			gc.syncFailed(err)
-		}
+		changed, retired := c.syncMonitors(ctx, gc.resources())
 		if changed && !c.waitForSync(ctx, gc.cfg.ResyncPeriod) && ctx.Err() == nil {
 			gc.syncFailed(errors.New("timed out waiting for the new resource monitors to sync"))
 		}
@@ -241,7 +236,7 @@ func (gc *GarbageCollector) newCollector() *collector {
 // whether any started. A resource whose preferred version, kind or scope changed gets a new
 // informer while the old one goes on until the caller halts it (retired), once the new one
 // has listed, so that no deletion in between goes unseen.
-func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (changed bool, retired []*monitor, err error) {
+func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (changed bool, retired []*monitor) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.mapper = newRESTMapper(resources)
@@ -249,7 +244,6 @@ func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (cha
 	for _, r := range resources {
 		want[r.GroupResource()] = r
 	}
-	var errs []error
 	for gr, m := range c.monitors {
 		if _, ok := want[gr]; !ok {
 			m.halt()
@@ -261,11 +255,7 @@ func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (cha
 		if ok && sameResource(r, old.resource) {
 			continue
 		}
-		m, err := newMonitor(r, c.graphChanges.Add)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
+		m := newMonitor(r, c.graphChanges.Add, c.log)
 		m.run(ctx)
 		c.monitors[gr] = m
 		changed = true
@@ -273,7 +263,7 @@ func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (cha
 			retired = append(retired, old)
 		}
 	}
-	return changed, retired, errors.Join(errs...)
+	return changed, retired
 }
 
 // sameResource reports whether a monitor of b watches a as it should: same preferred
@@ -288,7 +278,7 @@ func (c *collector) synced() bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	for _, m := range c.monitors {
-		if !m.informer.HasSynced() {
+		if !m.hasSynced() {
 			return false
 		}
 	}
