@@ -224,10 +224,10 @@ func TestRestReturnsTheGarbage(t *testing.T) {
 	}
 }
 
-// TestStartServerHoldsGoDefaultUntilStarted checks that a server's pacer keeps GOGC at
+// TestStartServerHoldsStartupPercentUntilStarted checks that a server's pacer keeps GOGC at
 // StartupPercent while the server starts, busy (a rate far above the headroom's) or not,
 // and paces from Started on: at rest, the rest floor.
-func TestStartServerHoldsGoDefaultUntilStarted(t *testing.T) {
+func TestStartServerHoldsStartupPercentUntilStarted(t *testing.T) {
 	const headroom = 64 << 20
 	startFastWith(t, headroom, StartServer)
 	done := make(chan struct{})
