@@ -50,7 +50,8 @@ type Config struct {
 	// none.
 	Metrics *metrics.Metrics
 	// Workers is the number of workers of each of the attempt-to-delete and
-	// attempt-to-orphan queues; 0 means DefaultWorkers.
+	// attempt-to-orphan queues: the most items of each processed at once, each on a
+	// goroutine while under way (runWorkers); 0 means DefaultWorkers.
 	Workers int
 	// ResyncPeriod is how often the Sources are asked again (Resync asks at once); 0 means
 	// DefaultResyncPeriod.
@@ -126,10 +127,12 @@ func (gc *GarbageCollector) Run(ctx context.Context) error {
 	c.syncMonitors(ctx, gc.resources())
 	if c.waitForSync(ctx, 0) {
 		c.log.Info("garbage collector: all resource monitors have synced, collecting garbage", "resources", c.monitorCount())
-		for range gc.cfg.Workers {
-			wg.Go(func() { c.runAttemptToDeleteWorker(ctx) })
-			wg.Go(func() { c.runAttemptToOrphanWorker(ctx) })
-		}
+		wg.Go(func() {
+			runWorkers(c.attemptToDelete, gc.cfg.Workers, func(n *node) { c.processAttemptToDelete(ctx, n) })
+		})
+		wg.Go(func() {
+			runWorkers(c.attemptToOrphan, gc.cfg.Workers, func(n *node) { c.processAttemptToOrphan(ctx, n) })
+		})
 		gc.resyncLoop(ctx, c)
 	}
 	c.shutdown()
