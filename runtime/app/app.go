@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"syscall"
 
@@ -35,10 +34,11 @@ var _ registry.StorageFactory = (*etcd3.StorageFactory)(nil)
 
 // Main runs the API server named name with args (flags below) until SIGINT/SIGTERM; returns the exit code.
 // It is Run with a context that those signals end, in a process whose garbage collector is
-// paced by gcpacer: up to gcpacer.DefaultHeadroom of heap growth under load, little at rest
-// (unless GOGC or GOMEMLIMIT is set; see package gcpacer).
+// paced by gcpacer once the server serves (gcpacer.StartServer): up to
+// gcpacer.DefaultHeadroom of heap growth under load, little at rest, gcpacer.StartupPercent
+// while it starts (unless GOGC or GOMEMLIMIT is set; see package gcpacer).
 func Main(name string, args []string, stdout, stderr io.Writer, groups ...GroupBuilder) int {
-	gcpacer.Start(gcpacer.DefaultHeadroom)
+	gcpacer.StartServer(gcpacer.DefaultHeadroom)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, name, args, stdout, stderr, groups...)
@@ -165,8 +165,9 @@ func serve(ctx context.Context, name string, opts *Options, stdout, stderr io.Wr
 	case <-prepared.Ready():
 	}
 	// Start-up (schemes, OpenAPI, the caches' first lists) leaves garbage the GC pacer's
-	// headroom would keep resident for a long time: collect it and return it to the OS once.
-	debug.FreeOSMemory()
+	// headroom would keep resident for a long time: collect it and return it to the OS once,
+	// and let the pacer (held at gcpacer.StartupPercent while the server started) pace from now.
+	gcpacer.Started()
 	kubeconfig := filepath.Join(dataDir, "kubeconfig")
 	if err := writeKubeconfig(kubeconfig, name, url, sec); err != nil {
 		stop()

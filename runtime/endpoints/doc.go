@@ -12,8 +12,9 @@
 //
 // Every write records field ownership in metadata.managedFields, and PATCH with
 // application/apply-patch+yaml is server-side apply, through one runtime/fieldmanager
-// FieldManager per resource path and version (built at install from the group's OpenAPI
-// models, Kinds.TypeConverter, or deduced types), as kube-apiserver's handlers run
+// FieldManager per resource path and version (built at the path's first write, once, from
+// the group's OpenAPI models, Kinds.TypeConverter, or deduced types: a server at rest never
+// builds the models), as kube-apiserver's handlers run
 // managedfields: create, update and every patch update the request manager's entry
 // (fieldManager, else the User-Agent's product) before the storage's admission and
 // validation; apply merges by ownership, creating the object when it is missing, and a

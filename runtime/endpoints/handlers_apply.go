@@ -73,7 +73,11 @@ func (a *applier) UpdatedObject(ctx context.Context, old runtime.Object) (runtim
 			a.doc.Set(a.scope.kind, data)
 		}
 	}
-	obj, err := a.scope.fieldManager.Apply(live, &unstructured.Unstructured{Object: content}, a.manager, a.force)
+	fm, err := a.scope.fieldManager()
+	if err != nil {
+		return nil, err
+	}
+	obj, err := fm.Apply(live, &unstructured.Unstructured{Object: content}, a.manager, a.force)
 	if err != nil {
 		return nil, applyError(err)
 	}

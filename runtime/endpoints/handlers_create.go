@@ -31,7 +31,12 @@ func (s *scope) create(creater rest.Creater) handlerFunc {
 		}
 		ctx = s.decoder.WithDocument(ctx, req, body)
 		tracing.AddEvent(ctx, eventAboutToStore)
-		out, err := creater.Create(ctx, s.managed(nil, obj, managerOf(req, opts.FieldManager)), opts)
+		obj, err = s.managed(nil, obj, managerOf(req, opts.FieldManager))
+		if err != nil {
+			responsewriters.WriteError(w, err)
+			return
+		}
+		out, err := creater.Create(ctx, obj, opts)
 		tracing.AddEvent(ctx, eventStored)
 		if err != nil {
 			responsewriters.WriteError(w, err)

@@ -42,10 +42,7 @@ func InstallAPIGroupWithKinds(container *restful.Container, info *registry.APIGr
 	kinds.Convertor = failedConversions{kinds.Convertor, kinds.Typer}
 	kinds.UnsafeConvertor = failedConversions{kinds.UnsafeConvertor, kinds.Typer}
 	sers := newSerializers(kinds)
-	tc, err := groupTypeConverter(info, kinds)
-	if err != nil {
-		return nil, err
-	}
+	tc := groupTypeConverter(info, kinds)
 	var lists []*metav1.APIResourceList
 	var services []*restful.WebService
 	for _, gv := range info.PrioritizedVersions {
@@ -63,7 +60,7 @@ func InstallAPIGroupWithKinds(container *restful.Container, info *registry.APIGr
 }
 
 // installVersion builds the WebService and discovery list of one version.
-func installVersion(info *registry.APIGroupInfo, sers *serializers, tc managedfields.TypeConverter, gv schema.GroupVersion) (*restful.WebService, *metav1.APIResourceList, error) {
+func installVersion(info *registry.APIGroupInfo, sers *serializers, tc func() (managedfields.TypeConverter, error), gv schema.GroupVersion) (*restful.WebService, *metav1.APIResourceList, error) {
 	root := "/apis/" + gv.Group + "/" + gv.Version
 	if gv.Group == "" {
 		root = "/api/" + gv.Version // the core (legacy) group, as kube-apiserver's /api/v1
@@ -87,9 +84,7 @@ func installVersion(info *registry.APIGroupInfo, sers *serializers, tc managedfi
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot install %s: %w", path, err)
 		}
-		if err := s.newFieldManager(tc); err != nil {
-			return nil, nil, fmt.Errorf("cannot install %s: %w", path, err)
-		}
+		s.newFieldManager(tc)
 		if verbs, ok := info.Verbs[gv.Version][path]; ok {
 			s.allowed = map[string]bool{}
 			for _, v := range verbs {

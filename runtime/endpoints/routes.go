@@ -29,6 +29,8 @@ type routeSet struct {
 	collection, item string
 	// opScope is "Namespaced" or ""; opKind "Widget" or "WidgetStatus".
 	opScope, opKind string
+	// nameParam is the {name} path parameter every item route of the set shares.
+	nameParam *restful.Parameter
 }
 
 // registerRoutes adds the scope's routes to ws.
@@ -37,7 +39,8 @@ func (s *scope) registerRoutes(ws *restful.WebService) error {
 	if err != nil {
 		return fmt.Errorf("cannot create a %s: %w", s.kind, err)
 	}
-	rs := &routeSet{s: s, ws: ws, versioned: routeSample(versioned, s.kind), collection: "/" + s.resource, opKind: s.resourceKind}
+	rs := &routeSet{s: s, ws: ws, versioned: routeSample(versioned, s.kind), collection: "/" + s.resource, opKind: s.resourceKind,
+		nameParam: restful.PathParameter("name", "name of the "+s.kind.Kind).DataType("string")}
 	if s.namespaced {
 		rs.collection, rs.opScope = "/namespaces/{namespace}/"+s.resource, "Namespaced"
 	}
@@ -96,12 +99,12 @@ func (rs *routeSet) build(b *restful.RouteBuilder, path, action, operation, doc 
 	b = b.Operation(operation).Doc(doc).
 		Metadata("x-kubernetes-action", action).
 		Metadata("x-kubernetes-group-version-kind", metav1.GroupVersionKind{Group: kind.Group, Version: kind.Version, Kind: kind.Kind}).
-		Param(rs.ws.QueryParameter("pretty", "If 'true', then the output is pretty printed.").DataType("string"))
+		Param(prettyParam)
 	if strings.Contains(path, "{namespace}") {
-		b = b.Param(rs.ws.PathParameter("namespace", "object name and auth scope, such as for teams and projects").DataType("string"))
+		b = b.Param(namespaceParam)
 	}
 	if strings.Contains(path, "{name}") {
-		b = b.Param(rs.ws.PathParameter("name", "name of the "+kind.Kind).DataType("string"))
+		b = b.Param(rs.nameParam)
 	}
 	return b
 }
@@ -112,11 +115,11 @@ func (rs *routeSet) addList(lister rest.Lister, watcher rest.Watcher) {
 	kind := rs.s.kind.Kind
 	h := rs.s.route("list", rs.s.list(lister, watcher))
 	list := rs.build(rs.ws.GET(rs.collection).To(h), rs.collection, "list", "list"+rs.opScope+kind, "list or watch objects of kind "+kind)
-	rs.ws.Route(listParams(rs.ws, list).Produces(mediaJSON, mediaYAML, watchMediaType).
+	rs.ws.Route(listParams(list).Produces(mediaJSON, mediaYAML, watchMediaType).
 		Writes(rs.listType).Returns(http.StatusOK, "OK", rs.listType))
 	if rs.s.namespaced {
 		all := rs.build(rs.ws.GET("/"+rs.s.resource).To(h), "/"+rs.s.resource, "list", "list"+kind+"ForAllNamespaces", "list or watch objects of kind "+kind)
-		rs.ws.Route(listParams(rs.ws, all).Produces(mediaJSON, mediaYAML, watchMediaType).
+		rs.ws.Route(listParams(all).Produces(mediaJSON, mediaYAML, watchMediaType).
 			Writes(rs.listType).Returns(http.StatusOK, "OK", rs.listType))
 	}
 }
@@ -133,21 +136,20 @@ func (rs *routeSet) addItem() {
 	if isUpdater && s.allows("update") {
 		put := rs.build(rs.ws.PUT(rs.item).To(s.route("update", s.update(updater))), rs.item, "put", "replace"+rs.opScope+rs.opKind,
 			"replace the specified "+kind)
-		rs.ws.Route(writeParams(rs.ws, put).Reads(rs.versioned).Writes(rs.versioned).
+		rs.ws.Route(writeParams(put).Reads(rs.versioned).Writes(rs.versioned).
 			Returns(http.StatusOK, "OK", rs.versioned).Returns(http.StatusCreated, "Created", rs.versioned))
 	}
 	if isUpdater && s.allows("patch") {
 		patch := rs.build(rs.ws.PATCH(rs.item).To(s.route("patch", s.patch(updater))), rs.item, "patch", "patch"+rs.opScope+rs.opKind,
 			"partially update the specified "+kind)
-		patch = writeParams(rs.ws, patch).Param(rs.ws.QueryParameter("force",
-			"Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.").DataType("boolean"))
+		patch = writeParams(patch).Param(forceParam)
 		rs.ws.Route(patch.Consumes(s.patchTypes()...).Reads(metav1.Patch{}).Writes(rs.versioned).
 			Returns(http.StatusOK, "OK", rs.versioned).Returns(http.StatusCreated, "Created", rs.versioned))
 	}
 	if deleter, ok := s.storage.(rest.GracefulDeleter); ok && s.allows("delete") {
 		b := rs.build(rs.ws.DELETE(rs.item).To(s.route("delete", s.deleteOne(deleter))), rs.item, "delete", "delete"+rs.opScope+rs.opKind,
 			"delete a "+kind)
-		rs.ws.Route(deleteParams(rs.ws, b).Reads(metav1.DeleteOptions{}).Writes(metav1.Status{}).
+		rs.ws.Route(deleteParams(b).Reads(metav1.DeleteOptions{}).Writes(metav1.Status{}).
 			Returns(http.StatusOK, "OK", metav1.Status{}).Returns(http.StatusAccepted, "Accepted", metav1.Status{}))
 	}
 }
@@ -158,14 +160,14 @@ func (rs *routeSet) addCollectionWrites() {
 	if creater, ok := s.storage.(rest.Creater); ok && s.allows("create") {
 		b := rs.build(rs.ws.POST(rs.collection).To(s.route("create", s.create(creater))), rs.collection, "post", "create"+rs.opScope+kind,
 			"create a "+kind)
-		rs.ws.Route(writeParams(rs.ws, b).Reads(rs.versioned).Writes(rs.versioned).
+		rs.ws.Route(writeParams(b).Reads(rs.versioned).Writes(rs.versioned).
 			Returns(http.StatusOK, "OK", rs.versioned).Returns(http.StatusCreated, "Created", rs.versioned).
 			Returns(http.StatusAccepted, "Accepted", rs.versioned))
 	}
 	if deleter, ok := s.storage.(rest.CollectionDeleter); ok && s.allows("deletecollection") {
 		b := rs.build(rs.ws.DELETE(rs.collection).To(s.route("deletecollection", s.deleteCollection(deleter))), rs.collection,
 			"deletecollection", "deletecollection"+rs.opScope+kind, "delete collection of "+kind)
-		rs.ws.Route(deleteParams(rs.ws, listParams(rs.ws, b)).Reads(metav1.DeleteOptions{}).Writes(metav1.Status{}).
+		rs.ws.Route(deleteParams(listParams(b)).Reads(metav1.DeleteOptions{}).Writes(metav1.Status{}).
 			Returns(http.StatusOK, "OK", metav1.Status{}))
 	}
 }
@@ -177,7 +179,7 @@ func (rs *routeSet) addLegacyWatch(watcher rest.Watcher) {
 	event := metav1.WatchEvent{}
 	add := func(path, action, operation, doc string) {
 		b := rs.build(rs.ws.GET(path).To(h), path, action, operation, doc)
-		rs.ws.Route(listParams(rs.ws, b).Produces(mediaJSON, mediaYAML, watchMediaType).
+		rs.ws.Route(listParams(b).Produces(mediaJSON, mediaYAML, watchMediaType).
 			Writes(event).Returns(http.StatusOK, "OK", event))
 	}
 	add("/watch"+rs.collection, "watchlist", "watch"+rs.opScope+kind+"List",

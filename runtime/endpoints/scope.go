@@ -152,8 +152,10 @@ type scope struct {
 	frames    *frameCache
 	// pages holds the gzipped bodies of recent list pages.
 	pages *pageCache
-	// fieldManager records managedFields on every write and merges server-side applies.
-	fieldManager *managedfields.FieldManager
+	// fieldManager returns the FieldManager that records managedFields on every write and
+	// merges server-side applies, built at its first call (newFieldManager); nil with field
+	// management off.
+	fieldManager func() (*managedfields.FieldManager, error)
 	// allowed limits the verbs served (registry.APIGroupInfo.Verbs); nil allows every verb
 	// the storage implements.
 	allowed map[string]bool

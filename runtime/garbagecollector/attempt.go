@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 )
 
 // errEnqueuedVirtualDelete: the item does not exist; a virtual delete event will remove it.
@@ -18,30 +19,19 @@ var errEnqueuedVirtualDelete = errors.New("enqueued virtual delete event")
 // which cannot resolve; the item is neither deleted nor retried.
 var errNamespacedOwnerOfClusterScopedObject = errors.New("cluster-scoped objects cannot refer to namespaced owners")
 
-// runAttemptToDeleteWorker processes attemptToDelete until it shuts down.
-func (c *collector) runAttemptToDeleteWorker(ctx context.Context) {
-	for c.processAttemptToDelete(ctx) {
-	}
-}
-
-// processAttemptToDelete processes one item of attemptToDelete, as kube's
+// processAttemptToDelete processes item, got from attemptToDelete, as kube's
 // processAttemptToDeleteWorker: forgotten when done, requeued with backoff on failure.
-func (c *collector) processAttemptToDelete(ctx context.Context) bool {
-	item, quit := c.attemptToDelete.Get()
-	if quit {
-		return false
-	}
+func (c *collector) processAttemptToDelete(ctx context.Context, item *node) {
 	c.workerLock.RLock()
 	defer c.workerLock.RUnlock()
 	defer c.attemptToDelete.Done(item)
 	if c.attemptToDeleteWorker(ctx, item) {
 		c.attemptToDelete.AddRateLimited(item)
 		c.deleteRetries.retrying(item)
-		return true
+		return
 	}
 	c.attemptToDelete.Forget(item)
 	c.deleteRetries.forget(item)
-	return true
 }
 
 // attemptToDeleteWorker reports whether n is to be retried, as kube's attemptToDeleteWorker.
@@ -225,20 +215,11 @@ func uidsOf(refs []metav1.OwnerReference) []types.UID {
 	return out
 }
 
-// runAttemptToOrphanWorker processes attemptToOrphan until it shuts down.
-func (c *collector) runAttemptToOrphanWorker(ctx context.Context) {
-	for c.processAttemptToOrphan(ctx) {
-	}
-}
-
 // processAttemptToOrphan removes one owner, being deleted with the orphan finalizer, from its
 // dependents' ownerReferences, then removes the finalizer (so the owner goes), as kube's
-// attemptToOrphanWorker; a failure requeues it with backoff.
-func (c *collector) processAttemptToOrphan(ctx context.Context) bool {
-	owner, quit := c.attemptToOrphan.Get()
-	if quit {
-		return false
-	}
+// attemptToOrphanWorker; a failure requeues it with backoff. owner was got from
+// attemptToOrphan.
+func (c *collector) processAttemptToOrphan(ctx context.Context, owner *node) {
 	c.workerLock.RLock()
 	defer c.workerLock.RUnlock()
 	defer c.attemptToOrphan.Done(owner)
@@ -252,11 +233,32 @@ func (c *collector) processAttemptToOrphan(ctx context.Context) bool {
 		}
 		c.attemptToOrphan.AddRateLimited(owner)
 		c.orphanRetries.retrying(owner)
-		return true
+		return
 	}
 	c.attemptToOrphan.Forget(owner)
 	c.orphanRetries.forget(owner)
-	return true
+}
+
+// runWorkers processes the items of q, at most n at a time, each on a goroutine started for
+// it, until q shuts down and the items under way are done: kube's n workers each waiting on
+// the queue, without n goroutines (and their stacks) waiting while there is nothing to do.
+// An item is taken from q only when fewer than n are under way, so the rest wait in q as
+// they did for n busy workers.
+func runWorkers[T comparable](q workqueue.TypedRateLimitingInterface[T], n int, process func(T)) {
+	slots := make(chan struct{}, n)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		slots <- struct{}{}
+		item, quit := q.Get()
+		if quit {
+			return
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			process(item)
+		})
+	}
 }
 
 // orphanParallelism bounds the dependents orphanDependents updates at once.

@@ -50,7 +50,8 @@ type Config struct {
 	// none.
 	Metrics *metrics.Metrics
 	// Workers is the number of workers of each of the attempt-to-delete and
-	// attempt-to-orphan queues; 0 means DefaultWorkers.
+	// attempt-to-orphan queues: the most items of each processed at once, each on a
+	// goroutine while under way (runWorkers); 0 means DefaultWorkers.
 	Workers int
 	// ResyncPeriod is how often the Sources are asked again (Resync asks at once); 0 means
 	// DefaultResyncPeriod.
@@ -123,15 +124,15 @@ func (gc *GarbageCollector) Run(ctx context.Context) error {
 	defer gc.current.Store(nil)
 	var wg sync.WaitGroup
 	wg.Go(c.runGraphChanges)
-	if _, _, err := c.syncMonitors(ctx, gc.resources()); err != nil {
-		gc.syncFailed(err)
-	}
+	c.syncMonitors(ctx, gc.resources())
 	if c.waitForSync(ctx, 0) {
 		c.log.Info("garbage collector: all resource monitors have synced, collecting garbage", "resources", c.monitorCount())
-		for range gc.cfg.Workers {
-			wg.Go(func() { c.runAttemptToDeleteWorker(ctx) })
-			wg.Go(func() { c.runAttemptToOrphanWorker(ctx) })
-		}
+		wg.Go(func() {
+			runWorkers(c.attemptToDelete, gc.cfg.Workers, func(n *node) { c.processAttemptToDelete(ctx, n) })
+		})
+		wg.Go(func() {
+			runWorkers(c.attemptToOrphan, gc.cfg.Workers, func(n *node) { c.processAttemptToOrphan(ctx, n) })
+		})
 		gc.resyncLoop(ctx, c)
 	}
 	c.shutdown()
@@ -153,10 +154,7 @@ func (gc *GarbageCollector) resyncLoop(ctx context.Context, c *collector) {
 		case <-gc.resync:
 		}
 		c.workerLock.Lock()
-		changed, retired, err := c.syncMonitors(ctx, gc.resources())
-		if err != nil {
-			gc.syncFailed(err)
-		}
+		changed, retired := c.syncMonitors(ctx, gc.resources())
 		if changed && !c.waitForSync(ctx, gc.cfg.ResyncPeriod) && ctx.Err() == nil {
 			gc.syncFailed(errors.New("timed out waiting for the new resource monitors to sync"))
 		}
@@ -241,7 +239,7 @@ func (gc *GarbageCollector) newCollector() *collector {
 // whether any started. A resource whose preferred version, kind or scope changed gets a new
 // informer while the old one goes on until the caller halts it (retired), once the new one
 // has listed, so that no deletion in between goes unseen.
-func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (changed bool, retired []*monitor, err error) {
+func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (changed bool, retired []*monitor) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.mapper = newRESTMapper(resources)
@@ -249,7 +247,6 @@ func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (cha
 	for _, r := range resources {
 		want[r.GroupResource()] = r
 	}
-	var errs []error
 	for gr, m := range c.monitors {
 		if _, ok := want[gr]; !ok {
 			m.halt()
@@ -261,11 +258,7 @@ func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (cha
 		if ok && sameResource(r, old.resource) {
 			continue
 		}
-		m, err := newMonitor(r, c.graphChanges.Add)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
+		m := newMonitor(r, c.graphChanges.Add, c.log)
 		m.run(ctx)
 		c.monitors[gr] = m
 		changed = true
@@ -273,7 +266,7 @@ func (c *collector) syncMonitors(ctx context.Context, resources []Resource) (cha
 			retired = append(retired, old)
 		}
 	}
-	return changed, retired, errors.Join(errs...)
+	return changed, retired
 }
 
 // sameResource reports whether a monitor of b watches a as it should: same preferred
@@ -288,7 +281,7 @@ func (c *collector) synced() bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	for _, m := range c.monitors {
-		if !m.informer.HasSynced() {
+		if !m.hasSynced() {
 			return false
 		}
 	}

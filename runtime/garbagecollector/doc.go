@@ -4,9 +4,9 @@
 // orphan deletions that runtime/registry's Store starts with the "foregroundDeletion" and
 // "orphan" finalizers.
 //
-// It follows kube's design and names. A monitor per resource (a client-go
-// SharedIndexInformer of metav1.PartialObjectMetadata, as kube's metadata-only informers)
-// feeds the graph builder, which keeps the dependency graph (uidToNode: one node per object,
+// It follows kube's design and names. A monitor per resource (an informer of the objects'
+// metadata, as kube's metadata-only informers, in one goroutine: see monitor) feeds the graph
+// builder, which keeps the dependency graph (uidToNode: one node per object,
 // and a "virtual" node per owner named but not yet observed, verified by a live lookup) and
 // queues work:
 //   - attemptToDelete: an object whose owners may all be gone is looked up and deleted

@@ -13,7 +13,7 @@ import (
 // objectMetadata is what the collector's informers keep of an object: the metadata fields it
 // reads, in about a third of a metav1.PartialObjectMetadata's memory (the informers hold one
 // per object the server stores, in the server's own process). It is a runtime.Object and a
-// metav1.Object, for client-go's informers and meta.Accessor; setters of fields it does not
+// metav1.Object, for meta.Accessor; setters of fields it does not
 // keep do nothing, and their getters return zero values.
 type objectMetadata struct {
 	name, namespace   string
@@ -126,25 +126,4 @@ func (o *objectMetadata) GetOwnerReferences() []metav1.OwnerReference {
 }
 func (o *objectMetadata) SetOwnerReferences(refs []metav1.OwnerReference) {
 	o.ownerReferences = refs
-}
-
-// objectMetadataList is a list of objectMetadata, as the collector's informers list.
-type objectMetadataList struct {
-	metav1.ListMeta
-	Items []*objectMetadata
-}
-
-var _ metav1.ListInterface = (*objectMetadataList)(nil)
-
-// GetObjectKind returns no kind.
-func (l *objectMetadataList) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
-
-// DeepCopyObject returns a deep copy.
-func (l *objectMetadataList) DeepCopyObject() runtime.Object {
-	c := &objectMetadataList{Items: make([]*objectMetadata, len(l.Items))}
-	l.ListMeta.DeepCopyInto(&c.ListMeta)
-	for i, item := range l.Items {
-		c.Items[i] = item.DeepCopyObject().(*objectMetadata)
-	}
-	return c
 }

@@ -20,6 +20,10 @@
 // to the OS at once (debug.FreeOSMemory, once per rest and at most every 5s), as the
 // server does after start-up.
 //
+// A server's pacer (StartServer) holds GOGC at 50 (StartupPercent) while the server starts, until
+// Started: start-up's garbage, collected as it goes rather than once at the end, leaves the
+// objects the server keeps in fewer pages.
+//
 // SetMemoryLimit adds a soft ceiling (a server's --gc-memory-limit): the runtime's memory
 // limit, which makes the collector run earlier as the process nears it, given way to a live
 // heap that outgrows it (kept at least live/4 above what the runtime cannot give back), so the

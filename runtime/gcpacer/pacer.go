@@ -98,6 +98,40 @@ var (
 // environment variable is set (the operator chose), when headroom is 0, or when Start has
 // already taken effect in this process.
 func Start(headroom uint64) bool {
+	return start(headroom, false)
+}
+
+// StartupPercent is GOGC while a server started with StartServer starts (until Started):
+// half Go's default. Start-up allocates a few times the heap the server keeps (38 MB for the
+// example server's 15 MB), the garbage mixed in with what stays: collected as it goes, it
+// leaves the kept objects packed in fewer pages than collected once at the end, as the
+// headroom would have it (the example server's heap in use at rest: 15.5 MB instead of
+// 21 MB; 16.5 MB at 100). It trades CPU for memory while the server starts: a few more
+// collections, about 15 ms more CPU than at 100 (a tenth of the example server's start-up).
+const StartupPercent = 50
+
+// StartServer is Start for a server's process, which calls Started once it serves: until
+// then GOGC stays StartupPercent (the memory limit is paced as ever), and the pacer does not
+// return the garbage itself (Started does).
+func StartServer(headroom uint64) bool {
+	return start(headroom, true)
+}
+
+// Started tells the pacer that the server has started: it collects the start-up's garbage
+// and returns it to the OS (debug.FreeOSMemory), and from then on paces GOGC as the package
+// doc says. Without a pacer held by StartServer it collects and returns all the same.
+func Started() {
+	mu.Lock()
+	if running != nil && running.starting {
+		running.starting = false
+		running.adjust(time.Now())
+	}
+	mu.Unlock()
+	debug.FreeOSMemory()
+}
+
+// start is Start, holding GOGC at StartupPercent until Started when starting.
+func start(headroom uint64, starting bool) bool {
 	if headroom == 0 || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return false
 	}
@@ -112,7 +146,7 @@ func Start(headroom uint64) bool {
 	running = p
 	// Start is called at start-up: busy (the rate the headroom needs) until the first
 	// samples say otherwise, and the server's main returns the start-up's garbage itself.
-	p.rate, p.rested = float64(headroom), true
+	p.rate, p.rested, p.starting = float64(headroom), true, starting
 	p.adjust(time.Now())
 	p.arm()
 	go p.sampleEvery(tick)
@@ -180,6 +214,8 @@ type pacer struct {
 	releasedAt time.Time
 	// stopped is set by stop: no more adjusting.
 	stopped bool
+	// starting is set by StartServer until Started: GOGC stays StartupPercent.
+	starting bool
 	// valid says whether adjust's last sample had every metric.
 	valid bool
 }
@@ -245,6 +281,9 @@ func (p *pacer) adjust(now time.Time) {
 		p.allocs, p.at = allocs, now
 	}
 	percent := Percent(live, uint64(p.rate), p.headroom)
+	if p.starting {
+		percent = StartupPercent
+	}
 	if percent != p.percent {
 		debug.SetGCPercent(percent)
 		p.percent = percent

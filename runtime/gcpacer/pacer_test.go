@@ -75,6 +75,12 @@ func liveHeap() uint64 {
 // the test.
 func startFast(t *testing.T, headroom uint64) {
 	t.Helper()
+	startFastWith(t, headroom, Start)
+}
+
+// startFastWith is startFast starting the pacer with start (Start or StartServer).
+func startFastWith(t *testing.T, headroom uint64, start func(uint64) bool) {
+	t.Helper()
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	oldTick, oldHalfLife, oldRelease := tick, halfLife, minReleaseInterval
@@ -82,8 +88,8 @@ func startFast(t *testing.T, headroom uint64) {
 	// must return the garbage too.
 	tick, halfLife, minReleaseInterval = 10*time.Millisecond, 20*time.Millisecond, 0
 	t.Cleanup(func() { tick, halfLife, minReleaseInterval = oldTick, oldHalfLife, oldRelease })
-	if !Start(headroom) {
-		t.Fatal("Start returned false with neither GOGC nor GOMEMLIMIT set")
+	if !start(headroom) {
+		t.Fatal("the pacer did not start with neither GOGC nor GOMEMLIMIT set")
 	}
 	t.Cleanup(stop)
 }
@@ -215,5 +221,48 @@ func TestRestReturnsTheGarbage(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		t.Fatalf("%d bytes of heap objects over a live heap of %d bytes 2s after the allocations stopped, want under live + %d", heapObjects(), live, restSlack)
+	}
+}
+
+// TestStartServerHoldsStartupPercentUntilStarted checks that a server's pacer keeps GOGC at
+// StartupPercent while the server starts, busy (a rate far above the headroom's) or not,
+// and paces from Started on: at rest, the rest floor.
+func TestStartServerHoldsStartupPercentUntilStarted(t *testing.T) {
+	const headroom = 64 << 20
+	startFastWith(t, headroom, StartServer)
+	done := make(chan struct{})
+	go func() {
+		var sink []byte
+		for {
+			select {
+			case <-done:
+				runtime.KeepAlive(sink)
+				return
+			default:
+			}
+			sink = make([]byte, 1<<20)
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	for range 20 { // 20 collections and ticks while busy
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+		if got := gcPercent(); got != StartupPercent {
+			close(done)
+			t.Fatalf("starting, busy: GOGC %d, want StartupPercent %d", got, StartupPercent)
+		}
+	}
+	close(done)
+	for range 20 { // and at rest
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+		if got := gcPercent(); got != StartupPercent {
+			t.Fatalf("starting, at rest: GOGC %d, want StartupPercent %d", got, StartupPercent)
+		}
+	}
+	Started()
+	got, live, ok := waitFor(func(p int, live uint64) bool { return p == Percent(live, 0, headroom) })
+	if !ok {
+		t.Fatalf("started, at rest: GOGC %d with a live heap of %d bytes, want the rest floor Percent = %d", got, live, Percent(live, 0, headroom))
 	}
 }

@@ -150,7 +150,7 @@ func New(cfg Config) (*Cacher, error) {
 	}
 	go c.run()
 	if c.freezer != nil && cfg.CoolInterval > 0 {
-		go c.cool(cfg.CoolInterval)
+		c.cool(cfg.CoolInterval)
 	} else {
 		close(c.cooled)
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"runtime/pprof"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -272,4 +274,37 @@ func TestColdReadsWhileCooling(t *testing.T) {
 		cold, _ := c.Cold("/ns/w00")
 		return cold
 	})
+}
+
+// TestCoolerRunsOnATimer: a cache's cooler makes its unread objects cold every CoolInterval
+// without a goroutine of its own waiting between passes (a server has a cache per
+// resource), and Stop still waits for it.
+func TestCoolerRunsOnATimer(t *testing.T) {
+	client, _ := etcdtest.Run(t)
+	c := newCacher(t, client, newPrefix(), nil, cacher.Config{CoolInterval: 20 * time.Millisecond})
+	var last int64
+	for i := range 3 {
+		out := &testapi.Widget{}
+		if err := c.Create(context.Background(), "/ns/"+coldWidget(i).Name, coldWidget(i), out); err != nil {
+			t.Fatal(err)
+		}
+		last, _ = strconv.ParseInt(out.ResourceVersion, 10, 64)
+	}
+	waitFor(t, "the cache to hold the widgets", func() bool { return c.Revision() >= last })
+	waitFor(t, "the cooler to make the widgets cold", func() bool {
+		for i := range 3 {
+			if cold, _ := c.Cold("/ns/" + coldWidget(i).Name); !cold {
+				return false
+			}
+		}
+		return true
+	})
+	var stacks strings.Builder
+	if err := pprof.Lookup("goroutine").WriteTo(&stacks, 2); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stacks.String(), ".(*Cacher).cool(") {
+		t.Errorf("a goroutine waits in the cooler between passes:\n%s", stacks.String())
+	}
+	c.Stop()
 }

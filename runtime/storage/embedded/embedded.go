@@ -12,11 +12,14 @@ import (
 	"syscall"
 	"time"
 
+	"go.etcd.io/etcd/client/pkg/v3/logutil"
 	"go.etcd.io/etcd/client/pkg/v3/transport"
 	"go.etcd.io/etcd/client/pkg/v3/types"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v3client"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 )
 
 // DefaultStartTimeout bounds Start when ctx has no deadline.
@@ -245,6 +248,11 @@ func etcdConfig(cfg Config) (*embed.Config, error) {
 		e.LogLevel = "error"
 	}
 	e.LogOutputs = []string{"stderr"}
+	lg, err := memberLogger(e.LogLevel)
+	if err != nil {
+		return nil, err
+	}
+	e.ZapLoggerBuilder = embed.NewZapLoggerBuilder(lg)
 	e.AutoCompactionRetention = "0" // off: etcd3.StartCompactor compacts
 	e.UnsafeNoFsync = cfg.UnsafeNoFsync
 	if cfg.MaxTxnOps > 0 {
@@ -317,4 +325,26 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// memberLogger is the logger etcd builds for a member logging at level to stderr
+// (logutil.DefaultZapLoggerConfig), except that it samples only at "debug" and "info": zap's
+// sampler, which drops the repeats of a line beyond 100 a second, keeps a table of 7 x 4096
+// counters (448 KiB, resident for the life of the process), and the quieter levels have no
+// floods to drop. Errors: level is none of zap's.
+func memberLogger(level string) (*zap.Logger, error) {
+	lvl, err := zapcore.ParseLevel(level)
+	if err != nil {
+		return nil, fmt.Errorf("invalid etcd log level: %w", err)
+	}
+	cfg := logutil.DefaultZapLoggerConfig
+	cfg.Level = zap.NewAtomicLevelAt(lvl)
+	if lvl > zapcore.InfoLevel {
+		cfg.Sampling = nil
+	}
+	lg, err := cfg.Build()
+	if err != nil {
+		return nil, fmt.Errorf("cannot build the etcd logger: %w", err)
+	}
+	return lg, nil
 }
