@@ -49,6 +49,11 @@ func installRelease(tb testing.TB, dir string) *released {
 		"GOBIN=" + filepath.Join(dir, "bin"),
 		"GOFLAGS=-mod=mod",
 		"GOTOOLCHAIN=local",
+		// The go command indexes a module cache directory once, keyed on its path alone
+		// (cmd/go's modindex: a module version is immutable), so with the fixed version a
+		// later run would read an earlier one's file lists and imports: a file added since
+		// is left out of its package ("undefined: ..."). goindex=0 reads the directory.
+		"GODEBUG=goindex=0",
 	}}
 	// The machine's module cache is shared, so that every dependency is the build cache's
 	// already (a module cache elsewhere puts the same sources at other paths, which the
