@@ -102,7 +102,7 @@ test:
 ## that takes about 10s here (a count, not -fuzztime=20s: a time limit that ends during input
 ## minimization makes go test fail with "context deadline exceeded"); a failure writes the
 ## failing input to testdata/fuzz. internal/crddiff's FuzzDifferential is not among them: its
-## inputs only seed a generator, and its instrumented build cost as much as the nine others';
+## inputs only seed a generator, and its instrumented build cost as much as the ten others';
 ## make test draws as many of its inputs at random instead (TestDifferentialDraws). go test
 ## -fuzz builds every package of the test binary's tree anew with coverage instrumentation,
 ## so a fuzz target lives where that tree is small: body decoding in runtime/endpoints/requestbody
@@ -115,6 +115,7 @@ FUZZ_TARGETS := ./runtime/request:FuzzParseRequestInfo:150000x \
                 ./runtime/jsoncodec:FuzzReaderNumber:25000x \
                 ./runtime/jsoncodec:FuzzWriterString:50000x \
                 ./runtime/jsoncodec:FuzzValid:75000x \
+                ./runtime/jsoncodec:FuzzReaderRaw:50000x \
                 ./example-api/apis/db:FuzzJSONCodec:10000x
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
