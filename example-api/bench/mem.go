@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // MemStatus is a process's resident memory as /proc/<pid>/status reports it, in bytes.
@@ -194,3 +196,22 @@ func (s *MemSampler) Stop() {
 // load and of the freezing 1.5-2.5s after it ends (read at 5s, 10,000 stored objects were
 // still decoded: 220 MB on 16 cores).
 const StoredSettle = 15 * time.Second
+
+// DropPageCache asks the kernel to drop the page cache of the file at path
+// (posix_fadvise POSIX_FADV_DONTNEED), so that a process started from it next maps only the
+// pages it reads. A binary just written (built, or unpacked on another machine) sits in the
+// page cache in large folios that a process maps whole: its file-backed RSS is then about the
+// whole loadable image (77 MB for the example server against 56-58 MB once the cache was
+// dropped), whatever the process touched. Pages mapped by a running process stay. Errors:
+// the file cannot be opened, or the call fails.
+func DropPageCache(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("cannot drop the page cache of %s: %w", path, err)
+	}
+	defer f.Close()
+	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
+		return fmt.Errorf("cannot drop the page cache of %s: %w", path, err)
+	}
+	return nil
+}

@@ -264,6 +264,17 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	if o.etcd != etcdEmbedded {
 		serverEtcd = etcdEndpoints
 	}
+	// Each binary starts with its page cache dropped, so that its file-backed RSS counts the
+	// pages it reads, not the whole image a fresh build or unpacking left cached.
+	binaries := []string{bin}
+	if anchorSkip(o) == "" {
+		binaries = append(binaries, o.anchorBinary)
+	}
+	for _, b := range binaries {
+		if err := bench.DropPageCache(b); err != nil {
+			return err
+		}
+	}
 	var servers []*apiServer
 	err = withCPUs(serverCPUs(o, sets), func() (err error) {
 		servers, err = startServers(ctx, o, bin, dir, serverEtcd)
