@@ -263,7 +263,10 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	}
 	// Each binary starts with its page cache dropped, so that its file-backed RSS counts the
 	// pages it reads, not the whole image a fresh build or unpacking left cached.
-	binaries := []string{bin}
+	var binaries []string
+	if !o.inProcess { // -in-process runs no server binary
+		binaries = append(binaries, bin)
+	}
 	if anchorSkip(o) == "" {
 		binaries = append(binaries, o.anchorBinary)
 	}
