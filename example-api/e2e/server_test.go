@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -216,13 +218,23 @@ type testEtcd struct {
 	member *embedded.Server
 }
 
-// startEtcd starts a testEtcd and stops it in t.Cleanup.
+// startEtcd starts a testEtcd and stops it in t.Cleanup. Ports found free can be taken by
+// another test process before the member binds them: a first start that finds its port in
+// use tries other ports, up to three times.
 func startEtcd(t *testing.T) *testEtcd {
 	t.Helper()
-	e := &testEtcd{t: t, dir: t.TempDir(), clientURL: "http://" + freeport.Addr(t), peerURL: "http://" + freeport.Addr(t)}
-	e.Start()
-	t.Cleanup(e.Stop)
-	return e
+	for attempt := 1; ; attempt++ {
+		e := &testEtcd{t: t, dir: t.TempDir(), clientURL: "http://" + freeport.Addr(t), peerURL: "http://" + freeport.Addr(t)}
+		err := e.start()
+		if errors.Is(err, syscall.EADDRINUSE) && attempt < 3 {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("cannot start etcd: %v", err)
+		}
+		t.Cleanup(e.Stop)
+		return e
+	}
 }
 
 // URL is the member's client URL, e.g. "http://127.0.0.1:41234".
@@ -232,10 +244,17 @@ func (e *testEtcd) URL() string { return e.clientURL }
 // fails the test if it cannot. Starting a running member does nothing.
 func (e *testEtcd) Start() {
 	e.t.Helper()
+	if err := e.start(); err != nil {
+		e.t.Fatalf("cannot start etcd: %v", err)
+	}
+}
+
+// start is Start returning the error.
+func (e *testEtcd) start() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.member != nil {
-		return
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -246,9 +265,10 @@ func (e *testEtcd) Start() {
 		LogLevel:  "fatal", // etcd logs harmless errors whenever a member stops
 	})
 	if err != nil {
-		e.t.Fatalf("cannot start etcd: %v", err)
+		return err
 	}
 	e.member = m
+	return nil
 }
 
 // Stop stops the member and waits until it has stopped; its data stays. Stopping a stopped
