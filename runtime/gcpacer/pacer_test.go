@@ -128,19 +128,7 @@ func TestStartFollowsTheRateAndTheLiveHeap(t *testing.T) {
 		}
 		// Busy: 1 MiB of garbage every millisecond, far more than the headroom over 10s.
 		done := make(chan struct{})
-		go func() {
-			var sink []byte
-			for {
-				select {
-				case <-done:
-					runtime.KeepAlive(sink)
-					return
-				default:
-				}
-				sink = make([]byte, 1<<20)
-				time.Sleep(time.Millisecond)
-			}
-		}()
+		go allocateBusily(done)
 		got, live, ok := waitFor(func(p int, live uint64) bool { return p == Percent(live, math.MaxUint64, headroom) })
 		close(done)
 		if !ok {
@@ -231,19 +219,7 @@ func TestStartServerHoldsStartupPercentUntilStarted(t *testing.T) {
 	const headroom = 64 << 20
 	startFastWith(t, headroom, StartServer)
 	done := make(chan struct{})
-	go func() {
-		var sink []byte
-		for {
-			select {
-			case <-done:
-				runtime.KeepAlive(sink)
-				return
-			default:
-			}
-			sink = make([]byte, 1<<20)
-			time.Sleep(time.Millisecond)
-		}
-	}()
+	go allocateBusily(done)
 	for range 20 { // 20 collections and ticks while busy
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
@@ -264,5 +240,21 @@ func TestStartServerHoldsStartupPercentUntilStarted(t *testing.T) {
 	got, live, ok := waitFor(func(p int, live uint64) bool { return p == Percent(live, 0, headroom) })
 	if !ok {
 		t.Fatalf("started, at rest: GOGC %d with a live heap of %d bytes, want the rest floor Percent = %d", got, live, Percent(live, 0, headroom))
+	}
+}
+
+// allocateBusily makes 1 MiB of garbage every millisecond until done is closed: a server far
+// busier than any headroom allows for 10s.
+func allocateBusily(done <-chan struct{}) {
+	var sink []byte
+	for {
+		select {
+		case <-done:
+			runtime.KeepAlive(sink)
+			return
+		default:
+		}
+		sink = make([]byte, 1<<20)
+		time.Sleep(time.Millisecond)
 	}
 }
