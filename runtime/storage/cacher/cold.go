@@ -217,26 +217,19 @@ const (
 // goroutine of its own waiting for a ticker: a server has a cache per resource, whose
 // coolers held 21 goroutines at rest in the example server.
 func (c *Cacher) cool(interval time.Duration) {
-	var (
-		mu               sync.Mutex
-		running, stopped bool
-		t                *time.Timer
-	)
+	// mu makes the pass's rearming and Stop's disarming one or the other: a pass that
+	// rearmed is stopped by Stop, which closes c.cooled; one that did not closes it itself.
+	var mu sync.Mutex
+	var t *time.Timer
 	mu.Lock()
 	defer mu.Unlock()
 	t = time.AfterFunc(interval, func() {
-		mu.Lock()
-		if stopped {
-			mu.Unlock()
-			return
+		if c.ctx.Err() == nil {
+			c.coolPass()
 		}
-		running = true
-		mu.Unlock()
-		c.coolPass()
 		mu.Lock()
 		defer mu.Unlock()
-		running = false
-		if stopped {
+		if c.ctx.Err() != nil {
 			close(c.cooled)
 			return
 		}
@@ -245,9 +238,7 @@ func (c *Cacher) cool(interval time.Duration) {
 	context.AfterFunc(c.ctx, func() {
 		mu.Lock()
 		defer mu.Unlock()
-		stopped = true
-		t.Stop()
-		if !running { // else the pass closes it as it ends
+		if t.Stop() { // armed, no pass under way
 			close(c.cooled)
 		}
 	})
