@@ -131,14 +131,18 @@ func (w *cacheWatcher) closeDone() bool {
 	return closed
 }
 
-// end finishes the watch once: result is closed, the watcher leaves the set and its
-// context's AfterFunc, and exited closes.
+// end finishes the watch once: done and result are closed (under mu, so no delivery
+// follows), the watcher leaves the set and its context's AfterFunc, and exited closes.
 func (w *cacheWatcher) end() {
 	w.endOnce.Do(func() {
 		if w.stopAfter != nil {
 			w.stopAfter()
 		}
-		w.finish()
+		w.closeDone()
+		w.mu.Lock()
+		w.ended = true
+		close(w.result)
+		w.mu.Unlock()
 		w.c.watchers.remove(w)
 		if m := w.c.metrics; m != nil {
 			m.AddWatchers(w.c.gvk, -1)
@@ -355,15 +359,6 @@ func (w *cacheWatcher) sendQueued(ev *event) bool {
 		return w.send(out)
 	}
 	return true
-}
-
-// finish ends the watch (if it was not already) and closes result; no delivery follows.
-func (w *cacheWatcher) finish() {
-	w.closeDone()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.ended = true
-	close(w.result)
 }
 
 // sendInitial sends the initial objects as ADDED (in key order) or the initial history
