@@ -60,6 +60,11 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	// As loadgen does: the file-backed RSS printed counts the pages the server reads, not
+	// the whole image a fresh build left in the page cache.
+	if err := bench.DropPageCache(*bin); err != nil {
+		return err
+	}
 	p, err := serverproc.Start(ctx, *bin, dir, append([]string{"--plain-http", "--profiling", "--log-level", "warn"}, strings.Fields(*extra)...)...)
 	if err != nil {
 		return err
