@@ -185,10 +185,7 @@ func (s *scope) encodeOutput(ctx context.Context, req *http.Request, out output,
 	case asPartialObjectMetadata, asPartialObjectMetadataList:
 		return encodePartial(obj, out.metaVersion)
 	case "":
-		if out.yaml {
-			return s.encode(obj, true)
-		}
-		return s.encode(obj, false)
+		return s.encode(obj, out.yaml)
 	}
 	return nil, fmt.Errorf("cannot render as %q", out.as)
 }
