@@ -100,9 +100,8 @@ func TestDropPageCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := f.Sync(); err != nil { // dirty pages are not dropped
-		t.Fatal(err)
-	}
+	// Not synced: the file's pages are dirty, as a binary's just built, and DropPageCache
+	// drops them all the same.
 	if _, err := io.ReadAll(f); err != nil {
 		t.Fatal(err)
 	}
