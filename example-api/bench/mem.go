@@ -177,6 +177,18 @@ func (s *MemSampler) Peak() (peakRSS uint64, samples int, last MemStatus) {
 	return s.peak, s.samples, s.last
 }
 
+// PeakNow takes a sample now and returns the peak RSS so far: the larger of the highest
+// VmRSS sampled and the kernel's VmHWM (which also covers moments between samples), in
+// bytes. It fails when the sample cannot be read.
+func (s *MemSampler) PeakNow() (uint64, error) {
+	if err := s.sample(); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return max(s.peak, s.last.HWM), nil
+}
+
 // Err returns the first sampling error, e.g. because the process exited; nil if none.
 func (s *MemSampler) Err() error {
 	s.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,33 @@ func TestMemSamplerOwnProcess(t *testing.T) {
 	if err := s.Err(); err != nil {
 		t.Errorf("Err() = %v, want nil while the process lives", err)
 	}
+}
+
+// TestMemSamplerPeakNow checks that PeakNow sees memory touched after the last periodic
+// sample: with an interval of an hour, only the first sample precedes it.
+func TestMemSamplerPeakNow(t *testing.T) {
+	s, err := StartMemSampler(os.Getpid(), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	before, _, _ := s.Peak()
+	block := make([]byte, 64<<20)
+	for i := range block { // resident only once written
+		block[i] = 1
+	}
+	now, err := ReadMemStatus(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak, err := s.PeakNow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if peak < now.RSS || peak < before+32<<20 {
+		t.Errorf("PeakNow() = %d bytes, want >= VmRSS after touching 64 MiB (%d) and >= the first sample %d + 32 MiB", peak, now.RSS, before)
+	}
+	runtime.KeepAlive(block)
 }
 
 func TestMemSamplerMissingProcess(t *testing.T) {

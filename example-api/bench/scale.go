@@ -19,14 +19,18 @@ type ScaleFigures struct {
 	// PeakRSS; a fan-out of 0 watchers is the writer's baseline.
 	Watch, AnchorWatch []WatchSummary
 	// IdleRSS, CachedRSS (with MemObjects more objects stored) and PeakRSS (over the whole
-	// run) are the server's VmRSS in bytes; the Anchor ones the anchor's.
+	// run, fan-outs of FanoutRSSWatchers or more aside) are the server's VmRSS in bytes; the
+	// Anchor ones the anchor's.
 	IdleRSS, CachedRSS, PeakRSS                   uint64
 	AnchorIdleRSS, AnchorCachedRSS, AnchorPeakRSS uint64
 }
 
 // The scale targets' absolute bounds, in bytes and durations.
 const (
-	// ScaleMaxPeakRSS bounds the server's RSS over the whole run.
+	// ScaleMaxPeakRSS bounds the server's RSS over the whole run but the fan-outs of
+	// FanoutRSSWatchers or more watchers, which ScaleMaxFanoutRSS bounds: the issue gives the
+	// 10,000-watcher fan-out a bound of its own, 1 GB, that a bound over all of the run would
+	// leave meaningless.
 	ScaleMaxPeakRSS = 400 * 1000 * 1000
 	// ScaleMaxCachedRSS bounds its RSS with MemObjects objects stored.
 	ScaleMaxCachedRSS = 150 * 1000 * 1000
@@ -35,6 +39,9 @@ const (
 	ScaleMaxIdleRSSEmbedded = 80 * 1000 * 1000
 	// ScaleMaxFanoutRSS bounds its RSS during the 10,000-watcher fan-out.
 	ScaleMaxFanoutRSS = 1000 * 1000 * 1000
+	// FanoutRSSWatchers is the fewest watchers of a fan-out that ScaleMaxFanoutRSS bounds
+	// rather than ScaleMaxPeakRSS; such fan-outs run after the others (see OrderFanouts).
+	FanoutRSSWatchers = 10000
 	// ScaleMaxP99Watch1000 and ScaleMaxP99Watch10000 bound the event p99 of the
 	// 1,000- and 10,000-watcher fan-outs at 10 writes/s.
 	ScaleMaxP99Watch1000  = 20 * time.Millisecond
@@ -188,8 +195,8 @@ func checkMemory(c *scaleChecks, in ScaleFigures) {
 	if in.PeakRSS == 0 {
 		c.none("peak RSS <= %d MB", ScaleMaxPeakRSS/1000/1000)
 	} else {
-		c.line(in.PeakRSS <= ScaleMaxPeakRSS, "peak RSS over the run <= %d MB: %.1f MB (anchor %s MB)",
-			ScaleMaxPeakRSS/1000/1000, float64(in.PeakRSS)/1e6, mb(in.AnchorPeakRSS))
+		c.line(in.PeakRSS <= ScaleMaxPeakRSS, "peak RSS over the run (fan-outs of >= %d watchers aside) <= %d MB: %.1f MB (anchor %s MB)",
+			FanoutRSSWatchers, ScaleMaxPeakRSS/1000/1000, float64(in.PeakRSS)/1e6, mb(in.AnchorPeakRSS))
 	}
 }
 
@@ -219,4 +226,31 @@ func mb(b uint64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f", float64(b)/1e6)
+}
+
+// OrderFanouts returns the fan-outs in the order a run measures them: those of fewer than
+// FanoutRSSWatchers watchers first, then the others, each group in the given order. The
+// run's peak RSS, which ScaleMaxPeakRSS bounds, is read before the first of the others.
+func OrderFanouts(ts []WatchTarget) []WatchTarget {
+	out := make([]WatchTarget, 0, len(ts))
+	for _, big := range []bool{false, true} {
+		for _, t := range ts {
+			if (t.Watchers >= FanoutRSSWatchers) == big {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// FanoutDuration is how long a fan-out of t writes when no duration is given: long enough for
+// MinWriterP99Writes writes at its rate (50s at 10 writes/s), so that its writer's p99 can be
+// compared with the writer's alone, and at least 10s; a fan-out of FanoutRSSWatchers or more,
+// whose writer's p99 is compared with nothing, writes for 10s.
+func FanoutDuration(t WatchTarget) time.Duration {
+	const least = 10 * time.Second
+	if t.Watchers >= FanoutRSSWatchers || t.Rate <= 0 {
+		return least
+	}
+	return max(least, time.Duration(float64(MinWriterP99Writes)/t.Rate*float64(time.Second)))
 }

@@ -21,12 +21,17 @@
 // and each watch fan-out's delivery latencies. No Go server of the API does better on the
 // machine with these clients, so a target beyond its floor is out of reach whatever the
 // server does. Then come the server's watch fan-outs (-watch
-// watchers:writes-per-second pairs, default 0:10, 1000:10, 10000:10 and 64:100, each writing for
-// -watch-duration: every event decoded by every watcher, p99 latency from just before the
+// watchers:writes-per-second pairs, default 0:10, 1000:10, 10000:10 and 64:100, those of 10,000
+// watchers or more last, each writing for -watch-duration, by default long enough for the 500
+// writes a writer's p99 is compared on (50s at 10 writes/s) and at least 10s, 10s from 10,000
+// watchers on: every event decoded by every watcher, p99 latency from just before the
 // write, server CPU per event) and the memory figures (RSS a second after start, and with
 // -mem-objects more objects of the benchmark's size stored and cached, measured before the
 // rows: a server holding the scenario's objects and these, not the tens of thousands the
-// create rows write nor the fan-outs' garbage), each with its target.
+// create rows write nor the fan-outs' garbage), each with its target. The run's peak RSS, which
+// the 400 MB target bounds, is read before the first fan-out of 10,000 watchers or more: those
+// have a bound of their own, 1 GB (bench.ScaleMaxFanoutRSS); the line "server peak RSS"
+// gives the whole run's.
 // -server-args passes more flags to the server, e.g. --watch-cache=false to measure it
 // without its watch cache.
 //

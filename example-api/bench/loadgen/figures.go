@@ -35,15 +35,23 @@ func idleRSS(ctx context.Context, pids []int) ([]bench.MemStatus, error) {
 // fan-outs right after the server's, its RSS with as many objects stored). In process, RSS
 // is loadgen's and is printed without a verdict. The watch fan-outs and the stored objects
 // go to the first server (-etcd cluster measures neither, see checkTopology). It returns
-// the figures the scale targets are checked on (bench.ScaleFigures, without the rows and the
-// peak RSS, which benchmark adds).
+// the figures the scale targets are checked on (bench.ScaleFigures, without the rows; with
+// the peak RSS only when a fan-out of bench.FanoutRSSWatchers or more ran, see peaksBefore,
+// else benchmark adds the whole run's).
 func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, servers []*apiServer, idle []bench.MemStatus, idleErr error, stored *storedFigures,
 	serverCPU func() (time.Duration, error), mem *bench.MemSampler, anchor *anchorRun) (bench.ScaleFigures, error) {
 	var fig bench.ScaleFigures
 	srv := servers[0]
+	aside := false
 	for _, t := range o.watches {
+		if t.Watchers >= bench.FanoutRSSWatchers && !aside && !o.inProcess {
+			aside = true
+			if err := peaksBefore(&fig, out, t, mem, anchor); err != nil {
+				return fig, err
+			}
+		}
 		cfg := bench.WatchConfig{ServerURL: srv.url, TLS: srv.tls, Template: s.Template(), Watchers: t.Watchers, Rate: t.Rate,
-			Duration: o.watchDuration, CPUTime: serverCPU}
+			Duration: fanoutDuration(o, t), CPUTime: serverCPU}
 		if o.inProcess {
 			cfg.CPUTime = nil // the process's CPU time is the watchers' too
 		}
@@ -99,6 +107,27 @@ func figures(ctx context.Context, o *options, out io.Writer, s *bench.Scenario, 
 		}
 	}
 	return fig, nil
+}
+
+// peaksBefore sets fig's PeakRSS and AnchorPeakRSS (when anchor is not nil) to the peaks so
+// far, read just before fan-out t, the first of bench.FanoutRSSWatchers watchers or more,
+// and prints them: the run's peaks that bench.ScaleMaxPeakRSS bounds (such fan-outs run last,
+// bench.OrderFanouts, and have a bound of their own).
+func peaksBefore(fig *bench.ScaleFigures, out io.Writer, t bench.WatchTarget, mem *bench.MemSampler, anchor *anchorRun) error {
+	var err error
+	if fig.PeakRSS, err = mem.PeakNow(); err != nil {
+		return fmt.Errorf("cannot read the server's peak RSS: %w", err)
+	}
+	anchorPeak := "not measured"
+	if anchor != nil {
+		if fig.AnchorPeakRSS, err = anchor.mem.PeakNow(); err != nil {
+			return fmt.Errorf("cannot read the anchor's peak RSS: %w", err)
+		}
+		anchorPeak = fmt.Sprintf("%.1f MiB", float64(fig.AnchorPeakRSS)/(1<<20))
+	}
+	fmt.Fprintf(out, "peak RSS so far, before the %d-watcher fan-out (the run's peak, which the fan-outs of %d watchers or more, bounded on their own, leave aside): "+
+		"server %.1f MiB, anchor %s\n", t.Watchers, bench.FanoutRSSWatchers, float64(fig.PeakRSS)/(1<<20), anchorPeak)
+	return nil
 }
 
 // storedFigures are the RSS of the server and of the anchor (zero without one) with

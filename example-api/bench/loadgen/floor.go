@@ -178,7 +178,7 @@ func measureFloor(ctx context.Context, o *options, dir string, s *bench.Scenario
 			continue // the writer alone: nothing fanned out
 		}
 		sum, err := bench.RunWatchFanout(ctx, bench.WatchConfig{ServerURL: f.url, TLS: f.tls, Template: s.Template(),
-			Watchers: t.Watchers, Rate: t.Rate, Duration: o.watchDuration, CPUTime: floorCPU})
+			Watchers: t.Watchers, Rate: t.Rate, Duration: fanoutDuration(o, t), CPUTime: floorCPU})
 		if err != nil {
 			return fmt.Errorf("floor watch fan-out of %d watchers at %v writes/s: %w", t.Watchers, t.Rate, err)
 		}

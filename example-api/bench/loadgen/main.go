@@ -46,7 +46,8 @@ type options struct {
 	// https serves over HTTPS, the clients presenting the admin certificate of the server's
 	// kubeconfig (-transport https, the default); otherwise plain HTTP.
 	https bool
-	// watches are the watch fan-outs to measure; watchDuration how long each writes.
+	// watches are the watch fan-outs to measure, in bench.OrderFanouts' order; watchDuration
+	// how long each writes (0: bench.FanoutDuration's; see fanoutDuration).
 	watches       []bench.WatchTarget
 	watchDuration time.Duration
 	// memObjects is how many objects the memory figure stores (0: no figure).
@@ -147,7 +148,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	transport := fs.String("transport", "https", "how clients reach the server: \"https\" (the admin client certificate of its kubeconfig, HTTP/2, gzip accepted, as client-go) or \"http\" (--plain-http)")
 	watches := fs.String("watch", "0:10,1000:10,10000:10,64:100", "watch fan-outs to measure, comma-separated watchers:writes-per-second "+
 		"(0 watchers: the writer alone, the baseline of its latency); empty for none")
-	fs.DurationVar(&o.watchDuration, "watch-duration", 50*time.Second, "how long each watch fan-out writes (at 10 writes/s, 50s gives the 500 writes a writer's p99 is compared on)")
+	fs.DurationVar(&o.watchDuration, "watch-duration", 0, "how long each watch fan-out writes; 0: long enough for the 500 writes a writer's p99 is compared on "+
+		"(50s at 10 writes/s) and at least 10s, and 10s for 10000 watchers or more")
 	fs.IntVar(&o.memObjects, "mem-objects", bench.MemObjects, "objects to store for the memory figure (RSS with them cached); 0 for none")
 	serverArgs := fs.String("server-args", "", "more server flags, space-separated (e.g. --watch-cache=false to measure without the watch cache)")
 	fs.BoolVar(&o.fmCost, "field-management-cost", false, "after the update rows, measure updates on the server and on a second server with field management off "+
@@ -195,6 +197,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.watches, err = parseWatches(*watches); err != nil {
 		return nil, err
 	}
+	o.watches = bench.OrderFanouts(o.watches)
 	if err := checkTopology(o); err != nil {
 		return nil, err
 	}
@@ -425,8 +428,12 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 		return fmt.Errorf("server memory sampling stopped early: %w", err)
 	}
 	if anchor != nil {
-		if fig.AnchorPeakRSS, err = anchor.peakRSS(out); err != nil {
+		anchorPeak, err := anchor.peakRSS(out)
+		if err != nil {
 			return err
+		}
+		if fig.AnchorPeakRSS == 0 {
+			fig.AnchorPeakRSS = anchorPeak
 		}
 	}
 	switch o.etcd {
@@ -438,7 +445,10 @@ func benchmark(ctx context.Context, o *options, out io.Writer) (err error) {
 	}
 	bench.CheckTargets(out, rows, bench.IssueTargets, checkedRSS)
 	if !o.inProcess && len(servers) == 1 {
-		fig.Rows, fig.Embedded, fig.PeakRSS = rows, o.etcd == etcdEmbedded, checkedRSS
+		fig.Rows, fig.Embedded = rows, o.etcd == etcdEmbedded
+		if fig.PeakRSS == 0 { // else read before the fan-outs bounded on their own (peaksBefore)
+			fig.PeakRSS = checkedRSS
+		}
 		fmt.Fprintln(out)
 		bench.CheckScaleTargets(out, fig)
 	}
@@ -560,6 +570,15 @@ func writeAllocs(path string) error {
 		return fmt.Errorf("cannot write memory profile: %w", err)
 	}
 	return f.Close()
+}
+
+// fanoutDuration is how long fan-out t writes: -watch-duration, or bench.FanoutDuration's
+// when it is 0.
+func fanoutDuration(o *options, t bench.WatchTarget) time.Duration {
+	if o.watchDuration > 0 {
+		return o.watchDuration
+	}
+	return bench.FanoutDuration(t)
 }
 
 // parseWatches parses -watch: comma-separated watchers:rate pairs, each with its target
