@@ -137,7 +137,11 @@ type EtcdTLSFiles struct {
 // start-up error naming what to check rather than a server that never gets ready. dial are
 // extra gRPC dial options (tracing's).
 func connectEtcdServers(ctx context.Context, servers []string, files EtcdTLSFiles, dial ...grpc.DialOption) (*etcdConn, error) {
-	cfg := clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout, DialOptions: dial}
+	lg, err := etcdClientLogger()
+	if err != nil {
+		return nil, err
+	}
+	cfg := clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout, DialOptions: dial, Logger: lg}
 	if files != (EtcdTLSFiles{}) {
 		info := transport.TLSInfo{TrustedCAFile: files.CAFile, CertFile: files.CertFile, KeyFile: files.KeyFile}
 		tlsConfig, err := info.ClientConfig()
