@@ -129,10 +129,6 @@ func newEvent(r *http.Request, u *request.User, info *request.RequestInfo, level
 	return ev
 }
 
-// builtinProtobuf reads the protobuf bodies kubectl's typed clients send for the built-in
-// kinds, so that they are recorded as JSON, as kube-apiserver records the decoded object.
-var builtinProtobuf = protobuf.NewTranscoder()
-
 // completeObjectRef fills what ref (nil: none) lacks of the request object's metadata (name,
 // namespace, uid, resourceVersion), as kube's audit.LogRequestObject: a create names its
 // object in its body only.
@@ -174,7 +170,7 @@ func captureRequest(r *http.Request) json.RawMessage {
 		return nil
 	}
 	if mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && mediaType == protobuf.ContentType {
-		if data, _, err = builtinProtobuf.ToJSON(data); err != nil {
+		if data, _, err = protobuf.Builtin().ToJSON(data); err != nil {
 			return nil
 		}
 	}

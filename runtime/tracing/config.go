@@ -3,6 +3,7 @@ package tracing
 import (
 	"fmt"
 	"os"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
@@ -12,12 +13,13 @@ import (
 )
 
 // configCodecs decodes every registered version of apiserver.config.k8s.io
-// (v1, v1beta1, v1alpha1) strictly, as kube-apiserver's tracing options do.
-var configCodecs = func() serializer.CodecFactory {
+// (v1, v1beta1, v1alpha1) strictly, as kube-apiserver's tracing options do. Built at the first
+// configuration read: a server without --tracing-config-file never builds its scheme.
+var configCodecs = sync.OnceValue(func() serializer.CodecFactory {
 	scheme := runtime.NewScheme()
 	install.Install(scheme)
 	return serializer.NewCodecFactory(scheme, serializer.EnableStrict)
-}()
+})
 
 // ReadConfiguration reads the apiserver.config.k8s.io TracingConfiguration file at path
 // (YAML or JSON; v1, v1beta1 or v1alpha1) and validates it, as kube-apiserver's
@@ -38,7 +40,7 @@ func ReadConfiguration(path string) (*tracingapi.TracingConfiguration, error) {
 // ParseConfiguration is ReadConfiguration of data, the contents of the file named name.
 func ParseConfiguration(data []byte, name string) (*tracingapi.TracingConfiguration, error) {
 	internal := &apiserver.TracingConfiguration{}
-	if err := runtime.DecodeInto(configCodecs.UniversalDecoder(), data, internal); err != nil {
+	if err := runtime.DecodeInto(configCodecs().UniversalDecoder(), data, internal); err != nil {
 		return nil, fmt.Errorf("unable to decode tracing configuration data in %q: %w", name, err)
 	}
 	// The feature gate argument is unused by the validation (kube passes its own gates).

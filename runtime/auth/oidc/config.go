@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
@@ -15,12 +16,14 @@ import (
 )
 
 // codecs decodes apiserver.config.k8s.io files (v1, v1beta1, v1alpha1) strictly: an unknown
-// or duplicate field is an error, as kube-apiserver's loadAuthenticationConfigFromData.
-var codecs = func() serializer.CodecFactory {
+// or duplicate field is an error, as kube-apiserver's loadAuthenticationConfigFromData. Built
+// at the first configuration read: a server without --authentication-config never builds its
+// scheme.
+var codecs = sync.OnceValue(func() serializer.CodecFactory {
 	scheme := runtime.NewScheme()
 	install.Install(scheme)
 	return serializer.NewCodecFactory(scheme, serializer.EnableStrict)
-}()
+})
 
 // LoadConfig reads and validates the AuthenticationConfiguration at path, as kube-apiserver's
 // --authentication-config; see ParseConfig.
@@ -45,7 +48,7 @@ func ParseConfig(data []byte) (*apiserver.AuthenticationConfiguration, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("empty config data")
 	}
-	obj, err := runtime.Decode(codecs.UniversalDecoder(), data)
+	obj, err := runtime.Decode(codecs().UniversalDecoder(), data)
 	if err != nil {
 		return nil, err
 	}

@@ -41,9 +41,6 @@ const (
 // acceptedMediaTypes are the bodies a create or update accepts, as the 415 lists them.
 var acceptedMediaTypes = []string{MediaTypeJSON, MediaTypeYAML}
 
-// builtinProtobuf reads protobuf bodies of the built-in kinds (rbac.authorization.k8s.io).
-var builtinProtobuf = protobuf.NewTranscoder()
-
 // Serializers are the JSON and YAML serializers of one API group, each lenient or strict:
 // a strict one reports unknown and duplicate fields as a runtime.StrictDecodingError
 // returned with the decoded object (apimachinery's json.SerializerOptions.Strict).
@@ -81,10 +78,10 @@ type Decoder struct {
 // BadRequest, 415 UnsupportedMediaType for another Content-Type, and a conversion's own API
 // error (a failed conversion webhook's 500).
 func (d *Decoder) Decode(req *http.Request, body []byte, directive string) (runtime.Object, []string, error) {
-	if IsProtobuf(req) && builtinProtobuf.Handles(d.Kind.GroupVersion()) {
+	if IsProtobuf(req) && protobuf.Builtin().Handles(d.Kind.GroupVersion()) {
 		// A built-in kind sent by a typed client (kubectl create role): read it as the JSON it
 		// stands for. Protobuf has no unknown fields to report.
-		data, _, err := builtinProtobuf.ToJSON(body)
+		data, _, err := protobuf.Builtin().ToJSON(body)
 		if err != nil {
 			return nil, nil, apierrors.NewBadRequest(err.Error())
 		}
@@ -133,7 +130,7 @@ func IsProtobuf(req *http.Request) bool {
 // DeleteOptions of client-go's typed clients included), with its apiVersion and kind.
 // Errors: body is not a protobuf body of a kind runtime/serializer/protobuf knows.
 func ProtobufToJSON(body []byte) ([]byte, error) {
-	data, _, err := builtinProtobuf.ToJSON(body)
+	data, _, err := protobuf.Builtin().ToJSON(body)
 	return data, err
 }
 

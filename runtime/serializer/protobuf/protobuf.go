@@ -14,6 +14,7 @@ package protobuf
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	authnv1 "k8s.io/api/authentication/v1"
 	authzv1 "k8s.io/api/authorization/v1"
@@ -51,6 +52,15 @@ func NewTranscoder() *Transcoder {
 	}
 	return &Transcoder{scheme: scheme, serializer: protobuf.NewSerializer(scheme, scheme)}
 }
+
+// Builtin returns the process's transcoder (NewTranscoder's), built at the first call and
+// shared by its callers (the endpoints' request bodies, the audit log): a process that is
+// never sent a protobuf body never builds its scheme of six k8s.io/api group versions. Safe
+// for concurrent use.
+func Builtin() *Transcoder { return builtin() }
+
+// builtin builds Builtin's transcoder once.
+var builtin = sync.OnceValue(NewTranscoder)
 
 // Handles reports whether gv is a group version the transcoder reads.
 func (t *Transcoder) Handles(gv schema.GroupVersion) bool { return t.scheme.IsVersionRegistered(gv) }

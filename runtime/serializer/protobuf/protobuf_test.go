@@ -130,3 +130,15 @@ func TestConfigMapFromClientGo(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestBuiltinIsShared checks that Builtin builds one transcoder for the process, which reads
+// the built-in groups as NewTranscoder's does.
+func TestBuiltinIsShared(t *testing.T) {
+	tc := Builtin()
+	if tc != Builtin() {
+		t.Fatal("Builtin returned two transcoders, want one shared by its callers")
+	}
+	if !tc.Handles(schema.GroupVersion{Group: "rbac.authorization.k8s.io", Version: "v1"}) {
+		t.Error("Builtin's transcoder does not read rbac.authorization.k8s.io/v1")
+	}
+}
