@@ -5,13 +5,13 @@
 // For every version package with root kinds the file holds:
 //
 //   - init, registering RegisterValidations with localSchemeBuilder, and RegisterValidations,
-//     which compiles the package's CEL rules once and registers, per root kind, one scheme
-//     validation function for create and update;
+//     which registers, per root kind, one scheme validation function for create and update;
 //   - one Validate_<Type>(ctx, op, fldPath, obj, oldObj) per local type that needs checks,
 //     recursing into nested local structs, pointers, slices and maps, with field paths of JSON
 //     names (spec.backup.retentionDays, status.conditions[0]);
 //   - package-level variables: one compiled regexp per pattern, one slice per enum, one
-//     *cel.Rule per XValidation marker.
+//     *cel.DeferredRule per XValidation marker, compiled at its first use (the generator
+//     compiles every rule once, so a rule that does not compile is a diagnostic at its marker).
 //
 // As a CRD is validated, a kind whose types hold CEL rules has its errors passed through
 // cel.Gate (the rules' errors give way to "some validation rules were not checked ..." when a
@@ -42,7 +42,7 @@
 //	MinProperties, MaxProperties                  validation.MinProperties, validation.MaxProperties
 //	+listType=set, UniqueItems                    validation.UniqueSet: Duplicate value
 //	+listType=map with +listMapKey                validation.UniqueMapKeys on the key fields
-//	XValidation:rule=...,message=...              cel.Rule.Validate (runtime/validation/cel)
+//	XValidation:rule=...,message=...              cel.DeferredRule.Validate (runtime/validation/cel)
 //	a local type with checks, as a field, item    Validate_<Type>; items through
 //	  ([]T, []*T) or map value (map[string]T)       validate.EachValSliceVal, EachPtrSliceVal, EachMapVal
 //	+k8s:immutable                                validate.Immutable ("field is immutable" on a change)

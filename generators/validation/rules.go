@@ -7,12 +7,14 @@ import (
 	"github.com/apigen-dev/apigen/runtime/validation/cel"
 )
 
-// ruleVar is one CEL rule the package compiles in RegisterValidations.
+// ruleVar is one CEL rule of the package, a variable compiled at its first use (cel.Defer).
 type ruleVar struct {
 	name  string
 	spec  cel.Spec
 	typ   cel.Type
 	owner string
+	// usesOldSelf is whether the compiled rule refers to oldSelf (a transition rule).
+	usesOldSelf bool
 }
 
 // celTypeNames are the exported names of the cel.Type constants.
@@ -30,8 +32,10 @@ func (g *pkgGen) addRule(r *model.ValidationRule, ref *model.TypeRef, owner stri
 		Reason: r.Reason, FieldPath: r.FieldPath, OptionalOldSelf: r.OptionalOldSelf,
 	}
 	rv := ruleVar{name: g.varName("rule" + identifier(owner)), spec: spec, typ: celType(ref), owner: owner}
-	if _, err := cel.Compile(spec, rv.typ); err != nil {
+	if compiled, err := cel.Compile(spec, rv.typ); err != nil {
 		g.diag(r.Pos, "+kubebuilder:validation:XValidation on %s: %v", owner, err)
+	} else {
+		rv.usesOldSelf = compiled.UsesOldSelf()
 	}
 	g.rules = append(g.rules, rv)
 	return rv
@@ -43,24 +47,17 @@ func ruleCall(r ruleVar, self, old jen.Code, omitEmpty bool) jen.Code {
 		jen.Qual(celPkg, "Present").Call(self, jen.Lit(omitEmpty)), jen.Qual(celPkg, "Present").Call(old, jen.Lit(omitEmpty)))
 }
 
-// rulesDecl emits the rule variables and compileRules, which compiles them once per process.
+// rulesDecl emits the rule variables: each compiles at the first object it checks
+// (cel.Defer, told whether the rule is a transition rule), as the generator has already
+// compiled it once.
 func (g *pkgGen) rulesDecl(f *jen.File) {
 	vars := make([]jen.Code, len(g.rules))
-	body := []jen.Code{jen.Var().Err().Error()}
 	for i, r := range g.rules {
-		vars[i] = jen.Id(r.name).Op("*").Qual(celPkg, "Rule").Commentf("XValidation of %s", r.owner)
-		body = append(body, jen.If(
-			jen.List(jen.Id(r.name), jen.Err()).Op("=").Qual(celPkg, "Compile").Call(specLit(r.spec), jen.Qual(celPkg, celTypeNames[r.typ])),
-			jen.Err().Op("!=").Nil(),
-		).Block(jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("cannot compile the validation rule of "+r.owner+": %w"), jen.Err()))))
+		vars[i] = jen.Id(r.name).Op("=").Qual(celPkg, "Defer").Call(specLit(r.spec), jen.Qual(celPkg, celTypeNames[r.typ]), jen.Lit(r.usesOldSelf)).
+			Commentf("XValidation of %s", r.owner)
 	}
-	body = append(body, jen.Return(jen.Nil()))
-	f.Comment("The package's compiled CEL validation rules, set by compileRules.")
+	f.Comment("The package's CEL validation rules, each compiled at its first use (the generator compiled them all).")
 	f.Var().Defs(vars...)
-	f.Line()
-	f.Comment("compileRules compiles the package's CEL validation rules, once per process; it returns the first")
-	f.Comment("compilation error, which the generator already ruled out.")
-	f.Var().Id("compileRules").Op("=").Qual(syncPkg, "OnceValue").Call(jen.Func().Params().Error().Block(body...))
 }
 
 // specLit renders a cel.Spec literal with its non-zero fields.

@@ -23,7 +23,6 @@ const (
 	contextPkg    = "context"
 	fmtPkg        = "fmt"
 	regexpPkg     = "regexp"
-	syncPkg       = "sync"
 	runtimePkg    = "k8s.io/apimachinery/pkg/runtime"
 	fieldPkg      = "k8s.io/apimachinery/pkg/util/validation/field"
 	operationPkg  = "k8s.io/apimachinery/pkg/api/operation"
@@ -222,12 +221,9 @@ func scaleReplicas(k *model.Kind) []*model.Field {
 }
 
 // registerFunc emits RegisterValidations: one scheme validation function per root kind, as
-// Kubernetes' validation-gen does, after compiling the package's CEL rules.
+// Kubernetes' validation-gen does.
 func (g *pkgGen) registerFunc(f *jen.File) {
 	var body []jen.Code
-	if len(g.rules) > 0 {
-		body = append(body, jen.If(jen.Err().Op(":=").Id("compileRules").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
-	}
 	for _, k := range g.roots() {
 		t := k.Type
 		ptr := jen.Op("*").Add(emit.Qual(t))
@@ -270,7 +266,6 @@ func (g *pkgGen) registerFunc(f *jen.File) {
 	}
 	body = append(body, jen.Return(jen.Nil()))
 	f.Comment("RegisterValidations registers the declarative validation of the package's root kinds with scheme,")
-	f.Comment("for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first")
-	f.Comment("(once per process); an error there fails AddToScheme.")
+	f.Comment("for create and update, as Kubernetes' validation-gen does.")
 	f.Func().Id("RegisterValidations").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(body...)
 }

@@ -271,3 +271,50 @@ func BenchmarkCompile(b *testing.B) {
 		}
 	}
 }
+
+// TestDeferredRule checks that a deferred rule compiles at the first Validate that evaluates
+// it, not at Defer nor for a create its transition rule does not check, then validates as
+// the compiled rule does, and that one that does not compile reports an internal error at
+// the field.
+func TestDeferredRule(t *testing.T) {
+	spec := Spec{Rule: "self == oldSelf", Message: "engine is immutable"}
+	if n := testing.AllocsPerRun(10, func() { Defer(spec, String, true) }); n > 10 {
+		t.Errorf("Defer made %v allocations, want a few: it compiled", n)
+	}
+	compiled := 0
+	d := Defer(spec, String, true)
+	d.compiled = sync.OnceValues(func() (*Rule, error) {
+		compiled++
+		return Compile(spec, String)
+	})
+	if errs := d.Validate(ctx, create, path, "postgres", nil); len(errs) != 0 || compiled != 0 {
+		t.Errorf("create: %v, compiled %d times; want no error and no compilation (a transition rule)", errs, compiled)
+	}
+	if errs := d.Validate(ctx, update, path, nil, "postgres"); len(errs) != 0 || compiled != 0 {
+		t.Errorf("absent value: %v, compiled %d times; want no error and no compilation", errs, compiled)
+	}
+	if errs := d.Validate(ctx, update, path, "postgres", "postgres"); len(errs) != 0 {
+		t.Errorf("unchanged value: %v, want no error", errs)
+	}
+	errs := d.Validate(ctx, update, path, "mysql", "postgres")
+	if len(errs) != 1 || errs[0].Detail != "engine is immutable" || errs[0].Field != "spec.engine" {
+		t.Errorf("changed value: %v, want one error at spec.engine: engine is immutable", errs)
+	}
+	if compiled != 1 {
+		t.Errorf("compiled %d times, want once", compiled)
+	}
+	if errs := Defer(Spec{Rule: "self.size() > 3"}, String, false).Validate(ctx, create, path, "ab", nil); len(errs) != 1 || errs[0].Type != field.ErrorTypeInvalid {
+		t.Errorf("a rule checked on create: %v, want the compiled rule's one Invalid error", errs)
+	}
+	if errs := Defer(Spec{Rule: "oldSelf.hasValue()", OptionalOldSelf: true}, String, true).Validate(ctx, create, path, "a", nil); len(errs) != 1 {
+		t.Errorf("an optional-oldSelf rule on create: %v, want it to run and fail once", errs)
+	}
+	bad := Defer(Spec{Rule: "self +"}, String, false)
+	for range 2 {
+		errs := bad.Validate(ctx, create, path, "a", nil)
+		if len(errs) != 1 || errs[0].Type != field.ErrorTypeInternal || errs[0].Field != "spec.engine" ||
+			!strings.Contains(errs[0].Detail, "cannot compile rule") {
+			t.Errorf("a rule that does not compile: %v, want one internal error at spec.engine", errs)
+		}
+	}
+}

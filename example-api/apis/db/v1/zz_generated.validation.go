@@ -18,7 +18,6 @@ import (
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"maps"
 	"regexp"
-	"sync"
 )
 
 func init() {
@@ -26,12 +25,8 @@ func init() {
 }
 
 // RegisterValidations registers the declarative validation of the package's root kinds with scheme,
-// for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first
-// (once per process); an error there fails AddToScheme.
+// for create and update, as Kubernetes' validation-gen does.
 func RegisterValidations(scheme *runtime.Scheme) error {
-	if err := compileRules(); err != nil {
-		return err
-	}
 	scheme.AddValidationFunc((*Backup)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
@@ -80,20 +75,10 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	return nil
 }
 
-// The package's compiled CEL validation rules, set by compileRules.
+// The package's CEL validation rules, each compiled at its first use (the generator compiled them all).
 var (
-	ruleDatabaseSpecEngine *cel.Rule // XValidation of DatabaseSpec.Engine
+	ruleDatabaseSpecEngine = cel.Defer(cel.Spec{Rule: "self == oldSelf", Message: "engine is immutable"}, cel.String, true) // XValidation of DatabaseSpec.Engine
 )
-
-// compileRules compiles the package's CEL validation rules, once per process; it returns the first
-// compilation error, which the generator already ruled out.
-var compileRules = sync.OnceValue(func() error {
-	var err error
-	if ruleDatabaseSpecEngine, err = cel.Compile(cel.Spec{Rule: "self == oldSelf", Message: "engine is immutable"}, cel.String); err != nil {
-		return fmt.Errorf("cannot compile the validation rule of DatabaseSpec.Engine: %w", err)
-	}
-	return nil
-})
 
 // patternDatabaseSpecVersion is the +kubebuilder:validation:Pattern of DatabaseSpec.Version.
 var patternDatabaseSpecVersion = regexp.MustCompile("^[0-9]+(\\.[0-9]+)*$")

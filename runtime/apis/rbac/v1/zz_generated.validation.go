@@ -17,7 +17,6 @@ import (
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	field "k8s.io/apimachinery/pkg/util/validation/field"
 	"slices"
-	"sync"
 )
 
 func init() {
@@ -25,12 +24,8 @@ func init() {
 }
 
 // RegisterValidations registers the declarative validation of the package's root kinds with scheme,
-// for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first
-// (once per process); an error there fails AddToScheme.
+// for create and update, as Kubernetes' validation-gen does.
 func RegisterValidations(scheme *runtime.Scheme) error {
-	if err := compileRules(); err != nil {
-		return err
-	}
 	scheme.AddValidationFunc((*ClusterRole)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
@@ -70,24 +65,11 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	return nil
 }
 
-// The package's compiled CEL validation rules, set by compileRules.
+// The package's CEL validation rules, each compiled at its first use (the generator compiled them all).
 var (
-	ruleClusterRoleBindingRoleRef *cel.Rule // XValidation of ClusterRoleBinding.RoleRef
-	ruleRoleBindingRoleRef        *cel.Rule // XValidation of RoleBinding.RoleRef
+	ruleClusterRoleBindingRoleRef = cel.Defer(cel.Spec{Rule: "self == oldSelf", Message: "roleRef is immutable"}, cel.Object, true) // XValidation of ClusterRoleBinding.RoleRef
+	ruleRoleBindingRoleRef        = cel.Defer(cel.Spec{Rule: "self == oldSelf", Message: "roleRef is immutable"}, cel.Object, true) // XValidation of RoleBinding.RoleRef
 )
-
-// compileRules compiles the package's CEL validation rules, once per process; it returns the first
-// compilation error, which the generator already ruled out.
-var compileRules = sync.OnceValue(func() error {
-	var err error
-	if ruleClusterRoleBindingRoleRef, err = cel.Compile(cel.Spec{Rule: "self == oldSelf", Message: "roleRef is immutable"}, cel.Object); err != nil {
-		return fmt.Errorf("cannot compile the validation rule of ClusterRoleBinding.RoleRef: %w", err)
-	}
-	if ruleRoleBindingRoleRef, err = cel.Compile(cel.Spec{Rule: "self == oldSelf", Message: "roleRef is immutable"}, cel.Object); err != nil {
-		return fmt.Errorf("cannot compile the validation rule of RoleBinding.RoleRef: %w", err)
-	}
-	return nil
-})
 
 // enumRoleRefAPIGroup holds the values +kubebuilder:validation:Enum allows for RoleRef.APIGroup, in order.
 var enumRoleRefAPIGroup = []string{"rbac.authorization.k8s.io"}

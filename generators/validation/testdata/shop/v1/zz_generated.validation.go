@@ -20,7 +20,6 @@ import (
 	reflect "reflect"
 	"regexp"
 	"slices"
-	"sync"
 )
 
 func init() {
@@ -28,12 +27,8 @@ func init() {
 }
 
 // RegisterValidations registers the declarative validation of the package's root kinds with scheme,
-// for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first
-// (once per process); an error there fails AddToScheme.
+// for create and update, as Kubernetes' validation-gen does.
 func RegisterValidations(scheme *runtime.Scheme) error {
-	if err := compileRules(); err != nil {
-		return err
-	}
 	scheme.AddValidationFunc((*Shop)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
@@ -46,32 +41,13 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	return nil
 }
 
-// The package's compiled CEL validation rules, set by compileRules.
+// The package's CEL validation rules, each compiled at its first use (the generator compiled them all).
 var (
-	ruleProductPrice     *cel.Rule // XValidation of Product.Price
-	ruleShopSpec         *cel.Rule // XValidation of ShopSpec
-	ruleShopSpecTier     *cel.Rule // XValidation of ShopSpec.Tier
-	ruleShopSpecCapacity *cel.Rule // XValidation of ShopSpec.Capacity
+	ruleProductPrice     = cel.Defer(cel.Spec{Rule: "self < 100000", MessageExpression: "'price ' + string(self) + ' is too high'", Reason: "FieldValueForbidden"}, cel.Int, false)                 // XValidation of Product.Price
+	ruleShopSpec         = cel.Defer(cel.Spec{Rule: "!has(self.discountPercent) || self.tier != 'free'", Message: "free shops have no discount", FieldPath: ".discountPercent"}, cel.Object, false) // XValidation of ShopSpec
+	ruleShopSpecTier     = cel.Defer(cel.Spec{Rule: "!oldSelf.hasValue() || oldSelf.value() == self", Message: "tier is immutable", OptionalOldSelf: true}, cel.String, true)                       // XValidation of ShopSpec.Tier
+	ruleShopSpecCapacity = cel.Defer(cel.Spec{Rule: "!string(self).startsWith('-')", Message: "capacity must not be negative"}, cel.Dyn, false)                                                     // XValidation of ShopSpec.Capacity
 )
-
-// compileRules compiles the package's CEL validation rules, once per process; it returns the first
-// compilation error, which the generator already ruled out.
-var compileRules = sync.OnceValue(func() error {
-	var err error
-	if ruleProductPrice, err = cel.Compile(cel.Spec{Rule: "self < 100000", MessageExpression: "'price ' + string(self) + ' is too high'", Reason: "FieldValueForbidden"}, cel.Int); err != nil {
-		return fmt.Errorf("cannot compile the validation rule of Product.Price: %w", err)
-	}
-	if ruleShopSpec, err = cel.Compile(cel.Spec{Rule: "!has(self.discountPercent) || self.tier != 'free'", Message: "free shops have no discount", FieldPath: ".discountPercent"}, cel.Object); err != nil {
-		return fmt.Errorf("cannot compile the validation rule of ShopSpec: %w", err)
-	}
-	if ruleShopSpecTier, err = cel.Compile(cel.Spec{Rule: "!oldSelf.hasValue() || oldSelf.value() == self", Message: "tier is immutable", OptionalOldSelf: true}, cel.String); err != nil {
-		return fmt.Errorf("cannot compile the validation rule of ShopSpec.Tier: %w", err)
-	}
-	if ruleShopSpecCapacity, err = cel.Compile(cel.Spec{Rule: "!string(self).startsWith('-')", Message: "capacity must not be negative"}, cel.Dyn); err != nil {
-		return fmt.Errorf("cannot compile the validation rule of ShopSpec.Capacity: %w", err)
-	}
-	return nil
-})
 
 // patternLimitsRegion is the +kubebuilder:validation:Pattern of Limits.Region.
 var patternLimitsRegion = regexp.MustCompile("^[A-Z]+$")

@@ -19,7 +19,6 @@ import (
 	reflect "reflect"
 	"regexp"
 	"slices"
-	"sync"
 )
 
 func init() {
@@ -27,12 +26,8 @@ func init() {
 }
 
 // RegisterValidations registers the declarative validation of the package's root kinds with scheme,
-// for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first
-// (once per process); an error there fails AddToScheme.
+// for create and update, as Kubernetes' validation-gen does.
 func RegisterValidations(scheme *runtime.Scheme) error {
-	if err := compileRules(); err != nil {
-		return err
-	}
 	scheme.AddValidationFunc((*Factory)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
@@ -54,20 +49,10 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	return nil
 }
 
-// The package's compiled CEL validation rules, set by compileRules.
+// The package's CEL validation rules, each compiled at its first use (the generator compiled them all).
 var (
-	ruleFactorySpecLocation *cel.Rule // XValidation of FactorySpec.Location
+	ruleFactorySpecLocation = cel.Defer(cel.Spec{Rule: "self == oldSelf", Message: "location is immutable"}, cel.String, true) // XValidation of FactorySpec.Location
 )
-
-// compileRules compiles the package's CEL validation rules, once per process; it returns the first
-// compilation error, which the generator already ruled out.
-var compileRules = sync.OnceValue(func() error {
-	var err error
-	if ruleFactorySpecLocation, err = cel.Compile(cel.Spec{Rule: "self == oldSelf", Message: "location is immutable"}, cel.String); err != nil {
-		return fmt.Errorf("cannot compile the validation rule of FactorySpec.Location: %w", err)
-	}
-	return nil
-})
 
 // enumModel holds the values +kubebuilder:validation:Enum allows for Model, in order.
 var enumModel = []Model{"Scout", "Loader", "Welder"}

@@ -19,7 +19,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"sync"
 )
 
 func init() {
@@ -27,12 +26,8 @@ func init() {
 }
 
 // RegisterValidations registers the declarative validation of the package's root kinds with scheme,
-// for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first
-// (once per process); an error there fails AddToScheme.
+// for create and update, as Kubernetes' validation-gen does.
 func RegisterValidations(scheme *runtime.Scheme) error {
-	if err := compileRules(); err != nil {
-		return err
-	}
 	scheme.AddValidationFunc((*Crew)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
 		case operation.Create:
@@ -63,20 +58,10 @@ func RegisterValidations(scheme *runtime.Scheme) error {
 	return nil
 }
 
-// The package's compiled CEL validation rules, set by compileRules.
+// The package's CEL validation rules, each compiled at its first use (the generator compiled them all).
 var (
-	ruleRouteSpec *cel.Rule // XValidation of RouteSpec
+	ruleRouteSpec = cel.Defer(cel.Spec{Rule: "(has(self.harbor)?1:0)+(has(self.anchorage)?1:0) == 1", Message: "exactly one of the fields in [harbor anchorage] must be set"}, cel.Object, false) // XValidation of RouteSpec
 )
-
-// compileRules compiles the package's CEL validation rules, once per process; it returns the first
-// compilation error, which the generator already ruled out.
-var compileRules = sync.OnceValue(func() error {
-	var err error
-	if ruleRouteSpec, err = cel.Compile(cel.Spec{Rule: "(has(self.harbor)?1:0)+(has(self.anchorage)?1:0) == 1", Message: "exactly one of the fields in [harbor anchorage] must be set"}, cel.Object); err != nil {
-		return fmt.Errorf("cannot compile the validation rule of RouteSpec: %w", err)
-	}
-	return nil
-})
 
 // unionMembershipForRouteSpec are the members of the unnamed union of RouteSpec.
 var unionMembershipForRouteSpec = validate.NewDiscriminatedUnionMembership("mode", validate.NewDiscriminatedUnionMember("sail", "Sail"), validate.NewDiscriminatedUnionMember("engine", "Engine"))

@@ -19,8 +19,7 @@ func init() {
 }
 
 // RegisterValidations registers the declarative validation of the package's root kinds with scheme,
-// for create and update, as Kubernetes' validation-gen does. It compiles the package's CEL rules first
-// (once per process); an error there fails AddToScheme.
+// for create and update, as Kubernetes' validation-gen does.
 func RegisterValidations(scheme *runtime.Scheme) error {
 	scheme.AddValidationFunc((*Chore)(nil), func(ctx context.Context, op operation.Operation, obj, oldObj interface{}) field.ErrorList {
 		switch op.Type {
