@@ -20,7 +20,7 @@
 // to the OS at once (debug.FreeOSMemory, once per rest and at most every 5s), as the
 // server does after start-up.
 //
-// A server's pacer (StartServer) holds GOGC at 50 (StartupPercent) while the server starts, until
+// A server's pacer (StartServer) holds GOGC at 25 (StartupPercent) while the server starts, until
 // Started: start-up's garbage, collected as it goes rather than once at the end, leaves the
 // objects the server keeps in fewer pages.
 //
