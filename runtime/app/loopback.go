@@ -77,6 +77,10 @@ func (l *loopback) clients() (*loopbackClients, error) {
 	if cfg == nil {
 		return nil, errors.New("the loopback client is not configured: the server does not listen yet")
 	}
+	// JSON, which the server reads as it is, rather than the typed clients' protobuf, which it
+	// reads through a transcoder (runtime/serializer/protobuf) that it would otherwise build at
+	// start for its own Leases.
+	cfg.ContentType = "application/json"
 	core, err := corev1client.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
