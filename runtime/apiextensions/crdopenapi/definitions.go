@@ -2,6 +2,7 @@ package crdopenapi
 
 import (
 	"fmt"
+	"sync"
 
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -15,15 +16,20 @@ import (
 	"github.com/apigen-dev/apigen/runtime/registry"
 )
 
-// Namer names the definitions of custom resource groups: model names are kept, and
-// autoscaling/v1 Scale (the scale subresource) carries its group-version-kind.
-var Namer = openapi.NewDefinitionNamer(func() *runtime.Scheme {
+// Namer returns the namer of the definitions of custom resource groups: model names are
+// kept, and autoscaling/v1 Scale (the scale subresource) carries its group-version-kind. It
+// is built at the first call (a server that serves no custom resource never builds it) and
+// shared; safe for concurrent use.
+func Namer() *openapi.DefinitionNamer { return namer() }
+
+// namer builds Namer's namer once.
+var namer = sync.OnceValue(func() *openapi.DefinitionNamer {
 	s := runtime.NewScheme()
 	if err := autoscalingv1.AddToScheme(s); err != nil {
 		panic(err) // registering a fixed set of types cannot fail
 	}
-	return s
-}())
+	return openapi.NewDefinitionNamer(s)
+})
 
 // Definitions returns the definitions of the kinds and list kinds of versions in form f,
 // keyed by openapi.KindModelName, with those of the apimachinery types and of autoscaling/v1 Scale they
@@ -65,7 +71,7 @@ func TypeConverter(versions []Version) (managedfields.TypeConverter, error) {
 	models, err := builder3.BuildOpenAPIDefinitionsForResources(&common.OpenAPIV3Config{
 		Info:              &spec.Info{InfoProps: spec.InfoProps{Title: "models", Version: "unversioned"}},
 		GetDefinitions:    defs,
-		GetDefinitionName: Namer.GetDefinitionName,
+		GetDefinitionName: Namer().GetDefinitionName,
 	}, roots...)
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the OpenAPI models of custom resources: %w", err)

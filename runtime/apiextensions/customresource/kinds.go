@@ -3,6 +3,7 @@ package customresource
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,17 +17,19 @@ import (
 	jsonserializer "github.com/apigen-dev/apigen/runtime/serializer/json"
 )
 
-// typedScheme knows the typed kinds a custom resource group serves beside its unstructured
-// objects: autoscaling/v1 Scale (the scale subresource) and meta's unversioned kinds
-// (Status), as apiextensions-apiserver's crdHandler delegates to its Scheme.
-var typedScheme = func() *runtime.Scheme {
+// typedScheme returns the scheme of the typed kinds a custom resource group serves beside
+// its unstructured objects: autoscaling/v1 Scale (the scale subresource) and meta's
+// unversioned kinds (Status), as apiextensions-apiserver's crdHandler delegates to its
+// Scheme. It is built at the first call (a server that serves no custom resource never
+// builds it) and shared.
+var typedScheme = sync.OnceValue(func() *runtime.Scheme {
 	s := runtime.NewScheme()
 	if err := autoscalingv1.AddToScheme(s); err != nil {
 		panic(err)
 	}
 	metav1.AddToGroupVersion(s, metav1.SchemeGroupVersion)
 	return s
-}()
+})
 
 // groupKinds implements runtime.ObjectCreater, ObjectTyper, ObjectDefaulter and
 // ObjectConvertor for one custom resource group: its kinds are *unstructured.Unstructured
@@ -76,7 +79,7 @@ func (k *groupKinds) versionOf(gvk schema.GroupVersionKind) (*Version, bool) {
 // gvk for the group's kinds.
 func (k *groupKinds) New(gvk schema.GroupVersionKind) (runtime.Object, error) {
 	if gvk.Group != k.group {
-		return typedScheme.New(gvk)
+		return typedScheme().New(gvk)
 	}
 	r := k.byKind[gvk.Kind]
 	switch {
@@ -95,7 +98,7 @@ func (k *groupKinds) New(gvk schema.GroupVersionKind) (runtime.Object, error) {
 // ObjectKinds returns the kind an unstructured object names, or typedScheme's kinds.
 func (k *groupKinds) ObjectKinds(obj runtime.Object) ([]schema.GroupVersionKind, bool, error) {
 	if _, ok := obj.(runtime.Unstructured); !ok {
-		return typedScheme.ObjectKinds(obj)
+		return typedScheme().ObjectKinds(obj)
 	}
 	gvk := obj.GetObjectKind().GroupVersionKind()
 	if gvk.Kind == "" {
@@ -110,7 +113,7 @@ func (k *groupKinds) ObjectKinds(obj runtime.Object) ([]schema.GroupVersionKind,
 // Recognizes reports whether gvk is a served kind of the group or one typedScheme knows.
 func (k *groupKinds) Recognizes(gvk schema.GroupVersionKind) bool {
 	if gvk.Group != k.group {
-		return typedScheme.Recognizes(gvk)
+		return typedScheme().Recognizes(gvk)
 	}
 	_, err := k.New(gvk)
 	return err == nil
@@ -128,7 +131,7 @@ func (k *groupKinds) Default(obj runtime.Object) {
 			k.Default(&o.Items[i])
 		}
 	default:
-		typedScheme.Default(obj)
+		typedScheme().Default(obj)
 	}
 }
 
@@ -151,7 +154,7 @@ func (k *groupKinds) Convert(in, out, context any) error {
 		*o = *i.DeepCopy()
 		return nil
 	}
-	return typedScheme.Convert(in, out, context)
+	return typedScheme().Convert(in, out, context)
 }
 
 // webhookFor returns the conversion webhook converting in (unstructured, of the group) to the
@@ -210,7 +213,7 @@ func (k *groupKinds) ConvertToVersion(in runtime.Object, target runtime.GroupVer
 		}
 		return out, nil
 	}
-	return typedScheme.ConvertToVersion(in, target)
+	return typedScheme().ConvertToVersion(in, target)
 }
 
 // ConvertFieldLabel accepts every label as is (field selectors are checked by the Store).

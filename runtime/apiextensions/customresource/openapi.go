@@ -38,7 +38,7 @@ func crdVersions(group string, resources map[string]*resource) []crdopenapi.Vers
 func groupOpenAPI(container *restful.Container, versions []crdopenapi.Version) (*openapi.Documents, error) {
 	config := func(form crdopenapi.Form) (openapi.Config, error) {
 		defs, err := crdopenapi.Definitions(versions, form)
-		return openapi.Config{Title: "Kubernetes CRD Swagger", Version: "v0.1.0", Namer: crdopenapi.Namer, Definitions: defs}, err
+		return openapi.Config{Title: "Kubernetes CRD Swagger", Version: "v0.1.0", Namer: crdopenapi.Namer(), Definitions: defs}, err
 	}
 	var docs openapi.Documents
 	cfg, err := config(crdopenapi.V3)
