@@ -236,9 +236,11 @@ func (g *gen) encodeRef(x string, ref *model.TypeRef, nonNil bool, depth int, na
 	return value("w", x) // interfaces, arrays
 }
 
-// encodeMap emits a map with string keys: null for nil, members in encoding/json's key order.
+// encodeMap emits a map with string keys: null for nil, members in encoding/json's key order
+// (sorted in the Writer's scratch space, jsoncodec.SortedKeysIn, given back after the loop).
 func (g *gen) encodeMap(x string, ref *model.TypeRef, nonNil bool, depth int, named []*model.Type) []jen.Code {
 	k, v, more := fmt.Sprintf("key%d", depth), fmt.Sprintf("val%d", depth), fmt.Sprintf("more%d", depth)
+	keys := fmt.Sprintf("keys%d", depth)
 	key := jen.Id(k)
 	if ref.Key.Kind != model.Basic {
 		key = jen.String().Call(jen.Id(k))
@@ -256,7 +258,9 @@ func (g *gen) encodeMap(x string, ref *model.TypeRef, nonNil bool, depth int, na
 	return orNull(x, nonNil,
 		jen.Id("w").Dot("Byte").Call(jen.LitRune('{')),
 		jen.Id(more).Op(":=").False(),
-		jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual(jsoncodecPkg, "SortedKeys").Call(jen.Id(bare(x)))).Block(loop...),
+		jen.Id(keys).Op(":=").Qual(jsoncodecPkg, "SortedKeysIn").Call(jen.Id("w"), jen.Id(bare(x))),
+		jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(keys)).Block(loop...),
+		jen.Qual(jsoncodecPkg, "ReleaseKeys").Call(jen.Id("w"), jen.Id(keys)),
 		jen.Id("w").Dot("Byte").Call(jen.LitRune('}')),
 	)
 }

@@ -62,6 +62,7 @@ func Marshal(dst []byte, v any) (out []byte, ok bool) {
 	c.encode(w, v)
 	out, failed := w.buf, w.failed
 	w.buf, w.failed = nil, false
+	w.dropKeys()
 	writers.Put(w)
 	if failed {
 		return dst, false

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // errUnsupported marks a Writer that met a value encoding/json would refuse.
@@ -19,15 +20,32 @@ var errUnsupported = errors.New("jsoncodec: value not encodable on the fast path
 type Writer struct {
 	buf    []byte
 	failed bool
+	// keys holds the sorted keys of the maps being written (SortedKeysIn), outermost first.
+	keys []string
 }
 
 // Bytes returns what was written so far; the slice is the Writer's until Reset.
 func (w *Writer) Bytes() []byte { return w.buf }
 
-// Reset empties the Writer, keeping its buffer, and clears its failed mark.
+// Reset empties the Writer, keeping its buffer, and clears its failed mark and the keys
+// SortedKeysIn holds.
 func (w *Writer) Reset() {
 	w.buf = w.buf[:0]
 	w.failed = false
+	w.dropKeys()
+}
+
+// maxKeys is the most keys a Writer's scratch space keeps for its next use.
+const maxKeys = 1024
+
+// dropKeys forgets the keys SortedKeysIn holds, keeping their space unless it is over
+// maxKeys.
+func (w *Writer) dropKeys() {
+	clear(w.keys)
+	if cap(w.keys) > maxKeys {
+		w.keys = nil
+	}
+	w.keys = w.keys[:0]
 }
 
 // Failed reports whether a value could not be written as encoding/json would write it; the
@@ -196,6 +214,31 @@ func (w *Writer) Value(v any) {
 		return
 	}
 	w.buf = append(w.buf, data...)
+}
+
+// SortedKeysIn is SortedKeys in w's scratch space rather than a new slice (a Writer that
+// Marshal recycles keeps it between encodes): the keys are valid until ReleaseKeys(w,
+// keys), which the caller calls once done with them, the keys of a nested map before those
+// of the map holding it. An empty m has no keys (nil) to release.
+func SortedKeysIn[M ~map[K]V, K ~string, V any](w *Writer, m M) []K {
+	if len(m) == 0 {
+		return nil
+	}
+	start := len(w.keys)
+	for k := range m {
+		w.keys = append(w.keys, string(k))
+	}
+	s := w.keys[start:]
+	slices.Sort(s) // as []K: K's underlying type is string
+	return unsafe.Slice((*K)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// ReleaseKeys gives back the scratch space of keys, the result of the last SortedKeysIn on
+// w not released yet.
+func ReleaseKeys[K ~string](w *Writer, keys []K) {
+	n := len(w.keys) - len(keys)
+	clear(w.keys[n:])
+	w.keys = w.keys[:n]
 }
 
 // SortedKeys returns m's keys in the order encoding/json writes a map's members: ascending

@@ -135,6 +135,49 @@ func TestWriterKeysAndValue(t *testing.T) {
 	}
 }
 
+// TestSortedKeysIn: a map of maps written with SortedKeysIn and ReleaseKeys, as generated
+// encoders write maps, comes out as encoding/json writes it, leaves the Writer's scratch
+// space empty, and, once a Writer has held as many keys, allocates nothing.
+func TestSortedKeysIn(t *testing.T) {
+	type label string
+	m := map[label]map[string]int{"b": {"y": 1, "x": 2}, "a": {}, "c": {"z": 3}, "é": nil}
+	write := func(w *Writer) {
+		w.Byte('{')
+		more0 := false
+		keys0 := SortedKeysIn(w, m)
+		for _, key0 := range keys0 {
+			w.Key(&more0, string(key0))
+			val0 := m[key0]
+			if val0 == nil {
+				w.Raw("null")
+				continue
+			}
+			w.Byte('{')
+			more1 := false
+			keys1 := SortedKeysIn(w, val0)
+			for _, key1 := range keys1 {
+				w.Key(&more1, key1)
+				w.Int(int64(val0[key1]))
+			}
+			ReleaseKeys(w, keys1)
+			w.Byte('}')
+		}
+		ReleaseKeys(w, keys0)
+		w.Byte('}')
+	}
+	var w Writer
+	write(&w)
+	if want := mustJSON(t, m); string(w.Bytes()) != want {
+		t.Errorf("got %s, encoding/json writes %s", w.Bytes(), want)
+	}
+	if len(w.keys) != 0 {
+		t.Errorf("the Writer holds keys %q after the last ReleaseKeys, want none", w.keys)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { w.Reset(); write(&w) }); allocs != 0 {
+		t.Errorf("writing the map again allocated %v times, want 0", allocs)
+	}
+}
+
 func mustJSON(t *testing.T, v any) string {
 	t.Helper()
 	data, err := json.Marshal(v)

@@ -1039,11 +1039,13 @@ func EncodeLabelSelector(w *jsoncodec.Writer, in *metav1.LabelSelector) {
 		w.Field(&more, "\"matchLabels\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.MatchLabels) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.MatchLabels)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.MatchLabels[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if len(in.MatchExpressions) != 0 {
@@ -1713,22 +1715,26 @@ func EncodeObjectMeta(w *jsoncodec.Writer, in *metav1.ObjectMeta) {
 		w.Field(&more, "\"labels\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Labels) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Labels)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Labels[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if len(in.Annotations) != 0 {
 		w.Field(&more, "\"annotations\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Annotations) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Annotations)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Annotations[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if len(in.OwnerReferences) != 0 {

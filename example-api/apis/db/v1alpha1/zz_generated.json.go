@@ -444,11 +444,13 @@ func jsonEncodeDatabaseSpec(w *jsoncodec.Writer, in *DatabaseSpec) {
 		w.Raw(",\"parameters\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Parameters) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Parameters)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Parameters[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if in.Backup != nil {

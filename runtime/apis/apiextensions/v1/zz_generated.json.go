@@ -1256,11 +1256,13 @@ func jsonEncodeJSONSchemaProps(w *jsoncodec.Writer, in *JSONSchemaProps) {
 		w.Field(&more, "\"properties\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Properties) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Properties)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Properties[key0]
 			jsonEncodeJSONSchemaProps(w, &val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if in.AdditionalProperties != nil {
@@ -1271,11 +1273,13 @@ func jsonEncodeJSONSchemaProps(w *jsoncodec.Writer, in *JSONSchemaProps) {
 		w.Field(&more, "\"patternProperties\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.PatternProperties) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.PatternProperties)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.PatternProperties[key0]
 			jsonEncodeJSONSchemaProps(w, &val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if len(in.Dependencies) != 0 {
@@ -1285,11 +1289,13 @@ func jsonEncodeJSONSchemaProps(w *jsoncodec.Writer, in *JSONSchemaProps) {
 		} else {
 			w.Byte('{')
 			more0 := false
-			for _, key0 := range jsoncodec.SortedKeys(in.Dependencies) {
+			keys0 := jsoncodec.SortedKeysIn(w, in.Dependencies)
+			for _, key0 := range keys0 {
 				w.Key(&more0, key0)
 				val0 := in.Dependencies[key0]
 				w.Marshaler(&val0)
 			}
+			jsoncodec.ReleaseKeys(w, keys0)
 			w.Byte('}')
 		}
 	}
@@ -1304,11 +1310,13 @@ func jsonEncodeJSONSchemaProps(w *jsoncodec.Writer, in *JSONSchemaProps) {
 		} else {
 			w.Byte('{')
 			more0 := false
-			for _, key0 := range jsoncodec.SortedKeys(in.Definitions) {
+			keys0 := jsoncodec.SortedKeysIn(w, in.Definitions)
+			for _, key0 := range keys0 {
 				w.Key(&more0, key0)
 				val0 := in.Definitions[key0]
 				jsonEncodeJSONSchemaProps(w, &val0)
 			}
+			jsoncodec.ReleaseKeys(w, keys0)
 			w.Byte('}')
 		}
 	}

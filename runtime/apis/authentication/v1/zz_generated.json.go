@@ -355,7 +355,8 @@ func jsonEncodeUserInfo(w *jsoncodec.Writer, in *UserInfo) {
 		w.Field(&more, "\"extra\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Extra) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Extra)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Extra[key0]
 			if val0 == nil {
@@ -371,6 +372,7 @@ func jsonEncodeUserInfo(w *jsoncodec.Writer, in *UserInfo) {
 				w.Byte(']')
 			}
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Byte('}')

@@ -951,7 +951,8 @@ func jsonEncodeSubjectAccessReviewSpec(w *jsoncodec.Writer, in *SubjectAccessRev
 		w.Field(&more, "\"extra\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Extra) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Extra)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Extra[key0]
 			if val0 == nil {
@@ -967,6 +968,7 @@ func jsonEncodeSubjectAccessReviewSpec(w *jsoncodec.Writer, in *SubjectAccessRev
 				w.Byte(']')
 			}
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if in.UID != "" {

@@ -33,22 +33,26 @@ func jsonEncodeConfigMap(w *jsoncodec.Writer, in *ConfigMap) {
 		w.Raw(",\"data\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Data) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Data)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Data[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if len(in.BinaryData) != 0 {
 		w.Raw(",\"binaryData\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.BinaryData) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.BinaryData)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.BinaryData[key0]
 			w.Value(&val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Byte('}')

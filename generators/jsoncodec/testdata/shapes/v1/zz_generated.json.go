@@ -354,11 +354,13 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Map) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Map)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Map[key0]
 			w.Int(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"maps\":")
@@ -367,7 +369,8 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Maps) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Maps)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Maps[key0]
 			if val0 == nil {
@@ -375,14 +378,17 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 			} else {
 				w.Byte('{')
 				more1 := false
-				for _, key1 := range jsoncodec.SortedKeys(val0) {
+				keys1 := jsoncodec.SortedKeysIn(w, val0)
+				for _, key1 := range keys1 {
 					w.Key(&more1, key1)
 					val1 := val0[key1]
 					w.String(val1)
 				}
+				jsoncodec.ReleaseKeys(w, keys1)
 				w.Byte('}')
 			}
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"mapSlices\":")
@@ -391,7 +397,8 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.MapSlices) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.MapSlices)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.MapSlices[key0]
 			if val0 == nil {
@@ -407,6 +414,7 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 				w.Byte(']')
 			}
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"mapStructs\":")
@@ -415,11 +423,13 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.MapStructs) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.MapStructs)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.MapStructs[key0]
 			jsonEncodeBasics(w, &val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"mapPointers\":")
@@ -428,7 +438,8 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.MapPointers) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.MapPointers)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.MapPointers[key0]
 			if val0 == nil {
@@ -437,6 +448,7 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 				jsonEncodeBasics(w, val0)
 			}
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"engineKeys\":")
@@ -445,11 +457,13 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.EngineKeys) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.EngineKeys)
+		for _, key0 := range keys0 {
 			w.Key(&more0, string(key0))
 			val0 := in.EngineKeys[key0]
 			w.Float(float64(val0), 32)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"intKeys\":")
@@ -479,11 +493,13 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.AnyMap) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.AnyMap)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.AnyMap[key0]
 			w.Value(&val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"array\":")
@@ -507,11 +523,13 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Labels) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Labels)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Labels[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"labelsPointer\":")
@@ -523,11 +541,13 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 		} else {
 			w.Byte('{')
 			more0 := false
-			for _, key0 := range jsoncodec.SortedKeys(*in.LabelsPointer) {
+			keys0 := jsoncodec.SortedKeysIn(w, *in.LabelsPointer)
+			for _, key0 := range keys0 {
 				w.Key(&more0, key0)
 				val0 := (*in.LabelsPointer)[key0]
 				w.String(val0)
 			}
+			jsoncodec.ReleaseKeys(w, keys0)
 			w.Byte('}')
 		}
 	}
@@ -537,11 +557,13 @@ func jsonEncodeComposite(w *jsoncodec.Writer, in *Composite) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Tree) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Tree)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Tree[key0]
 			w.Value(&val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if in.Recursive != nil {
@@ -1138,11 +1160,13 @@ func jsonEncodeEmpty(w *jsoncodec.Writer, in *Empty) {
 		w.Field(&more, "\"map\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Map) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Map)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Map[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Field(&more, "\"array\":")
@@ -1672,11 +1696,13 @@ func jsonEncodeMethods(w *jsoncodec.Writer, in *Methods) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.TimeMap) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.TimeMap)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.TimeMap[key0]
 			w.Marshaler(&val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"microTime\":")
@@ -1691,11 +1717,13 @@ func jsonEncodeMethods(w *jsoncodec.Writer, in *Methods) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Quantities) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Quantities)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Quantities[key0]
 			w.Marshaler(&val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"intOrString\":")
@@ -1748,11 +1776,13 @@ func jsonEncodeMethods(w *jsoncodec.Writer, in *Methods) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.PtrMap) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.PtrMap)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.PtrMap[key0]
 			w.Value(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"holdsMap\":")
@@ -1761,11 +1791,13 @@ func jsonEncodeMethods(w *jsoncodec.Writer, in *Methods) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.HoldsMap) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.HoldsMap)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.HoldsMap[key0]
 			w.Value(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"number\":")

@@ -111,22 +111,26 @@ func jsonEncodeRegion(w *jsoncodec.Writer, in *Region) {
 		w.Field(&more, "\"labels\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.ObjectMeta.Labels) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.ObjectMeta.Labels)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.ObjectMeta.Labels[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if len(in.ObjectMeta.Annotations) != 0 {
 		w.Field(&more, "\"annotations\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.ObjectMeta.Annotations) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.ObjectMeta.Annotations)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.ObjectMeta.Annotations[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if len(in.ObjectMeta.OwnerReferences) != 0 {
@@ -553,11 +557,13 @@ func jsonEncodeRegionSpec(w *jsoncodec.Writer, in *RegionSpec) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Quotas) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Quotas)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Quotas[key0]
 			w.Marshaler(&val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Raw(",\"LaunchedAt\":")
@@ -785,22 +791,26 @@ func jsonEncodeStore(w *jsoncodec.Writer, in *Store) {
 		w.Field(&more, "\"labels\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.ObjectMeta.Labels) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.ObjectMeta.Labels)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.ObjectMeta.Labels[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if len(in.ObjectMeta.Annotations) != 0 {
 		w.Field(&more, "\"annotations\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.ObjectMeta.Annotations) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.ObjectMeta.Annotations)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.ObjectMeta.Annotations[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if len(in.ObjectMeta.OwnerReferences) != 0 {
@@ -1252,11 +1262,13 @@ func jsonEncodeStoreSpec(w *jsoncodec.Writer, in *StoreSpec) {
 	} else {
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Prices) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Prices)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Prices[key0]
 			w.Int(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Byte('}')

@@ -234,11 +234,13 @@ func jsonEncodeFactorySpec(w *jsoncodec.Writer, in *FactorySpec) {
 		w.Raw(",\"lines\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Lines) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Lines)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Lines[key0]
 			jsonEncodeAssemblyLine(w, &val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if in.PowerBudget != nil {
@@ -557,11 +559,13 @@ func jsonEncodeRobotSpec(w *jsoncodec.Writer, in *RobotSpec) {
 		w.Raw(",\"settings\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Settings) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Settings)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Settings[key0]
 			w.String(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if in.Maintenance != nil {

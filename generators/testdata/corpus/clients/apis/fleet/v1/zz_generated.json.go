@@ -1040,11 +1040,13 @@ func jsonEncodeRouteSpec(w *jsoncodec.Writer, in *RouteSpec) {
 		w.Raw(",\"stops\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Stops) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Stops)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Stops[key0]
 			w.Int(int64(val0))
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if in.Notes != nil {
@@ -1508,11 +1510,13 @@ func jsonEncodeShipSpec(w *jsoncodec.Writer, in *ShipSpec) {
 		w.Field(&more, "\"ports\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Ports) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Ports)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Ports[key0]
 			w.Int(int64(val0))
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Byte('}')

@@ -226,11 +226,13 @@ func jsonEncodeRegionSpec(w *jsoncodec.Writer, in *RegionSpec) {
 		w.Field(&more, "\"quotas\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Quotas) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Quotas)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Quotas[key0]
 			w.Marshaler(&val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Field(&more, "\"launchedAt\":")
@@ -591,11 +593,13 @@ func jsonEncodeStoreSpec(w *jsoncodec.Writer, in *StoreSpec) {
 		w.Raw(",\"prices\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Prices) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Prices)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Prices[key0]
 			w.Int(val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	w.Byte('}')

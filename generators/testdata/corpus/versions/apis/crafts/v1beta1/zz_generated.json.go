@@ -240,22 +240,26 @@ func jsonEncodeBoatSpec(w *jsoncodec.Writer, in *BoatSpec) {
 		w.Raw(",\"labels\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Labels) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Labels)
+		for _, key0 := range keys0 {
 			w.Key(&more0, string(key0))
 			val0 := in.Labels[key0]
 			w.String(string(val0))
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if len(in.Berths) != 0 {
 		w.Raw(",\"berths\":")
 		w.Byte('{')
 		more0 := false
-		for _, key0 := range jsoncodec.SortedKeys(in.Berths) {
+		keys0 := jsoncodec.SortedKeysIn(w, in.Berths)
+		for _, key0 := range keys0 {
 			w.Key(&more0, key0)
 			val0 := in.Berths[key0]
 			jsonEncodeBerth(w, &val0)
 		}
+		jsoncodec.ReleaseKeys(w, keys0)
 		w.Byte('}')
 	}
 	if len(in.Sails) != 0 {
