@@ -17,7 +17,8 @@ type Reader struct {
 	pos  int
 	// text is string(data), made on the first string read from a document of at most
 	// sharedTextLimit bytes: the strings read from it are substrings of text, one allocation
-	// for all of them instead of one each (they then keep the document's text alive).
+	// for all of them instead of one each (they then keep the document's text alive). Set
+	// from the start, to data itself, by UnmarshalTransient.
 	text   string
 	key    []byte // the name of the member Member read last, unescaped
 	keyAt  int    // the offset of key in data, or -1 when key does not alias data

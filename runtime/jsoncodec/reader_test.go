@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 	"time"
+	"unsafe"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kjson "sigs.k8s.io/json"
@@ -332,5 +333,55 @@ func BenchmarkReaderRaw(b *testing.B) {
 		if raw := r.Raw(); len(raw) != len(doc) || r.Failed() {
 			b.Fatalf("Raw read %q", raw)
 		}
+	}
+}
+
+// label is a registered type holding a string, for TestUnmarshalTransient.
+type label struct{ Name string }
+
+func decodeLabel(r *Reader, out *label) {
+	if r.Null() || !r.Object() {
+		return
+	}
+	for n := 0; r.Member(n); n++ {
+		if string(r.Key()) != "name" {
+			r.Fail()
+			return
+		}
+		out.Name = r.Str()
+	}
+}
+
+func encodeLabel(w *Writer, in *label) {
+	more := false
+	w.Byte('{')
+	w.Field(&more, `"name":`)
+	w.String(in.Name)
+	w.Byte('}')
+}
+
+// TestUnmarshalTransient: UnmarshalTransient reads what Unmarshal reads, its strings in the
+// document's own bytes (Unmarshal's are a copy), and fails as Unmarshal does.
+func TestUnmarshalTransient(t *testing.T) {
+	Register(encodeLabel, decodeLabel)
+	data := []byte(`{"name":"db-1"}`)
+	inData := func(s string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+		return p >= start && p < start+uintptr(len(data))
+	}
+	var transient, copied label
+	if !UnmarshalTransient(data, &transient) || !Unmarshal(data, &copied) || transient != copied || transient.Name != "db-1" {
+		t.Fatalf("UnmarshalTransient read %+v, Unmarshal %+v; want both db-1", transient, copied)
+	}
+	if !inData(transient.Name) || inData(copied.Name) {
+		t.Errorf("UnmarshalTransient's string in the document: %v, Unmarshal's: %v; want true and false", inData(transient.Name), inData(copied.Name))
+	}
+	failed := label{}
+	if UnmarshalTransient([]byte(`{"name":"x","other":1}`), &failed) || failed != (label{}) {
+		t.Errorf("UnmarshalTransient of an unknown member = true or left %+v; want false and a zero label", failed)
+	}
+	if UnmarshalTransient(data, &struct{ A int }{}) {
+		t.Error("UnmarshalTransient of an unregistered type reported ok")
 	}
 }

@@ -3,6 +3,7 @@ package jsoncodec
 import (
 	"reflect"
 	"sync"
+	"unsafe"
 )
 
 // codec is the registered encoder and decoder of one pointer type.
@@ -79,7 +80,23 @@ func Unmarshal(data []byte, v any) bool {
 	if !found {
 		return false
 	}
-	r := Reader{data: data}
+	return unmarshal(c, Reader{data: data}, v)
+}
+
+// UnmarshalTransient is Unmarshal for a decode whose result is dropped before data changes
+// (a check that data reads back as an object): the strings of v are data's own bytes
+// (unsafe.String) rather than a copy of them, so v must not be used, nor any string taken
+// from it kept, once data is changed or reused.
+func UnmarshalTransient(data []byte, v any) bool {
+	c, found := lookup(v)
+	if !found {
+		return false
+	}
+	return unmarshal(c, Reader{data: data, text: unsafe.String(unsafe.SliceData(data), len(data))}, v)
+}
+
+// unmarshal decodes r's document into v with c, leaving v zero when it fails.
+func unmarshal(c codec, r Reader, v any) bool {
 	c.decode(&r, v)
 	if !r.Done() {
 		c.reset(v)

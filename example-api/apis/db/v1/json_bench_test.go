@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -116,4 +117,32 @@ func ratio(b *testing.B, fast, baseline func()) {
 	b.ReportMetric(float64(fastTime.Nanoseconds())/float64(b.N), "generated-ns/op")
 	b.ReportMetric(float64(baseTime.Nanoseconds())/float64(b.N), "baseline-ns/op")
 	b.ReportMetric(float64(baseTime)/float64(fastTime), "speedup")
+}
+
+// BenchmarkReadBackCheck measures the watch cache's check before it keeps an object cold
+// (runtime/storage/cacher's freezer): the object's JSON decoded again and compared with it
+// (reflect.DeepEqual), the decode by Unmarshal (its strings a copy of the JSON) and by
+// UnmarshalTransient (its strings the JSON's own bytes, as the check drops the decoded
+// object at once), on the benchmark's Database with managedFields:
+// `go test -run '^$' -bench ReadBackCheck ./example-api/apis/db/v1`.
+func BenchmarkReadBackCheck(b *testing.B) {
+	data := withManagedFields(b, benchDocument(b))
+	var obj v1.Database
+	if !jsoncodec.Unmarshal(data, &obj) {
+		b.Fatal("the generated decoder refused the bench document")
+	}
+	for _, decode := range []struct {
+		name      string
+		unmarshal func([]byte, any) bool
+	}{{"copied", jsoncodec.Unmarshal}, {"transient", jsoncodec.UnmarshalTransient}} {
+		b.Run(decode.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var back v1.Database
+				if !decode.unmarshal(data, &back) || !reflect.DeepEqual(&back, &obj) {
+					b.Fatal("the document did not read back equal")
+				}
+			}
+		})
+	}
 }
