@@ -137,11 +137,7 @@ type EtcdTLSFiles struct {
 // start-up error naming what to check rather than a server that never gets ready. dial are
 // extra gRPC dial options (tracing's).
 func connectEtcdServers(ctx context.Context, servers []string, files EtcdTLSFiles, dial ...grpc.DialOption) (*etcdConn, error) {
-	lg, err := etcdClientLogger()
-	if err != nil {
-		return nil, err
-	}
-	cfg := clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout, DialOptions: dial, Logger: lg}
+	cfg := clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout, DialOptions: dial}
 	if files != (EtcdTLSFiles{}) {
 		info := transport.TLSInfo{TrustedCAFile: files.CAFile, CertFile: files.CertFile, KeyFile: files.KeyFile}
 		tlsConfig, err := info.ClientConfig()
