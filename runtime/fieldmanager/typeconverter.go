@@ -42,31 +42,8 @@ func NewTypeConverter(scheme *runtime.Scheme, defs common.GetOpenAPIDefinitions)
 // starts (about 11 MiB for the example server's groups, of which 0.7 MiB stays live), and a
 // server at rest never needs them: its first write does.
 func DeferredTypeConverter(scheme *runtime.Scheme, defs common.GetOpenAPIDefinitions) func() (managedfields.TypeConverter, error) {
-	namer := sharedNamer(scheme)
+	namer := openapi.NewDefinitionNamer(scheme)
 	return sync.OnceValues(func() (managedfields.TypeConverter, error) { return newTypeConverter(namer, defs) })
-}
-
-// lastNamer is the namer sharedNamer built last, for scheme as it knew types of it.
-var lastNamer struct {
-	sync.Mutex
-	scheme *runtime.Scheme
-	types  int
-	namer  *openapi.DefinitionNamer
-}
-
-// sharedNamer returns openapi.NewDefinitionNamer(scheme), or the namer it returned last when
-// that was for the same scheme knowing as many types (a scheme only gains types, so the same
-// ones): a server registers every group's types before it installs the groups, whose
-// deferred converters then share one namer of the whole scheme rather than holding one each
-// (about 20 KiB a group for the example server's scheme).
-func sharedNamer(scheme *runtime.Scheme) *openapi.DefinitionNamer {
-	types := len(scheme.AllKnownTypes())
-	lastNamer.Lock()
-	defer lastNamer.Unlock()
-	if lastNamer.scheme != scheme || lastNamer.types != types {
-		lastNamer.scheme, lastNamer.types, lastNamer.namer = scheme, types, openapi.NewDefinitionNamer(scheme)
-	}
-	return lastNamer.namer
 }
 
 // newTypeConverter is NewTypeConverter with the definitions named by namer.
