@@ -216,10 +216,11 @@ func (w *Writer) Value(v any) {
 	w.buf = append(w.buf, data...)
 }
 
-// SortedKeysIn is SortedKeys in w's scratch space rather than a new slice (a Writer that
-// Marshal recycles keeps it between encodes): the keys are valid until ReleaseKeys(w,
-// keys), which the caller calls once done with them, the keys of a nested map before those
-// of the map holding it. An empty m has no keys (nil) to release.
+// SortedKeysIn returns m's keys in the order encoding/json writes a map's members (ascending
+// byte-wise), in w's scratch space rather than a new slice (a Writer that Marshal recycles
+// keeps it between encodes): the keys are valid until ReleaseKeys(w, keys), which the caller
+// calls once done with them, the keys of a nested map before those of the map holding it.
+// An empty m has no keys (nil) to release.
 func SortedKeysIn[M ~map[K]V, K ~string, V any](w *Writer, m M) []K {
 	if len(m) == 0 {
 		return nil
@@ -239,15 +240,4 @@ func ReleaseKeys[K ~string](w *Writer, keys []K) {
 	n := len(w.keys) - len(keys)
 	clear(w.keys[n:])
 	w.keys = w.keys[:n]
-}
-
-// SortedKeys returns m's keys in the order encoding/json writes a map's members: ascending
-// byte-wise.
-func SortedKeys[M ~map[K]V, K ~string, V any](m M) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -114,10 +114,12 @@ func TestWriterKeysAndValue(t *testing.T) {
 	var w Writer
 	w.Byte('{')
 	more := false
-	for _, k := range SortedKeys(m) {
+	keys := SortedKeysIn(&w, m)
+	for _, k := range keys {
 		w.Key(&more, k)
 		w.Int(int64(m[k]))
 	}
+	ReleaseKeys(&w, keys)
 	w.Field(&more, `"ü":`)
 	w.Value([]any{"x", 1.5, nil, map[string]bool{"t": true}})
 	w.Byte('}')
