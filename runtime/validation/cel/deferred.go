@@ -36,8 +36,11 @@ func Defer(spec Spec, self Type, usesOldSelf bool) *DeferredRule {
 // OptionalOldSelf, op is an update with oldSelf present. A rule that does not compile yields
 // one internal error at fldPath, with Compile's error, at every such call.
 func (d *DeferredRule) Validate(ctx context.Context, op operation.Operation, fldPath *field.Path, self, oldSelf any) field.ErrorList {
-	if self == nil || d.usesOldSelf && !d.spec.OptionalOldSelf && (op.Type != operation.Update || oldSelf == nil) {
-		return nil // as Rule.Validate, which would not evaluate it
+	if op.Type != operation.Update {
+		oldSelf = nil
+	}
+	if !runs(d.spec, d.usesOldSelf, self, oldSelf) {
+		return nil // not compiled for an object the rule does not check
 	}
 	r, err := d.compiled()
 	if err != nil {

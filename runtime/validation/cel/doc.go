@@ -2,11 +2,10 @@
 // +kubebuilder:validation:XValidation markers (apiextensions' x-kubernetes-validations) with
 // Kubernetes' semantics, through github.com/google/cel-go.
 //
-// A rule is compiled once, with [Compile], into a [Rule]: generated zz_generated.validation.go
-// files compile every rule of their package in RegisterValidations (so a rule that does not
-// compile fails AddToScheme, never a request), and the generator compiles each rule with the
-// same function at generate time, so such a rule is reported at its marker's file:line before
-// any code is written.
+// A rule is compiled once, with [Compile], into a [Rule]. The generator compiles each rule
+// with the same function at generate time, so a rule that does not compile is reported at its
+// marker's file:line before any code is written; generated zz_generated.validation.go files
+// then declare each rule with [Defer], compiled at the first object it checks.
 //
 // Inside a rule, self is the value of the field (or type) the marker is on, converted to its
 // JSON shape (strings, int64, float64, bools, lists and string-keyed maps); oldSelf is the

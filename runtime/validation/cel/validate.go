@@ -47,19 +47,16 @@ func (r *Rule) UsesOldSelf() bool { return r.usesOldSelf }
 // OptionalOldSelf, unless op is an update and oldSelf is present. A false result is one error
 // of the rule's reason (see the package doc); an evaluation error (a missing key, an
 // overflow, the cost limit) is a field.Invalid whose value is the subject's type name, as
-// kube-apiserver reports it. Every error has the origin Origin. A nil *Rule (RegisterValidations never ran) yields an internal
-// error.
+// kube-apiserver reports it. Every error has the origin Origin. A nil *Rule (never compiled)
+// yields an internal error.
 func (r *Rule) Validate(ctx context.Context, op operation.Operation, fldPath *field.Path, self, oldSelf any) field.ErrorList {
 	if r == nil {
-		return field.ErrorList{field.InternalError(fldPath, fmt.Errorf("validation rule not compiled: RegisterValidations was not called"))}
-	}
-	if self == nil {
-		return nil
+		return field.ErrorList{field.InternalError(fldPath, fmt.Errorf("validation rule not compiled"))}
 	}
 	if op.Type != operation.Update {
 		oldSelf = nil
 	}
-	if r.usesOldSelf && oldSelf == nil && !r.spec.OptionalOldSelf {
+	if !runs(r.spec, r.usesOldSelf, self, oldSelf) {
 		return nil
 	}
 	typeName := r.self.String()
@@ -269,4 +266,11 @@ func Present[T any](v *T, omitEmpty bool) any {
 		}
 	}
 	return *v
+}
+
+// runs reports whether a rule of spec, referring to oldSelf or not, is evaluated for self
+// and oldSelf (nil when absent; oldSelf nil unless the operation is an update): not when self
+// is absent, nor, for a rule that refers to oldSelf without OptionalOldSelf, when oldSelf is.
+func runs(spec Spec, usesOldSelf bool, self, oldSelf any) bool {
+	return self != nil && (!usesOldSelf || oldSelf != nil || spec.OptionalOldSelf)
 }
