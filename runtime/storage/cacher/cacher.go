@@ -66,7 +66,10 @@ type Config struct {
 	// previous pass (0: DefaultCoolInterval; negative: never): it keeps only their JSON,
 	// compressed, and decodes it again when they are next read, so an object not read for
 	// between one and two intervals costs its compressed bytes instead of its decoded
-	// values. Objects of a type without a generated JSON codec stay decoded.
+	// values. An object new to the cache is looked at sooner, a tenth of CoolInterval
+	// after it was cached (at most two tenths): made cold unless it was read by then, so
+	// that a burst of creates does not keep every object it wrote decoded for seconds.
+	// Objects of a type without a generated JSON codec stay decoded.
 	CoolInterval time.Duration
 }
 
@@ -92,6 +95,7 @@ type Cacher struct {
 	freezer  *freezer  // makes objects cold and decodes them again; nil: they stay decoded
 	coolMu   sync.Mutex
 	cooled   chan struct{} // closed when the cooler has stopped
+	young    youngEntries  // the objects cached new since the cooler's last young pass
 
 	ctx    context.Context // ends with Stop
 	cancel context.CancelFunc

@@ -60,18 +60,76 @@ func coldCacher(t *testing.T, n int) (*cacher.Cacher, storage.Interface, int64) 
 		first, last = cmpOr(first, rev), rev
 	}
 	waitFor(t, "the cache to hold the widgets", func() bool { return c.Revision() >= last })
-	if got := c.CoolPass(); got != 0 {
-		t.Fatalf("the first pass made %d new widgets cold; want none (a new object is kept for a pass)", got)
-	}
 	if got := c.CoolPass(); got != n {
-		t.Fatalf("the second pass made %d widgets cold; want %d", got, n)
+		t.Fatalf("the first pass made %d new widgets cold; want %d (none was read)", got, n)
 	}
 	for i := range n {
 		if cold, found := c.Cold("/ns/" + coldWidget(i).Name); !cold || !found {
-			t.Fatalf("widget %d: cold %v, found %v after two passes without reads; want cold", i, cold, found)
+			t.Fatalf("widget %d: cold %v, found %v after a pass without reads; want cold", i, cold, found)
 		}
 	}
 	return c, ref, first
+}
+
+// TestYoungPass: the cooler's young pass makes cold the objects new to the cache since the
+// previous one that nobody read, and only those: not a new object read since (the pass
+// spends its read, as a full pass does), nor one changed or deleted since (its entry is no
+// longer current), nor a changed object (kept decoded for a full pass).
+func TestYoungPass(t *testing.T) {
+	t.Parallel()
+	client, _ := etcdtest.Run(t)
+	c := newCacher(t, client, newPrefix(), nil, cacher.Config{CoolInterval: -1})
+	ctx := context.Background()
+	var last int64
+	write := func(i int, update bool) {
+		t.Helper()
+		out, key := &testapi.Widget{}, "/ns/"+coldWidget(i).Name
+		var err error
+		if update {
+			err = c.GuaranteedUpdate(ctx, key, out, false, nil, func(in runtime.Object) (runtime.Object, error) {
+				w := in.(*testapi.Widget)
+				w.Spec.Size++
+				return w, nil
+			})
+		} else {
+			err = c.Create(ctx, key, coldWidget(i), out)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		last, _ = strconv.ParseInt(out.ResourceVersion, 10, 64)
+	}
+	for i := range 5 {
+		write(i, false)
+	}
+	write(3, true) // changed: its new entry is no longer the young one
+	deleted := &testapi.Widget{}
+	if err := c.Delete(ctx, "/ns/w04", deleted, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the cache to see the writes", func() bool { return c.Revision() > last })
+	if err := c.Get(ctx, "/ns/w00", storage.GetOptions{ResourceVersion: "0"}, &testapi.Widget{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.YoungPass(); got != 2 {
+		t.Errorf("the young pass made %d widgets cold; want 2 (w01, w02: new and unread)", got)
+	}
+	for i, want := range []bool{false, true, true, false} {
+		if cold, found := c.Cold("/ns/" + coldWidget(i).Name); cold != want || !found {
+			t.Errorf("w%02d: cold %v, found %v after the young pass; want cold %v", i, cold, found, want)
+		}
+	}
+	if got := c.YoungPass(); got != 0 {
+		t.Errorf("a second young pass with nothing new made %d widgets cold; want none", got)
+	}
+	// The young pass spent w00's read, as a full pass would have; w03's change keeps it
+	// decoded for one full pass.
+	if got := c.CoolPass(); got != 1 {
+		t.Errorf("the full pass after them made %d widgets cold; want 1 (w00, unread since the young pass)", got)
+	}
+	if got := c.CoolPass(); got != 1 {
+		t.Errorf("the second full pass made %d widgets cold; want 1 (w03)", got)
+	}
 }
 
 func cmpOr(a, b int64) int64 {

@@ -46,7 +46,11 @@
 // its strings), so the cache keeps decoded only the objects read lately. A cooler
 // (Config.CoolInterval, every 5 s by default) sweeps the current objects as a CLOCK: reads
 // (gets and lists from the cache, watches' initial events, the storage's DecodedObject)
-// mark an entry referenced; a pass unmarks the marked ones and makes the others cold: their
+// mark an entry referenced, as do a relist and a change of a cached object; a pass unmarks
+// the marked ones and makes the others cold. An object new to the cache is looked at by a
+// young pass a tenth of the interval later (500 ms): a burst of creates leaves half a
+// second of its objects decoded, not five seconds' worth (at 2,500 creates a second on two
+// cores, the server's peak RSS while creating fell from 270-303 MB to 175-184 MB). Cold: their
 // JSON (the type's generated codec, jsoncodec), compressed with S2 against a dictionary of
 // the cache's first objects, replaces the decoded object, once a decode of that JSON is
 // checked to give an object equal to it (reflect.DeepEqual): about 25 µs of CPU per

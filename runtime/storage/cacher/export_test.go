@@ -34,3 +34,6 @@ func (c *Cacher) Cold(key string) (cold, found bool) {
 	e, found := t.Get(&entry{key: key})
 	return found && e.isCold(), found
 }
+
+// YoungPass runs one young pass of the cooler now and returns how many objects went cold.
+func (c *Cacher) YoungPass() int { return c.youngPass() }

@@ -217,6 +217,9 @@ func (c *Cacher) consume(w watch.Interface, rev int64) (int64, bool, error) {
 func (c *Cacher) apply(typ watch.EventType, e *entry, obj runtime.Object) {
 	ev := &event{typ: typ, key: e.key, ns: namespaceOf(e.key), obj: obj, rev: e.rev, size: e.size}
 	c.state.apply(ev, e)
+	if ev.typ == watch.Added {
+		c.addYoung(e)
+	}
 	c.watchers.dispatch(ev)
 }
 

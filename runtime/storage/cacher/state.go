@@ -37,12 +37,14 @@ type entry struct {
 	freezer    *freezer // nil: the object's type has no generated codec, it stays decoded
 }
 
-// newEntryOf returns the entry of obj (decoded, and marked referenced: a new object is kept
-// decoded for at least a cooling pass) at key and revision rev.
+// newEntryOf returns the entry of obj (decoded, not yet referenced) at key and revision rev.
+// What marks it referenced is the change that caches it: a relist's and a change of an
+// object already cached do (the object stays decoded for at least a cooling pass); a new
+// object's does not, and the cooler's next young pass makes it cold unless it was read
+// (cold.go).
 func newEntryOf(key string, obj runtime.Object, rev int64, size int, f *freezer) *entry {
 	e := &entry{key: key, rev: rev, size: size, freezer: f}
 	e.body.Store(&body{obj: obj, hot: f == nil})
-	e.referenced.Store(true)
 	return e
 }
 
@@ -109,10 +111,12 @@ func (s *state) notifyLocked() {
 }
 
 // replace makes entries (in any order) the objects at rev, as a list of storage at rev
-// returned them, empties the history and marks the state synced.
+// returned them, each marked referenced (decoded for at least a cooling pass), empties the
+// history and marks the state synced.
 func (s *state) replace(entries []*entry, rev int64) {
 	t := newTree()
 	for _, e := range entries {
+		e.referenced.Store(true)
 		t.ReplaceOrInsert(e)
 	}
 	s.mu.Lock()
@@ -171,6 +175,9 @@ func (s *state) apply(ev *event, e *entry) {
 	if found {
 		ev.prev = old.peek()
 		ev.size += old.size
+		if ev.typ != watch.Deleted {
+			e.referenced.Store(true) // a changed object stays decoded for a pass, as a relisted one
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
