@@ -47,15 +47,15 @@
 // (Config.CoolInterval, every 5 s by default) sweeps the current objects as a CLOCK: reads
 // (gets and lists from the cache, watches' initial events, the storage's DecodedObject)
 // mark an entry referenced, as do a relist and a change of a cached object; a pass unmarks
-// the marked ones and makes the others cold. An object new to the cache is looked at by a
-// young pass a tenth of the interval later (500 ms): a burst of creates leaves half a
-// second of its objects decoded, not five seconds' worth (at 2,500 creates a second on two
-// cores, the server's peak RSS while creating fell from 270-303 MB to 175-184 MB). Cold: their
-// JSON (the type's generated codec, jsoncodec), compressed with S2 against a dictionary of
-// the cache's first objects, replaces the decoded object, once a decode of that JSON is
-// checked to give an object equal to it (reflect.DeepEqual): about 25 µs of CPU per
-// Database, once per object written, at most a quarter of a CPU per cache (the cooler paces
-// itself). The next read decodes it again (about 10 µs for that Database), interns its
+// the marked ones and makes the others cold: their JSON (the type's generated codec,
+// jsoncodec), compressed with S2 against a dictionary of the cache's first objects,
+// replaces the decoded object, once a decode of that JSON is checked to give an object
+// equal to it (reflect.DeepEqual): about 25 µs of CPU per Database, once per object
+// written; a full pass takes at most a quarter of a CPU per cache (it paces itself). An
+// object new to the cache is looked at sooner, by a young pass a tenth of the interval
+// later (500 ms): a burst of creates leaves half a second of its objects decoded, not five
+// seconds' worth (at 2,500 creates a second on two cores, the server's peak RSS while
+// creating fell from 270-303 MB to 175-184 MB). The next read decodes it again (about 10 µs for that Database), interns its
 // metadata as the reflector does, and keeps it decoded. An object without a generated
 // codec, or whose JSON does not read back equal, stays decoded. The history's events keep
 // their objects (the history is bounded). example-apiserver's live heap, for 50,000 ~1 KiB
