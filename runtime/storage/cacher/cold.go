@@ -50,9 +50,21 @@ func (e *entry) object() runtime.Object {
 	return obj
 }
 
+// sent returns e's object for a watch event (event.object, event.previous): a decoded
+// entry's without counting as a read (sending a change is not a read of it: a new object
+// still goes cold at the young pass unless read), a cold one's as object does, decoded and
+// kept decoded, so that the watchers an event replayed from the history goes to share one
+// decode.
+func (e *entry) sent() runtime.Object {
+	if b := e.body.Load(); b.obj != nil {
+		return b.obj
+	}
+	return e.object()
+}
+
 // peek returns e's object, as object does, without counting as a read: a cold entry's object
-// is decoded for the caller only, and e stays cold. For what the cache itself looks at (the
-// previous state of a changed key, a field index being built).
+// is decoded for the caller only, and e stays cold. For what the cache itself looks at (a
+// field index being built, the cooler's dictionary).
 func (e *entry) peek() runtime.Object {
 	b := e.body.Load()
 	if b.obj != nil {
@@ -324,9 +336,9 @@ func (c *Cacher) cool(interval time.Duration) {
 
 // coolPass is one pass of the cooler, a CLOCK sweep over the cache's current objects: an
 // entry read since the previous pass (entry.object marks it) is left decoded and unmarked;
-// one that was not is made cold. It returns how many entries went cold. The history's
-// events keep their objects (it is bounded); snapshots share the entries, so an entry
-// frozen here is cold in every snapshot holding it. Passes do not overlap.
+// one that was not is made cold. It returns how many entries went cold. Snapshots and the
+// history's events share the entries, so an entry frozen here is cold in every snapshot and
+// event holding it. Passes do not overlap.
 func (c *Cacher) coolPass() int {
 	c.coolMu.Lock()
 	defer c.coolMu.Unlock()

@@ -28,7 +28,7 @@ func liveWatcher(s *watcherSet, n int, terminated *atomic.Int32) *cacheWatcher {
 // widgetEvent returns an ADDED event of a widget at rev.
 func widgetEvent(rev int64) *event {
 	obj := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: "w", Namespace: "ns", ResourceVersion: formatRevision(rev)}}
-	return &event{typ: watch.Added, key: "/ns/w", ns: "ns", obj: obj, rev: rev}
+	return &event{typ: watch.Added, key: "/ns/w", ns: "ns", cur: newEntryOf("/ns/w", obj, rev, 0, nil), rev: rev}
 }
 
 // TestDispatchWaitsWithinBudget: an event for a watcher whose buffer is full waits for it

@@ -205,18 +205,18 @@ func (c *Cacher) consume(w watch.Interface, rev int64) (int64, bool, error) {
 				if err != nil {
 					return rev, progressed, err
 				}
-				c.apply(ev.Type, e, ev.Object)
+				c.apply(ev.Type, e)
 				rev = max(rev, e.rev)
 			}
 		}
 	}
 }
 
-// apply applies the change of e's key to e, whose object is obj (typ Deleted: e holds the
-// deleted state), and dispatches it to the watchers.
-func (c *Cacher) apply(typ watch.EventType, e *entry, obj runtime.Object) {
-	ev := &event{typ: typ, key: e.key, ns: namespaceOf(e.key), obj: obj, rev: e.rev, size: e.size}
-	c.state.apply(ev, e)
+// apply applies the change of e's key to e (typ Deleted: e holds the deleted state) and
+// dispatches it to the watchers.
+func (c *Cacher) apply(typ watch.EventType, e *entry) {
+	ev := &event{typ: typ, key: e.key, ns: namespaceOf(e.key), cur: e, rev: e.rev, size: e.size}
+	c.state.apply(ev)
 	if ev.typ == watch.Added {
 		c.addYoung(e)
 	}

@@ -61,16 +61,38 @@ type event struct {
 	typ watch.EventType // Added, Modified or Deleted; Bookmark for dispatched bookmarks
 	key string
 	ns  string // the namespace segment of key ("" for cluster-scoped objects)
-	// obj is the new state (Added, Modified) or, for Deleted, the last state with the
-	// delete's resourceVersion; prev is the state before (nil for Added).
-	obj, prev runtime.Object
+	// cur is the entry of the new state (Added, Modified) or, for Deleted, of the last
+	// state with the delete's resourceVersion; prev is the entry of the state before (nil
+	// for Added). The event reads their objects through them (object, previous), so an
+	// entry the cooler makes cold is cold in the history too: the history holds no decoded
+	// copy of an object the cache keeps cold, and an event replayed from it decodes the
+	// object again (entry.object).
+	cur, prev *entry
 	rev       int64
-	size      int   // estimated bytes of obj and prev, for the history bound
+	size      int   // estimated bytes of cur's and prev's objects, for the history bound
 	state     *tree // the cache's objects right after the event (a snapshot)
 	// leftObj is prev with the event's resourceVersion, the object of a DELETED event sent
 	// to a watcher whose selector prev matched and obj no longer does; made once.
 	leftOnce sync.Once
 	leftObj  runtime.Object
+}
+
+// object returns the event's object: the new state (Added, Modified) or the deleted state
+// with the delete's resourceVersion (Deleted), as entry.sent returns it (a cold entry is
+// decoded again); nil for a Bookmark.
+func (ev *event) object() runtime.Object {
+	if ev.cur == nil {
+		return nil
+	}
+	return ev.cur.sent()
+}
+
+// previous returns the state before the event, as object does; nil for none (Added).
+func (ev *event) previous() runtime.Object {
+	if ev.prev == nil {
+		return nil
+	}
+	return ev.prev.sent()
 }
 
 // state is what a cache knows: the objects at revision rev, the history of events after
@@ -153,15 +175,15 @@ func (s *state) unsync() {
 	}
 }
 
-// apply applies ev (typ, key, ns, obj, rev and size set), whose new entry is e: it sets
-// ev.prev and ev.typ from the entry at ev.key before (a put of a key the cache does not hold
-// is Added), takes a snapshot into ev.state, appends ev to the history (dropping the oldest
-// events beyond the bounds) and advances rev.
-func (s *state) apply(ev *event, e *entry) {
+// apply applies ev (typ, key, ns, cur, rev and size set; cur is the new entry, or the
+// deleted state's for Deleted): it sets ev.prev and ev.typ from the entry at ev.key before (a
+// put of a key the cache does not hold is Added), takes a snapshot into ev.state, appends ev
+// to the history (dropping the oldest events beyond the bounds) and advances rev.
+func (s *state) apply(ev *event) {
 	// Only the reflector changes current, and apply runs on it: the new tree is made (a
 	// clone, unseen by readers until published; cloning current changes none of what its
-	// readers read) and the previous state, which the change itself returns, is read (and a
-	// cold one decoded) before taking the lock. The history keeps it decoded.
+	// readers read) and the previous entry, which the change itself returns, is found before
+	// taking the lock.
 	t := s.current.Clone()
 	var (
 		old   *entry
@@ -170,13 +192,13 @@ func (s *state) apply(ev *event, e *entry) {
 	if ev.typ == watch.Deleted {
 		old, found = t.Delete(&entry{key: ev.key})
 	} else {
-		old, found = t.ReplaceOrInsert(e)
+		old, found = t.ReplaceOrInsert(ev.cur)
 	}
 	if found {
-		ev.prev = old.peek()
+		ev.prev = old
 		ev.size += old.size
 		if ev.typ != watch.Deleted {
-			e.referenced.Store(true) // a changed object stays decoded for a pass, as a relisted one
+			ev.cur.referenced.Store(true) // a changed object stays decoded for a pass, as a relisted one
 		}
 	}
 	s.mu.Lock()
@@ -185,14 +207,14 @@ func (s *state) apply(ev *event, e *entry) {
 	case ev.typ == watch.Deleted:
 		s.reindexLocked(ev.key, nil)
 		if !found {
-			ev.prev = ev.obj // deliver the delete to the watchers it concerns
+			ev.prev = ev.cur // deliver the delete to the watchers it concerns
 		}
 	case found:
 		ev.typ = watch.Modified
-		s.reindexLocked(ev.key, e)
+		s.reindexLocked(ev.key, ev.cur)
 	default:
 		ev.typ = watch.Added
-		s.reindexLocked(ev.key, e)
+		s.reindexLocked(ev.key, ev.cur)
 	}
 	ev.state = t
 	s.current = t

@@ -37,8 +37,8 @@ func BenchmarkApply(b *testing.B) {
 					key = fmt.Sprintf("/ns/w%07d", (rev*7919)%objects)
 				}
 				obj := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: key[4:], Namespace: "ns", ResourceVersion: formatRevision(rev)}}
-				ev := &event{typ: watch.Added, key: key, ns: "ns", obj: obj, rev: rev, size: 100}
-				s.apply(ev, newEntryOf(key, obj, rev, 100, nil))
+				ev := &event{typ: watch.Added, key: key, ns: "ns", cur: newEntryOf(key, obj, rev, 100, nil), rev: rev, size: 100}
+				s.apply(ev)
 				if (ev.typ == watch.Modified) != update {
 					b.Fatalf("event %s for %s", ev.typ, key)
 				}
@@ -56,21 +56,21 @@ func TestApplyPreviousState(t *testing.T) {
 		return newEntryOf("/ns/"+name, &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", ResourceVersion: formatRevision(rev)}}, rev, 10, nil)
 	}
 	step := func(typ watch.EventType, e *entry) *event {
-		ev := &event{typ: typ, key: e.key, ns: "ns", obj: e.peek(), rev: e.rev, size: e.size}
-		s.apply(ev, e)
+		ev := &event{typ: typ, key: e.key, ns: "ns", cur: e, rev: e.rev, size: e.size}
+		s.apply(ev)
 		return ev
 	}
 	a1 := w("a", 2)
 	if ev := step(watch.Added, a1); ev.typ != watch.Added || ev.prev != nil {
-		t.Fatalf("first put: %s with previous %v; want ADDED without", ev.typ, ev.prev)
+		t.Fatalf("first put: %s with previous %v; want ADDED without", ev.typ, ev.previous())
 	}
 	first := s.current
 	a2 := w("a", 3)
-	if ev := step(watch.Added, a2); ev.typ != watch.Modified || ev.prev != a1.peek() || ev.size != 20 {
-		t.Fatalf("second put: %s with previous %v, size %d; want MODIFIED with the first object, size 20", ev.typ, ev.prev, ev.size)
+	if ev := step(watch.Added, a2); ev.typ != watch.Modified || ev.previous() != a1.peek() || ev.size != 20 {
+		t.Fatalf("second put: %s with previous %v, size %d; want MODIFIED with the first object, size 20", ev.typ, ev.previous(), ev.size)
 	}
-	if ev := step(watch.Deleted, w("a", 4)); ev.typ != watch.Deleted || ev.prev != a2.peek() {
-		t.Fatalf("delete: %s with previous %v; want DELETED with the second object", ev.typ, ev.prev)
+	if ev := step(watch.Deleted, w("a", 4)); ev.typ != watch.Deleted || ev.previous() != a2.peek() {
+		t.Fatalf("delete: %s with previous %v; want DELETED with the second object", ev.typ, ev.previous())
 	}
 	if got, ok := first.Get(&entry{key: "/ns/a"}); !ok || got != a1 {
 		t.Errorf("the snapshot after the first put holds %v, %v; want its entry", got, ok)

@@ -411,15 +411,16 @@ func (w *cacheWatcher) convert(ev *event) (watch.Event, bool) {
 	if !w.inScope(ev.key) {
 		return watch.Event{}, false
 	}
-	curOK := ev.typ != watch.Deleted && w.matches(ev.obj)
-	prevOK := ev.prev != nil && w.matches(ev.prev)
+	obj, prev := ev.object(), ev.previous()
+	curOK := ev.typ != watch.Deleted && w.matches(obj)
+	prevOK := prev != nil && w.matches(prev)
 	switch {
 	case curOK && prevOK:
-		return watch.Event{Type: watch.Modified, Object: w.handOut(ev.obj)}, true
+		return watch.Event{Type: watch.Modified, Object: w.handOut(obj)}, true
 	case curOK:
-		return watch.Event{Type: watch.Added, Object: w.handOut(ev.obj)}, true
+		return watch.Event{Type: watch.Added, Object: w.handOut(obj)}, true
 	case prevOK && ev.typ == watch.Deleted:
-		return watch.Event{Type: watch.Deleted, Object: w.handOut(ev.obj)}, true
+		return watch.Event{Type: watch.Deleted, Object: w.handOut(obj)}, true
 	case prevOK:
 		return watch.Event{Type: watch.Deleted, Object: w.handOut(ev.left())}, true
 	}
@@ -430,7 +431,7 @@ func (w *cacheWatcher) convert(ev *event) (watch.Event, bool) {
 // of: its previous state with the event's resourceVersion, made once per event.
 func (ev *event) left() runtime.Object {
 	ev.leftOnce.Do(func() {
-		obj := ev.prev.DeepCopyObject()
+		obj := ev.previous().DeepCopyObject()
 		if acc, err := meta.Accessor(obj); err == nil {
 			acc.SetResourceVersion(formatRevision(ev.rev))
 		}
