@@ -152,9 +152,12 @@ func New(cfg Config) (*Cacher, error) {
 	if pr, ok := cfg.Storage.(storage.ProgressRequester); ok && c.revisions != nil {
 		c.progress = newProgressRequester(c.ctx, pr)
 	}
-	go c.run()
 	if c.freezer != nil && cfg.CoolInterval > 0 {
-		c.cool(cfg.CoolInterval)
+		c.young.interval = max(cfg.CoolInterval/youngPasses, 1)
+	}
+	go c.run()
+	if c.young.interval > 0 {
+		c.cool()
 	} else {
 		close(c.cooled)
 	}

@@ -233,16 +233,17 @@ const youngPasses = 10
 type youngEntries struct {
 	mu      sync.Mutex
 	entries []*entry
-	// interval is the time between young passes (0: no cooler runs them); passed is when
-	// the last one began. Both are the cooler's own (read and written by its passes only).
+	// interval is the time between young passes (0: no cooler runs), set before the
+	// reflector starts; passed is when the last pass began, the cooler's own.
 	interval time.Duration
 	passed   time.Time
 }
 
 // addYoung registers e, the entry of an object new to the cache, for the cooler's next
-// young pass. Called by the reflector only.
+// young pass; nothing when no cooler runs (no young pass would take it). Called by the
+// reflector only.
 func (c *Cacher) addYoung(e *entry) {
-	if e.freezer == nil {
+	if e.freezer == nil || c.young.interval == 0 {
 		return
 	}
 	c.young.mu.Lock()
@@ -294,18 +295,17 @@ func (c *Cacher) youngPass() int {
 	return frozen
 }
 
-// cool starts the cooler: a young pass (youngPass) every interval/youngPasses, and a full
+// cool starts the cooler: a young pass (youngPass) every c.young.interval, and a full
 // cooling pass (coolPass) in place of every youngPasses-th, until Stop, then c.cooled closed
 // (after the pass under way, if any). It runs on a timer (time.AfterFunc) rather than on a
 // goroutine of its own waiting for a ticker: a server has a cache per resource, whose
 // coolers held 21 goroutines at rest in the example server.
-func (c *Cacher) cool(interval time.Duration) {
+func (c *Cacher) cool() {
 	// mu makes the pass's rearming and Stop's disarming one or the other: a pass that
 	// rearmed is stopped by Stop, which closes c.cooled; one that did not closes it itself.
 	var mu sync.Mutex
 	var t *time.Timer
-	tick := max(interval/youngPasses, 1)
-	c.young.interval = tick
+	tick := c.young.interval
 	ticks := 0
 	mu.Lock()
 	defer mu.Unlock()

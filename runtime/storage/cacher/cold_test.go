@@ -60,6 +60,9 @@ func coldCacher(t *testing.T, n int) (*cacher.Cacher, storage.Interface, int64) 
 		first, last = cmpOr(first, rev), rev
 	}
 	waitFor(t, "the cache to hold the widgets", func() bool { return c.Revision() >= last })
+	if got := c.YoungEntries(); got != 0 {
+		t.Fatalf("a cache without a cooler holds %d new entries for a young pass; want none (nothing would take them)", got)
+	}
 	if got := c.CoolPass(); got != n {
 		t.Fatalf("the first pass made %d new widgets cold; want %d (none was read)", got, n)
 	}
@@ -78,7 +81,8 @@ func coldCacher(t *testing.T, n int) (*cacher.Cacher, storage.Interface, int64) 
 func TestYoungPass(t *testing.T) {
 	t.Parallel()
 	client, _ := etcdtest.Run(t)
-	c := newCacher(t, client, newPrefix(), nil, cacher.Config{CoolInterval: -1})
+	// A cooler whose first young pass is an hour away: the test runs the passes.
+	c := newCacher(t, client, newPrefix(), nil, cacher.Config{CoolInterval: 10 * time.Hour})
 	ctx := context.Background()
 	var last int64
 	write := func(i int, update bool) {

@@ -37,3 +37,10 @@ func (c *Cacher) Cold(key string) (cold, found bool) {
 
 // YoungPass runs one young pass of the cooler now and returns how many objects went cold.
 func (c *Cacher) YoungPass() int { return c.youngPass() }
+
+// YoungEntries returns how many entries wait for the cooler's next young pass.
+func (c *Cacher) YoungEntries() int {
+	c.young.mu.Lock()
+	defer c.young.mu.Unlock()
+	return len(c.young.entries)
+}
