@@ -51,17 +51,19 @@
 // jsoncodec), compressed with S2 against a dictionary of the cache's first objects,
 // replaces the decoded object, once a decode of that JSON is checked to give an object
 // equal to it (reflect.DeepEqual): about 25 µs of CPU per Database, once per object
-// written; a full pass takes at most a quarter of a CPU per cache (it paces itself). An
-// object new to the cache is looked at sooner, by a young pass a tenth of the interval
-// later (500 ms): a burst of creates leaves half a second of its objects decoded, not five
-// seconds' worth (at 2,500 creates a second on two cores, the server's peak RSS while
-// creating fell from 270-303 MB to 175-184 MB). The next read decodes it again (about 10 µs for that Database), interns its
+// written; a full pass takes at most a quarter of a CPU per cache (it paces itself). The
+// next read of a cold object decodes it again (about 10 µs for that Database), interns its
 // metadata as the reflector does, and keeps it decoded. An object without a generated
-// codec, or whose JSON does not read back equal, stays decoded. The history's events read
-// their objects through the entries (sending an event to a watcher is not a read), so they
-// hold no decoded copy of a cold entry's object: a watch replaying the history decodes it
-// again, as a read does. The states an event replaced or deleted, no longer in the tree,
-// are never made cold. example-apiserver's live heap, for 50,000 ~1 KiB
+// codec, or whose JSON does not read back equal, stays decoded.
+//
+// An object new to the cache is looked at sooner, by a young pass a tenth of the interval
+// after it was cached (500 ms): a burst of creates leaves half a second of its objects
+// decoded, not five to ten seconds of them (at 2,500 creates a second on two cores, the
+// server's peak RSS while creating fell from 270-303 MB to 175-184 MB). The history's events
+// read their objects through the entries, and sending an event to a watcher is not a read:
+// the history holds no decoded copy of a cold entry's object, and a watch replaying it
+// decodes the object again, as a read does. The states an event replaced or deleted, no
+// longer in the tree, are never made cold. example-apiserver's live heap, for 50,000 ~1 KiB
 // Databases created and left unread (example-api/bench/heapprobe -n 50000 -settle 15s), is
 // about 1.1 KB per object, against 5.9 KB with every object decoded; of it the cache's
 // share (entries, the B-tree, the cold bytes, about 60 bytes for such a Database) is about
