@@ -28,9 +28,9 @@ type ScaleFigures struct {
 // The scale targets' absolute bounds, in bytes and durations.
 const (
 	// ScaleMaxPeakRSS bounds the server's RSS over the whole run but the fan-outs of
-	// FanoutRSSWatchers or more watchers, which ScaleMaxFanoutRSS bounds: the issue gives the
-	// 10,000-watcher fan-out a bound of its own, 1 GB, that a bound over all of the run would
-	// leave meaningless.
+	// FanoutRSSWatchers or more watchers, which ScaleMaxFanoutRSS bounds: the 10,000-watcher
+	// fan-out has a bound of its own, 1 GB, that a bound over all of the run would leave
+	// meaningless.
 	ScaleMaxPeakRSS = 400 * 1000 * 1000
 	// ScaleMaxCachedRSS bounds its RSS with MemObjects objects stored.
 	ScaleMaxCachedRSS = 150 * 1000 * 1000

@@ -66,9 +66,9 @@ type Config struct {
 	// previous pass (0: DefaultCoolInterval; negative: never): it keeps only their JSON,
 	// compressed, and decodes it again when they are next read, so an object not read for
 	// between one and two intervals costs its compressed bytes instead of its decoded
-	// values. An object new to the cache is looked at sooner, a tenth of CoolInterval
-	// after it was cached (at most two tenths): made cold unless it was read by then, so
-	// that a burst of creates does not keep every object it wrote decoded for seconds.
+	// values. An object new to the cache is looked at sooner, within a tenth of
+	// CoolInterval after it was cached: made cold unless it was read by then, so that a
+	// burst of creates does not keep every object it wrote decoded for seconds.
 	// Objects of a type without a generated JSON codec stay decoded.
 	CoolInterval time.Duration
 }

@@ -50,11 +50,10 @@ func (e *entry) object() runtime.Object {
 	return obj
 }
 
-// sent returns e's object for a watch event (event.object, event.previous): a decoded
-// entry's without counting as a read (sending a change is not a read of it: a new object
-// still goes cold at the young pass unless read), a cold one's as object does, decoded and
-// kept decoded, so that the watchers an event replayed from the history goes to share one
-// decode.
+// sent returns e's object for a watch event (event.object, event.previous). Sending a
+// change is not a read of it: a decoded entry's object is returned unmarked, so a new object
+// sent to watchers still goes cold at the young pass. A cold entry's is decoded and kept, as
+// object does, so that the watchers of an event replayed from the history share one decode.
 func (e *entry) sent() runtime.Object {
 	if b := e.body.Load(); b.obj != nil {
 		return b.obj

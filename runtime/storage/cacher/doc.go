@@ -56,8 +56,8 @@
 // metadata as the reflector does, and keeps it decoded. An object without a generated
 // codec, or whose JSON does not read back equal, stays decoded.
 //
-// An object new to the cache is looked at sooner, by a young pass a tenth of the interval
-// after it was cached (500 ms): a burst of creates leaves half a second of its objects
+// An object new to the cache is looked at sooner, by a young pass within a tenth of the
+// interval after it was cached (500 ms): a burst of creates leaves half a second of its objects
 // decoded, not five to ten seconds of them (at 2,500 creates a second on two cores, the
 // server's peak RSS while creating fell from 270-303 MB to 175-184 MB). The history's events
 // read their objects through the entries, and sending an event to a watcher is not a read:
