@@ -36,13 +36,20 @@ func TestParseMemStatus(t *testing.T) {
 	}
 }
 
-// TestMemSamplerOwnProcess samples this test process, whose RSS is far from zero.
-func TestMemSamplerOwnProcess(t *testing.T) {
-	s, err := StartMemSampler(os.Getpid(), time.Millisecond)
+// sampleOwnProcess starts a sampler of this test process every interval, stopped when t ends.
+func sampleOwnProcess(t *testing.T, interval time.Duration) *MemSampler {
+	t.Helper()
+	s, err := StartMemSampler(os.Getpid(), interval)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Stop)
+	return s
+}
+
+// TestMemSamplerOwnProcess samples this test process, whose RSS is far from zero.
+func TestMemSamplerOwnProcess(t *testing.T) {
+	s := sampleOwnProcess(t, time.Millisecond)
 	peak, samples, last := s.Peak()
 	if samples < 1 || peak < 1<<20 || last.RSS > peak || last.HWM < last.RSS {
 		t.Errorf("Peak() = %d bytes, %d samples, last %+v; want >= 1 MiB, >= 1 sample, RSS <= peak, HWM >= RSS",
@@ -61,11 +68,7 @@ func TestMemSamplerOwnProcess(t *testing.T) {
 // TestMemSamplerPeakNow checks that PeakNow sees memory touched after the last periodic
 // sample: with an interval of an hour, only the first sample precedes it.
 func TestMemSamplerPeakNow(t *testing.T) {
-	s, err := StartMemSampler(os.Getpid(), time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
+	s := sampleOwnProcess(t, time.Hour)
 	before, _, _ := s.Peak()
 	block := make([]byte, 64<<20)
 	for i := range block { // resident only once written
