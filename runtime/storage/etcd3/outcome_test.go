@@ -8,6 +8,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+	"google.golang.org/grpc/connectivity"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 
@@ -63,6 +64,16 @@ func lossyStore(t *testing.T) (storage.Interface, *lostReplies, *clientv3.Client
 	t.Cleanup(func() { c.Close() })
 	if _, err := c.Get(context.Background(), "warm-up"); err != nil { // connected, as a server's client is
 		t.Fatal(err)
+	}
+	// The store tells a lost answer from an unreachable etcd by the connection's state:
+	// wait until it is ready, as a server's client connected long ago is (a race pass of
+	// make test on two cores once took the first lost answer for an unreachable etcd).
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for conn := c.ActiveConnection(); conn.GetState() != connectivity.Ready; {
+		if !conn.WaitForStateChange(ctx, conn.GetState()) {
+			t.Fatalf("the client's connection to etcd is %s after 30s; want READY", conn.GetState())
+		}
 	}
 	lossy := &lostReplies{KV: c.KV}
 	c.KV = lossy

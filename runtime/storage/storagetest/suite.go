@@ -13,8 +13,11 @@ import (
 	"github.com/apigen-dev/apigen/runtime/storage/storagetest/testapi"
 )
 
-// waitTimeout bounds every wait of the suite for an event or a result.
-const waitTimeout = 5 * time.Second
+// waitTimeout bounds every wait of the suite for an event or a result. A wait ends as soon as
+// what it waits for happens, so the bound only says when to give up: generous, because the
+// race pass of make test on two cores can stall a backend's goroutines for seconds (a
+// watch-from-rv wait of 5 s once ran out there).
+const waitTimeout = 30 * time.Second
 
 // Backend is what the suite needs from an implementation.
 type Backend struct {
