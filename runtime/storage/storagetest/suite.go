@@ -14,10 +14,11 @@ import (
 )
 
 // waitTimeout bounds every wait of the suite for an event or a result. A wait ends as soon as
-// what it waits for happens, so the bound only says when to give up: generous, because the
-// race pass of make test on two cores can stall a backend's goroutines for seconds (a
-// watch-from-rv wait of 5 s once ran out there).
-const waitTimeout = 30 * time.Second
+// what it waits for happens, so the bound only says when to give up (and how long the kit
+// takes to name a backend that loses an event): generous, because the race pass of make
+// test on two cores can stall a backend's goroutines for seconds (a watch-from-rv wait of
+// 5 s once ran out there).
+const waitTimeout = 15 * time.Second
 
 // Backend is what the suite needs from an implementation.
 type Backend struct {
