@@ -247,11 +247,39 @@ func (p *PreparedServer) shutdown(srv *http.Server) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	p.log.Info("shutting down: not accepting new connections, draining in-flight requests", "timeout", timeout)
-	if err := srv.Shutdown(ctx); err != nil {
-		p.log.Warn("in-flight requests did not drain in time; closing connections", "timeout", timeout)
-		_ = srv.Close()
+	drained := make(chan error, 1)
+	go func() { drained <- srv.Shutdown(ctx) }()
+	sweep := time.NewTicker(goAwaySweepInterval)
+	defer sweep.Stop()
+	for {
+		select {
+		case err := <-drained:
+			if err != nil {
+				p.log.Warn("in-flight requests did not drain in time; closing connections", "timeout", timeout)
+				_ = srv.Close()
+			}
+			return nil
+		case <-sweep.C:
+			sweepGoAway(srv)
+		}
 	}
-	return nil
+}
+
+// goAwaySweepInterval is how often shutdown tells HTTP/2 connections again to go away while
+// in-flight requests drain.
+const goAwaySweepInterval = 250 * time.Millisecond
+
+// sweepGoAway sends GOAWAY to every HTTP/2 connection of srv that was not sent one yet, and
+// closes the idle connections, without waiting for anything. http.Server.Shutdown sends GOAWAY
+// once, to the HTTP/2 connections registered at that moment: a connection accepted before the
+// listener closed whose TLS handshake ends just after is never told, holds no stream, and
+// keeps Shutdown waiting for its whole timeout (golang/go#81153; a server's own loopback
+// clients reconnect exactly then). Each Shutdown call runs the sweep again, and one with an
+// ended context returns after it.
+func sweepGoAway(srv *http.Server) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_ = srv.Shutdown(ctx)
 }
 
 // runHooks runs every post-start hook concurrently and closes Ready once all returned nil. It
