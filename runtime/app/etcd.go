@@ -17,6 +17,7 @@ import (
 	"github.com/apigen-dev/apigen/runtime/certs"
 	"github.com/apigen-dev/apigen/runtime/server"
 	"github.com/apigen-dev/apigen/runtime/storage/embedded"
+	"github.com/apigen-dev/apigen/runtime/storage/etcd3"
 )
 
 // etcdDialTimeout bounds connecting to etcd.
@@ -135,8 +136,10 @@ type EtcdTLSFiles struct {
 // does, over TLS when files names any file, and checks within etcdDialTimeout that one
 // answers, so that a wrong CA, a missing client certificate or an unreachable cluster is a
 // start-up error naming what to check rather than a server that never gets ready. dial are
-// extra gRPC dial options (tracing's).
+// extra gRPC dial options (tracing's); etcd3.TrackSends is always added, so that a write
+// that never reached etcd is told from one whose answer was lost.
 func connectEtcdServers(ctx context.Context, servers []string, files EtcdTLSFiles, dial ...grpc.DialOption) (*etcdConn, error) {
+	dial = append([]grpc.DialOption{etcd3.TrackSends()}, dial...)
 	cfg := clientv3.Config{Endpoints: servers, DialTimeout: etcdDialTimeout, DialOptions: dial}
 	if files != (EtcdTLSFiles{}) {
 		info := transport.TLSInfo{TrustedCAFile: files.CAFile, CertFile: files.CertFile, KeyFile: files.KeyFile}

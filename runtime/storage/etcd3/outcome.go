@@ -10,7 +10,6 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/kubernetes"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/connectivity"
 	"google.golang.org/grpc/status"
 
 	"github.com/apigen-dev/apigen/runtime/storage"
@@ -39,18 +38,6 @@ func ambiguous(err error) bool {
 		return true
 	}
 	return false
-}
-
-// disconnected reports whether the client's connection to etcd is down (failing or being
-// re-established); never for the in-process client of an embedded member, which has no
-// connection, nor for an idle one, which connects on its next call.
-func (s *store) disconnected() bool {
-	conn := s.client.ActiveConnection()
-	if conn == nil {
-		return false
-	}
-	state := conn.GetState()
-	return state == connectivity.TransientFailure || state == connectivity.Connecting
 }
 
 // put writes data at the etcd key k if its ModRevision is expectedRev (0: the key must not
@@ -104,8 +91,8 @@ func (s *store) del(ctx context.Context, key, k string, expectedRev int64) (kube
 // etcd can say it:
 //
 //   - ctx already ended: nothing is sent; a Timeout error (the write was not applied);
-//   - the call fails while the connection to etcd was down before and after it: it never
-//     left (the client waits for a connection): an Unreachable error (not applied);
+//   - the call fails before it was queued on a connection to etcd (the client waits for
+//     one; see TrackSends): it never left: an Unreachable error (not applied);
 //   - the call fails ambiguously (see ambiguous): the same transaction is sent again, with
 //     resolveTimeout, and its result returned with second set. Its compare makes that safe:
 //     at most one of the two attempts applies; the caller reads the outcome from what the
@@ -117,12 +104,12 @@ func sendWrite[R any](s *store, ctx context.Context, key string, attempt func(co
 	if err := ctx.Err(); err != nil {
 		return resp, false, storage.NewTimeoutError(key, false, err)
 	}
-	wasDown := s.disconnected()
-	resp, err = attempt(ctx)
+	marked, mark := withSendMark(ctx)
+	resp, err = attempt(marked)
 	if err == nil || !ambiguous(err) {
 		return resp, false, interpretError(err, key, listExpiredMessage, 0)
 	}
-	if wasDown && s.disconnected() {
+	if mark.neverLeft() {
 		return resp, false, storage.NewUnreachableError(key, err)
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), resolveTimeout)

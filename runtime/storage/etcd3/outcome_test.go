@@ -8,7 +8,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
-	"google.golang.org/grpc/connectivity"
+	"google.golang.org/grpc"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 
@@ -20,11 +20,13 @@ import (
 
 // lostReplies is a clientv3.KV on a real etcd whose next transactions lose their answer: the
 // first `lose` commits are applied (or, with drop, not sent) and then report
-// context.DeadlineExceeded, as a write whose request deadline passes while etcd applies it.
+// context.DeadlineExceeded, as a write whose request deadline passes while etcd applies it;
+// or, with lost set, report what lost returns, given the commit to make.
 type lostReplies struct {
 	clientv3.KV
 	lose atomic.Int32
 	drop bool
+	lost func(commit func() (*clientv3.TxnResponse, error)) error
 }
 
 func (l *lostReplies) Txn(ctx context.Context) clientv3.Txn {
@@ -44,6 +46,9 @@ func (t *lostTxn) Commit() (*clientv3.TxnResponse, error) {
 	if t.l.lose.Add(-1) < 0 {
 		return t.Txn.Commit()
 	}
+	if t.l.lost != nil {
+		return nil, t.l.lost(t.Txn.Commit)
+	}
 	if !t.l.drop {
 		if _, err := t.Txn.Commit(); err != nil {
 			return nil, err
@@ -57,23 +62,9 @@ func (t *lostTxn) Commit() (*clientv3.TxnResponse, error) {
 func lossyStore(t *testing.T) (storage.Interface, *lostReplies, *clientv3.Client) {
 	t.Helper()
 	plain, srv := etcdtest.Run(t)
-	c, err := clientv3.New(clientv3.Config{Endpoints: srv.Endpoints(), DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c := trackedClient(t, srv.Endpoints()...)
 	if _, err := c.Get(context.Background(), "warm-up"); err != nil { // connected, as a server's client is
 		t.Fatal(err)
-	}
-	// The store tells a lost answer from an unreachable etcd by the connection's state:
-	// wait until it is ready, as a server's client connected long ago is (a race pass of
-	// make test on two cores once took the first lost answer for an unreachable etcd).
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	for conn := c.ActiveConnection(); conn.GetState() != connectivity.Ready; {
-		if !conn.WaitForStateChange(ctx, conn.GetState()) {
-			t.Fatalf("the client's connection to etcd is %s after 30s; want READY", conn.GetState())
-		}
 	}
 	lossy := &lostReplies{KV: c.KV}
 	c.KV = lossy
@@ -158,4 +149,17 @@ func asStatus(err error, se **storage.StatusError) bool {
 	s, ok := err.(*storage.StatusError)
 	*se = s
 	return ok
+}
+
+// trackedClient returns a client of endpoints dialed with etcd3.TrackSends, as a server's
+// client of --etcd-servers is, closed in cleanup.
+func trackedClient(t *testing.T, endpoints ...string) *clientv3.Client {
+	t.Helper()
+	c, err := clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop(),
+		DialOptions: []grpc.DialOption{etcd3.TrackSends()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
 }

@@ -116,9 +116,14 @@ func TestValueHasNoResourceVersion(t *testing.T) {
 
 // TestUnreachable checks that calls against a stopped etcd end with the caller's context: a
 // read is a Timeout (the request's deadline passed), a write that never left because there
-// was no connection is Unreachable (nothing was written, a client may retry).
+// was no connection is Unreachable (nothing was written, a client may retry): the store's
+// client is dialed with etcd3.TrackSends, as a server's.
 func TestUnreachable(t *testing.T) {
-	client, srv := etcdtest.Run(t)
+	_, srv := etcdtest.Run(t)
+	client := trackedClient(t, srv.Endpoints()...)
+	if _, err := client.Get(context.Background(), "warm-up"); err != nil {
+		t.Fatal(err)
+	}
 	s := etcd3.New(client, testapi.Codec(), testapi.NewWidget, "/registry/test.apigen.dev/widgets", testapi.Resource)
 	if err := srv.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
