@@ -16,6 +16,14 @@ import (
 	"github.com/apigen-dev/apigen/runtime/request"
 )
 
+// listPageSize is the page size of a monitor's lists, kube-apiserver's watch cache's for the
+// lists that fill it (storageWatchListPageSize): a list that storage serves (a watch cache
+// serves a list at "0" whole, once synced) holds one page of decoded objects at a time, not
+// every object of the resource. A server restarting on 100,000 stored Databases, its caches
+// not synced yet, held them all decoded in one list, over 500 MB. (client-go's pager reads
+// 500 at a time; from etcd that is 200 reads, each counting the keys left.)
+const listPageSize = 10000
+
 // The waits of a monitor between a failed list or watch and the next list: doubling from
 // minRetry up to maxRetry, as client-go's reflector backs off (800ms to 30s).
 const (
@@ -44,6 +52,8 @@ type monitor struct {
 	log      *slog.Logger
 	// kind and apiVersion are shared by every event of the resource.
 	kind, apiVersion string
+	// pageSize is the limit of each page of its lists (listPageSize).
+	pageSize int64
 	// synced is set once the first list has been sent.
 	synced atomic.Bool
 	stop   context.CancelFunc
@@ -53,7 +63,8 @@ type monitor struct {
 // newMonitor builds the monitor of r, sending its events to changes and its errors to log;
 // start it with run.
 func newMonitor(r Resource, changes func(*event), log *slog.Logger) *monitor {
-	return &monitor{resource: r, changes: changes, log: log, kind: r.Kind, apiVersion: r.GroupVersion().String()}
+	return &monitor{resource: r, changes: changes, log: log, kind: r.Kind, apiVersion: r.GroupVersion().String(),
+		pageSize: listPageSize}
 }
 
 // hasSynced reports whether the monitor has sent the events of its first list.
@@ -115,33 +126,44 @@ func (m *monitor) listAndWatch(ctx context.Context) {
 	}
 }
 
-// relist lists the resource at resourceVersion rv and sends what changed since known (which
-// it updates): an update for every object listed that known held, an add for every other
-// one, then a delete for every object of known not listed. It returns the list's
-// resourceVersion.
+// relist lists the resource at resourceVersion rv, in pages of m.pageSize, and sends what
+// changed since known (which it updates): an update for every object listed that known
+// held, an add for every other one, then a delete for every object of known not listed. It
+// returns the list's resourceVersion.
 func (m *monitor) relist(ctx context.Context, rv string, known map[string]*objectMetadata) (string, error) {
-	list, err := m.resource.Storage.List(ctx, &metainternalversion.ListOptions{ResourceVersion: rv})
-	if err != nil {
-		return "", err
-	}
-	lm, err := meta.ListAccessor(list)
-	if err != nil {
-		return "", err
-	}
-	listed := make(map[string]bool, meta.LenList(list))
-	err = meta.EachListItem(list, func(obj runtime.Object) error {
-		acc, err := meta.Accessor(obj)
+	opts := &metainternalversion.ListOptions{ResourceVersion: rv, Limit: m.pageSize}
+	listed := make(map[string]bool, len(known))
+	listRV := ""
+	for {
+		list, err := m.resource.Storage.List(ctx, opts)
 		if err != nil {
-			return err
+			return "", err
 		}
-		o := newObjectMetadata(acc, false)
-		k := key(o)
-		listed[k] = true
-		m.observe(k, o, known)
-		return nil
-	})
-	if err != nil {
-		return "", err
+		lm, err := meta.ListAccessor(list)
+		if err != nil {
+			return "", err
+		}
+		if listRV == "" {
+			listRV = lm.GetResourceVersion() // every page's: the pages are of one snapshot
+		}
+		err = meta.EachListItem(list, func(obj runtime.Object) error {
+			acc, err := meta.Accessor(obj)
+			if err != nil {
+				return err
+			}
+			o := newObjectMetadata(acc, false)
+			k := key(o)
+			listed[k] = true
+			m.observe(k, o, known)
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+		if lm.GetContinue() == "" {
+			break
+		}
+		opts = &metainternalversion.ListOptions{Continue: lm.GetContinue(), Limit: m.pageSize}
 	}
 	for k, o := range known {
 		if !listed[k] {
@@ -149,10 +171,10 @@ func (m *monitor) relist(ctx context.Context, rv string, known map[string]*objec
 			m.changes(&event{eventType: deleteEvent, obj: o, apiVersion: m.apiVersion, kind: m.kind})
 		}
 	}
-	if lm.GetResourceVersion() == "" {
+	if listRV == "" {
 		return "", fmt.Errorf("the list of %s has no resourceVersion", m.resource.GroupVersionResource)
 	}
-	return lm.GetResourceVersion(), nil
+	return listRV, nil
 }
 
 // watch watches the resource from resourceVersion rv and sends its changes until the watch

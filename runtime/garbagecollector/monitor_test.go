@@ -10,6 +10,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -21,18 +22,27 @@ import (
 )
 
 // recordingStorage is a Storage that records whether its lists and watches were asked for
-// read-only results and runs beforeWatch (when set) at the start of its first watch, which
-// then fails as a watch from a compacted resourceVersion does.
+// read-only results, how many lists it served and the most items one returned, and runs
+// beforeWatch (when set) at the start of its first watch, which then fails as a watch from a
+// compacted resourceVersion does.
 type recordingStorage struct {
 	Storage
-	list, watch atomic.Bool
-	beforeWatch func()
-	watches     atomic.Int32
+	list, watch     atomic.Bool
+	lists, maxItems atomic.Int64
+	beforeWatch     func()
+	watches         atomic.Int32
 }
 
 func (r *recordingStorage) List(ctx context.Context, opts *metainternalversion.ListOptions) (runtime.Object, error) {
 	r.list.Store(request.ReadOnlyResults(ctx))
-	return r.Storage.List(ctx, opts)
+	list, err := r.Storage.List(ctx, opts)
+	if err == nil {
+		r.lists.Add(1)
+		if n := int64(meta.LenList(list)); n > r.maxItems.Load() {
+			r.maxItems.Store(n)
+		}
+	}
+	return list, err
 }
 
 func (r *recordingStorage) Watch(ctx context.Context, opts *metainternalversion.ListOptions) (watch.Interface, error) {
@@ -128,5 +138,38 @@ func TestMonitorRelistsAfterAFailedWatch(t *testing.T) {
 	}
 	if got := log.waitFor(t, 6); got[5] != "delete c" {
 		t.Errorf("after the relist the watch sent %q, want delete c", got[5:])
+	}
+}
+
+// TestMonitorListsInPages: a monitor lists in pages (10,000 by default; 2
+// here), so a list storage serves holds one page of decoded objects at a time, and sends one
+// add per object of every page before it is synced.
+func TestMonitorListsInPages(t *testing.T) {
+	_, stores, _ := newTestGroup(t)
+	for _, name := range []string{"a", "b", "c", "d", "e"} {
+		if _, err := stores.Widgets.Create(ns("p"), &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Name: name},
+			Spec: testapi.WidgetSpec{Size: 1, Color: "red"}}, &metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := &recordingStorage{Storage: stores.Widgets}
+	var log changeLog
+	m := newMonitor(Resource{GroupVersionResource: schema.GroupVersionResource{Group: "test.apigen.dev", Version: "v1", Resource: "widgets"},
+		Kind: "Widget", Namespaced: true, Storage: rec}, log.add, slog.New(slog.DiscardHandler))
+	m.pageSize = 2
+	m.run(context.Background())
+	defer m.halt()
+	got := log.waitFor(t, 5)
+	if want := []string{"add a", "add b", "add c", "add d", "add e"}; !slices.Equal(slices.Sorted(slices.Values(got)), want) {
+		t.Errorf("the first list sent %q, want %q", got, want)
+	}
+	for i := 0; !m.hasSynced(); i++ {
+		if i == 500 {
+			t.Fatal("the monitor is not synced 5s after its first list's events")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if lists, most := rec.lists.Load(), rec.maxItems.Load(); lists != 3 || most != 2 {
+		t.Errorf("the first list of 5 widgets took %d lists of at most %d items; want 3 pages of at most 2", lists, most)
 	}
 }
