@@ -370,3 +370,54 @@ func TestCoolerRunsOnATimer(t *testing.T) {
 	}
 	c.Stop()
 }
+
+// TestListFreezesAllButItsLastPage: a cache with a cooler that lists storage in pages makes
+// each page's objects cold before it reads the next page, so a relist of many objects holds
+// one page decoded; the last page stays decoded, and what the cache serves of a listed cold
+// object equals what storage holds. A cache without a cooler keeps every object decoded.
+// Not parallel: it sets the list page size.
+func TestListFreezesAllButItsLastPage(t *testing.T) {
+	t.Cleanup(cacher.SetListPageSize(10))
+	client, _ := etcdtest.Run(t)
+	prefix := newPrefix()
+	ref := etcd3.New(client, widgetCodec(), testapi.NewWidget, prefix, testapi.Resource)
+	const n = 35
+	for i := range n {
+		if err := ref.Create(context.Background(), "/ns/"+coldWidget(i).Name, coldWidget(i), &testapi.Widget{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		interval time.Duration
+		cold     int
+	}{{"cooler", 10 * time.Hour, 30}, {"no cooler", -1, 0}} {
+		c := newCacher(t, client, prefix, nil, cacher.Config{CoolInterval: tc.interval})
+		cold := 0
+		for i := range n {
+			isCold, found := c.Cold("/ns/" + coldWidget(i).Name)
+			if !found {
+				t.Fatalf("%s: widget %d not in the synced cache", tc.name, i)
+			}
+			if isCold {
+				cold++
+			}
+		}
+		if cold != tc.cold {
+			t.Errorf("%s: %d of %d listed widgets cold after a list in pages of 10; want %d (all but the last page's)", tc.name, cold, n, tc.cold)
+		}
+		for _, i := range []int{0, n - 1} {
+			key := "/ns/" + coldWidget(i).Name
+			got, want := &testapi.Widget{}, &testapi.Widget{}
+			if err := c.Get(context.Background(), key, storage.GetOptions{ResourceVersion: "0"}, got); err != nil {
+				t.Fatal(err)
+			}
+			if err := ref.Get(context.Background(), key, storage.GetOptions{}, want); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s: widget %d from the cache differs from storage's (-storage +cache):\n%s", tc.name, i, diff)
+			}
+		}
+	}
+}

@@ -63,7 +63,9 @@
 // read their objects through the entries, and sending an event to a watcher is not a read:
 // the history holds no decoded copy of a cold entry's object, and a watch replaying it
 // decodes the object again, as a read does. The states an event replaced or deleted, no
-// longer in the tree, are never made cold. example-apiserver's live heap, for 50,000 ~1 KiB
+// longer in the tree, are never made cold. A list that fills a cache makes cold the objects
+// of each page but the last before it reads the next one, so a cache relisting many objects
+// holds one page of them decoded, not all of them until two passes went by. example-apiserver's live heap, for 50,000 ~1 KiB
 // Databases created and left unread (example-api/bench/heapprobe -n 50000 -settle 15s), is
 // about 1.1 KB per object, against 5.9 KB with every object decoded; of it the cache's
 // share (entries, the B-tree, the cold bytes, about 60 bytes for such a Database) is about

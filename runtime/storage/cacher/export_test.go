@@ -44,3 +44,11 @@ func (c *Cacher) YoungEntries() int {
 	defer c.young.mu.Unlock()
 	return len(c.young.entries)
 }
+
+// SetListPageSize sets the page size of the lists that fill a cache, for a test, and returns
+// the function restoring it. Tests using it must not run in parallel.
+func SetListPageSize(n int64) (restore func()) {
+	old := listPageSize
+	listPageSize = n
+	return func() { listPageSize = old }
+}

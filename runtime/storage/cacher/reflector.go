@@ -15,11 +15,12 @@ import (
 	"github.com/apigen-dev/apigen/runtime/storage"
 )
 
+// listPageSize is the page size of the lists that fill a cache, kube-apiserver's
+// storageWatchListPageSize (a variable for tests).
+var listPageSize int64 = 10000
+
 // Timing of the reflector.
 const (
-	// listPageSize is the page size of the lists that fill a cache, kube-apiserver's
-	// storageWatchListPageSize.
-	listPageSize = 10000
 	// retryBackoff is the wait before a failed list or watch of storage is tried again.
 	retryBackoff = 100 * time.Millisecond
 	// maxRetryBackoff bounds the doubling of retryBackoff over consecutive failures.
@@ -92,7 +93,8 @@ func (l *objectList) DeepCopyObject() runtime.Object {
 }
 
 // list reads every object of the resource from storage, in pages at one revision, into the
-// state, and returns the revision.
+// state, and returns the revision. With a cooler, the objects of every page but the last are
+// made cold before the next page is read (freezeListed).
 func (c *Cacher) list() (int64, error) {
 	var entries []*entry
 	opts := storage.ListOptions{Recursive: true, Predicate: storage.SelectionPredicate{Limit: listPageSize}}
@@ -118,10 +120,39 @@ func (c *Cacher) list() (int64, error) {
 		if page.Continue == "" {
 			break
 		}
+		c.freezeListed(entries[len(entries)-len(page.Items):])
 		opts.Predicate.Continue = page.Continue
 	}
 	c.state.replace(entries, rev)
 	return rev, nil
+}
+
+// freezeListed makes cold the entries of a listed page, when the cache has a cooler.
+//
+// Without it a list would hold every object decoded until the cooler's second full pass:
+// a server restarting on 500,000 stored objects would hold them all decoded (about 4.5 KB
+// each for example-api's Database, against about 100 bytes cold), over 2 GB, for the
+// minute the paced passes take, where its heap at rest is about 500 MB. With it a list holds
+// at most one page decoded. The cost, making each object cold (about 25 µs), is paid on the
+// list, while reads go to storage until the cache is synced; the last page stays decoded,
+// so a cache of one page (10,000 objects) syncs as fast as before.
+func (c *Cacher) freezeListed(entries []*entry) {
+	if c.freezer == nil || c.young.interval == 0 || len(entries) == 0 {
+		return
+	}
+	c.freezer.makeDict(func(yield func(runtime.Object) bool) {
+		for _, e := range entries {
+			if !yield(e.peek()) {
+				return
+			}
+		}
+	})
+	for _, e := range entries {
+		if c.ctx.Err() != nil {
+			return
+		}
+		e.freeze()
+	}
 }
 
 // newEntry returns the cache entry of obj, read from storage: its key is "/<ns>/<name>" (or

@@ -39,9 +39,9 @@ type entry struct {
 
 // newEntryOf returns the entry of obj (decoded, not yet referenced) at key and revision rev.
 // What marks it referenced is the change that caches it: a relist's and a change of an
-// object already cached do (the object stays decoded for at least a cooling pass); a new
-// object's does not, and the cooler's next young pass makes it cold unless it was read
-// (cold.go).
+// object already cached do (the object stays decoded for at least a cooling pass, unless
+// the list made it cold: freezeListed); a new object's does not, and the cooler's next
+// young pass makes it cold unless it was read (cold.go).
 func newEntryOf(key string, obj runtime.Object, rev int64, size int, f *freezer) *entry {
 	e := &entry{key: key, rev: rev, size: size, freezer: f}
 	e.body.Store(&body{obj: obj, hot: f == nil})
@@ -133,8 +133,8 @@ func (s *state) notifyLocked() {
 }
 
 // replace makes entries (in any order) the objects at rev, as a list of storage at rev
-// returned them, each marked referenced (decoded for at least a cooling pass), empties the
-// history and marks the state synced.
+// returned them, each marked referenced (a decoded one stays decoded for at least a cooling
+// pass; the list made the others cold), empties the history and marks the state synced.
 func (s *state) replace(entries []*entry, rev int64) {
 	t := newTree()
 	for _, e := range entries {
