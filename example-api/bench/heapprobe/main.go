@@ -8,8 +8,14 @@
 // passes (5 s apart) that make the unread objects cold, so the figure is the server's at rest. -heap writes the server's heap profile at the end, for
 // `go tool pprof -sample_index=inuse_space -top`.
 //
+// -data-dir keeps the server's data directory: a second run on it with -n 0 measures a server
+// restarting on the objects the first stored, its peak RSS covering the watch caches' first
+// lists.
+//
 //	go build -o /tmp/example-apiserver ./example-api/cmd/example-apiserver
 //	go run ./example-api/bench/heapprobe -bin /tmp/example-apiserver -n 100000 -heap heap.pb.gz
+//	go run ./example-api/bench/heapprobe -bin /tmp/example-apiserver -n 100000 -data-dir /tmp/aged
+//	go run ./example-api/bench/heapprobe -bin /tmp/example-apiserver -n 0 -data-dir /tmp/aged
 package main
 
 import (
@@ -46,6 +52,7 @@ func run() error {
 	heap := flag.String("heap", "", "write the server's heap profile at the end to this file")
 	extra := flag.String("server-args", "", "more server flags, space-separated")
 	settle := flag.Duration("settle", bench.StoredSettle, "wait after start and after the creates before reading the heap (the watch cache makes objects not read for 5-10s cold)")
+	dataDir := flag.String("data-dir", "", "the server's data directory, kept afterwards (default: a temporary one, removed)")
 	flag.Parse()
 	if *bin == "" {
 		return errors.New("-bin is required")
@@ -55,11 +62,13 @@ func run() error {
 		return err
 	}
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "heapprobe")
-	if err != nil {
-		return err
+	dir := *dataDir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "heapprobe"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
 	}
-	defer os.RemoveAll(dir)
 	// As loadgen does: the file-backed RSS printed counts the pages the server reads, not
 	// the whole image a fresh build left in the page cache.
 	if err := bench.DropPageCache(*bin); err != nil {
@@ -71,6 +80,10 @@ func run() error {
 	}
 	defer p.Stop(20 * time.Second)
 	time.Sleep(*settle)
+	if *n == 0 { // a restart on -data-dir: what the start left
+		fmt.Printf("after %v: ", *settle)
+		return printResident(p.URL, p.PID)
+	}
 	before, err := heapAlloc(p.URL, "")
 	if err != nil {
 		return err
@@ -119,8 +132,8 @@ func printResident(url string, pid int) error {
 		return err
 	}
 	mb := func(v int64) string { return fmt.Sprintf("%.1f MB", float64(v)/1e6) }
-	fmt.Printf("server RSS %s (anonymous %s, file-backed %s); HeapAlloc %s, HeapInuse %s, HeapIdle %s, HeapReleased %s, Stack %s, NextGC %s\n",
-		mb(int64(m.RSS)), mb(int64(m.Anon)), mb(int64(m.File)), mb(stats["HeapAlloc"]), mb(stats["HeapInuse"]),
+	fmt.Printf("server RSS %s (anonymous %s, file-backed %s; peak %s); HeapAlloc %s, HeapInuse %s, HeapIdle %s, HeapReleased %s, Stack %s, NextGC %s\n",
+		mb(int64(m.RSS)), mb(int64(m.Anon)), mb(int64(m.File)), mb(int64(m.HWM)), mb(stats["HeapAlloc"]), mb(stats["HeapInuse"]),
 		mb(stats["HeapIdle"]), mb(stats["HeapReleased"]), mb(stats["Stack"]), mb(stats["NextGC"]))
 	return nil
 }
