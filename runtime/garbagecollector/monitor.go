@@ -90,9 +90,11 @@ func (m *monitor) halt() {
 
 // listAndWatch lists, then watches, until ctx ends, as the package doc says. It reads with
 // request.WithReadOnlyResults (it copies the metadata it keeps), so a watch cache hands it its
-// objects as shallow copies instead of a deep copy per object and event.
+// objects as shallow copies instead of a deep copy per object and event, and with
+// request.WithTransientReads, so that its lists do not leave every object of a watch cache
+// decoded (a relist after a failed watch reads them all).
 func (m *monitor) listAndWatch(ctx context.Context) {
-	ctx = request.WithReadOnlyResults(request.WithNamespace(ctx, ""))
+	ctx = request.WithTransientReads(request.WithReadOnlyResults(request.WithNamespace(ctx, "")))
 	known := map[string]*objectMetadata{}
 	retry := minRetry
 	rv, first := "", true

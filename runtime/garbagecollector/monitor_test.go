@@ -22,12 +22,13 @@ import (
 )
 
 // recordingStorage is a Storage that records whether its lists and watches were asked for
-// read-only results, how many lists it served and the most items one returned, and runs
+// read-only results (and its lists for transient reads), how many lists it served and the most items one returned, and runs
 // beforeWatch (when set) at the start of its first watch, which then fails as a watch from a
 // compacted resourceVersion does.
 type recordingStorage struct {
 	Storage
 	list, watch     atomic.Bool
+	transient       atomic.Bool
 	lists, maxItems atomic.Int64
 	beforeWatch     func()
 	watches         atomic.Int32
@@ -35,6 +36,7 @@ type recordingStorage struct {
 
 func (r *recordingStorage) List(ctx context.Context, opts *metainternalversion.ListOptions) (runtime.Object, error) {
 	r.list.Store(request.ReadOnlyResults(ctx))
+	r.transient.Store(request.TransientReads(ctx))
 	list, err := r.Storage.List(ctx, opts)
 	if err == nil {
 		r.lists.Add(1)
@@ -91,7 +93,7 @@ func (l *changeLog) waitFor(t *testing.T, n int) []string {
 }
 
 // TestMonitorRelistsAfterAFailedWatch: a monitor lists (one add per object, then synced),
-// reads read-only, and when its watch fails as after a compaction it lists again and sends
+// reads read-only (its lists transient), and when its watch fails as after a compaction it lists again and sends
 // the difference with what it kept, as a client-go informer's relist: an update for an
 // object still there (from the metadata kept), an add for a new one, a delete for one gone.
 // Then it watches from the new list.
@@ -132,6 +134,9 @@ func TestMonitorRelistsAfterAFailedWatch(t *testing.T) {
 	}
 	if !rec.list.Load() || !rec.watch.Load() {
 		t.Errorf("read-only list: %v, watch: %v; want both", rec.list.Load(), rec.watch.Load())
+	}
+	if !rec.transient.Load() {
+		t.Error("the relist did not ask for transient reads: it would leave a watch cache's objects decoded")
 	}
 	if _, _, err := stores.Widgets.Delete(ns("m"), "c", &metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)

@@ -42,3 +42,22 @@ func SharedWatchObjects(ctx context.Context) bool {
 	v, _ := ctx.Value(sharedObjectsKey{}).(bool)
 	return v
 }
+
+// transientReadsKey marks a context whose reader reads each object once and keeps none.
+type transientReadsKey struct{}
+
+// WithTransientReads returns ctx marked for a reader that reads each object once and keeps
+// none of them, such as a controller's relist that keeps only some metadata of each: a
+// storage.Interface that keeps recently read objects decoded (a watch cache keeps the
+// others compressed) decodes an object for such a reader without keeping it decoded, so
+// that one pass over every object does not hold them all decoded afterwards. The garbage
+// collector's monitors mark their lists so.
+func WithTransientReads(ctx context.Context) context.Context {
+	return context.WithValue(ctx, transientReadsKey{}, true)
+}
+
+// TransientReads reports whether ctx was marked by WithTransientReads.
+func TransientReads(ctx context.Context) bool {
+	v, _ := ctx.Value(transientReadsKey{}).(bool)
+	return v
+}

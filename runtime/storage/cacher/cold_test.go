@@ -14,6 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -419,5 +421,55 @@ func TestListFreezesAllButItsLastPage(t *testing.T) {
 				t.Errorf("%s: widget %d from the cache differs from storage's (-storage +cache):\n%s", tc.name, i, diff)
 			}
 		}
+	}
+}
+
+// TestTransientListLeavesObjectsCold: a list by a reader marked with
+// request.WithTransientReads (the garbage collector's relist) returns the stored objects and
+// leaves the cold ones cold, unfiltered and filtered alike; a plain list decodes them again
+// and keeps them decoded.
+func TestTransientListLeavesObjectsCold(t *testing.T) {
+	t.Parallel()
+	const n = 4
+	c, ref, _ := coldCacher(t, n)
+	ctx := request.WithReadOnlyResults(context.Background())
+	allCold := func() (cold int) {
+		for i := range n {
+			if isCold, _ := c.Cold("/ns/" + coldWidget(i).Name); isCold {
+				cold++
+			}
+		}
+		return cold
+	}
+	red := storage.SelectionPredicate{Label: labels.Everything(), Field: fields.OneTermEqualSelector("spec.color", "red"),
+		GetAttrs: testapi.GetAttrs}
+	for _, tc := range []struct {
+		name string
+		pred storage.SelectionPredicate
+		want int
+	}{{"unfiltered", storage.SelectionPredicate{}, n}, {"filtered", red, 2}} {
+		list := &testapi.WidgetList{}
+		opts := storage.ListOptions{Recursive: true, ResourceVersion: "0", Predicate: tc.pred}
+		if err := c.GetList(request.WithTransientReads(ctx), "/ns/", opts, list); err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Items) != tc.want {
+			t.Fatalf("%s transient list: %d widgets, want %d", tc.name, len(list.Items), tc.want)
+		}
+		for i := range list.Items {
+			key := "/ns/" + list.Items[i].Name
+			if want := stored(t, ref, key); !reflect.DeepEqual(&list.Items[i], want) {
+				t.Errorf("%s transient list: %s differs from the stored object (-stored +listed):\n%s", tc.name, key, cmp.Diff(want, &list.Items[i]))
+			}
+		}
+		if cold := allCold(); cold != n {
+			t.Errorf("%s transient list left %d of %d widgets cold; want all", tc.name, cold, n)
+		}
+	}
+	if err := c.GetList(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: "0"}, &testapi.WidgetList{}); err != nil {
+		t.Fatal(err)
+	}
+	if cold := allCold(); cold != 0 {
+		t.Errorf("a plain list left %d widgets cold; want them decoded again", cold)
 	}
 }

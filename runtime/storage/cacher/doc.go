@@ -46,7 +46,9 @@
 // its strings), so the cache keeps decoded only the objects read lately. A cooler
 // (Config.CoolInterval, every 5 s by default) sweeps the current objects as a CLOCK: reads
 // (gets and lists from the cache, watches' initial events, the storage's DecodedObject)
-// mark an entry referenced, as do a relist and a change of a cached object; a pass unmarks
+// mark an entry referenced, as do a relist and a change of a cached object (the lists of a
+// reader marked by request.WithTransientReads do not: they decode a cold object for that
+// reader only, so a controller's relist leaves the cache as cold as it was); a pass unmarks
 // the marked ones and makes the others cold: their JSON (the type's generated codec,
 // jsoncodec), compressed with S2 against a dictionary of the cache's first objects,
 // replaces the decoded object, once a decode of that JSON is checked to give an object

@@ -181,9 +181,13 @@ func fillList(ctx context.Context, objects *tree, rev int64, plan listPlan, pred
 			return true
 		})
 	} else {
+		read := (*entry).object
+		if request.TransientReads(ctx) {
+			read = (*entry).peek
+		}
 		src(plan.fromKey, func(e *entry) bool {
 			examined.Add(1)
-			if matches(pred, e.object()) {
+			if matches(pred, read(e)) {
 				picked = append(picked, e)
 			}
 			return limit <= 0 || int64(len(picked)) < limit
@@ -225,7 +229,9 @@ func matches(pred storage.SelectionPredicate, obj runtime.Object) bool {
 }
 
 // setItems sets listObj's Items (a slice of structs, pointers or interfaces) to the objects
-// of entries, handed out as handOut does (shallow copies when ctx is read-only).
+// of entries, handed out as handOut does (shallow copies when ctx is read-only). A reader
+// marked by request.WithTransientReads peeks: a cold entry's object is decoded for it and
+// the entry stays cold, unmarked.
 func setItems(ctx context.Context, listObj runtime.Object, entries []*entry) error {
 	ptr, err := meta.GetItemsPtr(listObj)
 	if err != nil {
@@ -238,8 +244,12 @@ func setItems(ctx context.Context, listObj runtime.Object, entries []*entry) err
 	out := reflect.MakeSlice(items.Type(), len(entries), len(entries))
 	elem := items.Type().Elem()
 	shared := request.ReadOnlyResults(ctx)
+	read := (*entry).object
+	if request.TransientReads(ctx) {
+		read = (*entry).peek
+	}
 	for i, e := range entries {
-		cached := e.object()
+		cached := read(e)
 		obj := cached
 		if !shared || !storage.Shareable(obj) {
 			obj = obj.DeepCopyObject()
