@@ -156,7 +156,7 @@ func New(cfg Config) (*Cacher, error) {
 		c.young.interval = max(cfg.CoolInterval/youngPasses, 1)
 	}
 	go c.run()
-	if c.young.interval > 0 {
+	if c.hasCooler() {
 		c.cool()
 	} else {
 		close(c.cooled)

@@ -242,7 +242,7 @@ type youngEntries struct {
 // young pass; nothing when no cooler runs (no young pass would take it). Called by the
 // reflector only.
 func (c *Cacher) addYoung(e *entry) {
-	if e.freezer == nil || c.young.interval == 0 {
+	if !c.hasCooler() {
 		return
 	}
 	c.young.mu.Lock()
@@ -272,27 +272,40 @@ func (c *Cacher) youngPass() int {
 	c.state.mu.RLock()
 	t := c.state.current
 	c.state.mu.RUnlock()
+	return c.freezeAll(young, func(e *entry) bool {
+		cur, ok := t.Get(e)
+		return ok && cur == e // not changed or deleted since: its entry is still read
+	})
+}
+
+// freezeAll makes cold each of entries that eligible accepts (nil: every one) and that was
+// not read since it was cached or last looked at (entry.freeze), after setting the freezer's
+// dictionary from them if no pass has set it yet. It stops when the cache stops, and
+// returns how many went cold. The young pass and a list's pages (freezeListed) use it; a
+// full pass walks a tree instead, paced.
+func (c *Cacher) freezeAll(entries []*entry, eligible func(*entry) bool) int {
 	c.freezer.makeDict(func(yield func(runtime.Object) bool) {
-		for _, e := range young {
+		for _, e := range entries {
 			if !yield(e.peek()) {
 				return
 			}
 		}
 	})
 	frozen := 0
-	for _, e := range young {
+	for _, e := range entries {
 		if c.ctx.Err() != nil {
 			break
 		}
-		if cur, ok := t.Get(e); !ok || cur != e {
-			continue // changed or deleted since: its entry is no longer read
-		}
-		if e.freeze() {
+		if (eligible == nil || eligible(e)) && e.freeze() {
 			frozen++
 		}
 	}
 	return frozen
 }
+
+// hasCooler reports whether the cache's cooler runs: its objects have a generated codec and
+// Config.CoolInterval is positive (New sets the young passes' interval then).
+func (c *Cacher) hasCooler() bool { return c.young.interval > 0 }
 
 // cool starts the cooler: a young pass (youngPass) every c.young.interval, and a full
 // cooling pass (coolPass) in place of every youngPasses-th, until Stop, then c.cooled closed
@@ -355,7 +368,7 @@ func (c *Cacher) coolPass() int {
 		if e.freeze() {
 			if frozen++; frozen%coolBatch == 0 {
 				c.sleep(coolPause * time.Since(batch))
-				if c.young.interval > 0 && time.Since(c.young.passed) >= c.young.interval {
+				if c.hasCooler() && time.Since(c.young.passed) >= c.young.interval {
 					c.youngPass() // a long paced pass does not hold back the young ones
 				}
 				batch = time.Now()

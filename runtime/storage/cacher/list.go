@@ -181,10 +181,7 @@ func fillList(ctx context.Context, objects *tree, rev int64, plan listPlan, pred
 			return true
 		})
 	} else {
-		read := (*entry).object
-		if request.TransientReads(ctx) {
-			read = (*entry).peek
-		}
+		read := readerFor(ctx)
 		src(plan.fromKey, func(e *entry) bool {
 			examined.Add(1)
 			if matches(pred, read(e)) {
@@ -228,10 +225,20 @@ func matches(pred storage.SelectionPredicate, obj runtime.Object) bool {
 	return err == nil && ok
 }
 
+// readerFor returns how a list of ctx reads an entry's object: entry.object (a read: a cold
+// object is decoded again and kept), or entry.peek for a reader marked by
+// request.WithTransientReads (a cold object is decoded for that reader only, the entry stays
+// cold and unmarked).
+func readerFor(ctx context.Context) func(*entry) runtime.Object {
+	if request.TransientReads(ctx) {
+		return (*entry).peek
+	}
+	return (*entry).object
+}
+
 // setItems sets listObj's Items (a slice of structs, pointers or interfaces) to the objects
-// of entries, handed out as handOut does (shallow copies when ctx is read-only). A reader
-// marked by request.WithTransientReads peeks: a cold entry's object is decoded for it and
-// the entry stays cold, unmarked.
+// of entries, read as readerFor(ctx) reads them and handed out as handOut does (shallow
+// copies when ctx is read-only).
 func setItems(ctx context.Context, listObj runtime.Object, entries []*entry) error {
 	ptr, err := meta.GetItemsPtr(listObj)
 	if err != nil {
@@ -244,10 +251,7 @@ func setItems(ctx context.Context, listObj runtime.Object, entries []*entry) err
 	out := reflect.MakeSlice(items.Type(), len(entries), len(entries))
 	elem := items.Type().Elem()
 	shared := request.ReadOnlyResults(ctx)
-	read := (*entry).object
-	if request.TransientReads(ctx) {
-		read = (*entry).peek
-	}
+	read := readerFor(ctx)
 	for i, e := range entries {
 		cached := read(e)
 		obj := cached

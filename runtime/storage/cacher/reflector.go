@@ -138,21 +138,8 @@ func (c *Cacher) list() (int64, error) {
 // reads go to storage until the cache is synced; the last page stays decoded, so a cache of
 // one page (10,000 objects) syncs as fast as before.
 func (c *Cacher) freezeListed(entries []*entry) {
-	if c.freezer == nil || c.young.interval == 0 || len(entries) == 0 {
-		return
-	}
-	c.freezer.makeDict(func(yield func(runtime.Object) bool) {
-		for _, e := range entries {
-			if !yield(e.peek()) {
-				return
-			}
-		}
-	})
-	for _, e := range entries {
-		if c.ctx.Err() != nil {
-			return
-		}
-		e.freeze()
+	if c.hasCooler() && len(entries) > 0 {
+		c.freezeAll(entries, nil)
 	}
 }
 
