@@ -148,18 +148,7 @@ func (m *monitor) relist(ctx context.Context, rv string, known map[string]*objec
 		if listRV == "" {
 			listRV = lm.GetResourceVersion() // every page's: the pages are of one snapshot
 		}
-		err = meta.EachListItem(list, func(obj runtime.Object) error {
-			acc, err := meta.Accessor(obj)
-			if err != nil {
-				return err
-			}
-			o := newObjectMetadata(acc, false)
-			k := key(o)
-			listed[k] = true
-			m.observe(k, o, known)
-			return nil
-		})
-		if err != nil {
+		if err := m.observePage(list, listed, known); err != nil {
 			return "", err
 		}
 		if lm.GetContinue() == "" {
@@ -177,6 +166,22 @@ func (m *monitor) relist(ctx context.Context, rv string, known map[string]*objec
 		return "", fmt.Errorf("the list of %s has no resourceVersion", m.resource.GroupVersionResource)
 	}
 	return listRV, nil
+}
+
+// observePage sends the add or update of every object of a listed page (observe) and
+// records its key in listed.
+func (m *monitor) observePage(list runtime.Object, listed map[string]bool, known map[string]*objectMetadata) error {
+	return meta.EachListItem(list, func(obj runtime.Object) error {
+		acc, err := meta.Accessor(obj)
+		if err != nil {
+			return err
+		}
+		o := newObjectMetadata(acc, false)
+		k := key(o)
+		listed[k] = true
+		m.observe(k, o, known)
+		return nil
+	})
 }
 
 // watch watches the resource from resourceVersion rv and sends its changes until the watch
