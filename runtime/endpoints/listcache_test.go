@@ -39,6 +39,12 @@ func newCachedServer(tb testing.TB) *testServer {
 // cache when cached.
 func serveOn(tb testing.TB, client *clientv3.Client, cached bool) *testServer {
 	tb.Helper()
+	return serveEdited(tb, client, cached, nil)
+}
+
+// serveEdited is serveOn with edit (when not nil) applied to the group before it is installed.
+func serveEdited(tb testing.TB, client *clientv3.Client, cached bool, edit func(*registry.APIGroupInfo)) *testServer {
+	tb.Helper()
 	scheme, err := install.NewScheme()
 	if err != nil {
 		tb.Fatal(err)
@@ -56,7 +62,11 @@ func serveOn(tb testing.TB, client *clientv3.Client, cached bool) *testServer {
 	container := restful.NewContainer()
 	container.Router(endpoints.NewRouter())
 	container.ServiceErrorHandler(responsewriters.ServiceErrorHandler)
-	lists, err := endpoints.InstallAPIGroup(container, install.NewAPIGroupInfo(scheme, stores))
+	info := install.NewAPIGroupInfo(scheme, stores)
+	if edit != nil {
+		edit(info)
+	}
+	lists, err := endpoints.InstallAPIGroup(container, info)
 	if err != nil {
 		tb.Fatalf("InstallAPIGroup: %v", err)
 	}

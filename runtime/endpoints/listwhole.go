@@ -39,9 +39,11 @@ func (s *scope) listWhole(ctx context.Context, w http.ResponseWriter, req *http.
 	opts *metainternalversion.ListOptions) {
 	pageOpts := *opts
 	pageOpts.Limit = listPageSize
-	if rv := opts.ResourceVersion; rv != "" && rv != "0" && opts.ResourceVersionMatch == "" {
+	if opts.ResourceVersion != "" && opts.ResourceVersionMatch == "" {
 		// Unpaged, resourceVersion N means "not older than N"; paged without a match it
-		// would mean exactly N.
+		// would mean exactly N. And "0" (any state: a client-go informer's first list)
+		// would be read whole by the watch cache, which ignores a limit at "0" as kube's
+		// does: every item at once, where "not older than 0" reads page by page.
 		pageOpts.ResourceVersionMatch = metav1.ResourceVersionMatchNotOlderThan
 	}
 	page, err := lister.List(request.WithReadOnlyResults(ctx), &pageOpts)

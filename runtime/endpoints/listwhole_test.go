@@ -2,15 +2,22 @@ package endpoints_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/apigen-dev/apigen/runtime/endpoints"
+	"github.com/apigen-dev/apigen/runtime/registry"
+	"github.com/apigen-dev/apigen/runtime/storage/etcdtest"
 )
 
 // TestListWholeInPages lists more objects than a page without a limit: the response is the
@@ -70,5 +77,60 @@ func TestListWholeInPages(t *testing.T) {
 		!bytes.Contains(body, []byte(`"reason":"ResourceVersionTooLarge"`)) {
 		t.Errorf("list at a future resourceVersion: %d Retry-After %q %s, want 504 with cause ResourceVersionTooLarge and Retry-After 1",
 			resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+}
+
+// countingStore is a registry.Store that counts the List calls it serves.
+type countingStore struct {
+	*registry.Store
+	lists atomic.Int32
+}
+
+func (s *countingStore) List(ctx context.Context, opts *metainternalversion.ListOptions) (runtime.Object, error) {
+	s.lists.Add(1)
+	return s.Store.List(ctx, opts)
+}
+
+// TestListWholeAtAnyVersionInPages: an unpaged list at resourceVersion "0" (a client-go
+// informer's first list), which the watch cache would serve whole whatever the limit, is read
+// page by page all the same, so that it holds one page of objects at a time; its bytes are
+// those of the list read at once.
+func TestListWholeAtAnyVersionInPages(t *testing.T) {
+	t.Cleanup(endpoints.SetListPageSize(4))
+	client, _ := etcdtest.Run(t)
+	widgetStore := &countingStore{}
+	s := serveEdited(t, client, true, func(info *registry.APIGroupInfo) {
+		widgetStore.Store = info.VersionedResourcesStorageMap["v1"]["widgets"].(*registry.Store)
+		info.VersionedResourcesStorageMap["v1"]["widgets"] = widgetStore
+	})
+	const n = 23
+	createWidgets(t, s.url, n)
+	var list struct {
+		Metadata metav1.ListMeta `json:"metadata"`
+		Items    []json.RawMessage `json:"items"`
+	}
+	// Once the cache serves the list, a limit at "0" reads every item at once.
+	var once []byte
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		_, once = s.do(t, request{method: "GET", path: widgets + "?resourceVersion=0&limit=4"})
+		if err := json.Unmarshal(once, &list); err != nil {
+			t.Fatalf("the list is not JSON: %v\n%s", err, once)
+		}
+		if len(list.Items) == n && list.Metadata.Continue == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the watch cache did not serve a list at resourceVersion 0 within 10s: %d items, continue %q",
+				len(list.Items), list.Metadata.Continue)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	before := widgetStore.lists.Load()
+	_, whole := s.do(t, request{method: "GET", path: widgets + "?resourceVersion=0"})
+	if got, want := widgetStore.lists.Load()-before, int32((n+3)/4); got != want {
+		t.Errorf("an unpaged list of %d at resourceVersion 0 was read in %d pieces; want %d pages of 4", n, got, want)
+	}
+	if !bytes.Equal(whole, once) {
+		t.Errorf("list read in pages differs from the list read at once:\npages %s\nonce  %s", whole, once)
 	}
 }

@@ -61,6 +61,27 @@ func (e *entry) sent() runtime.Object {
 	return e.object()
 }
 
+// listed returns e's object for a list or a watch's initial events: a decoded entry's,
+// marked as object marks it. A cold entry's object is decoded for the caller only the first
+// time one of them reads it since the cooler's last pass, which marks it; read again before
+// the next pass, it is decoded and kept (object). So a one-off read of many cold objects (a
+// client's informer starting, kubectl get -A) holds each page of them only while it is
+// written, not the whole set until the cooler's passes go by, and objects listed over and
+// over are kept decoded from their second listing on.
+func (e *entry) listed() runtime.Object {
+	b := e.body.Load()
+	if b.obj != nil {
+		if !e.referenced.Load() {
+			e.referenced.Store(true)
+		}
+		return b.obj
+	}
+	if e.referenced.Swap(true) {
+		return e.object()
+	}
+	return e.freezer.thaw(b.cold)
+}
+
 // peek returns e's object, as object does, without counting as a read: a cold entry's object
 // is decoded for the caller only, and e stays cold. For what the cache itself looks at (a
 // field index being built, the cooler's dictionary).

@@ -426,8 +426,8 @@ func TestListFreezesAllButItsLastPage(t *testing.T) {
 
 // TestTransientListLeavesObjectsCold: a list by a reader marked with
 // request.WithTransientReads (the garbage collector's relist) returns the stored objects and
-// leaves the cold ones cold, unfiltered and filtered alike; a plain list decodes them again
-// and keeps them decoded.
+// leaves the cold ones cold and unmarked, unfiltered and filtered alike, however often it
+// lists; plain lists decode them again and keep them decoded from their second listing.
 func TestTransientListLeavesObjectsCold(t *testing.T) {
 	t.Parallel()
 	const n = 4
@@ -466,10 +466,91 @@ func TestTransientListLeavesObjectsCold(t *testing.T) {
 			t.Errorf("%s transient list left %d of %d widgets cold; want all", tc.name, cold, n)
 		}
 	}
-	if err := c.GetList(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: "0"}, &testapi.WidgetList{}); err != nil {
-		t.Fatal(err)
+	for range 2 {
+		if err := c.GetList(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: "0"}, &testapi.WidgetList{}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if cold := allCold(); cold != 0 {
-		t.Errorf("a plain list left %d widgets cold; want them decoded again", cold)
+		t.Errorf("two plain lists left %d widgets cold; want them decoded again", cold)
+	}
+}
+
+// TestListKeepsObjectsListedAgain: a list, or a watch's initial events, decodes a cold object
+// for itself the first time the object is read since the cooler's last pass (the object
+// stays cold, so a one-off list of many cold objects, an informer starting, does not keep
+// them all decoded), and keeps it decoded when it is listed again before the next pass. A
+// filtered list reads each object once: its matches stay cold too.
+func TestListKeepsObjectsListedAgain(t *testing.T) {
+	t.Parallel()
+	const n = 4
+	c, ref, _ := coldCacher(t, n)
+	ctx := request.WithReadOnlyResults(context.Background())
+	cold := func() (cold int) {
+		for i := range n {
+			if isCold, _ := c.Cold("/ns/" + coldWidget(i).Name); isCold {
+				cold++
+			}
+		}
+		return cold
+	}
+	list := func(pred storage.SelectionPredicate) []testapi.Widget {
+		t.Helper()
+		out := &testapi.WidgetList{}
+		if err := c.GetList(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: "0", Predicate: pred}, out); err != nil {
+			t.Fatal(err)
+		}
+		for i := range out.Items {
+			if want := stored(t, ref, "/ns/"+out.Items[i].Name); !reflect.DeepEqual(&out.Items[i], want) {
+				t.Errorf("%s differs from the stored object (-stored +listed):\n%s", out.Items[i].Name, cmp.Diff(want, &out.Items[i]))
+			}
+		}
+		return out.Items
+	}
+
+	if got := len(list(storage.SelectionPredicate{})); got != n {
+		t.Fatalf("list: %d widgets, want %d", got, n)
+	}
+	if got := cold(); got != n {
+		t.Fatalf("a first list left %d of %d widgets cold; want all", got, n)
+	}
+	c.CoolPass() // forgets the listing
+	list(storage.SelectionPredicate{})
+	if got := cold(); got != n {
+		t.Fatalf("a list after a pass left %d of %d widgets cold; want all (the pass forgot the list before it)", got, n)
+	}
+	list(storage.SelectionPredicate{})
+	if got := cold(); got != 0 {
+		t.Fatalf("a second list before a pass left %d widgets cold; want them decoded and kept", got)
+	}
+
+	for range 2 {
+		c.CoolPass()
+	}
+	if got := cold(); got != n {
+		t.Fatalf("%d of %d widgets cold after two passes without reads; want all", got, n)
+	}
+	red := storage.SelectionPredicate{Label: labels.Everything(), Field: fields.OneTermEqualSelector("spec.color", "red"),
+		GetAttrs: testapi.GetAttrs}
+	if got := len(list(red)); got != 2 {
+		t.Fatalf("filtered list: %d widgets, want 2", got)
+	}
+	if got := cold(); got != n {
+		t.Errorf("a first filtered list left %d of %d widgets cold; want all (each matched once, not again to be handed out)", got, n)
+	}
+
+	c.CoolPass()
+	w, err := c.Watch(ctx, "/ns/", storage.ListOptions{Recursive: true, ResourceVersion: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	for range n {
+		if ev := <-w.ResultChan(); ev.Type != watch.Added {
+			t.Fatalf("initial event %s, want ADDED", ev.Type)
+		}
+	}
+	if got := cold(); got != n {
+		t.Errorf("a watch's initial events left %d of %d widgets cold; want all", got, n)
 	}
 }

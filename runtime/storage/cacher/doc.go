@@ -54,8 +54,14 @@
 // replaces the decoded object, once a decode of that JSON is checked to give an object
 // equal to it (reflect.DeepEqual): about 25 µs of CPU per Database, once per object
 // written; a full pass takes at most a quarter of a CPU per cache (it paces itself). The
-// next read of a cold object decodes it again (about 10 µs for that Database), interns its
-// metadata as the reflector does, and keeps it decoded. An object without a generated
+// next get of a cold object decodes it again (about 10 µs for that Database), interns its
+// metadata as the reflector does, and keeps it decoded. A list or a watch's initial events
+// decode a cold object for themselves the first time they read it since the cooler's last
+// pass, and keep it decoded when they read it again before the next one: a one-off list of
+// many cold objects (a client's informer starting) holds each page of them only while it
+// is written (with 100,000 cold Databases, a list at resourceVersion 0 raised the server's
+// anonymous memory from 122 to 976 MB, 630 MB still 14 s later, and now to 237 MB, 127 MB
+// 6 s later), and objects listed over and over stay decoded. An object without a generated
 // codec, or whose JSON does not read back equal, stays decoded.
 //
 // An object new to the cache is looked at sooner, by a young pass within a tenth of the

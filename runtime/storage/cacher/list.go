@@ -168,7 +168,9 @@ func fillList(ctx context.Context, objects *tree, rev int64, plan listPlan, pred
 		limit = 0
 	}
 	unfiltered := pred.Empty()
+	read := readerFor(ctx)
 	var picked []*entry
+	var objs []runtime.Object // picked's objects, each read once
 	hasMore, after := false, int64(0)
 	if unfiltered {
 		ascendFrom(objects, plan.key, plan.fromKey, plan.recursive, func(e *entry) bool {
@@ -180,19 +182,22 @@ func fillList(ctx context.Context, objects *tree, rev int64, plan listPlan, pred
 			picked = append(picked, e)
 			return true
 		})
+		objs = make([]runtime.Object, len(picked))
+		for i, e := range picked {
+			objs[i] = read(e)
+		}
 	} else {
-		read := readerFor(ctx)
 		src(plan.fromKey, func(e *entry) bool {
 			examined.Add(1)
-			if matches(pred, read(e)) {
-				picked = append(picked, e)
+			if obj := read(e); matches(pred, obj) {
+				picked, objs = append(picked, e), append(objs, obj)
 			}
 			return limit <= 0 || int64(len(picked)) < limit
 		})
 		// As etcd3: a continue token whenever keys follow the page's last, matching or not.
 		hasMore = limit > 0 && int64(len(picked)) >= limit && keyAfter(objects, plan.key, picked[len(picked)-1].key)
 	}
-	if err := setItems(ctx, listObj, picked); err != nil {
+	if err := setItems(ctx, listObj, objs); err != nil {
 		return err
 	}
 	acc, err := meta.ListAccessor(listObj)
@@ -225,21 +230,21 @@ func matches(pred storage.SelectionPredicate, obj runtime.Object) bool {
 	return err == nil && ok
 }
 
-// readerFor returns how a list of ctx reads an entry's object: entry.object (a read: a cold
-// object is decoded again and kept), or entry.peek for a reader marked by
+// readerFor returns how a list or a watch's initial events of ctx read an entry's object:
+// entry.listed (a read: a cold object is decoded for the reader, and kept decoded when read
+// again before the cooler's next pass), or entry.peek for a reader marked by
 // request.WithTransientReads (a cold object is decoded for that reader only, the entry stays
 // cold and unmarked).
 func readerFor(ctx context.Context) func(*entry) runtime.Object {
 	if request.TransientReads(ctx) {
 		return (*entry).peek
 	}
-	return (*entry).object
+	return (*entry).listed
 }
 
-// setItems sets listObj's Items (a slice of structs, pointers or interfaces) to the objects
-// of entries, read as readerFor(ctx) reads them and handed out as handOut does (shallow
-// copies when ctx is read-only).
-func setItems(ctx context.Context, listObj runtime.Object, entries []*entry) error {
+// setItems sets listObj's Items (a slice of structs, pointers or interfaces) to objs, the
+// cache's objects, handed out as handOut does (shallow copies when ctx is read-only).
+func setItems(ctx context.Context, listObj runtime.Object, objs []runtime.Object) error {
 	ptr, err := meta.GetItemsPtr(listObj)
 	if err != nil {
 		return storage.NewInternalError(fmt.Sprintf("cannot list into %T: %v", listObj, err))
@@ -248,12 +253,10 @@ func setItems(ctx context.Context, listObj runtime.Object, entries []*entry) err
 	if err != nil || items.Kind() != reflect.Slice {
 		return storage.NewInternalError(fmt.Sprintf("cannot list into %T: Items is not a slice", listObj))
 	}
-	out := reflect.MakeSlice(items.Type(), len(entries), len(entries))
+	out := reflect.MakeSlice(items.Type(), len(objs), len(objs))
 	elem := items.Type().Elem()
 	shared := request.ReadOnlyResults(ctx)
-	read := readerFor(ctx)
-	for i, e := range entries {
-		cached := read(e)
+	for i, cached := range objs {
 		obj := cached
 		if !shared || !storage.Shareable(obj) {
 			obj = obj.DeepCopyObject()

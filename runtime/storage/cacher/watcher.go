@@ -367,8 +367,9 @@ func (w *cacheWatcher) sendInitial() bool {
 	ok := true
 	if t := w.initialObjects; t != nil {
 		w.initialObjects = nil
+		read := readerFor(w.ctx)
 		ascend(t, w.key, w.recursive, func(e *entry) bool {
-			obj := e.object()
+			obj := read(e)
 			if match, err := w.pred.Matches(obj); err == nil && match {
 				ok = w.send(watch.Event{Type: watch.Added, Object: w.handOut(obj)})
 			}
