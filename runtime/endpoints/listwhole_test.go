@@ -106,7 +106,7 @@ func TestListWholeAtAnyVersionInPages(t *testing.T) {
 	const n = 23
 	createWidgets(t, s.url, n)
 	var list struct {
-		Metadata metav1.ListMeta `json:"metadata"`
+		Metadata metav1.ListMeta   `json:"metadata"`
 		Items    []json.RawMessage `json:"items"`
 	}
 	// Once the cache serves the list, a limit at "0" reads every item at once.
