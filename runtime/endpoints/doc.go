@@ -38,7 +38,9 @@
 //
 // Encodings are reused, as kube-apiserver's cachingObject reuses a watch-cache object's:
 // each scope (resource path and version) keeps the JSON of the object states it wrote
-// (encodingCache, by uid and resourceVersion) for GETs, watch events and list items alike;
+// (encodingCache, by uid and resourceVersion; up to 32 MiB, so that an unpaged list of
+// 10,000 ~1.8 KB objects is spliced whole, each dropped once unread for 10-20 s) for GETs,
+// watch events and list items alike;
 // a watch event's frame is built once and shared by every watcher (frameCache); a JSON list
 // of typed objects is assembled from its items' encodings. Bodies over 128 KiB are gzipped
 // for clients that accept it (kube-apiserver's threshold and level 1), and the gzipped body

@@ -3,17 +3,22 @@ package endpoints
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// Bounds of one scope's encodingCache: at most encodingCacheSize objects, each encoding at
-// most maxCachedEncoding bytes (larger ones are encoded every time), so at most 16 MiB.
+// Bounds of one scope's encodingCache: its encodings hold at most encodingCacheBytes in
+// all (the JSON of 10,000 ~1.8 KB objects, a list kubectl and informers read whole, fits),
+// each at most maxCachedEncoding bytes (larger ones are encoded every time); an encoding
+// not read for encodingIdle (between one and two of them) is dropped, so encodings cost
+// memory only while the objects they encode are being read, and an idle server holds none.
 const (
-	encodingCacheSize = 1024
-	maxCachedEncoding = 16 << 10
+	encodingCacheBytes = 32 << 20
+	maxCachedEncoding  = 16 << 10
+	encodingIdle       = 10 * time.Second
 )
 
 // encodingCache remembers the JSON response last written for a GET of each object of one
@@ -29,13 +34,18 @@ const (
 // Reads share a read lock (a list of 500 reads 500 encodings; concurrent lists and gets do
 // not queue behind one another, as they did behind an LRU's exclusive lock, which every hit
 // takes to reorder its list): a hit only marks its entry used. When the cache is full, a
-// new entry takes the place of the first entry not used since the clock hand last passed it
-// (the CLOCK approximation of least recently used). Safe for concurrent use.
+// new entry takes the room of the first entries not used since the clock hand last passed
+// them (the CLOCK approximation of least recently used); and while the cache holds entries,
+// a timer drops every encodingIdle those not used since it last ran (no goroutine waits for
+// it, and none is left once the cache is empty). Safe for concurrent use.
 type encodingCache struct {
 	mu     sync.RWMutex
 	byName map[objectName]*cachedEncoding
-	slots  []*cachedEncoding // at most encodingCacheSize; the clock's ring
+	slots  []*cachedEncoding // the clock's ring; nil where an entry was dropped (free)
+	free   []int             // the nil slots
 	hand   int               // the next slot the clock looks at
+	bytes  int               // the encodings' bytes in all, at most encodingCacheBytes
+	aging  bool              // the timer that runs age is set (while entries are held)
 }
 
 // objectName is the key of an object in one scope.
@@ -103,33 +113,82 @@ func (c *encodingCache) add(obj runtime.Object, data []byte) {
 	e := &cachedEncoding{name: key, uid: uid, resourceVersion: rv, data: data}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !c.aging {
+		c.aging = true
+		time.AfterFunc(encodingIdle, c.age)
+	}
 	if old := c.byName[key]; old != nil {
-		e.slot = old.slot // the object's newer state takes its older one's place
-	} else if len(c.slots) < encodingCacheSize {
+		c.dropLocked(old) // the object's newer state takes its older one's place
+	}
+	for c.bytes+len(data) > encodingCacheBytes && len(c.byName) > 0 {
+		c.evictLocked()
+	}
+	if n := len(c.free); n > 0 {
+		e.slot, c.free = c.free[n-1], c.free[:n-1]
+	} else {
 		e.slot = len(c.slots)
 		c.slots = append(c.slots, nil)
-	} else {
-		e.slot = c.evictLocked()
 	}
 	c.slots[e.slot] = e
 	c.byName[key] = e
+	c.bytes += len(data)
 }
 
-// evictLocked removes the entry the clock hand stops at, the first not used since the hand
-// last passed it (clearing the marks of those it passes), and returns its slot. c.mu must be
-// held for writing and the cache full.
-// Readers marking entries as it goes cannot keep it going: after two turns it takes the
-// entry under the hand.
-func (c *encodingCache) evictLocked() int {
+// dropLocked removes e from the cache, freeing its slot. c.mu must be held for writing.
+func (c *encodingCache) dropLocked(e *cachedEncoding) {
+	delete(c.byName, e.name)
+	c.slots[e.slot] = nil
+	c.free = append(c.free, e.slot)
+	c.bytes -= len(e.data)
+}
+
+// evictLocked drops the entry the clock hand stops at, the first not used since the hand
+// last passed it (clearing the marks of those it passes). c.mu must be held for writing and
+// the cache not empty. Readers marking entries as it goes cannot keep it going: after two
+// turns it takes the entry under the hand.
+func (c *encodingCache) evictLocked() {
 	for turn := 0; ; turn++ {
 		e := c.slots[c.hand]
-		i := c.hand
 		c.hand = (c.hand + 1) % len(c.slots)
+		if e == nil {
+			continue
+		}
 		if e.used.Load() && turn < 2*len(c.slots) {
 			e.used.Store(false)
 			continue
 		}
-		delete(c.byName, e.name)
-		return i
+		c.dropLocked(e)
+		return
+	}
+}
+
+// age drops the entries not used since it last ran (ageLocked), and runs again after
+// encodingIdle while entries are left.
+func (c *encodingCache) age() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ageLocked()
+	if len(c.byName) > 0 {
+		time.AfterFunc(encodingIdle, c.age)
+	} else {
+		c.aging = false
+	}
+}
+
+// ageLocked drops the entries not used since the last time it ran, and clears the marks of
+// the others. With every entry gone, the ring's memory goes too. c.mu must be held for
+// writing.
+func (c *encodingCache) ageLocked() {
+	for _, e := range c.slots {
+		switch {
+		case e == nil:
+		case e.used.Load():
+			e.used.Store(false)
+		default:
+			c.dropLocked(e)
+		}
+	}
+	if len(c.byName) == 0 {
+		c.slots, c.free, c.hand = nil, nil, 0
 	}
 }

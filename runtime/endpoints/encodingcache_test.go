@@ -54,39 +54,82 @@ func TestEncodingCache(t *testing.T) {
 
 // TestEncodingCacheKeepsWhatIsRead: a full cache makes room for a new object by dropping one
 // not read since the clock last passed it, not one just read; a newer state of a cached
-// object takes its older one's place; the cache never holds more than encodingCacheSize.
+// object takes its older one's place; the encodings never hold more than
+// encodingCacheBytes.
 func TestEncodingCacheKeepsWhatIsRead(t *testing.T) {
 	c := newEncodingCache()
 	widget := func(i int) *testapi.Widget {
 		return &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprintf("w%d", i), UID: "u", ResourceVersion: "1"}}
 	}
-	for i := range encodingCacheSize {
-		c.add(widget(i), []byte("x"))
+	const n = 4096 // of 8 KiB
+	encoding := func(s string) []byte { return append([]byte(s), make([]byte, encodingCacheBytes/n-len(s))...) }
+	x := encoding("x")
+	for i := range n {
+		c.add(widget(i), x)
 	}
 	if _, ok := c.get(widget(0)); !ok {
 		t.Fatal("w0 is not cached")
 	}
-	c.add(widget(encodingCacheSize), []byte("new"))
+	c.add(widget(n), encoding("new"))
 	if _, ok := c.get(widget(0)); !ok {
 		t.Error("w0, just read, was dropped for a new object")
 	}
 	if _, ok := c.get(widget(1)); ok {
 		t.Error("w1, never read, is still cached; want it dropped first")
 	}
-	if data, ok := c.get(widget(encodingCacheSize)); !ok || string(data) != "new" {
-		t.Errorf("the new object: %q, %v", data, ok)
+	if data, ok := c.get(widget(n)); !ok || !bytes.HasPrefix(data, []byte("new")) {
+		t.Errorf("the new object: %.3q, %v", data, ok)
 	}
 	newer := widget(2)
 	newer.ResourceVersion = "2"
-	c.add(newer, []byte("two"))
-	if data, ok := c.get(newer); !ok || string(data) != "two" {
-		t.Errorf("w2's newer state: %q, %v", data, ok)
+	c.add(newer, encoding("two"))
+	if data, ok := c.get(newer); !ok || !bytes.HasPrefix(data, []byte("two")) {
+		t.Errorf("w2's newer state: %.3q, %v", data, ok)
 	}
 	if _, ok := c.get(widget(2)); ok {
 		t.Error("w2's older state is still cached")
 	}
-	if len(c.byName) != encodingCacheSize || len(c.slots) != encodingCacheSize {
-		t.Errorf("%d objects in %d slots; want %d", len(c.byName), len(c.slots), encodingCacheSize)
+	if len(c.byName) != n || c.bytes != encodingCacheBytes {
+		t.Errorf("%d objects of %d bytes in all; want %d of %d", len(c.byName), c.bytes, n, encodingCacheBytes)
+	}
+	// A larger encoding takes the room of as many as it needs.
+	c.add(widget(n+1), make([]byte, 2*encodingCacheBytes/n))
+	if len(c.byName) != n-1 || c.bytes != encodingCacheBytes {
+		t.Errorf("after a double-sized one: %d objects of %d bytes in all; want %d of %d", len(c.byName), c.bytes, n-1, encodingCacheBytes)
+	}
+}
+
+// TestEncodingCacheDropsWhatIsNotRead: while the cache holds encodings its aging timer is
+// set; each aging drops the encodings not read since the one before and keeps the others;
+// once none is left, the cache holds nothing and its timer is not set again.
+func TestEncodingCacheDropsWhatIsNotRead(t *testing.T) {
+	c := newEncodingCache()
+	widget := func(name string) *testapi.Widget {
+		return &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, UID: "u", ResourceVersion: "1"}}
+	}
+	if c.aging {
+		t.Fatal("an empty cache set its aging timer")
+	}
+	c.add(widget("read"), []byte("r"))
+	c.add(widget("unread"), []byte("u"))
+	if !c.aging {
+		t.Fatal("a cache holding encodings did not set its aging timer")
+	}
+	c.get(widget("read"))
+	c.age()
+	for name, want := range map[string]bool{"read": true, "unread": false} {
+		if _, ok := c.get(widget(name)); ok != want {
+			t.Errorf("after one aging, %s cached: %v, want %v", name, ok, want)
+		}
+	}
+	if !c.aging {
+		t.Error("the timer is not set again while an encoding is left")
+	}
+	c.age() // "read" was read again just above: kept
+	c.age()
+	if len(c.byName) != 0 || c.bytes != 0 || c.slots != nil || c.aging {
+		t.Errorf("after two agings without reads: %d encodings, %d bytes, %d slots, timer set %v; want none, none, none, false",
+			len(c.byName), c.bytes, len(c.slots), c.aging)
 	}
 }
 
