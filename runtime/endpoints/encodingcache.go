@@ -100,8 +100,8 @@ func (c *encodingCache) get(obj runtime.Object) ([]byte, bool) {
 	return e.data, true
 }
 
-// add remembers data as the encoding of obj's state; data must not be modified afterwards.
-// A nil cache remembers nothing.
+// add remembers a copy of data, exactly its size (an encoder's buffer has grown past it), as
+// the encoding of obj's state. A nil cache remembers nothing.
 func (c *encodingCache) add(obj runtime.Object, data []byte) {
 	if c == nil {
 		return
@@ -110,7 +110,7 @@ func (c *encodingCache) add(obj runtime.Object, data []byte) {
 	if !ok || len(data) > maxCachedEncoding {
 		return
 	}
-	e := &cachedEncoding{name: key, uid: uid, resourceVersion: rv, data: data}
+	e := &cachedEncoding{name: key, uid: uid, resourceVersion: rv, data: append(make([]byte, 0, len(data)), data...)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.aging {
