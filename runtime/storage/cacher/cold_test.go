@@ -424,6 +424,22 @@ func TestListFreezesAllButItsLastPage(t *testing.T) {
 	}
 }
 
+// coldWidgets returns how many of the first n coldWidget widgets c holds cold.
+func coldWidgets(c *cacher.Cacher, n int) (cold int) {
+	for i := range n {
+		if isCold, _ := c.Cold("/ns/" + coldWidget(i).Name); isCold {
+			cold++
+		}
+	}
+	return cold
+}
+
+// redWidgets selects the widgets whose spec.color is red.
+func redWidgets() storage.SelectionPredicate {
+	return storage.SelectionPredicate{Label: labels.Everything(), Field: fields.OneTermEqualSelector("spec.color", "red"),
+		GetAttrs: testapi.GetAttrs}
+}
+
 // TestTransientListLeavesObjectsCold: a list by a reader marked with
 // request.WithTransientReads (the garbage collector's relist) returns the stored objects and
 // leaves the cold ones cold and unmarked, unfiltered and filtered alike, however often it
@@ -433,16 +449,7 @@ func TestTransientListLeavesObjectsCold(t *testing.T) {
 	const n = 4
 	c, ref, _ := coldCacher(t, n)
 	ctx := request.WithReadOnlyResults(context.Background())
-	allCold := func() (cold int) {
-		for i := range n {
-			if isCold, _ := c.Cold("/ns/" + coldWidget(i).Name); isCold {
-				cold++
-			}
-		}
-		return cold
-	}
-	red := storage.SelectionPredicate{Label: labels.Everything(), Field: fields.OneTermEqualSelector("spec.color", "red"),
-		GetAttrs: testapi.GetAttrs}
+	red := redWidgets()
 	for _, tc := range []struct {
 		name string
 		pred storage.SelectionPredicate
@@ -462,7 +469,7 @@ func TestTransientListLeavesObjectsCold(t *testing.T) {
 				t.Errorf("%s transient list: %s differs from the stored object (-stored +listed):\n%s", tc.name, key, cmp.Diff(want, &list.Items[i]))
 			}
 		}
-		if cold := allCold(); cold != n {
+		if cold := coldWidgets(c, n); cold != n {
 			t.Errorf("%s transient list left %d of %d widgets cold; want all", tc.name, cold, n)
 		}
 	}
@@ -471,7 +478,7 @@ func TestTransientListLeavesObjectsCold(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if cold := allCold(); cold != 0 {
+	if cold := coldWidgets(c, n); cold != 0 {
 		t.Errorf("two plain lists left %d widgets cold; want them decoded again", cold)
 	}
 }
@@ -486,14 +493,7 @@ func TestListKeepsObjectsListedAgain(t *testing.T) {
 	const n = 4
 	c, ref, _ := coldCacher(t, n)
 	ctx := request.WithReadOnlyResults(context.Background())
-	cold := func() (cold int) {
-		for i := range n {
-			if isCold, _ := c.Cold("/ns/" + coldWidget(i).Name); isCold {
-				cold++
-			}
-		}
-		return cold
-	}
+	cold := func() int { return coldWidgets(c, n) }
 	list := func(pred storage.SelectionPredicate) []testapi.Widget {
 		t.Helper()
 		out := &testapi.WidgetList{}
@@ -530,9 +530,7 @@ func TestListKeepsObjectsListedAgain(t *testing.T) {
 	if got := cold(); got != n {
 		t.Fatalf("%d of %d widgets cold after two passes without reads; want all", got, n)
 	}
-	red := storage.SelectionPredicate{Label: labels.Everything(), Field: fields.OneTermEqualSelector("spec.color", "red"),
-		GetAttrs: testapi.GetAttrs}
-	if got := len(list(red)); got != 2 {
+	if got := len(list(redWidgets())); got != 2 {
 		t.Fatalf("filtered list: %d widgets, want 2", got)
 	}
 	if got := cold(); got != n {
