@@ -62,6 +62,14 @@ var (
 // (debug.FreeOSMemory) rather than at the next collection and the scavenger's pace.
 const restSlack = 16 << 20
 
+// settleAfter is how long a server must have rested, with no collection for as long, for
+// the pacer to collect and return the heap once more in that rest: what the server's own
+// timers free after the load is over (the watch cache makes the objects read during it cold
+// 5-10 s later, and drops the encodings not read for 10-20 s) is garbage that no
+// collection finds while the server allocates nothing, as the first return, on coming to
+// rest, came before it was garbage. Tests shorten it.
+var settleAfter = 30 * time.Second
+
 // minReleaseInterval is the least time between two such returns: a load that comes and goes
 // every few seconds pays for one forced collection (marking the live heap: tens of
 // milliseconds of CPU per 100 MiB) and the page faults of reusing the returned pages per
@@ -215,6 +223,12 @@ type pacer struct {
 	rested bool
 	// releasedAt is when adjust last asked for the heap to be returned.
 	releasedAt time.Time
+	// restingSince is when the current rest began (zero while busy); settled is set once the
+	// heap was returned a second time in it (settles); collectedAt is when the last
+	// collection ended (as its sentinel's cleanup tells).
+	restingSince time.Time
+	settled      bool
+	collectedAt  time.Time
 	// stopped is set by stop: no more adjusting.
 	stopped bool
 	// starting is set by StartServer until Started: GOGC stays StartupPercent.
@@ -234,7 +248,8 @@ func (p *pacer) arm() {
 		mu.Lock()
 		defer mu.Unlock()
 		if !p.stopped {
-			p.adjust(time.Now())
+			p.collectedAt = time.Now()
+			p.adjust(p.collectedAt)
 			p.arm()
 		}
 	}, p)
@@ -253,7 +268,7 @@ func (p *pacer) sampleEvery(interval time.Duration) {
 			release := false
 			if !p.stopped {
 				p.adjust(now)
-				release = p.cameToRest(now)
+				release = p.cameToRest(now) || p.settles(now)
 			}
 			mu.Unlock()
 			if release {
@@ -306,8 +321,11 @@ func (p *pacer) cameToRest(now time.Time) bool {
 	live := p.sample[0].Value.Uint64()
 	percent := p.percent
 	if percent != Percent(live, 0, p.headroom) {
-		p.rested = false
+		p.rested, p.settled, p.restingSince = false, false, time.Time{}
 		return false
+	}
+	if p.restingSince.IsZero() {
+		p.restingSince = now
 	}
 	if p.rested || now.Sub(p.releasedAt) < minReleaseInterval {
 		return false // returned for this rest, or too soon after the last return: a later tick
@@ -320,6 +338,18 @@ func (p *pacer) cameToRest(now time.Time) bool {
 	if free+objects+unused <= goal+restSlack {
 		return false
 	}
+	p.releasedAt = now
+	return true
+}
+
+// settles returns true, once per rest, when the server has rested for settleAfter and no
+// collection has run for as long: the caller then collects and returns the heap to the OS,
+// without mu. mu must be held.
+func (p *pacer) settles(now time.Time) bool {
+	if p.restingSince.IsZero() || p.settled || now.Sub(p.restingSince) < settleAfter || now.Sub(p.collectedAt) < settleAfter {
+		return false
+	}
+	p.settled = true
 	p.releasedAt = now
 	return true
 }

@@ -212,6 +212,37 @@ func TestRestReturnsTheGarbage(t *testing.T) {
 	}
 }
 
+// held keeps TestSettledRestReturnsLaterGarbage's chunks live until it drops them.
+var held [][]byte
+
+// TestSettledRestReturnsLaterGarbage: memory freed after the server came to rest (as the
+// watch cache's cooler and encoding cache free theirs, seconds after the load) is collected
+// and returned settleAfter into the rest, although nothing allocates to start a collection.
+func TestSettledRestReturnsLaterGarbage(t *testing.T) {
+	old := settleAfter
+	settleAfter = 300 * time.Millisecond
+	t.Cleanup(func() { settleAfter = old })
+	const headroom = 512 << 20
+	startFast(t, headroom)
+	for range 32 {
+		held = append(held, make([]byte, 2<<20))
+	}
+	withHeld := func() bool { return heapObjects() < liveHeap()+restSlack && liveHeap() > 64<<20 }
+	for deadline := time.Now().Add(5 * time.Second); !withHeld(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pacer did not come to rest holding the 64 MiB: %d bytes of objects, %d live", heapObjects(), liveHeap())
+		}
+	}
+	before := heapObjects()
+	held = nil // garbage from now on, with nothing allocating
+	for deadline := time.Now().Add(3 * time.Second); heapObjects() > before-48<<20; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes of heap objects 3s after 64 MiB held at rest became garbage (%d before); want the garbage collected",
+				heapObjects(), before)
+		}
+	}
+}
+
 // TestStartServerHoldsStartupPercentUntilStarted checks that a server's pacer keeps GOGC at
 // StartupPercent while the server starts, busy (a rate far above the headroom's) or not,
 // and paces from Started on: at rest, the rest floor.
