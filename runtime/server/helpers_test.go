@@ -91,14 +91,7 @@ func serve(t *testing.T, s *Server) (string, *PreparedServer) {
 	go func() { done <- p.Serve(ctx, ln) }()
 	t.Cleanup(func() {
 		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("Serve did not return after cancel")
-		}
+		waitServed(t, done, 10*time.Second, "Serve did not return after cancel")
 	})
 	return "http://" + ln.Addr().String(), p
 }
@@ -126,3 +119,17 @@ func get(t *testing.T, url string, header ...string) (int, string, http.Header) 
 }
 
 var errBroken = errors.New("broken")
+
+// waitServed waits up to bound for Serve's result on done: an error fails the test, and so
+// does no result within bound (stuck says what was still going on).
+func waitServed(t *testing.T, done <-chan error, bound time.Duration, stuck string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(bound):
+		t.Fatal(stuck)
+	}
+}

@@ -125,12 +125,6 @@ func TestShutdownEndsLateHTTP2Connection(t *testing.T) {
 	if _, err := (&http2.Transport{}).NewClientConn(client); err != nil {
 		t.Fatalf("HTTP/2 client connection: %v", err)
 	}
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve still draining 10s after the shutdown began, with only an idle HTTP/2 connection open (its timeout is 30s)")
-	}
+	waitServed(t, served, 10*time.Second,
+		"Serve still draining 10s after the shutdown began, with only an idle HTTP/2 connection open (its timeout is 30s)")
 }

@@ -58,14 +58,7 @@ func TestPreShutdownHooks(t *testing.T) {
 		t.Fatal("not ready")
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return after cancel")
-	}
+	waitServed(t, done, 10*time.Second, "Serve did not return after cancel")
 	select {
 	case err := <-ran:
 		if err != nil {

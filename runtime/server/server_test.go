@@ -180,14 +180,7 @@ func TestShutdownEndsWatches(t *testing.T) {
 	<-started
 	start := time.Now()
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("shutdown waited for the watch")
-	}
+	waitServed(t, done, 10*time.Second, "shutdown waited for the watch")
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("shutdown took %s with an open watch", d)
 	}
@@ -331,14 +324,7 @@ func TestShutdownDelay(t *testing.T) {
 		t.Fatalf("Serve returned before the shutdown delay ended: %v", err)
 	default:
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
-	case <-time.After(delay + 20*time.Second):
-		t.Fatal("Serve did not return after the shutdown delay")
-	}
+	waitServed(t, done, delay+20*time.Second, "Serve did not return after the shutdown delay")
 	<-watchEnded
 	if _, err := fresh.Get(base + "/version"); err == nil {
 		t.Error("the server still accepts connections after shutdown")
