@@ -69,17 +69,10 @@ func (e *entry) sent() runtime.Object {
 // written, not the whole set until the cooler's passes go by, and objects listed over and
 // over are kept decoded from their second listing on.
 func (e *entry) listed() runtime.Object {
-	b := e.body.Load()
-	if b.obj != nil {
-		if !e.referenced.Load() {
-			e.referenced.Store(true)
-		}
-		return b.obj
+	if b := e.body.Load(); b.obj == nil && !e.referenced.Swap(true) {
+		return e.freezer.thaw(b.cold) // its first read since the last pass: for this reader only
 	}
-	if e.referenced.Swap(true) {
-		return e.object()
-	}
-	return e.freezer.thaw(b.cold)
+	return e.object()
 }
 
 // peek returns e's object, as object does, without counting as a read: a cold entry's object
