@@ -65,8 +65,14 @@ type readBatch struct {
 }
 
 // get reads key linearizably and returns its KeyValue (nil when absent) and the revision of
-// the read. Errors: etcd's, or ctx's when it ends first (the read is then abandoned).
+// the read. Errors: etcd's, or ctx's when it ends first (the read is then abandoned) or has
+// already ended (nothing is read, as gRPC sends no call with an ended context: a read that
+// finished before the wait began would otherwise be returned half the time, select
+// choosing at random between it and ctx, and a request past its deadline answered).
 func (b *readBatcher) get(ctx context.Context, key string) (*mvccpb.KeyValue, int64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
 	r := &keyRead{key: key, done: make(chan struct{})}
 	b.mu.Lock()
 	b.pending = append(b.pending, r)

@@ -233,6 +233,27 @@ func TestReadBatcherAbandonedReads(t *testing.T) {
 	}
 }
 
+// TestReadBatcherEndedContext: a read whose context has already ended returns its error and
+// is never sent, however fast etcd would have answered it (a request past its deadline, such
+// as ?timeout=1ns, is then a 504 every time).
+func TestReadBatcherEndedContext(t *testing.T) {
+	client, _ := etcdtest.Run(t)
+	putKeys(t, client, 1)
+	kv := &countingKV{KV: client}
+	b := newReadBatcher(kv)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for range 100 {
+		if got, _, err := b.get(ctx, "/k/0"); !errors.Is(err, context.Canceled) {
+			t.Fatalf("read with an ended context: %v, %v; want context.Canceled", got, err)
+		}
+	}
+	waitIdle(t, b)
+	if sent := kv.gets.Load() + kv.txns.Load(); sent != 0 {
+		t.Errorf("%d reads sent for an ended context, want none", sent)
+	}
+}
+
 // TestReadBatcherSplitsWhenEtcdRefusesLargeTransactions: against an etcd that accepts at most
 // 4 operations a transaction (--max-txn-ops=4), a larger batch is read key by key and the
 // batcher keeps to a smaller limit from then on; every read still gets its value.
