@@ -168,6 +168,16 @@ func TestHostileTimeouts(t *testing.T) {
 	if resp, body := do("GET", "?timeout=1ns", ""); resp.StatusCode != http.StatusGatewayTimeout || !strings.Contains(string(body), "request did not complete within the allotted timeout") {
 		t.Errorf("list with ?timeout=1ns: %d %s; want 504 Timeout", resp.StatusCode, body)
 	}
+	// Reads at resourceVersion "0" are served from the watch cache without asking etcd
+	// anything: the deadline must bound them too.
+	if resp, body := do("POST", "", database("rv0-deadline", "")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create rv0-deadline: %d %s", resp.StatusCode, body)
+	}
+	for _, path := range []string{"?resourceVersion=0&timeout=1ns", "/rv0-deadline?resourceVersion=0&timeout=1ns"} {
+		if resp, body := do("GET", path, ""); resp.StatusCode != http.StatusGatewayTimeout || !strings.Contains(string(body), "request did not complete within the allotted timeout") {
+			t.Errorf("GET %s: %d %s; want 504 Timeout", path, resp.StatusCode, body)
+		}
+	}
 
 	future := fmt.Sprint(mustAtoi(t, list.GetResourceVersion()) + 1000)
 	start := time.Now()

@@ -2,6 +2,7 @@ package cacher_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -492,6 +493,28 @@ func TestCacherWaitsForStart(t *testing.T) {
 	}
 	close(start)
 	waitFor(t, "the cache to sync after Start", c.Synced)
+}
+
+// TestEndedContextReadsNothing: a read at resourceVersion "0", which the cache serves at once
+// without asking storage, returns the context's error when its context has already ended,
+// as every storage call does: the handler then answers 504 Timeout, not the object.
+func TestEndedContextReadsNothing(t *testing.T) {
+	client, _ := etcdtest.Run(t)
+	st := etcd3.New(client, widgetCodec(), testapi.NewWidget, newPrefix(), testapi.Resource)
+	c, err := cacher.New(cacher.Config{Storage: st, Resource: testapi.Resource, NewFunc: testapi.NewWidget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Stop)
+	(&writer{t: t, s: c}).write()
+	waitFor(t, "the cache to sync", c.Synced)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	getErr := c.Get(ctx, "/ns/w0", storage.GetOptions{ResourceVersion: "0"}, &testapi.Widget{})
+	listErr := c.GetList(ctx, "/ns/", storage.ListOptions{ResourceVersion: "0", Recursive: true}, &testapi.WidgetList{})
+	if !errors.Is(getErr, context.Canceled) || !errors.Is(listErr, context.Canceled) {
+		t.Errorf("reads at resourceVersion 0 with an ended context: get %v, list %v; want context.Canceled", getErr, listErr)
+	}
 }
 
 // TestSharedWatchObjects: watchers whose consumers never write to the objects

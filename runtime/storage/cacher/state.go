@@ -283,8 +283,14 @@ func (e errStale) Error() string { return "the watch cache did not reach the rev
 
 // waitFresh waits until the cache has seen revision rev (0: any), then returns its latest
 // view; onWait (may be nil) is called when it starts waiting, and the function it returns
-// when it stops. Errors: errNotSynced, errStale after freshTimeout, ctx's error.
+// when it stops. Errors: errNotSynced, errStale after freshTimeout, ctx's error, also when
+// ctx has ended before the call: a read at resourceVersion "0", which never waits and asks
+// storage nothing, is then not served, as kube-apiserver's timeout filter answers a request
+// past its deadline 504 whatever its handler did.
 func (s *state) waitFresh(ctx context.Context, rev int64, onWait func() (done func())) (view, error) {
+	if err := ctx.Err(); err != nil {
+		return view{}, err
+	}
 	var timeout <-chan time.Time
 	for {
 		s.mu.RLock()
