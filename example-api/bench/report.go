@@ -212,10 +212,11 @@ func WriteAnchorWatch(w io.Writer, s WatchSummary) {
 		s.Watchers, s.Rate, s.Delivered, s.Expected, ms(s.P50), ms(s.P99), cpuPerEvent(s), watchDetails(s))
 }
 
-// watchDetails formats a fan-out's lost events, writer latencies, connections and peak RSS.
+// watchDetails formats a fan-out's lost events, writer latencies and achieved rate,
+// connections and peak RSS.
 func watchDetails(s WatchSummary) string {
-	return fmt.Sprintf("%d events lost (%d watchers terminated by the server); writer p50 %s, p99 %s; %d connections; peak RSS %s MiB",
-		s.Lost(), s.Terminated, ms(s.WriterP50), ms(s.WriterP99), s.Connections, mib(s.PeakRSS))
+	return fmt.Sprintf("%d events lost (%d watchers terminated by the server); writer p50 %s, p99 %s, %.1f writes/s achieved; %d connections; peak RSS %s MiB",
+		s.Lost(), s.Terminated, ms(s.WriterP50), ms(s.WriterP99), s.WriteRate(), s.Connections, mib(s.PeakRSS))
 }
 
 // cpuPerEvent formats the server's CPU time per delivered event, or "-" when unknown.

@@ -77,9 +77,9 @@ func TestCPURatio(t *testing.T) {
 func TestWatchAndMemoryTargets(t *testing.T) {
 	var out bytes.Buffer
 	s := WatchSummary{Watchers: 64, Writes: 10, Rate: 100, Delivered: 640, Expected: 640, P50: time.Millisecond,
-		P99: 4 * time.Millisecond, CPU: 64 * time.Millisecond}
+		P99: 4 * time.Millisecond, CPU: 64 * time.Millisecond, Writing: 200 * time.Millisecond}
 	if !CheckWatch(&out, s, 5*time.Millisecond) || !strings.Contains(out.String(), "640/640 events delivered") ||
-		!strings.Contains(out.String(), "PASS; server CPU/event 100.0us") {
+		!strings.Contains(out.String(), "PASS; server CPU/event 100.0us") || !strings.Contains(out.String(), "50.0 writes/s achieved") {
 		t.Errorf("a fan-out within its target: %s", out.String())
 	}
 	s.Delivered = 639

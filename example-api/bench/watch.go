@@ -52,6 +52,11 @@ type WatchSummary struct {
 	CPU time.Duration
 	// Elapsed is that period.
 	Elapsed time.Duration
+	// Writing is the time from the first write's start to the last write's answer: a writer
+	// whose updates take longer than 1/Rate writes at Writes/Writing instead of Rate, and its
+	// watchers receive fewer events a second, so that fan-outs compare only at the same
+	// achieved rate.
+	Writing time.Duration
 	// WriterP50 and WriterP99 are the latencies of the writer's updates.
 	WriterP50, WriterP99 time.Duration
 	// Connections is how many connections the watchers shared.
@@ -67,6 +72,15 @@ type WatchSummary struct {
 // Lost is how many events were not delivered, to watchers the server terminated or within the
 // wait after the last write: Expected - Delivered.
 func (s WatchSummary) Lost() int { return s.Expected - s.Delivered }
+
+// WriteRate is the writes a second the writer achieved, Writes/Writing (0 when unknown): at
+// most Rate, less when its updates took longer than 1/Rate.
+func (s WatchSummary) WriteRate() float64 {
+	if s.Writing <= 0 {
+		return 0
+	}
+	return float64(s.Writes) / s.Writing.Seconds()
+}
 
 // WatchersPerConnection is how many watches share one HTTP/2 connection of the fan-out: under
 // every server's limit of concurrent streams (apigen's and kube-apiserver's default is 100,
@@ -144,9 +158,10 @@ func RunWatchFanout(ctx context.Context, cfg WatchConfig) (WatchSummary, error) 
 	if err != nil {
 		return WatchSummary{}, err
 	}
+	writing := time.Since(start)
 	f.wait(30 * time.Second)
 	sum := WatchSummary{Watchers: cfg.Watchers, Writes: writes, Rate: cfg.Rate, Expected: cfg.Watchers * writes, Elapsed: time.Since(start),
-		Connections: conns}
+		Writing: writing, Connections: conns}
 	ws := summarize(writer, 0, nil, sum.Elapsed)
 	sum.WriterP50, sum.WriterP99 = ws.P50, ws.P99
 	if cpu1, err := readCPU(cfg.CPUTime); err == nil && cpuErr == nil {

@@ -51,6 +51,10 @@ func TestWatchFanoutSharesConnections(t *testing.T) {
 	if sum.WriterP99 <= 0 || sum.WriterP50 > sum.WriterP99 {
 		t.Errorf("writer p50 %s, p99 %s", sum.WriterP50, sum.WriterP99)
 	}
+	// 4 writes at 20/s take 4 ticks: at most the asked rate (each write waits for its tick).
+	if r := sum.WriteRate(); r <= 0 || r > 20.5 {
+		t.Errorf("achieved %.2f writes/s over %s; want (0, 20]", r, sum.Writing)
+	}
 
 	// No watcher: the writer alone.
 	sum, err = RunWatchFanout(ctx, WatchConfig{ServerURL: srv.URL, TLS: tlsConfig, Template: tmpl, Rate: 20, Duration: 200 * time.Millisecond})
