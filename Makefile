@@ -10,7 +10,7 @@ TEST_FLAGS ?= -timeout 40m
 TEST_PKGS ?= ./...
 BIN       := bin
 
-.PHONY: run build generate verify test test-short bench bench-anchor bench-gen vet fuzz
+.PHONY: run build generate verify test test-short bench bench-anchor bench-gen bench-sitting vet fuzz
 
 ## run: build and start the example API server on an embedded etcd (data in ./$(DATA_DIR));
 ## ARGS are more server flags, e.g. make run ARGS='--secure-port 0 --log-level debug'
@@ -166,6 +166,21 @@ ANCHOR_VERSION := v0.37.2
 ANCHOR := $(BIN)/anchor/sample-apiserver
 bench-anchor:
 	GOBIN=$(abspath $(BIN)/anchor) $(GO) install k8s.io/sample-apiserver@$(ANCHOR_VERSION)
+
+## bench-sitting: prepare the sitting the closing 16-core figures come from, to be carried to a
+## machine without Go (about 48 MB, under the device tool's 64 MiB): example-apiserver and
+## loadgen and the anchor (stripped), xz-compressed, the commit they were built at, and
+## example-api/bench/sitting.sh, into $(BIN)/sitting; there, `OUT=dir bash sitting.sh` runs
+## every step in at most 600 s (the steps are in the script)
+SITTING := $(BIN)/sitting
+bench-sitting:
+	@rm -rf $(SITTING); mkdir -p $(SITTING)
+	$(GO) build -ldflags "-s -w" -o $(SITTING)/example-apiserver ./example-api/cmd/example-apiserver
+	$(GO) build -ldflags "-s -w" -o $(SITTING)/loadgen ./example-api/bench/loadgen
+	GOBIN=$(abspath $(SITTING)) $(GO) install -ldflags "-s -w" k8s.io/sample-apiserver@$(ANCHOR_VERSION)
+	xz -T0 $(SITTING)/example-apiserver $(SITTING)/loadgen $(SITTING)/sample-apiserver
+	cp example-api/bench/sitting.sh $(SITTING)/
+	git describe --always --dirty > $(SITTING)/COMMIT
 
 ## bench-gen: apigen generate (typed clients included) on example-api and the compatibility
 ## corpus against a bare go/packages load of the same packages (ratio; target <= 1.5x), then
