@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -51,8 +52,9 @@ type encodingCache struct {
 // objectName is the key of an object in one scope.
 type objectName struct{ namespace, name string }
 
-// cachedEncoding is the encoding of one object state. Only used changes once in the cache;
-// data is never modified.
+// cachedEncoding is the encoding of one object state. Once in the cache, name, uid and
+// resourceVersion are read and replaced (by equal strings held elsewhere: rekey) only under
+// the cache's mu, used changes without it, and data is never modified.
 type cachedEncoding struct {
 	name            objectName
 	uid             types.UID
@@ -90,14 +92,39 @@ func (c *encodingCache) get(obj runtime.Object) ([]byte, bool) {
 	}
 	c.mu.RLock()
 	e := c.byName[key]
+	hit := e != nil && e.uid == uid && e.resourceVersion == rv
+	rekey := hit && !(sameBytes(e.name.name, key.name) && sameBytes(e.uid, uid) && sameBytes(e.resourceVersion, rv))
 	c.mu.RUnlock()
-	if e == nil || e.uid != uid || e.resourceVersion != rv {
+	if !hit {
 		return nil, false
+	}
+	if rekey {
+		c.rekey(e, key, uid, rv)
 	}
 	if !e.used.Load() {
 		e.used.Store(true)
 	}
 	return e.data, true
+}
+
+// rekey makes the name, uid and resourceVersion of e those given, equal to e's but held in
+// other memory (another decoded copy of the object: the one the watch cache keeps rather
+// than the one a first list decoded for itself), also as the name the map holds for e, so
+// that the next lookups of this copy compare string pointers rather than bytes: a list of
+// 10,000 cached encodings spent 6 % of the server's CPU reading, to compare them, names and
+// uids that nothing else read.
+func (c *encodingCache) rekey(e *cachedEncoding, key objectName, uid types.UID, rv string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byName[key] == e {
+		c.byName[key] = e // a map assignment stores the key given when it equals the one held
+		e.name, e.uid, e.resourceVersion = key, uid, rv
+	}
+}
+
+// sameBytes reports whether a and b, of equal length, are held in the same memory.
+func sameBytes[S ~string](a, b S) bool {
+	return unsafe.StringData(string(a)) == unsafe.StringData(string(b))
 }
 
 // add remembers a copy of data, exactly its size (an encoder's buffer has grown past it), as

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/apigen-dev/apigen/runtime/registry/testapi"
 	"github.com/apigen-dev/apigen/runtime/registry/testapi/install"
@@ -169,6 +170,36 @@ func TestWriteJSONCachedWritesRememberedBytes(t *testing.T) {
 	}
 }
 
+// TestEncodingCacheTakesTheReadersStrings: a hit through another copy of the object, whose
+// name, uid and resourceVersion are equal but held in other memory (the watch cache keeps a
+// copy decoded after the one a first list decoded for itself), leaves the entry holding that
+// copy's strings, so that the next lookups compare pointers, not bytes; a hit through the
+// first copy again takes its strings back.
+func TestEncodingCacheTakesTheReadersStrings(t *testing.T) {
+	c := newEncodingCache()
+	first := &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w", UID: "u1", ResourceVersion: "5"}}
+	c.add(first, []byte("five"))
+	kept := first.DeepCopyObject().(*testapi.Widget)
+	kept.Name, kept.UID, kept.ResourceVersion = strings.Clone(first.Name), types.UID(strings.Clone(string(first.UID))), strings.Clone(first.ResourceVersion)
+	holds := func(w *testapi.Widget) bool {
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+		e := c.byName[objectName{"ns", "w"}]
+		return e != nil && sameBytes(e.name.name, w.Name) && sameBytes(e.uid, w.UID) && sameBytes(e.resourceVersion, w.ResourceVersion)
+	}
+	if !holds(first) || holds(kept) {
+		t.Fatal("the entry does not hold the first copy's strings only")
+	}
+	for _, w := range []*testapi.Widget{kept, first} {
+		if data, ok := c.get(w); !ok || string(data) != "five" {
+			t.Fatalf("got %q, %v; want five", data, ok)
+		}
+		if !holds(w) {
+			t.Errorf("after a hit through the copy %p the entry still holds the other copy's strings", w)
+		}
+	}
+}
+
 // BenchmarkEncodingCacheGet reads the encodings of 500 cached objects per op, as a list of
 // 500 does, from every CPU at once (-cpu 16 for a server's many concurrent lists).
 func BenchmarkEncodingCacheGet(b *testing.B) {
@@ -188,4 +219,34 @@ func BenchmarkEncodingCacheGet(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkEncodingCacheGetOtherCopies reads the encodings of 10,000 cached objects per op
+// (an unpaged list of them) through copies whose names, uids and resourceVersions are held in
+// other memory than those the encodings were added with, as a list reads the copies the watch
+// cache keeps after a first list decoded others for itself; "added" reads the copies they were
+// added with, for comparison.
+func BenchmarkEncodingCacheGetOtherCopies(b *testing.B) {
+	c := newEncodingCache()
+	added := make([]*testapi.Widget, 10000)
+	other := make([]*testapi.Widget, len(added))
+	for i := range added {
+		added[i] = &testapi.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "bench-list", Name: fmt.Sprintf("bench-object-%07d", i),
+			UID: types.UID(fmt.Sprintf("00000000-0000-0000-0000-%012d", i)), ResourceVersion: fmt.Sprint(100000 + i)}}
+		c.add(added[i], []byte("x"))
+		o := added[i].DeepCopyObject().(*testapi.Widget)
+		o.Name, o.UID, o.ResourceVersion = strings.Clone(o.Name), types.UID(strings.Clone(string(o.UID))), strings.Clone(o.ResourceVersion)
+		other[i] = o
+	}
+	for name, objs := range map[string][]*testapi.Widget{"added": added, "other": other} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				for _, o := range objs {
+					if _, ok := c.get(o); !ok {
+						b.Fatal("not cached")
+					}
+				}
+			}
+		})
+	}
 }
