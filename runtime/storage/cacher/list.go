@@ -169,33 +169,29 @@ func fillList(ctx context.Context, objects *tree, rev int64, plan listPlan, pred
 	}
 	unfiltered := pred.Empty()
 	read := readerFor(ctx)
-	var picked []*entry
-	var objs []runtime.Object // picked's objects, each read once
+	var objs []runtime.Object // the page's objects, each read once
+	var last *entry           // the page's last entry
 	hasMore, after := false, int64(0)
 	if unfiltered {
 		ascendFrom(objects, plan.key, plan.fromKey, plan.recursive, func(e *entry) bool {
-			if limit > 0 && int64(len(picked)) >= limit {
+			if limit > 0 && int64(len(objs)) >= limit {
 				hasMore = true
 				after++ // count the keys after the page
 				return true
 			}
-			picked = append(picked, e)
+			objs, last = append(objs, read(e)), e
 			return true
 		})
-		objs = make([]runtime.Object, len(picked))
-		for i, e := range picked {
-			objs[i] = read(e)
-		}
 	} else {
 		src(plan.fromKey, func(e *entry) bool {
 			examined.Add(1)
 			if obj := read(e); matches(pred, obj) {
-				picked, objs = append(picked, e), append(objs, obj)
+				objs, last = append(objs, obj), e
 			}
-			return limit <= 0 || int64(len(picked)) < limit
+			return limit <= 0 || int64(len(objs)) < limit
 		})
 		// As etcd3: a continue token whenever keys follow the page's last, matching or not.
-		hasMore = limit > 0 && int64(len(picked)) >= limit && keyAfter(objects, plan.key, picked[len(picked)-1].key)
+		hasMore = limit > 0 && int64(len(objs)) >= limit && keyAfter(objects, plan.key, last.key)
 	}
 	if err := setItems(ctx, listObj, objs); err != nil {
 		return err
@@ -208,7 +204,7 @@ func fillList(ctx context.Context, objects *tree, rev int64, plan listPlan, pred
 	acc.SetContinue("")
 	acc.SetRemainingItemCount(nil)
 	if hasMore {
-		next, err := storage.EncodeContinue(picked[len(picked)-1].key+"\x00", plan.key, rev)
+		next, err := storage.EncodeContinue(last.key+"\x00", plan.key, rev)
 		if err != nil {
 			return err
 		}
